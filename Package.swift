@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+// Lookahead: an image loading and prefetching pipeline for scrolling lists and grids.
+import PackageDescription
+
+let package = Package(
+    name: "Lookahead",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Lookahead", targets: ["Lookahead"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .target(
+            name: "Lookahead",
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+                .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
+        .testTarget(
+            name: "LookaheadTests",
+            dependencies: [
+                "Lookahead",
+                .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny")
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

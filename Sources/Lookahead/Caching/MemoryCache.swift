@@ -1,0 +1,112 @@
+// Lookahead — MemoryCache: decoded images in memory, limited by bytes, count and age.
+
+import Foundation
+import Synchronization
+
+/// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame.
+///
+/// - The total cost (bytes of pixels) never exceeds ``costLimit``, and the count never exceeds ``countLimit``:
+///   the least recently used entries are evicted first, on every insertion.
+/// - An image costing more than ``entryCostLimit`` is not stored: one huge image cannot flush the cache.
+/// - Entries can expire after a time to live, measured on an injected clock.
+/// - All operations are O(1) under one lock; reads refresh recency.
+///
+/// ```swift
+/// let cache = MemoryCache(costLimit: 64 << 20, countLimit: 500)
+/// let pipeline = ImagePipeline(configuration: .init(memoryCache: cache))
+/// ```
+/// - Important: Thread safe.
+public final class MemoryCache: Sendable {
+    private let storage: Mutex<LRUStorage<ImageCacheKey, PlatformImage>>
+    private let now: @Sendable () -> Duration
+
+    /// The largest cost a single entry may have, in bytes.
+    public let entryCostLimit: Int
+    /// How long an entry stays valid after it was stored; `nil` keeps entries until evicted.
+    public let timeToLive: Duration?
+
+    /// A cost limit suited to this machine: a fifth of physical memory, at most 512 MiB.
+    public static var defaultCostLimit: Int {
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        return min(physical / 5, 512 << 20)
+    }
+
+    /// Creates a memory cache.
+    ///
+    /// - Parameters:
+    ///   - costLimit: The total cost, in bytes, the cache keeps at or under.
+    ///   - countLimit: The most entries the cache holds.
+    ///   - entryCostLimit: The largest cost of one entry; defaults to a tenth of `costLimit`.
+    ///   - timeToLive: How long entries stay valid; `nil` for no expiry.
+    ///   - clock: The clock expiry is measured on.
+    public init<C: Clock>(
+        costLimit: Int = MemoryCache.defaultCostLimit,
+        countLimit: Int = .max,
+        entryCostLimit: Int? = nil,
+        timeToLive: Duration? = nil,
+        clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
+        self.storage = Mutex(LRUStorage(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
+        self.entryCostLimit = entryCostLimit ?? max(0, costLimit / 10)
+        self.timeToLive = timeToLive
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
+    }
+
+    /// The image stored for a key, if any and not expired. Marks it most recently used.
+    public subscript(key: ImageCacheKey) -> PlatformImage? {
+        if timeToLive == nil {
+            return storage.withLock { $0.value(forKey: key, now: .zero) }
+        }
+        let now = now()
+        return storage.withLock { $0.value(forKey: key, now: now) }
+    }
+
+    /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
+    @discardableResult
+    public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool {
+        let cost = image.cost
+        guard cost <= entryCostLimit else { return false }
+        let expiresAt = timeToLive.map { now() + $0 }
+        return storage.withLock { $0.setValue(image, forKey: key, cost: cost, expiresAt: expiresAt) }
+    }
+
+    /// Removes the image for a key.
+    public func removeImage(for key: ImageCacheKey) {
+        storage.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// Removes every image.
+    public func removeAll() {
+        storage.withLock { $0.removeAll() }
+    }
+
+    /// Evicts least recently used images until the total cost is at most `cost`.
+    public func trim(toCost cost: Int) {
+        storage.withLock { $0.trim(toCost: cost) }
+    }
+
+    /// Removes expired images now instead of when they are next read.
+    public func removeExpired() {
+        let now = now()
+        storage.withLock { $0.removeExpired(now: now) }
+    }
+
+    /// The total cost of the stored images, in bytes.
+    public var totalCost: Int { storage.withLock { $0.totalCost } }
+    /// The number of stored images.
+    public var totalCount: Int { storage.withLock { $0.count } }
+    /// The limit the total cost is kept at or under.
+    public var costLimit: Int {
+        get { storage.withLock { $0.costLimit } }
+        set { storage.withLock { $0.costLimit = max(0, newValue) } }
+    }
+    /// The limit on the number of images.
+    public var countLimit: Int {
+        get { storage.withLock { $0.countLimit } }
+        set { storage.withLock { $0.countLimit = max(0, newValue) } }
+    }
+
+    /// Keys from most to least recently used.
+    package var keysByRecency: [ImageCacheKey] { storage.withLock { $0.keysByRecency } }
+}

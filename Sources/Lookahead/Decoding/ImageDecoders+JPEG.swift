@@ -1,0 +1,129 @@
+// Lookahead — the JPEG decoder: libjpeg-turbo (TurboJPEG API) into RGBA bitmaps.
+
+#if canImport(CTurboJPEG)
+import CTurboJPEG
+public import Foundation
+
+extension ImageDecoders {
+    /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK.
+    ///
+    /// - Dimensions are read from the header and checked against the pixel limit before the pixel buffer
+    ///   is allocated.
+    /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size, so a
+    ///   12-megapixel photo shown at 256 pixels decodes an eighth of the pixels.
+    /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
+    ///   image is never shown as if it were the image.
+    public struct JPEG: ImageDecoding {
+        public let name = "JPEG"
+
+        /// Creates the decoder.
+        public init() {}
+
+        public func canDecode(_ header: Data) -> Bool {
+            header.count >= 3 && header.starts(with: [0xFF, 0xD8, 0xFF])
+        }
+
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            guard let handle = tjInitDecompress() else {
+                throw error("could not create a decompressor")
+            }
+            defer { tjDestroy(handle) }
+            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                    return .failure(error("empty data"))
+                }
+                return Self.decode(handle, base, UInt(raw.count), context)
+            }
+            return try result.get()
+        }
+
+        private static func decode(
+            _ handle: tjhandle,
+            _ source: UnsafePointer<UInt8>,
+            _ size: UInt,
+            _ context: ImageDecodingContext
+        ) -> Result<Bitmap, ImageDecodingError> {
+            var width: Int32 = 0
+            var height: Int32 = 0
+            var subsampling: Int32 = 0
+            var colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, source, size, &width, &height, &subsampling, &colorspace) == 0 else {
+                return .failure(libraryError(handle))
+            }
+            guard width > 0, height > 0 else {
+                return .failure(ImageDecodingError(codec: "JPEG", message: "invalid dimensions \(width)×\(height)"))
+            }
+            let pixelCount = Int(width) * Int(height)
+            if pixelCount > context.maximumPixelCount {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "JPEG",
+                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: Int(width), height: Int(height), limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            let factor = scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
+            let outWidth = Int(lookahead_tj_scaled(width, factor))
+            let outHeight = Int(lookahead_tj_scaled(height, factor))
+            let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
+            let flags = Int32(TJFLAG_STOPONWARNING)
+            var status: Int32 = 0
+            var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
+                status = tjDecompress2(
+                    handle, source, size, buffer.baseAddress, Int32(outWidth), Int32(outWidth * 4),
+                    Int32(outHeight), Int32(format.rawValue), flags
+                )
+                count = buffer.count
+            }
+            guard status == 0 else {
+                return .failure(libraryError(handle))
+            }
+            if isCMYK { convertCMYKToRGBA(&pixels) }
+            return .success(Bitmap(width: outWidth, height: outHeight, pixels: pixels))
+        }
+
+        /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.
+        private static func scalingFactor(width: Int32, height: Int32, thumbnail: ThumbnailOptions?) -> tjscalingfactor {
+            let full = tjscalingfactor(num: 1, denom: 1)
+            guard let thumbnail else { return full }
+            let scale = thumbnail.scale(forWidth: Int(width), height: Int(height))
+            guard scale < 1 else { return full }
+            var count: Int32 = 0
+            guard let factors = tjGetScalingFactors(&count), count > 0 else { return full }
+            var best = full
+            var bestValue = 1.0
+            for index in 0..<Int(count) {
+                let factor = factors[index]
+                let value = Double(factor.num) / Double(factor.denom)
+                // Keep within 1/8 … 1 (the fast IDCT paths) and at least the requested scale.
+                guard value <= 1, value >= 0.125, value + 1e-9 >= scale, value < bestValue else { continue }
+                best = factor
+                bestValue = value
+            }
+            return best
+        }
+
+        /// Adobe CMYK/YCCK JPEGs store inverted CMYK; turn it into RGBA in place.
+        private static func convertCMYKToRGBA(_ pixels: inout [UInt8]) {
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                let k = UInt16(pixels[offset + 3])
+                pixels[offset] = UInt8(UInt16(pixels[offset]) * k / 255)
+                pixels[offset + 1] = UInt8(UInt16(pixels[offset + 1]) * k / 255)
+                pixels[offset + 2] = UInt8(UInt16(pixels[offset + 2]) * k / 255)
+                pixels[offset + 3] = 255
+            }
+        }
+
+        private static func libraryError(_ handle: tjhandle) -> ImageDecodingError {
+            let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
+            return ImageDecodingError(codec: "JPEG", message: message)
+        }
+
+        private func error(_ message: String) -> ImageDecodingError {
+            ImageDecodingError(codec: name, message: message)
+        }
+    }
+}
+#endif

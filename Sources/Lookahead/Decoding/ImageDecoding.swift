@@ -1,0 +1,82 @@
+// Lookahead — ImageDecoding: turns image data into a display-ready bitmap.
+
+public import Foundation
+
+/// Decodes one image format into a ``Bitmap``.
+///
+/// Decoders are chosen by sniffing the data, never by the URL or the Content-Type.
+/// - Important: Implementations must be thread safe; the pipeline calls them on its decode queue, off the
+///   cooperative thread pool, since codec calls block.
+public protocol ImageDecoding: Sendable {
+    /// The codec's name, used in errors and logs ("JPEG").
+    var name: String { get }
+    /// Whether the data looks like this format; `header` holds at least the first 16 bytes when available.
+    func canDecode(_ header: Data) -> Bool
+    /// Decodes the data. Dimensions must be checked against `context.maximumPixelCount` before any large
+    /// allocation.
+    func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap
+}
+
+/// What a decoder is told about the request it decodes for.
+public struct ImageDecodingContext: Sendable {
+    /// Decode at reduced size, if the codec can.
+    public var thumbnail: ThumbnailOptions?
+    /// The most pixels (width × height, as declared by the header) a decoder may decode.
+    public var maximumPixelCount: Int
+
+    /// Creates a context.
+    public init(thumbnail: ThumbnailOptions? = nil, maximumPixelCount: Int = .max) {
+        self.thumbnail = thumbnail
+        self.maximumPixelCount = maximumPixelCount
+    }
+}
+
+/// A decoder's failure: which codec, what the library said, and a machine-readable reason.
+public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
+    /// Why decoding failed.
+    public enum Reason: Sendable, Equatable {
+        /// The data is truncated, corrupt, or of an unsupported variant.
+        case invalidData
+        /// The header declares more pixels than allowed.
+        case tooLarge(width: Int, height: Int, limit: Int)
+    }
+
+    /// The codec's name.
+    public var codec: String
+    /// The library's message, or ours.
+    public var message: String
+    /// The reason.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(codec: String, message: String, reason: Reason = .invalidData) {
+        self.codec = codec
+        self.message = message
+        self.reason = reason
+    }
+
+    public var description: String { "\(codec): \(message)" }
+}
+
+/// The decoders that ship with Lookahead, and the default selection.
+public enum ImageDecoders {
+    /// The decoders available on this platform, tried in order.
+    public static var `default`: [any ImageDecoding] {
+        #if canImport(CTurboJPEG)
+        [JPEG()]
+        #else
+        []
+        #endif
+    }
+
+    /// The first decoder that recognises the data.
+    static func decoder(for data: Data, in decoders: [any ImageDecoding]) -> (any ImageDecoding)? {
+        let header = data.prefix(32)
+        return decoders.first { $0.canDecode(header) }
+    }
+
+    /// The first bytes of the data in hex, for ``ImagePipeline/Error/noDecoder(header:)``.
+    static func hexHeader(_ data: Data) -> String {
+        data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,13 @@
+// Lookahead — ImageProcessing: a step applied to a decoded bitmap.
+
+/// Turns one decoded bitmap into another: resizing, cropping, rounding corners.
+///
+/// - Important: Implementations must be thread safe; they run on the pipeline's decode queue.
+public protocol ImageProcessing: Sendable {
+    /// Identifies the processor and its parameters. Part of the cache and coalescing keys, so two processors
+    /// with the same identifier must produce the same output.
+    var identifier: String { get }
+
+    /// Processes a bitmap; throws to fail the request with ``ImagePipeline/Error/processingFailed(identifier:message:)``.
+    func process(_ image: Bitmap) throws -> Bitmap
+}

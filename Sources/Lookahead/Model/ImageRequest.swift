@@ -1,0 +1,143 @@
+// Lookahead — ImageRequest: what to load, at which priority, and how to prepare it.
+
+public import Foundation
+
+/// A request for an image: where it comes from, how it is prepared and how urgently it is needed.
+///
+/// Requests are values. Two requests with the same URL share one download, and two requests that also
+/// agree on ``thumbnail`` and ``processors`` share one decode and one memory-cache entry.
+///
+/// ```swift
+/// let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), priority: .high)
+/// let response = try await ImagePipeline.shared.image(for: request)
+/// ```
+public struct ImageRequest: Sendable {
+    /// The URL of the image data. `nil` fails with ``ImagePipeline/Error/invalidURL(_:)``.
+    public var url: URL? {
+        didSet { urlString = url?.absoluteString ?? "" }
+    }
+
+    /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
+    public var priority: Priority
+
+    /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
+    public var thumbnail: ThumbnailOptions?
+
+    /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
+    public var processors: [any ImageProcessing]
+
+    /// Cache policy and similar flags.
+    public var options: Options
+
+    /// `url.absoluteString`, computed once: the cache key is built on every frame for every cell.
+    package private(set) var urlString: String
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - url: The location of the image data.
+    ///   - priority: The initial priority; ``ImageTask/priority`` can change it later.
+    ///   - thumbnail: Decode at reduced size.
+    ///   - processors: Processing applied after decoding.
+    ///   - options: Cache policy flags.
+    public init(
+        url: URL?,
+        priority: Priority = .normal,
+        thumbnail: ThumbnailOptions? = nil,
+        processors: [any ImageProcessing] = [],
+        options: Options = []
+    ) {
+        self.url = url
+        self.urlString = url?.absoluteString ?? ""
+        self.priority = priority
+        self.thumbnail = thumbnail
+        self.processors = processors
+        self.options = options
+    }
+}
+
+// MARK: - Priority
+
+extension ImageRequest {
+    /// The priority of a request. Queued work is started highest first, first come first served within a level.
+    public enum Priority: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+        case veryLow = 0
+        case low
+        case normal
+        case high
+        case veryHigh
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var description: String {
+            switch self {
+            case .veryLow: "veryLow"
+            case .low: "low"
+            case .normal: "normal"
+            case .high: "high"
+            case .veryHigh: "veryHigh"
+            }
+        }
+    }
+}
+
+// MARK: - Options
+
+extension ImageRequest {
+    /// Flags that change how the pipeline uses its caches.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt16
+
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// Ignore cached images and data: always load from the original source. Results are still stored.
+        public static let reloadIgnoringCachedData = Options(rawValue: 1 << 0)
+        /// Answer from the caches only; fail with ``ImagePipeline/Error/dataMissingInCache`` rather than load.
+        public static let returnCacheDataDontLoad = Options(rawValue: 1 << 1)
+        /// Do not read from the memory cache.
+        public static let disableMemoryCacheReads = Options(rawValue: 1 << 2)
+        /// Do not store the result in the memory cache.
+        public static let disableMemoryCacheWrites = Options(rawValue: 1 << 3)
+    }
+}
+
+// MARK: - Keys
+
+extension ImageRequest {
+    /// The key of the final image: memory cache and the processing stage.
+    package var imageKey: ImageCacheKey {
+        ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
+    }
+
+    /// The key of the decoded image before processing: the decoding stage.
+    package var decodeKey: ImageCacheKey {
+        ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [])
+    }
+}
+
+// MARK: - Hashable
+
+extension ImageRequest: Hashable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.urlString == rhs.urlString && lhs.priority == rhs.priority && lhs.thumbnail == rhs.thumbnail
+            && lhs.options == rhs.options
+            && lhs.processors.map(\.identifier) == rhs.processors.map(\.identifier)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(urlString)
+        hasher.combine(priority)
+        hasher.combine(thumbnail)
+        hasher.combine(options)
+        for processor in processors { hasher.combine(processor.identifier) }
+    }
+}
+
+// MARK: - Convenience
+
+extension ImageRequest: ExpressibleByStringLiteral {
+    /// Creates a request from a URL string literal.
+    public init(stringLiteral value: String) {
+        self.init(url: URL(string: value))
+    }
+}

@@ -1,0 +1,56 @@
+// Lookahead — ThumbnailOptions: decode at the size an image is shown.
+
+/// Asks the decoder for a smaller image, the Linux counterpart of `prepareThumbnail(of:)`.
+///
+/// The JPEG decoder uses libjpeg-turbo's DCT scaling to decode at the smallest scale that is still at least
+/// the requested size; the result is never upscaled.
+public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
+    /// How a thumbnail fits its target size.
+    public enum ContentMode: Hashable, Sendable {
+        /// The whole image fits inside the size.
+        case aspectFit
+        /// The image covers the size.
+        case aspectFill
+    }
+
+    /// The target: the longest side, or a size with a content mode.
+    public enum Target: Hashable, Sendable {
+        case maximumPixelSize(Int)
+        case size(width: Int, height: Int, contentMode: ContentMode)
+    }
+
+    /// The target of the thumbnail.
+    public var target: Target
+
+    /// A thumbnail whose longer side is at most `maximumPixelSize` pixels.
+    public init(maximumPixelSize: Int) {
+        self.target = .maximumPixelSize(max(1, maximumPixelSize))
+    }
+
+    /// A thumbnail for a target size in pixels.
+    public init(width: Int, height: Int, contentMode: ContentMode = .aspectFill) {
+        self.target = .size(width: max(1, width), height: max(1, height), contentMode: contentMode)
+    }
+
+    /// The scale (≤ 1) that brings an image of the given size to this target.
+    package func scale(forWidth width: Int, height: Int) -> Double {
+        guard width > 0, height > 0 else { return 1 }
+        let scale: Double
+        switch target {
+        case .maximumPixelSize(let side):
+            scale = Double(side) / Double(max(width, height))
+        case .size(let targetWidth, let targetHeight, let mode):
+            let sx = Double(targetWidth) / Double(width)
+            let sy = Double(targetHeight) / Double(height)
+            scale = mode == .aspectFit ? min(sx, sy) : max(sx, sy)
+        }
+        return min(1, scale)
+    }
+
+    public var description: String {
+        switch target {
+        case .maximumPixelSize(let side): "max\(side)px"
+        case .size(let w, let h, let mode): "\(w)x\(h)\(mode == .aspectFit ? "fit" : "fill")"
+        }
+    }
+}

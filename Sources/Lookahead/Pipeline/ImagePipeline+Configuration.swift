@@ -1,0 +1,71 @@
+// Lookahead — ImagePipeline.Configuration: what the pipeline is built from, with defaults.
+
+import Foundation
+
+extension ImagePipeline {
+    /// The parts and limits of a pipeline. Every setting has a default suited to image lists.
+    ///
+    /// ```swift
+    /// let pipeline = ImagePipeline {
+    ///     $0.memoryCache = MemoryCache(costLimit: 128 << 20)
+    ///     $0.dataLoadingConcurrency = 4
+    /// }
+    /// ```
+    public struct Configuration: Sendable {
+        /// Loads image data. Defaults to ``URLSessionDataLoader``.
+        public var dataLoader: any DataLoading
+        /// Keeps decoded images; `nil` disables memory caching.
+        public var memoryCache: MemoryCache?
+        /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
+        public var decoders: [any ImageDecoding]
+        /// The most downloads that run at once; the rest wait in priority order. Default 6.
+        public var dataLoadingConcurrency: Int
+        /// The most decode and processing stages that run at once, each on its own thread. Default: one per
+        /// core, at least two.
+        public var decodingConcurrency: Int
+        /// The largest response body accepted, in bytes; `nil` for no limit. Default 64 MiB.
+        public var maximumResponseSize: Int?
+        /// The most pixels an image may declare in its header. Default 64 megapixels.
+        public var maximumPixelCount: Int
+        /// Share identical work between requests. On by default; off only to measure what it saves.
+        public var isCoalescingEnabled: Bool
+        /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
+        /// must return quickly.
+        public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
+
+        /// Creates a configuration.
+        public init(
+            dataLoader: any DataLoading = URLSessionDataLoader(),
+            memoryCache: MemoryCache? = MemoryCache(),
+            decoders: [any ImageDecoding] = ImageDecoders.default
+        ) {
+            self.dataLoader = dataLoader
+            self.memoryCache = memoryCache
+            self.decoders = decoders
+            self.dataLoadingConcurrency = 6
+            self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
+            self.maximumResponseSize = 64 << 20
+            self.maximumPixelCount = 64 << 20
+            self.isCoalescingEnabled = true
+            self.eventHandler = nil
+        }
+    }
+
+    /// Diagnostic events, for logs and counters. Observe them with ``Configuration/eventHandler``.
+    public enum Event: Sendable {
+        /// A request was answered from the memory cache.
+        case memoryCacheHit(ImageRequest)
+        /// A request joined work already in flight for the same image or data.
+        case coalesced(ImageRequest)
+        /// A download started.
+        case dataLoadStarted(URL)
+        /// A download finished with this many bytes.
+        case dataLoadFinished(URL, byteCount: Int)
+        /// A download failed.
+        case dataLoadFailed(URL, ImagePipeline.Error)
+        /// A download was cancelled because no request wanted it any more.
+        case dataLoadCancelled(URL)
+        /// An image was decoded (or processed) in the given time.
+        case imageDecoded(ImageCacheKey, width: Int, height: Int, duration: Duration)
+    }
+}

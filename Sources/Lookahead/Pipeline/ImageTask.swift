@@ -1,0 +1,184 @@
+// Lookahead — ImageTask: one request in flight, which can be re-prioritised, observed and cancelled.
+
+import Foundation
+import Synchronization
+
+/// A request in flight. Created by ``ImagePipeline/imageTask(with:)``.
+///
+/// ```swift
+/// let task = pipeline.imageTask(with: request)
+/// task.priority = .high            // the row became visible
+/// for await event in task.events { … }
+/// let response = try await task.response
+/// ```
+/// - Important: Thread safe. `cancel()` is idempotent; results arriving after it are dropped.
+public final class ImageTask: Sendable {
+    /// Something that happened to a task.
+    public enum Event: Sendable {
+        /// The task started (delivered again to subscribers that arrive while it runs).
+        case started
+        /// Bytes arrived: completed so far and the expected total, when known.
+        case progress(completed: Int64, total: Int64?)
+        /// The task finished with an image or an error. Always the last event unless cancelled.
+        case finished(Result<ImageResponse, ImagePipeline.Error>)
+        /// The task was cancelled. Always the last event.
+        case cancelled
+    }
+
+    /// Where a task is in its life.
+    public enum State: Sendable, Equatable {
+        case running
+        case completed
+        case cancelled
+    }
+
+    private struct Storage {
+        var priority: ImageRequest.Priority
+        var result: Result<ImageResponse, ImagePipeline.Error>?
+        var isCancelled = false
+        var hasStarted = false
+        var lastProgress: Event?
+        var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextSubscriberID = 0
+        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
+
+        var finalEvent: Event? {
+            if isCancelled { return .cancelled }
+            return result.map { .finished($0) }
+        }
+    }
+
+    /// Unique among the tasks of a process.
+    public let id: Int
+    /// The request, with the priority it was created with.
+    public let request: ImageRequest
+    private let pipeline: ImagePipeline
+    private let storage: Mutex<Storage>
+
+    init(id: Int, request: ImageRequest, pipeline: ImagePipeline) {
+        self.id = id
+        self.request = request
+        self.pipeline = pipeline
+        self.storage = Mutex(Storage(priority: request.priority))
+    }
+
+    /// The current priority. Changing it re-ranks the shared work this task waits on.
+    public var priority: ImageRequest.Priority {
+        get { storage.withLock { $0.priority } }
+        set {
+            let changed = storage.withLock { storage in
+                guard storage.finalEvent == nil, storage.priority != newValue else { return false }
+                storage.priority = newValue
+                return true
+            }
+            if changed { pipeline.taskPriorityChanged(self, to: newValue) }
+        }
+    }
+
+    /// Whether the task is running, completed or cancelled.
+    public var state: State {
+        storage.withLock { storage in
+            if storage.isCancelled { return .cancelled }
+            return storage.result == nil ? .running : .completed
+        }
+    }
+
+    /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
+    public func cancel() {
+        if finish(.failure(.cancelled), isCancellation: true) {
+            pipeline.taskCancelled(self)
+        }
+    }
+
+    /// The task's events. A subscriber that arrives late gets `.started` (while running) and the final event.
+    public var events: AsyncStream<Event> {
+        AsyncStream { continuation in
+            let replay: (events: [Event], isFinal: Bool) = storage.withLock { storage in
+                if let final = storage.finalEvent { return ([final], true) }
+                let id = storage.nextSubscriberID
+                storage.nextSubscriberID += 1
+                storage.subscribers[id] = continuation
+                continuation.onTermination = { [weak self] _ in
+                    self?.storage.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+                }
+                var events: [Event] = storage.hasStarted ? [.started] : []
+                if let progress = storage.lastProgress { events.append(progress) }
+                return (events, false)
+            }
+            for event in replay.events { continuation.yield(event) }
+            if replay.isFinal { continuation.finish() }
+        }
+    }
+
+    /// The response, once the task finishes. Cancelling the awaiting Swift task cancels this task.
+    public var response: ImageResponse {
+        get async throws(ImagePipeline.Error) {
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>) in
+                    let ready = storage.withLock { storage -> Result<ImageResponse, ImagePipeline.Error>? in
+                        if let result = storage.result { return result }
+                        storage.waiters.append(continuation)
+                        return nil
+                    }
+                    if let ready { continuation.resume(returning: ready) }
+                }
+            } onCancel: {
+                self.cancel()
+            }
+            return try result.get()
+        }
+    }
+
+    // MARK: - Delivery (from the pipeline)
+
+    func didStart() {
+        send(.started) { $0.hasStarted = true }
+    }
+
+    func didProgress(completed: Int64, total: Int64?) {
+        let event = Event.progress(completed: completed, total: total)
+        send(event) { $0.lastProgress = event }
+    }
+
+    /// Sets the final result; `false` if the task had already finished.
+    @discardableResult
+    func finish(_ result: Result<ImageResponse, ImagePipeline.Error>, isCancellation: Bool = false) -> Bool {
+        let taken = storage.withLock { storage -> (subscribers: [AsyncStream<Event>.Continuation], waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>])? in
+            guard storage.finalEvent == nil else { return nil }
+            storage.result = result
+            storage.isCancelled = isCancellation
+            defer {
+                storage.subscribers.removeAll()
+                storage.waiters.removeAll()
+            }
+            return (Array(storage.subscribers.values), storage.waiters)
+        }
+        guard let taken else { return false }
+        let event: Event = isCancellation ? .cancelled : .finished(result)
+        for subscriber in taken.subscribers {
+            subscriber.yield(event)
+            subscriber.finish()
+        }
+        for waiter in taken.waiters { waiter.resume(returning: result) }
+        return true
+    }
+
+    private func send(_ event: Event, update: (inout Storage) -> Void) {
+        let subscribers = storage.withLock { storage -> [AsyncStream<Event>.Continuation] in
+            guard storage.finalEvent == nil else { return [] }
+            update(&storage)
+            return Array(storage.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.yield(event) }
+    }
+}
+
+extension ImageTask: Hashable {
+    public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension ImageTask: CustomStringConvertible {
+    public var description: String { "ImageTask(\(id), \(request.url?.absoluteString ?? "nil"))" }
+}

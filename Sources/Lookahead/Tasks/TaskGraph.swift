@@ -1,0 +1,396 @@
+// Lookahead — TaskGraph: the coalescing graph of stages (load data → decode → process), as a state machine.
+
+import Foundation
+
+/// The bookkeeping of every request in flight, as a value type whose event methods return ``Action``s.
+///
+/// The pipeline keeps one graph under a `Mutex`: it calls an event method under the lock, releases it, then
+/// performs the actions (start work, cancel work, deliver results). Nothing here does I/O or blocks, so tests
+/// drive the graph synchronously.
+///
+/// Stages, each keyed so identical work is shared:
+/// - **data**, keyed by URL: load the bytes.
+/// - **decode**, keyed by URL + thumbnail: decode the bytes, subscribing to a data stage.
+/// - **process**, keyed by URL + thumbnail + processors: process the decoded image, subscribing to a decode stage.
+///
+/// A stage's subscribers are image tasks or later stages. Its priority is the highest of its subscribers';
+/// a change re-ranks it in its queue and propagates to the stage it waits on. A stage is cancelled when its
+/// last subscriber leaves, which may cancel the stage it waits on in turn.
+package struct TaskGraph {
+    /// What the pipeline must do after an event.
+    package enum Action {
+        /// Start a stage's work; report back with ``TaskGraph/operationFinished(_:with:)``.
+        case start(operation: Int, token: OperationToken, work: Work, priority: ImageRequest.Priority)
+        /// Cancel running work; it still reports back when it stops.
+        case cancel(token: OperationToken)
+        /// Report progress to a task.
+        case progress(task: Int, completed: Int64, total: Int64?)
+        /// Complete a task.
+        case finish(task: Int, result: Result<Output, ImagePipeline.Error>)
+        /// A task joined work already in flight for the same key.
+        case coalesced(task: Int, url: URL?)
+        /// A download stopped because nobody wanted it any more.
+        case loadCancelled(url: URL?)
+    }
+
+    /// The work of one stage.
+    package enum Work {
+        case load(ImageRequest)
+        case decode(DataLoadResponse, ImageRequest)
+        case process(Output, ImageRequest)
+    }
+
+    /// The result of a decode or process stage.
+    package struct Output: Sendable {
+        package var image: Bitmap
+        package var response: HTTPResponseInfo?
+
+        package init(image: Bitmap, response: HTTPResponseInfo?) {
+            self.image = image
+            self.response = response
+        }
+    }
+
+    /// What a finished stage produced.
+    package enum StageResult {
+        case data(DataLoadResponse)
+        case image(Output)
+    }
+
+    package enum QueueKind: Hashable {
+        case data
+        case decode
+    }
+
+    private enum Stage: Hashable {
+        case data
+        case decode
+        case process
+    }
+
+    private struct Key: Hashable {
+        var stage: Stage
+        var image: ImageCacheKey
+    }
+
+    private enum Subscriber: Hashable {
+        case task(Int)
+        case node(Int)
+    }
+
+    private enum NodeState {
+        case waiting(on: Int)
+        case queued(QueueKind, Work)
+        case running(operation: Int)
+    }
+
+    private struct Node {
+        let key: Key
+        let request: ImageRequest
+        var subscribers: [Subscriber: ImageRequest.Priority]
+        var priority: ImageRequest.Priority
+        var state: NodeState
+    }
+
+    private struct Operation {
+        let queue: QueueKind
+        var node: Int?
+        let token: OperationToken
+    }
+
+    private var nodes: [Int: Node] = [:]
+    private var nodesByKey: [Key: Int] = [:]
+    private var tasks: [Int: Int] = [:]  // task → node
+    private var operations: [Int: Operation] = [:]
+    private var dataQueue: WorkQueue
+    private var decodeQueue: WorkQueue
+    private var nextID = 0
+    private var actions: [Action] = []
+    private let isCoalescingEnabled: Bool
+
+    package init(dataLoadLimit: Int, decodeLimit: Int, isCoalescingEnabled: Bool = true) {
+        self.dataQueue = WorkQueue(limit: dataLoadLimit)
+        self.decodeQueue = WorkQueue(limit: decodeLimit)
+        self.isCoalescingEnabled = isCoalescingEnabled
+    }
+
+    // MARK: - Inspection
+
+    /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
+    package var liveCount: Int { tasks.count + nodes.count + operations.count }
+    /// The number of stages.
+    package var stageCount: Int { nodes.count }
+    /// Running operations, including cancelled ones that have not reported back.
+    package var operationCount: Int { operations.count }
+    /// The priority of the stage a task subscribes to.
+    package func priority(ofTask task: Int) -> ImageRequest.Priority? { tasks[task].flatMap { nodes[$0]?.priority } }
+    /// The priority of the data stage for a URL.
+    package func dataPriority(for url: String) -> ImageRequest.Priority? {
+        nodesByKey[Key(stage: .data, image: ImageCacheKey(url: url))].flatMap { nodes[$0]?.priority }
+    }
+    /// URLs of queued data stages, next to start first.
+    package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { nodes[$0]?.key.image.url } }
+
+    // MARK: - Events
+
+    /// A task asks for an image.
+    package mutating func submit(task: Int, request: ImageRequest) -> [Action] {
+        let stage: Stage = request.processors.isEmpty ? .decode : .process
+        let (node, joined) = attach(.task(task), priority: request.priority, request: request, stage: stage)
+        tasks[task] = node
+        if joined { actions.append(.coalesced(task: task, url: request.url)) }
+        startQueuedWork()
+        return takeActions()
+    }
+
+    /// A task no longer wants its image. Cancels the stages nobody else wants.
+    package mutating func cancel(task: Int) -> [Action] {
+        guard let node = tasks.removeValue(forKey: task) else { return [] }
+        detach(.task(task), from: node)
+        startQueuedWork()
+        return takeActions()
+    }
+
+    /// A task's priority changed.
+    package mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> [Action] {
+        guard let node = tasks[task], nodes[node] != nil else { return [] }
+        nodes[node]!.subscribers[.task(task)] = priority
+        updatePriority(of: node)
+        return takeActions()
+    }
+
+    /// A running operation reports progress.
+    package mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> [Action] {
+        guard let node = operations[operation]?.node else { return [] }
+        for task in tasks(above: node) {
+            actions.append(.progress(task: task, completed: completed, total: total))
+        }
+        return takeActions()
+    }
+
+    /// A running operation stopped, with its result. Results of cancelled operations are dropped.
+    package mutating func operationFinished(
+        _ operation: Int,
+        with result: Result<StageResult, ImagePipeline.Error>
+    ) -> [Action] {
+        guard let finished = operations.removeValue(forKey: operation) else {
+            preconditionFailure("Internal inconsistency: unknown operation \(operation) finished")
+        }
+        withQueue(finished.queue) { $0.finishOne() }
+        if let id = finished.node, let node = removeNode(id) {
+            switch result {
+            case .success(let value):
+                complete(node, with: value)
+            case .failure(let error):
+                fail(node, with: error)
+            }
+        }
+        startQueuedWork()
+        return takeActions()
+    }
+
+    /// Fails every task with `error` and cancels all work.
+    package mutating func failAll(with error: ImagePipeline.Error) -> [Action] {
+        for task in tasks.keys.sorted() {
+            actions.append(.finish(task: task, result: .failure(error)))
+        }
+        tasks.removeAll()
+        for id in nodes.keys.sorted() {
+            guard let node = removeNode(id) else { continue }
+            switch node.state {
+            case .waiting: break
+            case .queued(let kind, _): withQueue(kind) { $0.remove(id, priority: node.priority) }
+            case .running(let operation): cancelOperation(operation, of: node)
+            }
+        }
+        return takeActions()
+    }
+
+    // MARK: - Subscriptions
+
+    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed.
+    private mutating func attach(
+        _ subscriber: Subscriber,
+        priority: ImageRequest.Priority,
+        request: ImageRequest,
+        stage: Stage
+    ) -> (node: Int, joined: Bool) {
+        let key = Self.key(for: request, stage: stage)
+        if isCoalescingEnabled, let existing = nodesByKey[key] {
+            nodes[existing]!.subscribers[subscriber] = priority
+            updatePriority(of: existing)
+            return (existing, true)
+        }
+        let id = makeID()
+        nodes[id] = Node(
+            key: key,
+            request: request,
+            subscribers: [subscriber: priority],
+            priority: priority,
+            state: .waiting(on: -1)
+        )
+        if isCoalescingEnabled { nodesByKey[key] = id }
+        let joined: Bool
+        switch stage {
+        case .data:
+            nodes[id]!.state = .queued(.data, .load(request))
+            dataQueue.enqueue(id, priority: priority)
+            joined = false
+        case .decode:
+            let dependency = attach(.node(id), priority: priority, request: request, stage: .data)
+            nodes[id]!.state = .waiting(on: dependency.node)
+            joined = dependency.joined
+        case .process:
+            let dependency = attach(.node(id), priority: priority, request: request, stage: .decode)
+            nodes[id]!.state = .waiting(on: dependency.node)
+            joined = dependency.joined
+        }
+        return (id, joined)
+    }
+
+    private mutating func detach(_ subscriber: Subscriber, from id: Int) {
+        guard nodes[id] != nil else { return }
+        nodes[id]!.subscribers[subscriber] = nil
+        if nodes[id]!.subscribers.isEmpty {
+            guard let node = removeNode(id) else { return }
+            switch node.state {
+            case .waiting(let dependency):
+                detach(.node(id), from: dependency)
+            case .queued(let kind, _):
+                withQueue(kind) { $0.remove(id, priority: node.priority) }
+            case .running(let operation):
+                cancelOperation(operation, of: node)
+            }
+        } else {
+            updatePriority(of: id)
+        }
+    }
+
+    private mutating func cancelOperation(_ operation: Int, of node: Node) {
+        guard let token = operations[operation]?.token else { return }
+        operations[operation]!.node = nil
+        actions.append(.cancel(token: token))
+        if node.key.stage == .data { actions.append(.loadCancelled(url: node.request.url)) }
+    }
+
+    /// Recomputes a stage's priority from its subscribers and passes a change on.
+    private mutating func updatePriority(of id: Int) {
+        guard let node = nodes[id] else { return }
+        let priority = node.subscribers.values.max() ?? node.priority
+        guard priority != node.priority else { return }
+        nodes[id]!.priority = priority
+        switch node.state {
+        case .waiting(let dependency):
+            guard nodes[dependency] != nil else { return }
+            nodes[dependency]!.subscribers[.node(id)] = priority
+            updatePriority(of: dependency)
+        case .queued(let kind, _):
+            withQueue(kind) { $0.move(id, from: node.priority, to: priority) }
+        case .running:
+            break
+        }
+    }
+
+    // MARK: - Completion
+
+    private mutating func complete(_ node: Node, with value: StageResult) {
+        for subscriber in node.subscribers.keys.sorted(by: Self.order) {
+            switch (subscriber, value) {
+            case (.task(let task), .image(let output)):
+                tasks[task] = nil
+                actions.append(.finish(task: task, result: .success(output)))
+            case (.node(let child), .data(let data)):
+                enqueue(child, work: .decode(data, nodes[child]!.request))
+            case (.node(let child), .image(let output)):
+                enqueue(child, work: .process(output, nodes[child]!.request))
+            case (.task, .data):
+                preconditionFailure("Internal inconsistency: a task subscribed to a data stage")
+            }
+        }
+    }
+
+    private mutating func enqueue(_ id: Int, work: Work) {
+        nodes[id]!.state = .queued(.decode, work)
+        decodeQueue.enqueue(id, priority: nodes[id]!.priority)
+    }
+
+    private mutating func fail(_ node: Node, with error: ImagePipeline.Error) {
+        for subscriber in node.subscribers.keys.sorted(by: Self.order) {
+            switch subscriber {
+            case .task(let task):
+                tasks[task] = nil
+                actions.append(.finish(task: task, result: .failure(error)))
+            case .node(let child):
+                if let child = removeNode(child) { fail(child, with: error) }
+            }
+        }
+    }
+
+    private mutating func startQueuedWork() {
+        for kind in [QueueKind.data, .decode] {
+            while let id = withQueue(kind, { $0.next() }) {
+                guard let node = nodes[id], case .queued(_, let work) = node.state else {
+                    preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
+                }
+                let operation = makeID()
+                let token = OperationToken()
+                operations[operation] = Operation(queue: kind, node: id, token: token)
+                nodes[id]!.state = .running(operation: operation)
+                actions.append(.start(operation: operation, token: token, work: work, priority: node.priority))
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func removeNode(_ id: Int) -> Node? {
+        guard let node = nodes.removeValue(forKey: id) else { return nil }
+        if nodesByKey[node.key] == id { nodesByKey[node.key] = nil }
+        return node
+    }
+
+    /// Every task that (directly or through later stages) waits on a stage.
+    private func tasks(above id: Int) -> [Int] {
+        guard let node = nodes[id] else { return [] }
+        return node.subscribers.keys.sorted(by: Self.order).flatMap { subscriber -> [Int] in
+            switch subscriber {
+            case .task(let task): [task]
+            case .node(let child): tasks(above: child)
+            }
+        }
+    }
+
+    private mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue) -> R) -> R {
+        switch kind {
+        case .data: body(&dataQueue)
+        case .decode: body(&decodeQueue)
+        }
+    }
+
+    private mutating func makeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    private mutating func takeActions() -> [Action] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+
+    private static func key(for request: ImageRequest, stage: Stage) -> Key {
+        switch stage {
+        case .data: Key(stage: .data, image: ImageCacheKey(url: request.urlString))
+        case .decode: Key(stage: .decode, image: request.decodeKey)
+        case .process: Key(stage: .process, image: request.imageKey)
+        }
+    }
+
+    /// Deterministic delivery order: tasks by identifier, then stages.
+    private static func order(_ lhs: Subscriber, _ rhs: Subscriber) -> Bool {
+        switch (lhs, rhs) {
+        case (.task(let a), .task(let b)), (.node(let a), .node(let b)): a < b
+        case (.task, .node): true
+        case (.node, .task): false
+        }
+    }
+}

@@ -1,0 +1,56 @@
+// Lookahead — WorkQueue: a bounded priority queue of graph nodes (highest first, FIFO within a level).
+
+import DequeModule
+
+/// Decides which queued stage starts next and how many run at once.
+///
+/// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
+/// priority changes while queued moves to the back of its new level. At most ``limit`` stages run at once.
+struct WorkQueue {
+    /// The most stages that run at once.
+    let limit: Int
+    /// The stages running now.
+    private(set) var runningCount = 0
+    private var levels = [Deque<Int>](repeating: [], count: ImageRequest.Priority.allCases.count)
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// The number of queued (not running) stages.
+    var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
+
+    /// Queued node identifiers, next to start first.
+    var queuedInOrder: [Int] { levels.reversed().flatMap { Array($0) } }
+
+    mutating func enqueue(_ node: Int, priority: ImageRequest.Priority) {
+        levels[priority.rawValue].append(node)
+    }
+
+    mutating func remove(_ node: Int, priority: ImageRequest.Priority) {
+        if let index = levels[priority.rawValue].firstIndex(of: node) {
+            levels[priority.rawValue].remove(at: index)
+        }
+    }
+
+    mutating func move(_ node: Int, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
+        remove(node, priority: old)
+        enqueue(node, priority: new)
+    }
+
+    /// Takes the next stage if a slot is free, and counts it as running.
+    mutating func next() -> Int? {
+        guard runningCount < limit else { return nil }
+        for level in levels.indices.reversed() where !levels[level].isEmpty {
+            runningCount += 1
+            return levels[level].removeFirst()
+        }
+        return nil
+    }
+
+    /// Frees the slot of a stage that finished (or was cancelled and has now stopped).
+    mutating func finishOne() {
+        precondition(runningCount > 0, "Internal inconsistency: no running stage to finish")
+        runningCount -= 1
+    }
+}
