@@ -1,0 +1,139 @@
+// Lookahead tests — MemoryCache and its LRU storage.
+
+import Testing
+@testable import Lookahead
+
+@Suite struct MemoryCacheTests {
+    /// A bitmap costing `width * 4` bytes (one row).
+    private func image(width: Int) -> Bitmap { Bitmap(width: width, height: 1, red: 1, green: 2, blue: 3) }
+    private func key(_ name: String) -> ImageCacheKey { ImageCacheKey(url: "https://example.com/\(name)") }
+
+    @Test func storesAndReturnsImages() {
+        let cache = MemoryCache(costLimit: 1000)
+        cache.store(image(width: 10), for: key("a"))
+        #expect(cache[key("a")] == image(width: 10))
+        #expect(cache[key("b")] == nil)
+        #expect(cache.totalCount == 1)
+        #expect(cache.totalCost == 40)
+    }
+
+    @Test func costLimitIsNeverExceededAndEvictsLeastRecentlyUsed() {
+        let cache = MemoryCache(costLimit: 100, entryCostLimit: 100)
+        cache.store(image(width: 10), for: key("a"))  // 40
+        cache.store(image(width: 10), for: key("b"))  // 80
+        _ = cache[key("a")]  // a is now the most recent
+        cache.store(image(width: 5), for: key("c"))  // 100: exactly at the limit
+        #expect(cache.totalCost == 100)
+        #expect(cache.totalCount == 3)
+        cache.store(image(width: 1), for: key("d"))  // 104 → evict b, the least recent
+        #expect(cache[key("b")] == nil)
+        #expect(cache[key("a")] != nil)
+        #expect(cache.totalCost == 64)
+        #expect(cache.totalCost <= cache.costLimit)
+    }
+
+    @Test func countLimitEvictsOldest() {
+        let cache = MemoryCache(costLimit: 10_000, countLimit: 2)
+        cache.store(image(width: 1), for: key("a"))
+        cache.store(image(width: 1), for: key("b"))
+        cache.store(image(width: 1), for: key("c"))
+        #expect(cache.totalCount == 2)
+        #expect(cache[key("a")] == nil)
+        #expect(cache.keysByRecency == [key("c"), key("b")])
+    }
+
+    @Test func readsRefreshRecency() {
+        let cache = MemoryCache(costLimit: 10_000)
+        for name in ["a", "b", "c"] { cache.store(image(width: 1), for: key(name)) }
+        _ = cache[key("a")]
+        #expect(cache.keysByRecency == [key("a"), key("c"), key("b")])
+    }
+
+    @Test func entryCostCapRejectsHugeImages() {
+        let cache = MemoryCache(costLimit: 1000, entryCostLimit: 100)
+        #expect(cache.store(image(width: 26), for: key("big")) == false)  // 104 bytes
+        #expect(cache.store(image(width: 25), for: key("ok")) == true)  // 100 bytes
+        #expect(cache[key("big")] == nil)
+        #expect(cache.totalCount == 1)
+    }
+
+    @Test func replacingAnEntryUpdatesTheCost() {
+        let cache = MemoryCache(costLimit: 1000)
+        cache.store(image(width: 10), for: key("a"))
+        cache.store(image(width: 20), for: key("a"))
+        #expect(cache.totalCount == 1)
+        #expect(cache.totalCost == 80)
+    }
+
+    @Test func timeToLiveUsesTheInjectedClock() {
+        let clock = ManualClock()
+        let cache = MemoryCache(costLimit: 1000, timeToLive: .seconds(10), clock: clock)
+        cache.store(image(width: 1), for: key("a"))
+        clock.advance(by: .seconds(9))
+        #expect(cache[key("a")] != nil)
+        cache.store(image(width: 1), for: key("b"))
+        clock.advance(by: .seconds(1))
+        #expect(cache[key("a")] == nil)  // stored at 0, expired at 10
+        #expect(cache[key("b")] != nil)  // stored at 9, expires at 19
+        clock.advance(by: .seconds(9))
+        cache.removeExpired()
+        #expect(cache.totalCount == 0)
+        #expect(cache.totalCost == 0)
+    }
+
+    @Test func removeAllAndTrim() {
+        let cache = MemoryCache(costLimit: 1000)
+        for name in ["a", "b", "c", "d"] { cache.store(image(width: 10), for: key(name)) }
+        cache.trim(toCost: 80)
+        #expect(cache.totalCost == 80)
+        #expect(cache.keysByRecency == [key("d"), key("c")])
+        cache.removeImage(for: key("d"))
+        #expect(cache.keysByRecency == [key("c")])
+        cache.removeAll()
+        #expect(cache.totalCount == 0)
+        #expect(cache.totalCost == 0)
+        cache.store(image(width: 10), for: key("e"))
+        #expect(cache.totalCount == 1)
+    }
+
+    @Test func loweringTheLimitTrimsAtOnce() {
+        let cache = MemoryCache(costLimit: 1000, entryCostLimit: 1000)
+        for name in ["a", "b", "c"] { cache.store(image(width: 10), for: key(name)) }
+        cache.costLimit = 40
+        #expect(cache.totalCost == 40)
+        #expect(cache.keysByRecency == [key("c")])
+    }
+
+    @Test func storageStaysConsistentUnderRandomOperations() {
+        var storage = LRUStorage<Int, Int>(costLimit: 50, countLimit: 8)
+        var generator = SplitMix64(seed: 7)
+        var model: [Int] = []  // keys, most recent first
+        var costs: [Int: Int] = [:]
+        for _ in 0..<5000 {
+            let key = Int(generator.next() % 12)
+            switch generator.next() % 3 {
+            case 0:
+                let cost = Int(generator.next() % 12)
+                storage.setValue(key, forKey: key, cost: cost, expiresAt: nil)
+                model.removeAll { $0 == key }
+                model.insert(key, at: 0)
+                costs[key] = cost
+                while model.reduce(0, { $0 + costs[$1]! }) > 50 || model.count > 8 {
+                    model.removeLast()
+                }
+            case 1:
+                let value = storage.value(forKey: key, now: .zero)
+                #expect(value == (model.contains(key) ? key : nil))
+                if model.contains(key) {
+                    model.removeAll { $0 == key }
+                    model.insert(key, at: 0)
+                }
+            default:
+                storage.removeValue(forKey: key)
+                model.removeAll { $0 == key }
+            }
+            #expect(storage.keysByRecency == model)
+            #expect(storage.totalCost == model.reduce(0) { $0 + costs[$1]! })
+        }
+    }
+}

@@ -1,0 +1,182 @@
+// Lookahead tests — the task graph state machine, driven synchronously.
+
+import Foundation
+import Testing
+@testable import Lookahead
+
+@Suite struct TaskGraphTests {
+    private func request(
+        _ n: Int,
+        priority: ImageRequest.Priority = .normal,
+        thumbnail: ThumbnailOptions? = nil,
+        processors: [any ImageProcessing] = []
+    ) -> ImageRequest {
+        ImageRequest(
+            url: URL(string: "https://example.com/\(n).jpg"),
+            priority: priority,
+            thumbnail: thumbnail,
+            processors: processors
+        )
+    }
+
+    private func starts(_ actions: [TaskGraph.Action]) -> [(operation: Int, work: TaskGraph.Work, token: OperationToken)] {
+        actions.compactMap {
+            if case .start(let operation, let token, let work, _) = $0 { return (operation, work, token) }
+            return nil
+        }
+    }
+
+    private func cancels(_ actions: [TaskGraph.Action]) -> [OperationToken] {
+        actions.compactMap {
+            if case .cancel(let token) = $0 { return token }
+            return nil
+        }
+    }
+
+    private func finished(_ actions: [TaskGraph.Action]) -> [Int] {
+        actions.compactMap {
+            if case .finish(let task, _) = $0 { return task }
+            return nil
+        }
+    }
+
+    private var data: TaskGraph.StageResult { .data(DataLoadResponse(data: Data([1, 2, 3]))) }
+    private var image: TaskGraph.StageResult { .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil)) }
+
+    @Test func identicalRequestsShareOneLoadAndOneDecode() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let first = graph.submit(task: 1, request: request(1))
+        #expect(starts(first).count == 1)
+        for task in 2...10 {
+            let actions = graph.submit(task: task, request: request(1))
+            #expect(starts(actions).isEmpty)
+        }
+        let load = starts(first)[0]
+        let decodeStart = starts(graph.operationFinished(load.operation, with: .success(data)))
+        #expect(decodeStart.count == 1)
+        let done = graph.operationFinished(decodeStart[0].operation, with: .success(image))
+        #expect(finished(done) == Array(1...10))
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func thumbnailsShareTheDownloadButNotTheDecode() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 4)
+        let load = starts(graph.submit(task: 1, request: request(1, thumbnail: .init(maximumPixelSize: 100))))
+        #expect(starts(graph.submit(task: 2, request: request(1, thumbnail: .init(maximumPixelSize: 200)))).isEmpty)
+        let decodes = starts(graph.operationFinished(load[0].operation, with: .success(data)))
+        #expect(decodes.count == 2)
+    }
+
+    @Test func processorsShareTheDecode() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 4)
+        let load = starts(graph.submit(task: 1, request: request(1)))
+        _ = graph.submit(task: 2, request: request(1, processors: [Identity(identifier: "p")]))
+        let decodes = starts(graph.operationFinished(load[0].operation, with: .success(data)))
+        #expect(decodes.count == 1)
+        let after = graph.operationFinished(decodes[0].operation, with: .success(image))
+        #expect(finished(after) == [1])
+        let processes = starts(after)
+        #expect(processes.count == 1)
+        if case .process = processes[0].work {} else { Issue.record("expected a process stage") }
+        #expect(finished(graph.operationFinished(processes[0].operation, with: .success(image))) == [2])
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func cancellingOneOfTwoKeepsTheWork() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        _ = graph.submit(task: 1, request: request(1))
+        _ = graph.submit(task: 2, request: request(1))
+        #expect(cancels(graph.cancel(task: 1)).isEmpty)
+        #expect(graph.stageCount == 2)
+    }
+
+    @Test func cancellingTheLastSubscriberCancelsTheRunningLoad() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let load = starts(graph.submit(task: 1, request: request(1)))[0]
+        _ = graph.submit(task: 2, request: request(1))
+        _ = graph.cancel(task: 1)
+        let actions = graph.cancel(task: 2)
+        #expect(cancels(actions).count == 1)
+        #expect(cancels(actions).first === load.token)
+        #expect(graph.stageCount == 0)
+        #expect(graph.liveCount == 1)  // the operation until it stops
+        // Its late result is dropped.
+        #expect(finished(graph.operationFinished(load.operation, with: .success(data))).isEmpty)
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func priorityIsTheHighestSubscribersAndFollowsThem() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let url = "https://example.com/1.jpg"
+        _ = graph.submit(task: 1, request: request(1, priority: .low))
+        #expect(graph.dataPriority(for: url) == .low)
+        _ = graph.submit(task: 2, request: request(1, priority: .high))
+        #expect(graph.dataPriority(for: url) == .high)
+        _ = graph.setPriority(.veryHigh, ofTask: 1)
+        #expect(graph.dataPriority(for: url) == .veryHigh)
+        _ = graph.cancel(task: 1)
+        #expect(graph.dataPriority(for: url) == .high)
+        _ = graph.setPriority(.veryLow, ofTask: 2)
+        #expect(graph.dataPriority(for: url) == .veryLow)
+    }
+
+    @Test func queuedWorkStartsHighestFirstAndFIFOWithinALevel() {
+        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        let first = starts(graph.submit(task: 1, request: request(1)))[0]
+        _ = graph.submit(task: 2, request: request(2, priority: .low))
+        _ = graph.submit(task: 3, request: request(3, priority: .high))
+        _ = graph.submit(task: 4, request: request(4, priority: .normal))
+        _ = graph.submit(task: 5, request: request(5, priority: .high))
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["3.jpg", "5.jpg", "4.jpg", "2.jpg"])
+        // A live change re-ranks: 2 becomes the most urgent.
+        _ = graph.setPriority(.veryHigh, ofTask: 2)
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["2.jpg", "3.jpg", "5.jpg", "4.jpg"])
+        // Finishing the running load starts the next one in that order.
+        let next = starts(graph.operationFinished(first.operation, with: .failure(.dataIsEmpty)))
+        #expect(next.count == 1)
+        if case .load(let started) = next[0].work { #expect(started.url?.lastPathComponent == "2.jpg") }
+    }
+
+    @Test func cancellingQueuedWorkRemovesItWithoutACancelAction() {
+        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        _ = graph.submit(task: 1, request: request(1))
+        _ = graph.submit(task: 2, request: request(2))
+        let actions = graph.cancel(task: 2)
+        #expect(cancels(actions).isEmpty)
+        #expect(graph.queuedDataURLs.isEmpty)
+    }
+
+    @Test func failuresReachEverySubscriberAndAreNotKept() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let load = starts(graph.submit(task: 1, request: request(1)))[0]
+        _ = graph.submit(task: 2, request: request(1, processors: [Identity(identifier: "p")]))
+        let actions = graph.operationFinished(load.operation, with: .failure(.statusCodeUnacceptable(404)))
+        #expect(finished(actions) == [1, 2])
+        #expect(graph.liveCount == 0)
+        // A retry starts a new download.
+        #expect(starts(graph.submit(task: 3, request: request(1))).count == 1)
+    }
+
+    @Test func withoutCoalescingEveryRequestLoads() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2, isCoalescingEnabled: false)
+        #expect(starts(graph.submit(task: 1, request: request(1))).count == 1)
+        #expect(starts(graph.submit(task: 2, request: request(1))).count == 1)
+    }
+
+    @Test func failAllFinishesEveryTaskAndCancelsWork() {
+        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        let load = starts(graph.submit(task: 1, request: request(1)))[0]
+        _ = graph.submit(task: 2, request: request(2))
+        let actions = graph.failAll(with: .pipelineInvalidated)
+        #expect(finished(actions) == [1, 2])
+        #expect(cancels(actions).count == 1)
+        #expect(graph.queuedDataURLs.isEmpty)
+        _ = graph.operationFinished(load.operation, with: .failure(.cancelled))
+        #expect(graph.liveCount == 0)
+    }
+}
+
+struct Identity: ImageProcessing {
+    let identifier: String
+    func process(_ image: Bitmap) throws -> Bitmap { image }
+}
