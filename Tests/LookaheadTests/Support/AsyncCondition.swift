@@ -1,6 +1,9 @@
 // Lookahead tests — AsyncCondition: state that tests can await a predicate on, without sleeping.
 
+#if !LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization
+#endif
+@testable import Lookahead
 
 /// A value under a lock, with `wait(until:)` that suspends until the value satisfies a predicate.
 final class AsyncCondition<Value: Sendable>: Sendable {

@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+// Lookahead's programs: the fixture server, the gallery and the benchmarks. Heavier dependencies live here,
+// so that an app adding the library never resolves a web server.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "LookaheadTools",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LookaheadFixtures", targets: ["LookaheadFixtures"]),
+        .executable(name: "lookahead-fixture-server", targets: ["lookahead-fixture-server"]),
+        .executable(name: "lookahead-gallery", targets: ["lookahead-gallery"]),
+        .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
+    ],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJPEGEncoder",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .target(
+            name: "LookaheadFixtures",
+            dependencies: [
+                "CJPEGEncoder",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lookahead-fixture-server",
+            dependencies: [
+                "LookaheadFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lookahead-gallery",
+            dependencies: [
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lookahead-bench",
+            dependencies: [
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LookaheadToolsTests",
+            dependencies: [
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

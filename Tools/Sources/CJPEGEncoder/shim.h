@@ -1,0 +1,5 @@
+// Lookahead fixtures — the libjpeg-turbo (TurboJPEG API) encoder, as one module for Swift.
+#ifndef LOOKAHEAD_CJPEGENCODER_SHIM_H
+#define LOOKAHEAD_CJPEGENCODER_SHIM_H
+#include <turbojpeg.h>
+#endif

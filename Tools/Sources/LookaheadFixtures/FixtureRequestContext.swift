@@ -1,0 +1,24 @@
+// Lookahead fixtures — the per-request context the fixture routes run with.
+
+import Hummingbird
+
+/// Hummingbird request context carrying what the fixture routes need beyond the basics.
+struct FixtureRequestContext: RequestContext {
+    /// Hummingbird's own per-request storage (logger, endpoint, path parameters).
+    var coreContext: CoreRequestContextStorage
+
+    /// The index of this request among the requests for the same path since the last counter
+    /// reset; set by ``RequestTrackingMiddleware`` and used to derive latency jitter.
+    var requestIndex = 0
+
+    /// Closes the connection this request arrived on, discarding anything not yet written.
+    let closeConnection: @Sendable () async -> Void
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        let channel = source.channel
+        self.closeConnection = {
+            try? await channel.close().get()
+        }
+    }
+}

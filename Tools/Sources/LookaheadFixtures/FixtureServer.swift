@@ -1,0 +1,147 @@
+// Lookahead fixtures — a loopback HTTP server with generated images and injectable faults.
+
+public import Foundation
+import Hummingbird
+
+/// A real HTTP/1.1 server on the loopback interface that serves deterministic JPEGs and
+/// misbehaves on request, for integration tests, the gallery and the benchmarks.
+///
+/// ```swift
+/// let server = try await FixtureServer.start()
+/// defer { Task { await server.stop() } }
+/// let (data, _) = try await URLSession.shared.data(from: server.imageURL(3, width: 64))
+/// #expect(server.requestCount(forPath: "/images/3.jpg") == 1)
+/// await server.stop()
+/// ```
+///
+/// Routes: `GET /images/{n}.jpg?w=&h=`, `GET /status/{code}`, and the fault routes under
+/// `/faults/` (`empty`, `corrupt.jpg`, `truncated.jpg`, `huge-dimensions.jpg`, `large`, `slow`,
+/// `reset`). Every request is counted by path, and every response body is recorded as either
+/// completed or aborted, so tests can wait for those events instead of sleeping.
+///
+/// - Important: All methods are thread-safe.
+public final class FixtureServer: Sendable {
+    /// The settings the server was started with (`port` as requested, possibly 0).
+    public let configuration: Configuration
+    /// The port the server is listening on.
+    public let port: Int
+    /// `http://HOST:PORT`, with no trailing slash.
+    public let baseURL: URL
+
+    let ledger: RequestLedger
+    private let serverTask: Task<Void, Never>
+
+    private init(
+        configuration: Configuration,
+        port: Int,
+        baseURL: URL,
+        ledger: RequestLedger,
+        serverTask: Task<Void, Never>
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.baseURL = baseURL
+        self.ledger = ledger
+        self.serverTask = serverTask
+    }
+
+    deinit {
+        serverTask.cancel()
+    }
+
+    // MARK: - Lifecycle
+
+    /// Starts a server and returns once it accepts connections.
+    ///
+    /// - Parameter configuration: Where to listen and what network conditions to simulate.
+    /// - Throws: ``Error/startFailed(reason:)`` if the address cannot be bound (for example the
+    ///   port is taken), the host is not usable in a URL, or the calling task is cancelled.
+    public static func start(configuration: Configuration = .init()) async throws(Error) -> FixtureServer {
+        let routes = try FixtureRoutes(configuration: configuration)
+        let ledger = RequestLedger()
+        let router = Router(context: FixtureRequestContext.self)
+        router.add(middleware: RequestTrackingMiddleware(ledger: ledger))
+        routes.register(on: router)
+
+        let signal = StartupSignal()
+        var app = Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "lookahead-fixture-server"
+            ),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port {
+                    signal.succeed(port: port)
+                } else {
+                    signal.fail(.startFailed(reason: "the listening socket has no port"))
+                }
+            }
+        )
+        if !configuration.shouldLogServerEvents {
+            app.logger.logLevel = .critical
+        }
+        let serverTask = Task { [app] in
+            do {
+                try await app.run()
+                signal.fail(.startFailed(reason: "the server stopped before it was listening"))
+            } catch {
+                signal.fail(.startFailed(reason: String(describing: error)))
+            }
+        }
+
+        let port: Int
+        do {
+            port = try await signal.wait()
+        } catch {
+            serverTask.cancel()
+            await serverTask.value
+            throw error
+        }
+        guard let baseURL = makeBaseURL(host: configuration.host, port: port) else {
+            serverTask.cancel()
+            await serverTask.value
+            throw .startFailed(reason: "host \(configuration.host) cannot be used in a URL")
+        }
+        return FixtureServer(
+            configuration: configuration,
+            port: port,
+            baseURL: baseURL,
+            ledger: ledger,
+            serverTask: serverTask
+        )
+    }
+
+    /// Stops the server and returns once it has shut down. Calling it again does nothing.
+    ///
+    /// The listening socket closes and every connection is closed: responses still being
+    /// written (slow bodies, bandwidth-limited images, pending latency) are cut off and, if their
+    /// body had started, counted as aborted.
+    public func stop() async {
+        serverTask.cancel()
+        await serverTask.value
+    }
+
+    // MARK: - URLs
+
+    /// The URL of `path` on this server; `path` starts with `/` and may carry a query.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path) ?? baseURL
+    }
+
+    /// The URL of generated image `n`, optionally with an explicit width and height.
+    ///
+    /// With only one of `width` and `height` the server makes a square picture; with neither it
+    /// uses ``Configuration/defaultImageSize``.
+    public func imageURL(_ n: Int, width: Int? = nil, height: Int? = nil) -> URL {
+        var query: [String] = []
+        if let width { query.append("w=\(width)") }
+        if let height { query.append("h=\(height)") }
+        return url("/images/\(n).jpg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+    }
+
+    private static func makeBaseURL(host: String, port: Int) -> URL? {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(hostPart):\(port)")
+    }
+}
