@@ -17,7 +17,7 @@ let package = Package(
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
     ],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "Lookahead", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],

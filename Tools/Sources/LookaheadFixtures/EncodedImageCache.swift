@@ -1,4 +1,4 @@
-// Lookahead fixtures — an in-memory cache of encoded fixture JPEGs.
+// Lookahead — EncodedImageCache: the fixture server's in-memory cache of encoded JPEGs.
 
 import Dispatch
 import Hummingbird

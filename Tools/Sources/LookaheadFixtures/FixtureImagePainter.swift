@@ -1,4 +1,4 @@
-// Lookahead fixtures — a tiny software painter for the generated fixture pictures.
+// Lookahead — FixtureImagePainter: a tiny software painter for the generated fixture pictures.
 
 /// Draws gradients, stripes, shapes and digits into a packed RGB buffer.
 ///

@@ -1,4 +1,4 @@
-// Lookahead fixtures — broken and hostile JPEG files for testing decoders and clients.
+// Lookahead — FixtureImages+Faults: broken and hostile JPEG files for testing decoders and clients.
 
 extension FixtureImages {
     /// Bytes that begin like a JPEG (`FF D8 FF`) and continue as deterministic garbage.

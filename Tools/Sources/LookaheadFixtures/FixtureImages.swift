@@ -1,4 +1,4 @@
-// Lookahead fixtures — the deterministic picture generator behind the fixture server.
+// Lookahead — FixtureImages: the deterministic picture generator behind the fixture server.
 
 /// Deterministic test pictures: the same number and size always give the same pixels and the
 /// same JPEG bytes.

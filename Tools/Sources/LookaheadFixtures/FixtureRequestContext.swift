@@ -1,4 +1,4 @@
-// Lookahead fixtures — the per-request context the fixture routes run with.
+// Lookahead — FixtureRequestContext: the per-request context the fixture routes run with.
 
 import Hummingbird
 
@@ -14,11 +14,18 @@ struct FixtureRequestContext: RequestContext {
     /// Closes the connection this request arrived on, discarding anything not yet written.
     let closeConnection: @Sendable () async -> Void
 
+    /// Whether the connection this request arrived on is still open. It turns false shortly
+    /// after the client closes its end, once the server has read the end of the stream.
+    let isConnectionOpen: @Sendable () -> Bool
+
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         let channel = source.channel
         self.closeConnection = {
             try? await channel.close().get()
+        }
+        self.isConnectionOpen = {
+            channel.isActive
         }
     }
 }

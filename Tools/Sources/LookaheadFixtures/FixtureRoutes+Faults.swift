@@ -1,4 +1,4 @@
-// Lookahead fixtures — the fault-injection routes: broken files, odd sizes, slow and dropped bodies.
+// Lookahead — FixtureRoutes+Faults: broken files, odd sizes, slow and dropped bodies.
 
 import Hummingbird
 

@@ -1,4 +1,4 @@
-// Lookahead fixtures — the image and status routes of the fixture server.
+// Lookahead — FixtureRoutes: the image and status routes of the fixture server.
 
 import Hummingbird
 

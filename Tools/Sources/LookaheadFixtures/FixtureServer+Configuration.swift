@@ -1,4 +1,4 @@
-// Lookahead fixtures — settings of the fixture server.
+// Lookahead — FixtureServer.Configuration: where the fixture server listens and what network it simulates.
 
 extension FixtureServer {
     /// A width and height in pixels.

@@ -1,4 +1,4 @@
-// Lookahead fixtures — what tests can observe about the requests a fixture server handled.
+// Lookahead — FixtureServer+Counters: what tests can observe about the requests a fixture server handled.
 
 extension FixtureServer {
     /// How many requests arrived for `path` (without query, e.g. `"/images/3.jpg"`) since the
@@ -20,13 +20,15 @@ extension FixtureServer {
         ledger.count(.completion, path: path)
     }
 
-    /// How many responses for `path` were cut off while their body was being written, because
-    /// the client closed the connection or the server stopped.
+    /// How many responses for `path` were not written to the end because the client closed the
+    /// connection or the server stopped.
     ///
-    /// A departed client is noticed at the next chunk the server writes, so aborts show for
-    /// bodies written in several chunks: `/faults/slow`, `/faults/large`, and images when
-    /// ``Configuration/bytesPerSecond`` is set. A client that leaves during the latency delay is
-    /// noticed when the body starts.
+    /// A client that leaves while the body is being written is noticed at the next chunk the
+    /// server writes, so this shows for bodies written in several chunks: `/faults/slow`,
+    /// `/faults/large`, and images when ``Configuration/bytesPerSecond`` is set. A client that
+    /// leaves during the latency delay is noticed when the delay ends. A small body written in
+    /// one go usually lands in the socket buffer before the server can notice anything, and then
+    /// counts as completed. `/faults/reset` counts as neither.
     public func abortedCount(forPath path: String) -> Int {
         ledger.count(.abort, path: path)
     }

@@ -1,4 +1,4 @@
-// Lookahead fixtures — the module's error type.
+// Lookahead — FixtureServer.Error: the fixtures module's error type.
 
 extension FixtureServer {
     /// Errors thrown by the fixture server and the fixture image generator.

@@ -1,4 +1,4 @@
-// Lookahead fixtures — a loopback HTTP server with generated images and injectable faults.
+// Lookahead — FixtureServer: a loopback HTTP server with generated images and injectable faults.
 
 public import Foundation
 import Hummingbird
@@ -8,8 +8,8 @@ import Hummingbird
 ///
 /// ```swift
 /// let server = try await FixtureServer.start()
-/// defer { Task { await server.stop() } }
 /// let (data, _) = try await URLSession.shared.data(from: server.imageURL(3, width: 64))
+/// #expect(Array(data) == (try FixtureImages.jpeg(number: 3, width: 64, height: 64)))
 /// #expect(server.requestCount(forPath: "/images/3.jpg") == 1)
 /// await server.stop()
 /// ```
@@ -19,7 +19,8 @@ import Hummingbird
 /// `reset`). Every request is counted by path, and every response body is recorded as either
 /// completed or aborted, so tests can wait for those events instead of sleeping.
 ///
-/// - Important: All methods are thread-safe.
+/// - Important: All methods are thread-safe. Call ``stop()`` when done; a server that is
+///   released without it is cancelled in `deinit`, without waiting for the shutdown.
 public final class FixtureServer: Sendable {
     /// The settings the server was started with (`port` as requested, possibly 0).
     public let configuration: Configuration
@@ -124,7 +125,8 @@ public final class FixtureServer: Sendable {
 
     // MARK: - URLs
 
-    /// The URL of `path` on this server; `path` starts with `/` and may carry a query.
+    /// The URL of `path` on this server; `path` starts with `/` and may carry a query. Returns
+    /// ``baseURL`` if `path` is not valid URL text.
     public func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path) ?? baseURL
     }

@@ -1,4 +1,4 @@
-// Lookahead fixtures — the simulated network latency: a fixed delay plus reproducible jitter.
+// Lookahead — LatencySchedule: simulated network latency, a fixed delay plus reproducible jitter.
 
 /// Decides how long the server waits before sending the headers of a response.
 ///

@@ -1,4 +1,4 @@
-// Lookahead fixtures — response bodies written in chunks, with bandwidth limits or pauses.
+// Lookahead — PacedBody: response bodies written in chunks, with bandwidth limits or pauses.
 
 import Hummingbird
 

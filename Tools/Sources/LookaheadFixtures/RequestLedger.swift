@@ -1,4 +1,4 @@
-// Lookahead fixtures — per-path request, completion and abort counters, with async waits.
+// Lookahead — RequestLedger: per-path request, completion and abort counters, with async waits.
 
 import Synchronization
 

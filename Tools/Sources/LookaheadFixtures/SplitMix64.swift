@@ -1,4 +1,4 @@
-// Lookahead fixtures — a small, seedable pseudo-random generator and a stable string hash.
+// Lookahead — SplitMix64: a small, seedable pseudo-random generator and a stable string hash.
 
 /// SplitMix64: a tiny, fast generator whose whole output is a pure function of its seed.
 ///

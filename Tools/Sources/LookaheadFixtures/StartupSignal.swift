@@ -1,4 +1,4 @@
-// Lookahead fixtures — a one-shot rendezvous between the server task and `start()`.
+// Lookahead — StartupSignal: a one-shot rendezvous between the server task and `start()`.
 
 import Synchronization
 

@@ -1,4 +1,4 @@
-// Lookahead fixtures — RGB to JPEG through libjpeg-turbo's TurboJPEG API.
+// Lookahead — TurboJPEGEncoder: RGB to JPEG through libjpeg-turbo's TurboJPEG API.
 
 import CJPEGEncoder
 

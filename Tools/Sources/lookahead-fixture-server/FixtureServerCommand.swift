@@ -1,4 +1,4 @@
-// Lookahead fixture server — command line entry point for the loopback image server.
+// Lookahead — lookahead-fixture-server: command line entry point for the loopback image server.
 
 import ArgumentParser
 import Foundation

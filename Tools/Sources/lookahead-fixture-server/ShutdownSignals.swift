@@ -1,11 +1,11 @@
-// Lookahead fixture server — waits for SIGINT or SIGTERM without letting them kill the process.
+// Lookahead — ShutdownSignals: waits for SIGINT or SIGTERM without letting them kill the process.
 
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns SIGINT and SIGTERM into an awaitable event.

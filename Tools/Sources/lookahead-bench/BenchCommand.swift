@@ -1,0 +1,12 @@
+// Lookahead bench — the command line.
+
+import ArgumentParser
+
+@main
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookahead-bench",
+        abstract: "Measures Lookahead against baselines and peers, side by side in one run.",
+        subcommands: [EngineBenchmark.self]
+    )
+}

@@ -1,0 +1,116 @@
+// Lookahead bench — `lookahead-bench engine`: memory-cache hits, request start + cancel, JPEG decoding.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+import LookaheadFixtures
+
+struct EngineBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Memory-cache lookups against NSCache, request start + cancel, and JPEG decode throughput."
+    )
+
+    @Option(help: "Measured runs per scenario (the median and p95 are reported).")
+    var runs = 15
+
+    func run() async throws {
+        print("lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs")
+        print("")
+        cacheLookups()
+        await startAndCancel()
+        try decoding()
+    }
+
+    // MARK: - Memory cache
+
+    private func cacheLookups() {
+        let count = 1000
+        let lookups = 100_000
+        let image = Bitmap(width: 8, height: 8, red: 1, green: 2, blue: 3)
+        let pipeline = ImagePipeline {
+            $0.dataLoader = NeverLoader()
+            $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 10_000)
+        }
+        let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/images/\($0).jpg")) }
+        for request in requests { pipeline.storeCachedImage(image, for: request) }
+
+        let nsCache = NSCache<NSString, ImageBox>()
+        nsCache.countLimit = 10_000
+        let keys = (0..<count).map { NSString(string: "https://example.com/images/\($0).jpg") }
+        for key in keys { nsCache.setObject(ImageBox(image), forKey: key) }
+
+        let lookahead = measure("cachedImage(for:) hit", operations: lookups, runs: runs) {
+            var hits = 0
+            for index in 0..<lookups where pipeline.cachedImage(for: requests[index % count]) != nil { hits += 1 }
+            precondition(hits == lookups)
+            blackHole(hits)
+        }
+        let peer = measure("NSCache object(forKey:) hit", operations: lookups, runs: runs) {
+            var hits = 0
+            for index in 0..<lookups where nsCache.object(forKey: keys[index % count]) != nil { hits += 1 }
+            precondition(hits == lookups)
+            blackHole(hits)
+        }
+        print("Memory cache, 1,000 entries, 100,000 hits per run")
+        print(row(lookahead, unit: "ns/op", scale: 1e9))
+        print(row(peer, unit: "ns/op", scale: 1e9))
+        print(String(format: "  → cachedImage(for:) takes %.2f× the time of an NSCache hit", lookahead.median / peer.median))
+        print("")
+    }
+
+    // MARK: - Start + cancel
+
+    private func startAndCancel() async {
+        let operations = 2000
+        let pipeline = ImagePipeline {
+            $0.dataLoader = NeverLoader()
+            $0.memoryCache = MemoryCache(costLimit: 1 << 20)
+        }
+        let requests = (0..<operations).map { ImageRequest(url: URL(string: "https://example.com/start/\($0).jpg")) }
+        let measurement = await measureAsync("imageTask(with:) + cancel()", operations: operations, runs: runs) {
+            for request in requests {
+                let task = pipeline.imageTask(with: request)
+                task.cancel()
+            }
+            // Let the cancelled loads unwind before the next run.
+            await Task.yield()
+        }
+        print("Request start + cancel (a loader that waits until cancelled), \(operations) per run")
+        print(row(measurement, unit: "µs/op", scale: 1e6))
+        print("")
+    }
+
+    // MARK: - Decoding
+
+    private func decoding() throws {
+        let width = 4000
+        let height = 3000
+        let data = Data(try FixtureImages.jpeg(number: 7, width: width, height: height, quality: 90))
+        let decoder = ImageDecoders.JPEG()
+        let megapixels = Double(width * height) / 1e6
+        let decodeRuns = max(5, runs / 2)
+        let full = measure("JPEG 4000×3000 full decode", operations: 1, runs: decodeRuns, warmUp: 1) {
+            blackHole(try! decoder.decode(data, context: .init()))
+        }
+        let thumbnail = measure("JPEG 4000×3000 → 256 px (DCT scaling)", operations: 1, runs: decodeRuns, warmUp: 1) {
+            blackHole(try! decoder.decode(data, context: .init(thumbnail: .init(maximumPixelSize: 256))))
+        }
+        print("JPEG decoding with libjpeg-turbo, \(data.count / 1024) KiB, \(megapixels) megapixels")
+        print(row(full, unit: "ms   ", scale: 1e3) + String(format: "   %.1f MP/s", megapixels / full.median))
+        print(row(thumbnail, unit: "ms   ", scale: 1e3) + String(format: "   %.1f MP/s of source", megapixels / thumbnail.median))
+    }
+}
+
+/// A loader that never answers until cancelled.
+struct NeverLoader: DataLoading {
+    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        try await Task.sleep(for: .seconds(3600))
+        throw CancellationError()
+    }
+}
+
+final class ImageBox: Sendable {
+    let image: Bitmap
+    init(_ image: Bitmap) { self.image = image }
+}
