@@ -2,20 +2,22 @@
 
 /// A least-recently-used store with a cost limit, a count limit and optional expiry.
 ///
-/// A dictionary maps keys to slots in an array of nodes that form a doubly linked list, most recent first.
-/// Lookups, insertions and removals are O(1); eviction takes from the tail. Not thread safe: ``MemoryCache``
-/// wraps it in a `Mutex`, and tests drive it directly.
+/// A dictionary maps keys to slots. Entries live in one array and the recency list in two arrays of slot
+/// indices (newer, older), so moving an entry to the front touches only integers: a hit costs one hash lookup
+/// and a few stores, with no reference counting of keys or values. Lookups, insertions and removals are O(1);
+/// eviction takes from the tail. Not thread safe: ``MemoryCache`` wraps it in a `Mutex`, and tests drive it
+/// directly.
 struct LRUStorage<Key: Hashable, Value> {
-    private struct Node {
+    private struct Entry {
         var key: Key
         var value: Value
         var cost: Int
         var expiresAt: Duration?
-        var newer: Int
-        var older: Int
     }
 
-    private var nodes: [Node?] = []
+    private var entries: [Entry?] = []
+    private var newer: [Int] = []
+    private var older: [Int] = []
     private var freeSlots: [Int] = []
     private var index: [Key: Int] = [:]
     private var newest = -1
@@ -40,27 +42,22 @@ struct LRUStorage<Key: Hashable, Value> {
     var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = newest
-        while slot >= 0, let node = nodes[slot] {
-            keys.append(node.key)
-            slot = node.older
+        while slot >= 0 {
+            keys.append(entries[slot]!.key)
+            slot = older[slot]
         }
         return keys
     }
 
     /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned.
     mutating func value(forKey key: Key, now: Duration) -> Value? {
-        guard let slot = index[key], let node = nodes[slot] else { return nil }
-        if let expiresAt = node.expiresAt, expiresAt <= now {
+        guard let slot = index[key] else { return nil }
+        if let expiresAt = entries[slot]!.expiresAt, expiresAt <= now {
             removeSlot(slot)
             return nil
         }
         moveToFront(slot)
-        return node.value
-    }
-
-    /// Returns the value without changing recency or removing expired entries.
-    func peek(key: Key) -> Value? {
-        index[key].flatMap { nodes[$0]?.value }
+        return entries[slot]!.value
     }
 
     /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold.
@@ -73,18 +70,18 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key] {
             removeSlot(slot)
         }
-        let node = Node(key: key, value: value, cost: cost, expiresAt: expiresAt, newer: -1, older: newest)
+        let entry = Entry(key: key, value: value, cost: cost, expiresAt: expiresAt)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            nodes[slot] = node
+            entries[slot] = entry
         } else {
-            slot = nodes.count
-            nodes.append(node)
+            slot = entries.count
+            entries.append(entry)
+            newer.append(-1)
+            older.append(-1)
         }
-        if newest >= 0 { nodes[newest]!.newer = slot }
-        newest = slot
-        if oldest < 0 { oldest = slot }
+        linkAtFront(slot)
         index[key] = slot
         totalCost += cost
         trim(toCost: costLimit, count: countLimit)
@@ -100,7 +97,9 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Removes everything.
     mutating func removeAll() {
-        nodes.removeAll()
+        entries.removeAll()
+        newer.removeAll()
+        older.removeAll()
         freeSlots.removeAll()
         index.removeAll()
         newest = -1
@@ -118,39 +117,43 @@ struct LRUStorage<Key: Hashable, Value> {
     /// Removes expired entries.
     mutating func removeExpired(now: Duration) {
         var slot = oldest
-        while slot >= 0, let node = nodes[slot] {
-            let next = node.newer
-            if let expiresAt = node.expiresAt, expiresAt <= now { removeSlot(slot) }
+        while slot >= 0 {
+            let next = newer[slot]
+            if let expiresAt = entries[slot]!.expiresAt, expiresAt <= now { removeSlot(slot) }
             slot = next
         }
     }
 
     // MARK: - List
 
-    private mutating func moveToFront(_ slot: Int) {
-        guard slot != newest else { return }
-        unlink(slot)
-        nodes[slot]!.older = newest
-        nodes[slot]!.newer = -1
-        if newest >= 0 { nodes[newest]!.newer = slot }
+    private mutating func linkAtFront(_ slot: Int) {
+        older[slot] = newest
+        newer[slot] = -1
+        if newest >= 0 { newer[newest] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
 
+    private mutating func moveToFront(_ slot: Int) {
+        guard slot != newest else { return }
+        unlink(slot)
+        linkAtFront(slot)
+    }
+
     private mutating func unlink(_ slot: Int) {
-        let node = nodes[slot]!
-        if node.newer >= 0 { nodes[node.newer]!.older = node.older } else { newest = node.older }
-        if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
+        let newerSlot = newer[slot]
+        let olderSlot = older[slot]
+        if newerSlot >= 0 { older[newerSlot] = olderSlot } else { newest = olderSlot }
+        if olderSlot >= 0 { newer[olderSlot] = newerSlot } else { oldest = newerSlot }
     }
 
     @discardableResult
-    private mutating func removeSlot(_ slot: Int) -> Node {
+    private mutating func removeSlot(_ slot: Int) -> Entry {
         unlink(slot)
-        let node = nodes[slot]!
-        nodes[slot] = nil
+        let entry = entries[slot].take()!
         freeSlots.append(slot)
-        index[node.key] = nil
-        totalCost -= node.cost
-        return node
+        index[entry.key] = nil
+        totalCost -= entry.cost
+        return entry
     }
 }

@@ -72,8 +72,15 @@ extension ImageDecoders {
             var status: Int32 = 0
             var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
                 status = tjDecompress2(
-                    handle, source, size, buffer.baseAddress, Int32(outWidth), Int32(outWidth * 4),
-                    Int32(outHeight), Int32(format.rawValue), flags
+                    handle,
+                    source,
+                    size,
+                    buffer.baseAddress,
+                    Int32(outWidth),
+                    Int32(outWidth * 4),
+                    Int32(outHeight),
+                    Int32(format.rawValue),
+                    flags
                 )
                 count = buffer.count
             }
@@ -85,7 +92,9 @@ extension ImageDecoders {
         }
 
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.
-        private static func scalingFactor(width: Int32, height: Int32, thumbnail: ThumbnailOptions?) -> tjscalingfactor {
+        private static func scalingFactor(width: Int32, height: Int32, thumbnail: ThumbnailOptions?)
+            -> tjscalingfactor
+        {
             let full = tjscalingfactor(num: 1, denom: 1)
             guard let thumbnail else { return full }
             let scale = thumbnail.scale(forWidth: Int(width), height: Int(height))

@@ -1,10 +1,11 @@
 // Lookahead — URLSessionDataLoader: the default data loader, URLSession with a streaming delegate.
 
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-import Synchronization
 
 /// Loads data over HTTP with `URLSession` (FoundationNetworking on Linux).
 ///
@@ -57,7 +58,8 @@ public final class URLSessionDataLoader: DataLoading {
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         let handle = CancellationHandle()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DataLoadResponse, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<DataLoadResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest)
                 router.register(
                     task.taskIdentifier,

@@ -5,17 +5,33 @@
 /// Priority and cache options are not part of the key: they change how an image is loaded, not which image.
 public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The absolute string of the source URL.
-    public var url: String
+    public let url: String
     /// The thumbnail options the image was decoded with.
-    public var thumbnail: ThumbnailOptions?
+    public let thumbnail: ThumbnailOptions?
     /// The identifiers of the processors applied, in order.
-    public var processors: [String]
+    public let processors: [String]
+    /// Computed once: `cachedImage(for:)` hashes a key for every cell on every frame.
+    private let precomputedHash: Int
 
     /// Creates a key.
     public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = []) {
         self.url = url
         self.thumbnail = thumbnail
         self.processors = processors
+        var hasher = Hasher()
+        hasher.combine(url)
+        hasher.combine(thumbnail)
+        hasher.combine(processors)
+        self.precomputedHash = hasher.finalize()
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.precomputedHash == rhs.precomputedHash && lhs.url == rhs.url && lhs.thumbnail == rhs.thumbnail
+            && lhs.processors == rhs.processors
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 
     public var description: String {

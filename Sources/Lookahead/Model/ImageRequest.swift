@@ -14,23 +14,33 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipeline/Error/invalidURL(_:)``.
     public var url: URL? {
-        didSet { urlString = url?.absoluteString ?? "" }
+        didSet {
+            urlString = url?.absoluteString ?? ""
+            updateKey()
+        }
     }
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
     public var priority: Priority
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
-    public var thumbnail: ThumbnailOptions?
+    public var thumbnail: ThumbnailOptions? {
+        didSet { updateKey() }
+    }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
-    public var processors: [any ImageProcessing]
+    public var processors: [any ImageProcessing] {
+        didSet { updateKey() }
+    }
 
     /// Cache policy and similar flags.
     public var options: Options
 
     /// `url.absoluteString`, computed once: the cache key is built on every frame for every cell.
     package private(set) var urlString: String
+
+    /// The key of the final image (memory cache and the processing stage), kept up to date as fields change.
+    package private(set) var imageKey: ImageCacheKey
 
     /// Creates a request.
     ///
@@ -48,7 +58,9 @@ public struct ImageRequest: Sendable {
         options: Options = []
     ) {
         self.url = url
-        self.urlString = url?.absoluteString ?? ""
+        let urlString = url?.absoluteString ?? ""
+        self.urlString = urlString
+        self.imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
         self.priority = priority
         self.thumbnail = thumbnail
         self.processors = processors
@@ -104,9 +116,8 @@ extension ImageRequest {
 // MARK: - Keys
 
 extension ImageRequest {
-    /// The key of the final image: memory cache and the processing stage.
-    package var imageKey: ImageCacheKey {
-        ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
+    private mutating func updateKey() {
+        imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
 
     /// The key of the decoded image before processing: the decoding stage.
@@ -119,17 +130,13 @@ extension ImageRequest {
 
 extension ImageRequest: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.urlString == rhs.urlString && lhs.priority == rhs.priority && lhs.thumbnail == rhs.thumbnail
-            && lhs.options == rhs.options
-            && lhs.processors.map(\.identifier) == rhs.processors.map(\.identifier)
+        lhs.imageKey == rhs.imageKey && lhs.priority == rhs.priority && lhs.options == rhs.options
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(urlString)
+        hasher.combine(imageKey)
         hasher.combine(priority)
-        hasher.combine(thumbnail)
         hasher.combine(options)
-        for processor in processors { hasher.combine(processor.identifier) }
     }
 }
 

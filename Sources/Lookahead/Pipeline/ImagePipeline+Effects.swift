@@ -11,7 +11,8 @@ extension ImagePipeline {
             case failure(Error)
         }
 
-        var starts: [(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority)] = []
+        var starts: [(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority)] =
+            []
         var cancels: [OperationToken] = []
         var deliveries: [(task: ImageTask, delivery: Delivery)] = []
         var events: [Event] = []
@@ -67,7 +68,9 @@ extension ImagePipeline {
                 if !request.options.contains(.disableMemoryCacheWrites) {
                     configuration.memoryCache?.store(output.image, for: request.imageKey)
                 }
-                task.finish(.success(ImageResponse(image: output.image, request: request, httpResponse: output.response)))
+                task.finish(
+                    .success(ImageResponse(image: output.image, request: request, httpResponse: output.response))
+                )
             case .failure(let error):
                 task.finish(.failure(error))
             }

@@ -78,7 +78,11 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading an image and returns the task, which can be re-prioritised, observed and cancelled.
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        let task = ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request, pipeline: self)
+        let task = ImageTask(
+            id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue,
+            request: request,
+            pipeline: self
+        )
         start(task)
         return task
     }

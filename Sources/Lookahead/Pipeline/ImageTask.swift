@@ -144,7 +144,11 @@ public final class ImageTask: Sendable {
     /// Sets the final result; `false` if the task had already finished.
     @discardableResult
     func finish(_ result: Result<ImageResponse, ImagePipeline.Error>, isCancellation: Bool = false) -> Bool {
-        let taken = storage.withLock { storage -> (subscribers: [AsyncStream<Event>.Continuation], waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>])? in
+        let taken = storage.withLock {
+            storage -> (
+                subscribers: [AsyncStream<Event>.Continuation],
+                waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>]
+            )? in
             guard storage.finalEvent == nil else { return nil }
             storage.result = result
             storage.isCancelled = isCancellation

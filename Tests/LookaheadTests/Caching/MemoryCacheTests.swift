@@ -1,6 +1,7 @@
 // Lookahead tests — MemoryCache and its LRU storage.
 
 import Testing
+
 @testable import Lookahead
 
 @Suite struct MemoryCacheTests {

@@ -44,7 +44,9 @@ import Testing
     }
 
     @Test func thumbnailsUseDCTScalingAndNeverUpscale() throws {
-        let data = Data(TestImages.encode(pixels: TestImages.gradient(width: 800, height: 600), width: 800, height: 600))
+        let data = Data(
+            TestImages.encode(pixels: TestImages.gradient(width: 800, height: 600), width: 800, height: 600)
+        )
         let quarter = try decoder.decode(data, context: .init(thumbnail: .init(maximumPixelSize: 200)))
         #expect(quarter.width == 200 && quarter.height == 150)
         let between = try decoder.decode(data, context: .init(thumbnail: .init(maximumPixelSize: 300)))

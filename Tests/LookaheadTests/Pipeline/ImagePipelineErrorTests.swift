@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1))) struct ImagePipelineErrorTests {
@@ -27,7 +28,9 @@ import Testing
 
     @Test func statusCode404() async {
         let (error, pipeline) = await load(.failure(.statusCodeUnacceptable(404, nil)))
-        guard case .statusCodeUnacceptable(404) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .statusCodeUnacceptable(404) = error else {
+            Issue.record("got \(String(describing: error))"); return
+        }
         #expect(error?.description == "Response status code 404 is not acceptable")
         #expect(pipeline.liveTaskCount == 0)
     }
@@ -42,13 +45,17 @@ import Testing
         let (error, pipeline) = await load(.success(DataLoadResponse(data: Data(count: 2000)))) {
             $0.maximumResponseSize = 1000
         }
-        guard case .responseTooLarge(limit: 1000) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .responseTooLarge(limit: 1000) = error else {
+            Issue.record("got \(String(describing: error))"); return
+        }
         #expect(pipeline.liveTaskCount == 0)
     }
 
     @Test func oversizedBodyReportedByTheLoader() async {
         let (error, _) = await load(.failure(.responseTooLarge(limit: 10)))
-        guard case .responseTooLarge(limit: 10) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .responseTooLarge(limit: 10) = error else {
+            Issue.record("got \(String(describing: error))"); return
+        }
     }
 
     @Test func corruptJPEG() async {
@@ -65,7 +72,9 @@ import Testing
 
     @Test func truncatedJPEG() async {
         let (error, _) = await load(.success(DataLoadResponse(data: TestImages.jpeg.prefix(TestImages.jpeg.count / 2))))
-        guard case .decodingFailed(codec: "JPEG", _) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .decodingFailed(codec: "JPEG", _) = error else {
+            Issue.record("got \(String(describing: error))"); return
+        }
     }
 
     @Test func headerClaimingHugeDimensionsFailsBeforeAllocating() async {

@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1))) struct ImagePipelineTests {
@@ -109,7 +110,11 @@ import Testing
         loader.release()
         _ = try await first.response
         for task in others { _ = try await task.response }
-        #expect(loader.record.value.started.map { URL(string: $0)!.lastPathComponent } == ["0.jpg", "4.jpg", "1.jpg", "2.jpg", "3.jpg"])
+        #expect(
+            loader.record.value.started.map { URL(string: $0)!.lastPathComponent } == [
+                "0.jpg", "4.jpg", "1.jpg", "2.jpg", "3.jpg",
+            ]
+        )
     }
 
     // MARK: - Caching
@@ -154,7 +159,10 @@ import Testing
     }
 
     @Test func failuresAreNotCachedAndARetryLoadsAgain() async throws {
-        let loader = GatedDataLoader(isGated: false, responses: [url(1).absoluteString: .failure(.statusCodeUnacceptable(500, nil))])
+        let loader = GatedDataLoader(
+            isGated: false,
+            responses: [url(1).absoluteString: .failure(.statusCodeUnacceptable(500, nil))]
+        )
         let pipeline = ImagePipeline { $0.dataLoader = loader }
         for _ in 0..<2 {
             await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: url(1)) }

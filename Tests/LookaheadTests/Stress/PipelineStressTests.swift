@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import Lookahead
 
 /// Answers after a random number of scheduler yields; some URLs fail. Image `n` is `16 + n` pixels wide, so a

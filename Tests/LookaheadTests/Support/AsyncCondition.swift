@@ -1,9 +1,10 @@
 // Lookahead tests — AsyncCondition: state that tests can await a predicate on, without sleeping.
 
+@testable import Lookahead
+
 #if !LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization
 #endif
-@testable import Lookahead
 
 /// A value under a lock, with `wait(until:)` that suspends until the value satisfies a predicate.
 final class AsyncCondition<Value: Sendable>: Sendable {

@@ -1,6 +1,7 @@
 // Lookahead tests — GatedDataLoader: an in-process loader whose loads wait at a gate the test opens.
 
 import Foundation
+
 @testable import Lookahead
 
 /// Records every load and cancellation; while gated, each load waits until the test releases it.

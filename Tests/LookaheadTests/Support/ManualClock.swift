@@ -1,9 +1,10 @@
 // Lookahead tests — ManualClock: a clock that moves only when the test says so.
 
+@testable import Lookahead
+
 #if !LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization
 #endif
-@testable import Lookahead
 
 /// A `Clock` whose time advances only through ``advance(by:)``. Sleeping is not supported.
 final class ManualClock: Clock, Sendable {

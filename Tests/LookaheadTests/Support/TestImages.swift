@@ -1,6 +1,7 @@
 // Lookahead tests — JPEG test images, encoded here with libjpeg-turbo.
 
 import Foundation
+
 #if canImport(CTurboJPEG)
 import CTurboJPEG
 #endif
@@ -44,8 +45,17 @@ enum TestImages {
         if progressive { flags |= Int32(TJFLAG_PROGRESSIVE) }
         let status = pixels.withUnsafeBufferPointer { source in
             tjCompress2(
-                handle, source.baseAddress, Int32(width), 0, Int32(height), Int32(format.rawValue), &buffer, &size,
-                Int32(subsampling.rawValue), quality, flags
+                handle,
+                source.baseAddress,
+                Int32(width),
+                0,
+                Int32(height),
+                Int32(format.rawValue),
+                &buffer,
+                &size,
+                Int32(subsampling.rawValue),
+                quality,
+                flags
             )
         }
         precondition(status == 0, "tjCompress2 failed: \(String(cString: tjGetErrorStr2(handle)))")

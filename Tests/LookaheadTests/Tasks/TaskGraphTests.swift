@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import Lookahead
 
 @Suite struct TaskGraphTests {
@@ -19,7 +20,9 @@ import Testing
         )
     }
 
-    private func starts(_ actions: [TaskGraph.Action]) -> [(operation: Int, work: TaskGraph.Work, token: OperationToken)] {
+    private func starts(_ actions: [TaskGraph.Action]) -> [(
+        operation: Int, work: TaskGraph.Work, token: OperationToken
+    )] {
         actions.compactMap {
             if case .start(let operation, let token, let work, _) = $0 { return (operation, work, token) }
             return nil
@@ -41,7 +44,9 @@ import Testing
     }
 
     private var data: TaskGraph.StageResult { .data(DataLoadResponse(data: Data([1, 2, 3]))) }
-    private var image: TaskGraph.StageResult { .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil)) }
+    private var image: TaskGraph.StageResult {
+        .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil))
+    }
 
     @Test func identicalRequestsShareOneLoadAndOneDecode() {
         var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)

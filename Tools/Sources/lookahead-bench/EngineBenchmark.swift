@@ -15,7 +15,9 @@ struct EngineBenchmark: AsyncParsableCommand {
     var runs = 15
 
     func run() async throws {
-        print("lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs")
+        print(
+            "lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs"
+        )
         print("")
         cacheLookups()
         await startAndCancel()
@@ -55,7 +57,12 @@ struct EngineBenchmark: AsyncParsableCommand {
         print("Memory cache, 1,000 entries, 100,000 hits per run")
         print(row(lookahead, unit: "ns/op", scale: 1e9))
         print(row(peer, unit: "ns/op", scale: 1e9))
-        print(String(format: "  → cachedImage(for:) takes %.2f× the time of an NSCache hit", lookahead.median / peer.median))
+        print(
+            String(
+                format: "  → cachedImage(for:) takes %.2f× the time of an NSCache hit",
+                lookahead.median / peer.median
+            )
+        )
         print("")
     }
 
@@ -98,7 +105,10 @@ struct EngineBenchmark: AsyncParsableCommand {
         }
         print("JPEG decoding with libjpeg-turbo, \(data.count / 1024) KiB, \(megapixels) megapixels")
         print(row(full, unit: "ms   ", scale: 1e3) + String(format: "   %.1f MP/s", megapixels / full.median))
-        print(row(thumbnail, unit: "ms   ", scale: 1e3) + String(format: "   %.1f MP/s of source", megapixels / thumbnail.median))
+        print(
+            row(thumbnail, unit: "ms   ", scale: 1e3)
+                + String(format: "   %.1f MP/s of source", megapixels / thumbnail.median)
+        )
     }
 }
 

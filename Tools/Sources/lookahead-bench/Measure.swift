@@ -69,5 +69,6 @@ extension Duration {
 /// Formats a table row: name, median and p95 in a unit.
 func row(_ measurement: Measurement, unit: String, scale: Double) -> String {
     let name = measurement.name.padding(toLength: 44, withPad: " ", startingAt: 0)
-    return "\(name) \(String(format: "%10.2f", measurement.median * scale)) \(unit)   p95 \(String(format: "%10.2f", measurement.p95 * scale)) \(unit)"
+    return
+        "\(name) \(String(format: "%10.2f", measurement.median * scale)) \(unit)   p95 \(String(format: "%10.2f", measurement.p95 * scale)) \(unit)"
 }

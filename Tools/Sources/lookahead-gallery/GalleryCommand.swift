@@ -49,7 +49,9 @@ struct GalleryCommand: AsyncParsableCommand {
             $0.eventHandler = log.pipelineEvent
         }
         let urls = (1...max(1, rows)).map { server.imageURL($0, width: imageSize, height: imageSize) }
-        log.say("✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from \(server.baseURL.absoluteString)")
+        log.say(
+            "✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from \(server.baseURL.absoluteString)"
+        )
         log.say("📊 Total items: \(urls.count)")
         let settings = HeadlessGallery.Settings(
             rowCount: urls.count,
@@ -86,7 +88,9 @@ struct GalleryCommand: AsyncParsableCommand {
                 + "\(summary.promotedPrefetches) prefetches promoted when their row appeared (one download, shared)"
         )
         log.say("   bytes downloaded: \(counters.bytes) (\(counters.bytes / 1024) KiB)")
-        log.say("   rows configured from the memory cache: \(summary.memoryHits); stale completions dropped: \(summary.staleCompletionsDropped)")
+        log.say(
+            "   rows configured from the memory cache: \(summary.memoryHits); stale completions dropped: \(summary.staleCompletionsDropped)"
+        )
         log.say("   frames: \(summary.frames), late: \(summary.lateFrames)")
         log.say("   elapsed: \(String(format: "%.1f", Double(elapsed.milliseconds) / 1000)) s")
     }

@@ -188,7 +188,9 @@ struct HeadlessGallery {
         let inbox = inbox
         Task {
             let result: Result<ImageResponse, ImagePipeline.Error>
-            do throws(ImagePipeline.Error) { result = .success(try await task.response) } catch { result = .failure(error) }
+            do throws(ImagePipeline.Error) { result = .success(try await task.response) } catch {
+                result = .failure(error)
+            }
             inbox.post(Completion(row: index, taskID: task.id, result: result))
         }
     }
@@ -218,7 +220,11 @@ struct HeadlessGallery {
     private final class InboxBox: Sendable {
         private let items = Mutex<[Completion]>([])
         func post(_ completion: Completion) { items.withLock { $0.append(completion) } }
-        func take() -> [Completion] { items.withLock { items in defer { items.removeAll() }; return items } }
+        func take() -> [Completion] {
+            items.withLock { items in
+                defer { items.removeAll() }; return items
+            }
+        }
     }
 }
 

@@ -37,7 +37,8 @@ import Testing
                 for x in 0..<40 {
                     let pixel = response.image[x, y]
                     let offset = (y * 40 + x) * 3
-                    let difference = abs(Int(pixel.red) - Int(source[offset])) + abs(Int(pixel.green) - Int(source[offset + 1]))
+                    let difference =
+                        abs(Int(pixel.red) - Int(source[offset])) + abs(Int(pixel.green) - Int(source[offset + 1]))
                         + abs(Int(pixel.blue) - Int(source[offset + 2]))
                     worst = max(worst, difference)
                     total += difference
@@ -99,7 +100,9 @@ import Testing
         await server.stop()
     }
 
-    @Test(arguments: ["true", "false"]) func oversizedResponsesFailWithAndWithoutContentLength(length: String) async throws {
+    @Test(arguments: ["true", "false"]) func oversizedResponsesFailWithAndWithoutContentLength(length: String)
+        async throws
+    {
         let server = try await FixtureServer.start()
         let pipeline = makePipeline { $0.maximumResponseSize = 100_000 }
         let url = server.baseURL.appending(path: "faults/large").appending(queryItems: [
