@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "Lookahead", targets: ["Lookahead"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -21,6 +23,8 @@ let package = Package(
             name: "Lookahead",
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [

@@ -110,12 +110,26 @@ extension ImageRequest {
         public static let disableMemoryCacheReads = Options(rawValue: 1 << 2)
         /// Do not store the result in the memory cache.
         public static let disableMemoryCacheWrites = Options(rawValue: 1 << 3)
+        /// Do not read from the disk cache.
+        public static let disableDiskCacheReads = Options(rawValue: 1 << 4)
+        /// Do not store downloaded data in the disk cache.
+        public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
     }
 }
 
 // MARK: - Keys
 
 extension ImageRequest {
+    /// How the data stage may use the disk cache and the network; part of every stage's coalescing key, so a
+    /// cache-only request never joins work that loads from the network.
+    package var dataPolicy: DataPolicy {
+        DataPolicy(
+            readsDiskCache: !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData),
+            writesDiskCache: !options.contains(.disableDiskCacheWrites),
+            loadsFromNetwork: !options.contains(.returnCacheDataDontLoad)
+        )
+    }
+
     private mutating func updateKey() {
         imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
@@ -147,4 +161,11 @@ extension ImageRequest: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) {
         self.init(url: URL(string: value))
     }
+}
+
+/// How a request's data may be obtained.
+package struct DataPolicy: Hashable, Sendable {
+    package var readsDiskCache: Bool
+    package var writesDiskCache: Bool
+    package var loadsFromNetwork: Bool
 }

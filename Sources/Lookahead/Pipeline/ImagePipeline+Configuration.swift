@@ -16,6 +16,9 @@ extension ImagePipeline {
         public var dataLoader: any DataLoading
         /// Keeps decoded images; `nil` disables memory caching.
         public var memoryCache: MemoryCache?
+        /// Keeps original image data on disk; `nil` disables disk caching. Defaults to ``DiskCache/shared``
+        /// (500 MB under the user's cache folder).
+        public var diskCache: (any DataCaching)?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
         /// The most downloads that run at once; the rest wait in priority order. Default 6.
@@ -37,10 +40,12 @@ extension ImagePipeline {
         public init(
             dataLoader: any DataLoading = URLSessionDataLoader(),
             memoryCache: MemoryCache? = MemoryCache(),
+            diskCache: (any DataCaching)? = DiskCache.shared,
             decoders: [any ImageDecoding] = ImageDecoders.default
         ) {
             self.dataLoader = dataLoader
             self.memoryCache = memoryCache
+            self.diskCache = diskCache
             self.decoders = decoders
             self.dataLoadingConcurrency = 6
             self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -57,6 +62,8 @@ extension ImagePipeline {
         case memoryCacheHit(ImageRequest)
         /// A request joined work already in flight for the same image or data.
         case coalesced(ImageRequest)
+        /// Data was read from the disk cache.
+        case diskCacheHit(URL, byteCount: Int)
         /// A download started.
         case dataLoadStarted(URL)
         /// A download finished with this many bytes.

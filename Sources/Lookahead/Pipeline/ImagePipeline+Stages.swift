@@ -1,11 +1,36 @@
-// Lookahead — the work of each stage: load data, decode, process.
+// Lookahead — the work of each stage: load data (disk cache, then network), decode, process.
 
 import Foundation
 
 extension ImagePipeline {
-    /// Loads data with the configured loader, enforcing the size limit even if the loader does not.
-    func load(_ request: ImageRequest, operation: Int) async -> Result<DataLoadResponse, Error> {
+    /// Loads a request's data: from the disk cache when allowed, else from the data loader (storing the result
+    /// in the disk cache when allowed). Enforces the size limit even if the loader does not.
+    func load(_ request: ImageRequest, operation: Int) async -> Result<TaskGraph.LoadedData, Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
+        let policy = request.dataPolicy
+        if let diskCache = configuration.diskCache, policy.readsDiskCache {
+            if let data = await readDiskCache(diskCache, key: request.urlString) {
+                configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
+                return .success(TaskGraph.LoadedData(response: DataLoadResponse(data: data), cacheType: .disk))
+            }
+        }
+        guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
+        if Task.isCancelled { return .failure(.cancelled) }
+        let result = await download(url, operation: operation)
+        if case .success(let response) = result, policy.writesDiskCache {
+            configuration.diskCache?.storeData(response.data, for: request.urlString)
+        }
+        return result.map { TaskGraph.LoadedData(response: $0) }
+    }
+
+    /// Reads the disk cache on the I/O queue: never on the caller's thread or the cooperative pool.
+    private func readDiskCache(_ cache: any DataCaching, key: String) async -> Data? {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume(returning: cache.cachedData(for: key)) }
+        }
+    }
+
+    private func download(_ url: URL, operation: Int) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
         let dataRequest = DataLoadRequest(url: url, maximumResponseSize: limit) { [weak self] completed, total in
@@ -36,9 +61,10 @@ extension ImagePipeline {
     }
 
     /// Decodes data with the first decoder that recognises it. Runs on the decode queue.
-    func decode(_ data: DataLoadResponse, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
-        guard let decoder = ImageDecoders.decoder(for: data.data, in: configuration.decoders) else {
-            return .failure(.noDecoder(header: ImageDecoders.hexHeader(data.data)))
+    func decode(_ loaded: TaskGraph.LoadedData, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
+        let data = loaded.response.data
+        guard let decoder = ImageDecoders.decoder(for: data, in: configuration.decoders) else {
+            return .failure(.noDecoder(header: ImageDecoders.hexHeader(data)))
         }
         let context = ImageDecodingContext(
             thumbnail: request.thumbnail,
@@ -46,11 +72,11 @@ extension ImagePipeline {
         )
         let start = ContinuousClock.now
         do {
-            let image = try decoder.decode(data.data, context: context)
+            let image = try decoder.decode(data, context: context)
             configuration.eventHandler?(
                 .imageDecoded(request.decodeKey, width: image.width, height: image.height, duration: .now - start)
             )
-            return .success(TaskGraph.Output(image: image, response: data.response))
+            return .success(TaskGraph.Output(image: image, response: loaded.response.response, cacheType: loaded.cacheType))
         } catch {
             return .failure(Error(decoding: error))
         }
@@ -58,14 +84,14 @@ extension ImagePipeline {
 
     /// Applies the request's processors in order. Runs on the decode queue.
     func process(_ input: TaskGraph.Output, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
-        var image = input.image
+        var output = input
         for processor in request.processors {
             do {
-                image = try processor.process(image)
+                output.image = try processor.process(output.image)
             } catch {
                 return .failure(.processingFailed(identifier: processor.identifier, message: "\(error)"))
             }
         }
-        return .success(TaskGraph.Output(image: image, response: input.response))
+        return .success(output)
     }
 }

@@ -40,6 +40,8 @@ public final class ImagePipeline: Sendable {
     private let state: Mutex<State>
     private let nextTaskID = Atomic<Int>(0)
     private let decodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.decode", attributes: .concurrent)
+    /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
+    let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
 
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
@@ -160,7 +162,7 @@ public final class ImagePipeline: Sendable {
             task.finish(.success(response))
             return
         }
-        if request.options.contains(.returnCacheDataDontLoad) {
+        if !request.dataPolicy.loadsFromNetwork, configuration.diskCache == nil || !request.dataPolicy.readsDiskCache {
             task.finish(.failure(.dataMissingInCache))
             return
         }

@@ -36,24 +36,37 @@ package struct TaskGraph {
     /// The work of one stage.
     package enum Work {
         case load(ImageRequest)
-        case decode(DataLoadResponse, ImageRequest)
+        case decode(LoadedData, ImageRequest)
         case process(Output, ImageRequest)
+    }
+
+    /// The result of a data stage: the bytes, and the cache they came from (`nil` for the network).
+    package struct LoadedData: Sendable {
+        package var response: DataLoadResponse
+        package var cacheType: ImageResponse.CacheType?
+
+        package init(response: DataLoadResponse, cacheType: ImageResponse.CacheType? = nil) {
+            self.response = response
+            self.cacheType = cacheType
+        }
     }
 
     /// The result of a decode or process stage.
     package struct Output: Sendable {
         package var image: Bitmap
         package var response: HTTPResponseInfo?
+        package var cacheType: ImageResponse.CacheType?
 
-        package init(image: Bitmap, response: HTTPResponseInfo?) {
+        package init(image: Bitmap, response: HTTPResponseInfo?, cacheType: ImageResponse.CacheType? = nil) {
             self.image = image
             self.response = response
+            self.cacheType = cacheType
         }
     }
 
     /// What a finished stage produced.
     package enum StageResult {
-        case data(DataLoadResponse)
+        case data(LoadedData)
         case image(Output)
     }
 
@@ -71,6 +84,7 @@ package struct TaskGraph {
     private struct Key: Hashable {
         var stage: Stage
         var image: ImageCacheKey
+        var policy: DataPolicy
     }
 
     private enum Subscriber: Hashable {
@@ -126,7 +140,7 @@ package struct TaskGraph {
     package func priority(ofTask task: Int) -> ImageRequest.Priority? { tasks[task].flatMap { nodes[$0]?.priority } }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
-        nodesByKey[Key(stage: .data, image: ImageCacheKey(url: url))].flatMap { nodes[$0]?.priority }
+        nodesByKey.first { $0.key.stage == .data && $0.key.image.url == url }.flatMap { nodes[$0.value]?.priority }
     }
     /// URLs of queued data stages, next to start first.
     package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { nodes[$0]?.key.image.url } }
@@ -379,9 +393,9 @@ package struct TaskGraph {
 
     private static func key(for request: ImageRequest, stage: Stage) -> Key {
         switch stage {
-        case .data: Key(stage: .data, image: ImageCacheKey(url: request.urlString))
-        case .decode: Key(stage: .decode, image: request.decodeKey)
-        case .process: Key(stage: .process, image: request.imageKey)
+        case .data: Key(stage: .data, image: ImageCacheKey(url: request.urlString), policy: request.dataPolicy)
+        case .decode: Key(stage: .decode, image: request.decodeKey, policy: request.dataPolicy)
+        case .process: Key(stage: .process, image: request.imageKey, policy: request.dataPolicy)
         }
     }
 

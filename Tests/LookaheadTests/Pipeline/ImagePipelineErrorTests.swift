@@ -14,6 +14,7 @@ import Testing
     ) async -> (ImagePipeline.Error?, ImagePipeline) {
         let loader = GatedDataLoader(isGated: false, responses: [Self.url.absoluteString: response])
         let pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = loader
             configure(&$0)
         }
@@ -95,7 +96,11 @@ import Testing
     @Test func transportFailure() async {
         struct Reset: Error {}
         let loader = ThrowingLoader(error: Reset())
-        let pipeline = ImagePipeline { $0.dataLoader = loader }
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = loader
+            $0.diskCache = nil
+        }
         await #expect {
             try await pipeline.image(for: Self.url)
         } throws: { error in
@@ -105,7 +110,11 @@ import Testing
     }
 
     @Test func missingURL() async {
-        let pipeline = ImagePipeline { $0.dataLoader = GatedDataLoader(isGated: false) }
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = GatedDataLoader(isGated: false)
+            $0.diskCache = nil
+        }
         let task = pipeline.imageTask(with: ImageRequest(url: nil))
         await expectFailure(task) { if case .invalidURL(nil) = $0 { true } else { false } }
         #expect(pipeline.liveTaskCount == 0)
@@ -117,7 +126,11 @@ import Testing
             let identifier = "fails"
             func process(_ image: Bitmap) throws -> Bitmap { throw Failure() }
         }
-        let pipeline = ImagePipeline { $0.dataLoader = GatedDataLoader(isGated: false) }
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = GatedDataLoader(isGated: false)
+            $0.diskCache = nil
+        }
         let task = pipeline.imageTask(with: ImageRequest(url: Self.url, processors: [Fails()]))
         await expectFailure(task) { if case .processingFailed(identifier: "fails", _) = $0 { true } else { false } }
         await pipeline.waitUntilIdle()

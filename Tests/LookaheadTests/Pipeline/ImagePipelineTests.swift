@@ -13,6 +13,7 @@ import Testing
         let loader = GatedDataLoader()
         self.loader = loader
         pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = loader
             $0.memoryCache = MemoryCache(costLimit: 1 << 24)
         }
@@ -93,6 +94,7 @@ import Testing
 
     @Test func queuedLoadsStartInPriorityOrder() async throws {
         let pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = loader
             $0.dataLoadingConcurrency = 1
         }
@@ -163,7 +165,11 @@ import Testing
             isGated: false,
             responses: [url(1).absoluteString: .failure(.statusCodeUnacceptable(500, nil))]
         )
-        let pipeline = ImagePipeline { $0.dataLoader = loader }
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = loader
+            $0.diskCache = nil
+        }
         for _ in 0..<2 {
             await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: url(1)) }
         }

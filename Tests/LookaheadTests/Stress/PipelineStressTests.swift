@@ -28,6 +28,7 @@ private struct YieldingLoader: DataLoading {
 @Suite(.timeLimit(.minutes(2))) struct PipelineStressTests {
     @Test(arguments: [1 as UInt64, 2, 3]) func randomLoadsCancelsAndPriorityChanges(seed: UInt64) async throws {
         let pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = YieldingLoader()
             $0.memoryCache = MemoryCache(costLimit: 4096)  // small: most requests miss
             $0.dataLoadingConcurrency = 3

@@ -27,7 +27,8 @@ extension FixtureRoutes {
     ///   (without it the body is sent with chunked transfer encoding).
     /// - `slow?bytes=N&chunk=K&delayMs=D`: N bytes in K-byte chunks, D ms apart, with
     ///   `Content-Length`; the first chunk goes out at once.
-    /// - `reset`: closes the connection before writing any part of a response.
+    /// - `reset`: closes the connection before writing any part of a response (counted as an
+    ///   aborted response).
     func registerFaults(on router: Router<FixtureRequestContext>) {
         router.get("/faults/empty") { _, _ in
             Response(status: .ok, headers: [.contentType: "image/jpeg"])

@@ -23,12 +23,14 @@ extension FixtureServer {
     /// How many responses for `path` were not written to the end because the client closed the
     /// connection or the server stopped.
     ///
-    /// A client that leaves while the body is being written is noticed at the next chunk the
-    /// server writes, so this shows for bodies written in several chunks: `/faults/slow`,
-    /// `/faults/large`, and images when ``Configuration/bytesPerSecond`` is set. A client that
-    /// leaves during the latency delay is noticed when the delay ends. A small body written in
-    /// one go usually lands in the socket buffer before the server can notice anything, and then
-    /// counts as completed. `/faults/reset` counts as neither.
+    /// The server notices a departed client only when a write to its connection fails, which
+    /// happens a chunk or two after the client closed. So aborts show reliably for bodies
+    /// written in several chunks: `/faults/slow`, images when ``Configuration/bytesPerSecond``
+    /// is set, and `/faults/large` bodies much bigger than the socket buffers (a few MB). An
+    /// unthrottled image is written in one go, so a client that leaves during the latency delay
+    /// usually makes it count as completed. Stopping the server while a response is pending or
+    /// being written counts as an abort, and so does `/faults/reset`, whose connection the server
+    /// closes instead of answering.
     public func abortedCount(forPath path: String) -> Int {
         ledger.count(.abort, path: path)
     }

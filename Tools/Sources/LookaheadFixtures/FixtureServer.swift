@@ -115,9 +115,9 @@ public final class FixtureServer: Sendable {
 
     /// Stops the server and returns once it has shut down. Calling it again does nothing.
     ///
-    /// The listening socket closes and every connection is closed: responses still being
-    /// written (slow bodies, bandwidth-limited images, pending latency) are cut off and, if their
-    /// body had started, counted as aborted.
+    /// The listening socket closes and every connection is closed: responses still pending or
+    /// being written (latency delays, slow bodies, bandwidth-limited images) are cut off and
+    /// counted as aborted.
     public func stop() async {
         serverTask.cancel()
         await serverTask.value

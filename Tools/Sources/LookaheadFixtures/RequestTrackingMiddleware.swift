@@ -6,11 +6,17 @@ import Hummingbird
 /// whether the body was written to the end or cut short.
 ///
 /// A response counts as aborted when
-/// - writing its body throws: the peer closed the connection (the next write fails with
-///   "I/O on closed channel"), or the server stopped while the body paused between chunks;
-/// - the connection is already closed when the handler returns, e.g. the client left during
-///   the latency delay (its response head could not be written, so the body never starts);
+/// - writing its body throws: the peer closed the connection, or the server stopped while the
+///   body paused between chunks;
+/// - the connection is already known to be closed when the handler returns (the response head
+///   could not be written, so the body would never start), as after `/faults/reset`;
 /// - the handler was cancelled because the server stopped (e.g. during the latency delay).
+///
+/// The server does not read from a connection while it handles a request on it, so it learns
+/// that the client left only when a write fails: the first write after the client's close
+/// usually still succeeds (the kernel buffers it and the peer answers with a reset), and a
+/// later one fails with "I/O on closed channel". Bodies written in several chunks therefore
+/// show aborts reliably; a body written in one go after the client left counts as completed.
 ///
 /// Other errors thrown by handlers (such as "no such route") count as neither aborted nor
 /// completed.

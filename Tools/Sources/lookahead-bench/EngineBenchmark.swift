@@ -31,6 +31,7 @@ struct EngineBenchmark: AsyncParsableCommand {
         let lookups = 100_000
         let image = Bitmap(width: 8, height: 8, red: 1, green: 2, blue: 3)
         let pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = NeverLoader()
             $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 10_000)
         }
@@ -71,6 +72,7 @@ struct EngineBenchmark: AsyncParsableCommand {
     private func startAndCancel() async {
         let operations = 2000
         let pipeline = ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = NeverLoader()
             $0.memoryCache = MemoryCache(costLimit: 1 << 20)
         }

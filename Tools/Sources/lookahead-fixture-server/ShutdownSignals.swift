@@ -3,9 +3,9 @@
 import Dispatch
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Turns SIGINT and SIGTERM into an awaitable event.

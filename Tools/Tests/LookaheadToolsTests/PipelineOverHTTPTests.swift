@@ -8,6 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct PipelineOverHTTPTests {
     private func makePipeline(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
         ImagePipeline {
+            $0.diskCache = nil
             $0.dataLoader = URLSessionDataLoader()
             $0.memoryCache = MemoryCache(costLimit: 32 << 20)
             configure(&$0)

@@ -1,0 +1,19 @@
+// Lookahead — DataCaching: a store for original image data, keyed by string.
+
+import Foundation
+
+/// Stores the original bytes of images (never decoded pixels), so thumbnails of any size reuse one download.
+///
+/// - Important: Implementations must be thread safe. `cachedData(for:)` may block on I/O: the pipeline calls
+///   it on its own I/O queue, never on the caller's thread or the cooperative pool. `storeData(_:for:)` must
+///   return at once and make the data readable immediately, writing it in the background.
+public protocol DataCaching: Sendable {
+    /// The data stored for a key, verified; `nil` when absent, unreadable or corrupt.
+    func cachedData(for key: String) -> Data?
+    /// Stores data for a key; readable at once, written in the background.
+    func storeData(_ data: Data, for key: String)
+    /// Removes the data for a key.
+    func removeData(for key: String)
+    /// Removes everything.
+    func removeAll()
+}

@@ -1,0 +1,283 @@
+// Lookahead — DiskCache: original image data on disk, verified on every read, never over its size limit.
+
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size
+/// needs no download.
+///
+/// - **Never a corrupt image.** Each entry carries its key, its length and a SHA-256 of its data, checked on
+///   every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
+///   never handed to a decoder.
+/// - **Atomic writes.** An entry is written under a temporary name and renamed into place. Writes are not
+///   `fsync`ed by default: a killed process loses nothing the kernel has (the page cache survives it); after a
+///   power loss an entry can be lost or cut short, and the checksum turns it into a miss. Set
+///   `synchronizesWrites` to `fsync` every entry before the rename.
+/// - **Readable at once.** `storeData(_:for:)` stages the data in memory and returns; a background queue writes
+///   it. `flush()` waits for the writes (for tests).
+/// - **Never over the limit.** An in-memory index knows every entry's size and last use (not the file access
+///   time, which Linux often does not update). Whenever a store takes the total over ``sizeLimit``, the least
+///   recently used entries are removed until the total is at most ``sizeLimit`` × ``trimRatio`` — before the new
+///   file is written. The index is rebuilt at open from the folder (sizes and modification times, which the cache
+///   sets on every hit).
+/// - **Robust to its surroundings.** A folder deleted from outside is recreated on the next write; a file
+///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing, logs one
+///   warning, and loads still succeed from the network.
+/// - **One writer per folder.** A cache takes an exclusive `flock` on `.lock` in its folder. A second cache
+///   opened on the same folder, in this process or another, gets no lock and only reads: it never writes,
+///   removes or sweeps, so two caches never corrupt each other.
+///
+/// ```swift
+/// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }
+/// ```
+/// - Important: Thread safe. `cachedData(for:)` may block on disk I/O; call it off the main thread (the
+///   pipeline calls it on its I/O queue).
+public final class DiskCache: DataCaching {
+    /// The folder holding the entries.
+    public let directory: URL
+    /// The most bytes the entries may take on disk together (headers included).
+    public let sizeLimit: Int
+    /// After a sweep the total is at most `sizeLimit × trimRatio`, so sweeps are rare.
+    public let trimRatio: Double
+    /// `fsync` each entry before renaming it into place.
+    public let synchronizesWrites: Bool
+    /// `true` when another cache holds the folder's lock: this one only reads.
+    public let isReadOnly: Bool
+
+    private struct Staged {
+        let data: Data
+        let generation: Int
+    }
+
+    private struct State {
+        var index = DiskCacheIndex()
+        var isIndexLoaded = false
+        var staging: [String: Staged] = [:]
+        var generation = 0
+        var writeFailure: String?
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
+    private let lockDescriptor: Int32?
+    private let logger: Logger
+    private let path: String
+    private let temporaryCounter = Atomic<Int>(0)
+
+    /// The default 500 MB cache shared by default pipeline configurations.
+    public static let shared = DiskCache(name: "lookahead-images")
+
+    /// The user's cache folder: `$XDG_CACHE_HOME` or `~/.cache` on Linux, `Caches` on Apple platforms.
+    public static var userCachesDirectory: URL {
+        #if canImport(Darwin)
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        #else
+        if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        #endif
+    }
+
+    /// Opens (creating if needed) a cache in a folder named `name` under ``userCachesDirectory``.
+    public convenience init(name: String, sizeLimit: Int = 500 << 20) {
+        self.init(directory: Self.userCachesDirectory.appendingPathComponent(name, isDirectory: true), sizeLimit: sizeLimit)
+    }
+
+    /// Opens (creating if needed) a cache in a folder.
+    ///
+    /// - Parameters:
+    ///   - directory: The folder; created if missing.
+    ///   - sizeLimit: The most bytes the entries may take on disk. Default 500 MB.
+    ///   - trimRatio: The fraction of the limit a sweep trims to. Default 0.8.
+    ///   - synchronizesWrites: `fsync` each entry before it is renamed into place. Default off.
+    ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
+    public init(
+        directory: URL,
+        sizeLimit: Int = 500 << 20,
+        trimRatio: Double = 0.8,
+        synchronizesWrites: Bool = false,
+        logger: Logger = Logger(label: "lookahead.disk-cache")
+    ) {
+        self.directory = directory
+        self.path = directory.path
+        self.sizeLimit = max(0, sizeLimit)
+        self.trimRatio = min(1, max(0, trimRatio))
+        self.synchronizesWrites = synchronizesWrites
+        self.logger = logger
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.lockDescriptor = DiskCacheFile.lock(directory: directory.path)
+        self.isReadOnly = lockDescriptor == nil
+        if isReadOnly {
+            logger.notice("Another cache holds the lock on \(directory.path); this one only reads")
+        }
+        queue.async { self.loadIndex() }
+    }
+
+    deinit {
+        if let lockDescriptor { DiskCacheFile.unlock(lockDescriptor) }
+    }
+
+    // MARK: - DataCaching
+
+    public func cachedData(for key: String) -> Data? {
+        let name = DiskCacheFile.name(for: key)
+        let (staged, isKnown, isIndexLoaded) = state.withLock { state in
+            if state.staging[name] != nil { state.index.touch(name) }
+            return (state.staging[name]?.data, state.index.contains(name), state.isIndexLoaded)
+        }
+        if let staged { return staged }
+        // The index knows every entry this cache wrote or found: a miss costs no I/O. A reader without the lock
+        // cannot know what the writer added since it opened, so it always looks.
+        if isIndexLoaded, !isKnown, !isReadOnly { return nil }
+        switch DiskCacheFile.read(path: path + "/" + name, key: key, touch: !isReadOnly) {
+        case .hit(let data):
+            state.withLock { $0.index.touch(name) }
+            return data
+        case .missing:
+            if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
+            return nil
+        case .corrupt(let reason):
+            logger.warning("Removed a corrupt disk cache entry for \(key): \(reason)")
+            if !isReadOnly {
+                state.withLock { _ = $0.index.remove(name) }
+                queue.async { self.removeFilesUnlessStoredAgain([name]) }
+            }
+            return nil
+        }
+    }
+
+    public func storeData(_ data: Data, for key: String) {
+        guard !isReadOnly, !data.isEmpty else { return }
+        let size = DiskCacheFile.fileSize(key: key, dataCount: data.count)
+        guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
+        let name = DiskCacheFile.name(for: key)
+        let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
+            guard state.writeFailure == nil else { return nil }
+            state.generation += 1
+            state.staging[name] = Staged(data: data, generation: state.generation)
+            state.index.insert(name, size: size)
+            let evicted = state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            for victim in evicted { state.staging[victim] = nil }
+            return (state.generation, evicted)
+        }
+        guard let scheduled else { return }
+        queue.async {
+            self.removeFilesUnlessStoredAgain(scheduled.evicted)
+            self.write(name: name, key: key, generation: scheduled.generation)
+        }
+    }
+
+    public func removeData(for key: String) {
+        guard !isReadOnly else { return }
+        let name = DiskCacheFile.name(for: key)
+        state.withLock { state in
+            state.staging[name] = nil
+            state.index.remove(name)
+        }
+        queue.async { self.removeFilesUnlessStoredAgain([name]) }
+    }
+
+    public func removeAll() {
+        guard !isReadOnly else { return }
+        state.withLock { state in
+            state.staging.removeAll()
+            state.index.removeAll()
+        }
+        queue.async {
+            let names = DiskCacheFile.scan(directory: self.path, removeTemporaryFiles: false).map(\.name)
+            self.removeFilesUnlessStoredAgain(names)
+        }
+    }
+
+    // MARK: - Inspection
+
+    /// Waits until every write and removal issued so far is on disk.
+    public func flush() {
+        queue.sync {}
+    }
+
+    /// The bytes the entries take (staged ones included), as the index counts them.
+    public var totalSize: Int { state.withLock { $0.index.totalSize } }
+    /// The number of entries.
+    public var totalCount: Int { state.withLock { $0.index.count } }
+    /// Why writing stopped, if it did (disk full, read-only file system).
+    public var writeFailure: String? { state.withLock { $0.writeFailure } }
+
+    /// Whether an entry for the key is known, without reading it.
+    public func containsData(for key: String) -> Bool {
+        let name = DiskCacheFile.name(for: key)
+        return state.withLock { $0.staging[name] != nil || $0.index.contains(name) }
+    }
+
+    /// The path of the file that holds (or would hold) a key's entry.
+    public func filePath(for key: String) -> String {
+        path + "/" + DiskCacheFile.name(for: key)
+    }
+
+    // MARK: - Background work (on `queue`)
+
+    private func loadIndex() {
+        let scanned = DiskCacheFile.scan(directory: path, removeTemporaryFiles: !isReadOnly)
+        let evicted = state.withLock { state -> [String] in
+            state.index.merge(scanned: scanned)
+            state.isIndexLoaded = true
+            guard !isReadOnly else { return [] }
+            return state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+        }
+        removeFilesUnlessStoredAgain(evicted)
+    }
+
+    private func write(name: String, key: String, generation: Int) {
+        guard let staged = state.withLock({ $0.staging[name] }), staged.generation == generation else { return }
+        do {
+            try writeFile(name: name, key: key, data: staged.data)
+        } catch {
+            state.withLock { state in
+                if state.staging[name]?.generation == generation {
+                    state.staging[name] = nil
+                    state.index.remove(name)
+                }
+            }
+            if error.isOutOfSpaceOrReadOnly {
+                let isFirst = state.withLock { state -> Bool in
+                    defer { state.writeFailure = state.writeFailure ?? error.description }
+                    return state.writeFailure == nil
+                }
+                if isFirst { logger.warning("Disk cache at \(path) stopped writing: \(error)") }
+            } else {
+                logger.warning("Disk cache could not write an entry for \(key): \(error)")
+            }
+            return
+        }
+        state.withLock { state in
+            if state.staging[name]?.generation == generation { state.staging[name] = nil }
+        }
+    }
+
+    /// Writes a file; recreates the folder once if it was deleted from outside.
+    private func writeFile(name: String, key: String, data: Data) throws(DiskCacheFile.IOError) {
+        let temporary = ".tmp-\(getpid())-\(temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue)"
+        do {
+            try DiskCacheFile.write(
+                directory: path, name: name, key: key, data: data, temporaryName: temporary,
+                synchronize: synchronizesWrites
+            )
+        } catch where error.code == ENOENT {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try DiskCacheFile.write(
+                directory: path, name: name, key: key, data: data, temporaryName: temporary,
+                synchronize: synchronizesWrites
+            )
+        }
+    }
+
+    /// Deletes files, except those whose key was stored again after the deletion was decided: their new
+    /// write is queued behind this job (or already done) and must survive.
+    private func removeFilesUnlessStoredAgain(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        let doomed = state.withLock { state in names.filter { !state.index.contains($0) } }
+        for name in doomed { DiskCacheFile.remove(path: path + "/" + name) }
+    }
+}
