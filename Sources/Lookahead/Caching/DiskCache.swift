@@ -82,7 +82,10 @@ public final class DiskCache: DataCaching {
 
     /// Opens (creating if needed) a cache in a folder named `name` under ``userCachesDirectory``.
     public convenience init(name: String, sizeLimit: Int = 500 << 20) {
-        self.init(directory: Self.userCachesDirectory.appendingPathComponent(name, isDirectory: true), sizeLimit: sizeLimit)
+        self.init(
+            directory: Self.userCachesDirectory.appendingPathComponent(name, isDirectory: true),
+            sizeLimit: sizeLimit
+        )
     }
 
     /// Opens (creating if needed) a cache in a folder.
@@ -107,10 +110,19 @@ public final class DiskCache: DataCaching {
         self.synchronizesWrites = synchronizesWrites
         self.logger = logger
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.lockDescriptor = DiskCacheFile.lock(directory: directory.path)
-        self.isReadOnly = lockDescriptor == nil
-        if isReadOnly {
+        switch DiskCacheFile.lock(directory: directory.path) {
+        case .locked(let descriptor):
+            lockDescriptor = descriptor
+            isReadOnly = false
+        case .heldElsewhere:
+            lockDescriptor = nil
+            isReadOnly = true
             logger.notice("Another cache holds the lock on \(directory.path); this one only reads")
+        case .failed(let error):
+            lockDescriptor = nil
+            isReadOnly = true
+            state.withLock { $0.writeFailure = error.description }
+            logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
         queue.async { self.loadIndex() }
     }
@@ -261,13 +273,21 @@ public final class DiskCache: DataCaching {
         let temporary = ".tmp-\(getpid())-\(temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue)"
         do {
             try DiskCacheFile.write(
-                directory: path, name: name, key: key, data: data, temporaryName: temporary,
+                directory: path,
+                name: name,
+                key: key,
+                data: data,
+                temporaryName: temporary,
                 synchronize: synchronizesWrites
             )
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try DiskCacheFile.write(
-                directory: path, name: name, key: key, data: data, temporaryName: temporary,
+                directory: path,
+                name: name,
+                key: key,
+                data: data,
+                temporaryName: temporary,
                 synchronize: synchronizesWrites
             )
         }

@@ -76,7 +76,8 @@ enum DiskCacheFile {
     static func read(path: String, key: String, touch: Bool) -> ReadResult {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(errno)))")
+            return errno == ENOENT || errno == ENOTDIR
+                ? .missing : .corrupt("unreadable: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var info = stat()
@@ -170,16 +171,23 @@ enum DiskCacheFile {
         return found
     }
 
-    /// Takes the folder's lock file; returns its descriptor, or `nil` when another cache (in this process or
-    /// another) holds it. The lock lasts until the descriptor is closed.
-    static func lock(directory: String) -> Int32? {
-        let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
+    enum LockResult {
+        case locked(Int32)
+        case heldElsewhere
+        case failed(IOError)
+    }
+
+    /// Takes the folder's lock file. The lock lasts until the descriptor is closed; another cache (in this
+    /// process or another) that holds it makes this one `heldElsewhere`.
+    static func lock(directory: String) -> LockResult {
+        let descriptor = open(directory + "/.lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .failed(IOError(operation: "open lock file", code: errno)) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
             close(descriptor)
-            return nil
+            return code == EWOULDBLOCK ? .heldElsewhere : .failed(IOError(operation: "flock", code: code))
         }
-        return descriptor
+        return .locked(descriptor)
     }
 
     static func unlock(_ descriptor: Int32) {

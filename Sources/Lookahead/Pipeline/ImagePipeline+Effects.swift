@@ -68,9 +68,13 @@ extension ImagePipeline {
                 if !request.options.contains(.disableMemoryCacheWrites) {
                     configuration.memoryCache?.store(output.image, for: request.imageKey)
                 }
-                task.finish(
-                    .success(ImageResponse(image: output.image, request: request, httpResponse: output.response))
+                let response = ImageResponse(
+                    image: output.image,
+                    request: request,
+                    cacheType: output.cacheType,
+                    httpResponse: output.response
                 )
+                task.finish(.success(response))
             case .failure(let error):
                 task.finish(.failure(error))
             }

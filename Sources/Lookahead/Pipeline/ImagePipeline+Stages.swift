@@ -76,7 +76,9 @@ extension ImagePipeline {
             configuration.eventHandler?(
                 .imageDecoded(request.decodeKey, width: image.width, height: image.height, duration: .now - start)
             )
-            return .success(TaskGraph.Output(image: image, response: loaded.response.response, cacheType: loaded.cacheType))
+            return .success(
+                TaskGraph.Output(image: image, response: loaded.response.response, cacheType: loaded.cacheType)
+            )
         } catch {
             return .failure(Error(decoding: error))
         }

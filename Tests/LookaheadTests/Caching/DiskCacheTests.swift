@@ -1,0 +1,190 @@
+// Lookahead tests — DiskCache on real files: persistence, limits, corruption, a folder changed from outside.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite struct DiskCacheTests {
+    let folder = TemporaryDirectory("lookahead-disk")
+
+    private func data(_ seed: Int, count: Int = 1000) -> Data {
+        var generator = SplitMix64(seed: UInt64(seed))
+        return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+    }
+
+    private func isEntryFile(_ name: String) -> Bool { name.count == 64 }
+
+    @Test func storedDataIsReadableAtOnceAndAfterTheWrite() {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "https://example.com/1.jpg")
+        #expect(cache.cachedData(for: "https://example.com/1.jpg") == data(1))  // staged
+        cache.flush()
+        #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "https://example.com/1.jpg")))
+        #expect(cache.cachedData(for: "https://example.com/1.jpg") == data(1))  // from the file
+        #expect(cache.cachedData(for: "https://example.com/2.jpg") == nil)
+    }
+
+    @Test func persistsAcrossInstances() {
+        do {
+            let cache = DiskCache(directory: folder.url)
+            for n in 0..<20 { cache.storeData(data(n), for: "key-\(n)") }
+            cache.flush()
+        }
+        let reopened = DiskCache(directory: folder.url)
+        reopened.flush()  // the index is loaded on the cache's queue
+        #expect(reopened.totalCount == 20)
+        #expect(!reopened.isReadOnly)
+        for n in 0..<20 { #expect(reopened.cachedData(for: "key-\(n)") == data(n)) }
+    }
+
+    @Test func fileNamesAreHashesSoKeysCannotEscapeTheFolder() {
+        let cache = DiskCache(directory: folder.url)
+        let key = "../../../../tmp/escape"
+        cache.storeData(data(1), for: key)
+        cache.flush()
+        let path = cache.filePath(for: key)
+        #expect(URL(fileURLWithPath: path).deletingLastPathComponent().standardized == folder.url.standardized)
+        #expect(URL(fileURLWithPath: path).lastPathComponent.count == 64)
+        #expect(cache.cachedData(for: key) == data(1))
+    }
+
+    @Test func sweepRemovesTheLeastRecentlyReadFirst() {
+        let entry = DiskCacheFile.fileSize(key: "key-0", dataCount: 1000)
+        let cache = DiskCache(directory: folder.url, sizeLimit: entry * 4, trimRatio: 0.75)
+        for n in 0..<4 { cache.storeData(data(n), for: "key-\(n)") }
+        cache.flush()
+        _ = cache.cachedData(for: "key-0")  // now 1 is the least recently used
+        cache.storeData(data(4), for: "key-4")  // 5 entries > limit → trim to 3
+        cache.flush()
+        #expect(cache.totalCount == 3)
+        #expect(cache.containsData(for: "key-0"))
+        #expect(!cache.containsData(for: "key-1"))
+        #expect(!cache.containsData(for: "key-2"))
+        #expect(cache.containsData(for: "key-4"))
+        #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key-1")))
+    }
+
+    @Test func theLimitHoldsThroughoutALongWriteLoop() {
+        let limit = 50_000
+        let cache = DiskCache(directory: folder.url, sizeLimit: limit)
+        var generator = SplitMix64(seed: 9)
+        for n in 0..<400 {
+            cache.storeData(data(n, count: 200 + Int(generator.next() % 3000)), for: "key-\(n)")
+            #expect(cache.totalSize <= limit)
+            if n % 50 == 0 {
+                cache.flush()
+                #expect(folder.bytes(where: isEntryFile) <= limit)
+            }
+        }
+        cache.flush()
+        #expect(folder.bytes(where: isEntryFile) == cache.totalSize)
+        #expect(cache.cachedData(for: "key-399") != nil)
+    }
+
+    @Test func aFlippedByteIsAMissAndTheEntryIsRemoved() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(7, count: 5000), for: "key")
+        cache.flush()
+        let path = cache.filePath(for: "key")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 100] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(cache.cachedData(for: "key") == nil)
+        cache.flush()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!cache.containsData(for: "key"))
+    }
+
+    @Test(arguments: [0, 10, 52, 60, 3000]) func aTruncatedFileIsAMiss(length: Int) throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(3, count: 4000), for: "key")
+        cache.flush()
+        let path = cache.filePath(for: "key")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(length).write(to: URL(fileURLWithPath: path))
+        #expect(cache.cachedData(for: "key") == nil)
+    }
+
+    @Test func aFileForAnotherKeyIsAMiss() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "a")
+        cache.storeData(data(2), for: "b")
+        cache.flush()
+        // Put a's file where b's belongs: same format, valid checksum, wrong key.
+        try FileManager.default.removeItem(atPath: cache.filePath(for: "b"))
+        try FileManager.default.copyItem(atPath: cache.filePath(for: "a"), toPath: cache.filePath(for: "b"))
+        #expect(cache.cachedData(for: "b") == nil)
+        #expect(cache.cachedData(for: "a") == data(1))
+    }
+
+    @Test func aFileDeletedFromOutsideIsAMiss() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "key")
+        cache.flush()
+        try FileManager.default.removeItem(atPath: cache.filePath(for: "key"))
+        #expect(cache.cachedData(for: "key") == nil)
+        #expect(cache.totalCount == 0)
+    }
+
+    @Test func aFolderDeletedFromOutsideIsRecreatedOnTheNextWrite() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "old")
+        cache.flush()
+        try FileManager.default.removeItem(at: folder.url)
+        #expect(cache.cachedData(for: "old") == nil)
+        cache.storeData(data(2), for: "new")
+        cache.flush()
+        #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "new")))
+        #expect(cache.writeFailure == nil)
+        let reopened = DiskCache(
+            directory: folder.url.appendingPathComponent("..").appendingPathComponent(folder.url.lastPathComponent)
+        )
+        reopened.flush()
+        #expect(reopened.cachedData(for: "new") == data(2))
+    }
+
+    @Test func aSecondCacheOnTheSameFolderOnlyReads() {
+        let writer = DiskCache(directory: folder.url)
+        writer.storeData(data(1), for: "shared")
+        writer.flush()
+        let reader = DiskCache(directory: folder.url)
+        #expect(reader.isReadOnly)
+        #expect(!writer.isReadOnly)
+        #expect(reader.cachedData(for: "shared") == data(1))
+        reader.storeData(data(2), for: "shared")  // ignored
+        reader.removeData(for: "shared")  // ignored
+        reader.flush()
+        #expect(writer.cachedData(for: "shared") == data(1))
+        // The reader sees what the writer adds after it opened.
+        writer.storeData(data(3), for: "later")
+        writer.flush()
+        #expect(reader.cachedData(for: "later") == data(3))
+    }
+
+    @Test func removeDataAndRemoveAll() {
+        let cache = DiskCache(directory: folder.url)
+        for n in 0..<5 { cache.storeData(data(n), for: "key-\(n)") }
+        cache.removeData(for: "key-0")
+        #expect(cache.cachedData(for: "key-0") == nil)
+        cache.flush()
+        #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key-0")))
+        cache.removeAll()
+        cache.flush()
+        #expect(cache.totalCount == 0)
+        #expect(folder.bytes(where: isEntryFile) == 0)
+        // A store right after removeAll survives it.
+        cache.removeAll()
+        cache.storeData(data(9), for: "after")
+        cache.flush()
+        #expect(cache.cachedData(for: "after") == data(9))
+    }
+
+    @Test func entriesLargerThanTheLimitAreNotStored() {
+        let cache = DiskCache(directory: folder.url, sizeLimit: 1000)
+        cache.storeData(data(1, count: 2000), for: "big")
+        cache.flush()
+        #expect(cache.totalCount == 0)
+        #expect(cache.cachedData(for: "big") == nil)
+    }
+}

@@ -1,0 +1,120 @@
+// Lookahead tests — memory → disk → network, and the cache options, with a real DiskCache.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1))) struct ImagePipelineDiskCacheTests {
+    let folder = TemporaryDirectory("lookahead-pipeline-disk")
+    let loader = GatedDataLoader(isGated: false)
+    let disk: DiskCache
+    let url = URL(string: "https://example.com/photo.jpg")!
+
+    init() {
+        disk = DiskCache(directory: folder.url)
+    }
+
+    private func makePipeline(memory: Bool = true) -> ImagePipeline {
+        ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = disk
+            $0.memoryCache = memory ? MemoryCache(costLimit: 1 << 24) : nil
+        }
+    }
+
+    private func request(_ options: ImageRequest.Options = [], thumbnail: ThumbnailOptions? = nil) -> ImageRequest {
+        ImageRequest(url: url, thumbnail: thumbnail, options: options)
+    }
+
+    private var loads: Int { loader.record.value.started.count }
+
+    @Test func aDiskHitDecodesAndFillsTheMemoryCache() async throws {
+        let first = try await makePipeline().image(for: request())
+        #expect(first.cacheType == nil)
+        disk.flush()
+        // A new pipeline (a relaunch): empty memory, same disk.
+        let pipeline = makePipeline()
+        let second = try await pipeline.image(for: request())
+        #expect(second.cacheType == .disk)
+        #expect(second.image == first.image)
+        #expect(pipeline.cachedImage(for: request()) == first.image)
+        let third = try await pipeline.image(for: request())
+        #expect(third.cacheType == .memory)
+        #expect(loads == 1)
+    }
+
+    @Test func thumbnailsOfTwoSizesShareOneDownload() async throws {
+        let pipeline = makePipeline()
+        let small = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 16)))
+        let large = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 32)))
+        #expect(small.image.width == 16)
+        #expect(large.image.width == 32)
+        #expect(large.cacheType == .disk)
+        #expect(loads == 1)
+    }
+
+    @Test func reloadIgnoringCachedDataSkipsReadsButStillWrites() async throws {
+        disk.storeData(Data("stale, not an image".utf8), for: url.absoluteString)
+        let response = try await makePipeline().image(for: request([.reloadIgnoringCachedData]))
+        #expect(response.cacheType == nil)
+        #expect(loads == 1)
+        disk.flush()
+        #expect(disk.cachedData(for: url.absoluteString) == TestImages.jpeg)
+    }
+
+    @Test func returnCacheDataDontLoadAnswersFromDiskOrFailsWithoutLoading() async throws {
+        let pipeline = makePipeline(memory: false)
+        await #expect {
+            try await pipeline.image(for: request([.returnCacheDataDontLoad]))
+        } throws: { error in
+            if case ImagePipeline.Error.dataMissingInCache = error { return true }
+            return false
+        }
+        #expect(loads == 0)
+        disk.storeData(TestImages.jpeg, for: url.absoluteString)
+        let response = try await pipeline.image(for: request([.returnCacheDataDontLoad]))
+        #expect(response.cacheType == .disk)
+        #expect(loads == 0)
+    }
+
+    @Test func disableDiskCacheReadsAndWrites() async throws {
+        let pipeline = makePipeline(memory: false)
+        _ = try await pipeline.image(for: request([.disableDiskCacheWrites]))
+        disk.flush()
+        #expect(disk.totalCount == 0)
+        _ = try await pipeline.image(for: request())
+        disk.flush()
+        #expect(disk.totalCount == 1)
+        let response = try await pipeline.image(for: request([.disableDiskCacheReads]))
+        #expect(response.cacheType == nil)
+        #expect(loads == 3)
+    }
+
+    @Test func aCacheOnlyRequestNeverJoinsANetworkLoad() async throws {
+        let gated = GatedDataLoader()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = gated
+            $0.diskCache = disk
+        }
+        let network = pipeline.imageTask(with: request())
+        await gated.waitForPending(1)
+        let cacheOnly = pipeline.imageTask(with: request([.returnCacheDataDontLoad]))
+        await expectFailure(cacheOnly) { if case .dataMissingInCache = $0 { true } else { false } }
+        gated.release()
+        _ = try await network.response
+    }
+
+    @Test func aCorruptDiskEntryFallsBackToTheNetwork() async throws {
+        _ = try await makePipeline().image(for: request())
+        disk.flush()
+        let path = disk.filePath(for: url.absoluteString)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let response = try await makePipeline().image(for: request())
+        #expect(response.cacheType == nil)
+        #expect(response.image.width == 64)
+        #expect(loads == 2)
+    }
+}
