@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "lookahead-fixture-server", targets: ["lookahead-fixture-server"]),
         .executable(name: "lookahead-gallery", targets: ["lookahead-gallery"]),
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
+        .executable(name: "lookahead", targets: ["lookahead"]),
     ],
     dependencies: [
         .package(name: "Lookahead", path: ".."),
@@ -54,6 +55,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "lookahead-bench",
+            dependencies: [
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lookahead",
             dependencies: [
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),

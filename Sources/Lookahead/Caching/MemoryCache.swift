@@ -66,7 +66,11 @@ public final class MemoryCache: Sendable {
     @discardableResult
     public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool {
         let cost = image.cost
-        guard cost <= entryCostLimit else { return false }
+        guard cost <= entryCostLimit else {
+            // The old image for this key is stale now; never keep serving it.
+            storage.withLock { _ = $0.removeValue(forKey: key) }
+            return false
+        }
         let expiresAt = timeToLive.map { now() + $0 }
         return storage.withLock { $0.setValue(image, forKey: key, cost: cost, expiresAt: expiresAt) }
     }

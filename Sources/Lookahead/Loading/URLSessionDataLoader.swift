@@ -73,6 +73,7 @@ public final class URLSessionDataLoader: DataLoading {
                     task.resume()
                 } else {
                     router.finish(task.taskIdentifier, error: CancellationError())
+                    task.cancel()  // never started; cancelling removes it from the session
                 }
             }
         } onCancel: {
@@ -148,9 +149,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let accepted: Bool = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
-            defer { transfers[dataTask.taskIdentifier] = transfer }
+        let accepted = modify(dataTask.taskIdentifier) { transfer -> Bool in
             guard let http = response as? HTTPURLResponse else {
                 transfer.expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
                 return true
@@ -170,19 +169,21 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 transfer.failure = DataLoadingError.responseTooLarge(limit: limit)
                 return false
             }
-            if let expected = transfer.expected {
-                transfer.data.reserveCapacity(Int(min(expected, Int64(transfer.limit ?? Int.max))))
+            // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
+            if let expected = transfer.expected, expected > 0 {
+                transfer.data.reserveCapacity(Int(min(expected, Int64(transfer.limit ?? Int.max), 8 << 20)))
             }
             return true
         }
-        completionHandler(accepted ? .allow : .cancel)
+        completionHandler(accepted == true ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let update: (progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?)? =
-            transfers.withLock { transfers in
-                guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return nil }
-                defer { transfers[dataTask.taskIdentifier] = transfer }
+        // The body grows in place: copying the transfer out and back would copy the whole body per chunk.
+        let update =
+            modify(dataTask.taskIdentifier) {
+                transfer -> (progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?)? in
+                guard transfer.failure == nil else { return nil }
                 if let limit = transfer.limit, transfer.data.count + data.count > limit {
                     transfer.failure = DataLoadingError.responseTooLarge(limit: limit)
                     transfer.data = Data()
@@ -190,11 +191,19 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 }
                 transfer.data.append(data)
                 return (transfer.progress, Int64(transfer.data.count), transfer.expected)
-            }
+            } ?? nil
         if let update {
             update.progress(update.completed, update.total)
         } else {
             dataTask.cancel()
+        }
+    }
+
+    /// Mutates a transfer in place under the lock; `nil` when there is none for the task.
+    private func modify<R>(_ id: Int, _ body: (inout Transfer) -> R) -> R? {
+        transfers.withLock { transfers in
+            guard transfers[id] != nil else { return nil }
+            return body(&transfers[id]!)
         }
     }
 

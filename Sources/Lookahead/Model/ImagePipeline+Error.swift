@@ -58,6 +58,8 @@ extension ImagePipeline.Error {
             self = error
         case is CancellationError:
             self = .cancelled
+        case let error as URLError where error.code == .cancelled:
+            self = .cancelled
         case DataLoadingError.statusCodeUnacceptable(let code, _):
             self = .statusCodeUnacceptable(code)
         case DataLoadingError.responseTooLarge(let limit):

@@ -49,7 +49,7 @@ extension ImagePipeline {
                 result = .success(response)
             }
         } catch {
-            result = .failure(Error(loading: error))
+            result = .failure(Task.isCancelled ? .cancelled : Error(loading: error))
         }
         switch result {
         case .success(let response):

@@ -184,8 +184,10 @@ public final class ImagePipeline: Sendable {
         perform(state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) })
     }
 
-    func taskPriorityChanged(_ task: ImageTask, to priority: ImageRequest.Priority) {
-        perform(state.withLock { Self.resolve($0.graph.setPriority(priority, ofTask: task.id), in: &$0) })
+    /// Reads the task's priority under the pipeline's lock, so concurrent changes reach the graph in the order
+    /// the task saw them: the last one wins in both places.
+    func taskPriorityChanged(_ task: ImageTask) {
+        perform(state.withLock { Self.resolve($0.graph.setPriority(task.priority, ofTask: task.id), in: &$0) })
     }
 
     // MARK: - Operations

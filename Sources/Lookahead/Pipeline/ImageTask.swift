@@ -71,7 +71,7 @@ public final class ImageTask: Sendable {
                 storage.priority = newValue
                 return true
             }
-            if changed { pipeline.taskPriorityChanged(self, to: newValue) }
+            if changed { pipeline.taskPriorityChanged(self) }
         }
     }
 
@@ -93,20 +93,23 @@ public final class ImageTask: Sendable {
     /// The task's events. A subscriber that arrives late gets `.started` (while running) and the final event.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
-            let replay: (events: [Event], isFinal: Bool) = storage.withLock { storage in
-                if let final = storage.finalEvent { return ([final], true) }
+            // Replay under the lock, so no event sent meanwhile can overtake the replayed ones. Yielding to an
+            // unbounded stream runs no outside code.
+            storage.withLock { storage in
+                if let final = storage.finalEvent {
+                    continuation.yield(final)
+                    continuation.finish()
+                    return
+                }
                 let id = storage.nextSubscriberID
                 storage.nextSubscriberID += 1
                 storage.subscribers[id] = continuation
                 continuation.onTermination = { [weak self] _ in
                     self?.storage.withLock { _ = $0.subscribers.removeValue(forKey: id) }
                 }
-                var events: [Event] = storage.hasStarted ? [.started] : []
-                if let progress = storage.lastProgress { events.append(progress) }
-                return (events, false)
+                if storage.hasStarted { continuation.yield(.started) }
+                if let progress = storage.lastProgress { continuation.yield(progress) }
             }
-            for event in replay.events { continuation.yield(event) }
-            if replay.isFinal { continuation.finish() }
         }
     }
 

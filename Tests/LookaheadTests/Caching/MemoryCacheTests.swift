@@ -58,6 +58,14 @@ import Testing
         #expect(cache.totalCount == 1)
     }
 
+    @Test func aRejectedReplacementRemovesTheStaleImage() {
+        let cache = MemoryCache(costLimit: 1000, entryCostLimit: 100)
+        cache.store(image(width: 10), for: key("a"))
+        #expect(cache.store(image(width: 30), for: key("a")) == false)
+        #expect(cache[key("a")] == nil)
+        #expect(cache.totalCost == 0)
+    }
+
     @Test func replacingAnEntryUpdatesTheCost() {
         let cache = MemoryCache(costLimit: 1000)
         cache.store(image(width: 10), for: key("a"))

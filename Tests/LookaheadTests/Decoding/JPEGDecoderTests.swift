@@ -43,6 +43,21 @@ import Testing
         #expect(abs(Int(pixel.red) - 248) <= 6)
     }
 
+    @Test func decodesCMYKAsInvertedAdobeCMYK() throws {
+        // Left half: no ink (255 in inverted CMYK) → white. Right half: full cyan ink → cyan.
+        var cmyk = [UInt8]()
+        for _ in 0..<16 {
+            for x in 0..<16 { cmyk += x < 8 ? [255, 255, 255, 255] : [0, 255, 255, 255] }
+        }
+        let data = Data(TestImages.encode(pixels: cmyk, width: 16, height: 16, cmyk: true))
+        let bitmap = try decoder.decode(data, context: .init())
+        let white = bitmap[2, 8]
+        let cyan = bitmap[13, 8]
+        #expect(white.red > 240 && white.green > 240 && white.blue > 240)
+        #expect(cyan.red < 20 && cyan.green > 235 && cyan.blue > 235)
+        #expect(cyan.alpha == 255)
+    }
+
     @Test func thumbnailsUseDCTScalingAndNeverUpscale() throws {
         let data = Data(
             TestImages.encode(pixels: TestImages.gradient(width: 800, height: 600), width: 800, height: 600)

@@ -52,7 +52,10 @@ final class GatedDataLoader: DataLoading {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let cancelled = record.update { record -> Bool in
-                        guard record.pending[id]?.isCancelled == false else { return true }
+                        guard record.pending[id]?.isCancelled == false else {
+                            record.pending[id] = nil
+                            return true
+                        }
                         record.pending[id]?.continuation = continuation
                         return false
                     }

@@ -31,6 +31,7 @@ enum TestImages {
         width: Int,
         height: Int,
         grayscale: Bool = false,
+        cmyk: Bool = false,
         quality: Int32 = 95,
         progressive: Bool = false
     ) -> [UInt8] {
@@ -39,7 +40,7 @@ enum TestImages {
         defer { tjDestroy(handle) }
         var buffer: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        let format = grayscale ? TJPF_GRAY : TJPF_RGB
+        let format = grayscale ? TJPF_GRAY : cmyk ? TJPF_CMYK : TJPF_RGB
         let subsampling = grayscale ? TJSAMP_GRAY : TJSAMP_444
         var flags = Int32(TJFLAG_ACCURATEDCT)
         if progressive { flags |= Int32(TJFLAG_PROGRESSIVE) }

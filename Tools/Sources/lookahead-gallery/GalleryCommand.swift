@@ -44,8 +44,15 @@ struct GalleryCommand: AsyncParsableCommand {
             configuration: .init(latency: .milliseconds(latencyMs), jitter: .milliseconds(jitterMs), seed: 42)
         )
         let log = GalleryLog(isQuiet: quiet)
+        // The fixture server's port changes from run to run, and with it every URL: a disk cache kept across runs
+        // would only fill up. Each run gets a fresh one, removed at the end; rows evicted from the 100-image memory
+        // cache come back from it when the script scrolls back up.
+        let diskFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? FileManager.default.removeItem(at: diskFolder) }
         let pipeline = ImagePipeline {
             $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 100)
+            $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: 100 << 20)
             $0.eventHandler = log.pipelineEvent
         }
         let urls = (1...max(1, rows)).map { server.imageURL($0, width: imageSize, height: imageSize) }
@@ -89,7 +96,7 @@ struct GalleryCommand: AsyncParsableCommand {
         )
         log.say("   bytes downloaded: \(counters.bytes) (\(counters.bytes / 1024) KiB)")
         log.say(
-            "   rows configured from the memory cache: \(summary.memoryHits); stale completions dropped: \(summary.staleCompletionsDropped)"
+            "   rows configured from the memory cache: \(summary.memoryHits); images read from the disk cache: \(counters.diskHits); stale completions dropped: \(summary.staleCompletionsDropped)"
         )
         log.say("   frames: \(summary.frames), late: \(summary.lateFrames)")
         log.say("   elapsed: \(String(format: "%.1f", Double(elapsed.milliseconds) / 1000)) s")

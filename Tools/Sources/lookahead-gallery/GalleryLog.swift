@@ -14,6 +14,7 @@ final class GalleryLog: Sendable {
         var sharedRequests = 0
         var bytes = 0
         var memoryHits = 0
+        var diskHits = 0
     }
 
     private let counters = Mutex(Counters())
@@ -55,6 +56,9 @@ final class GalleryLog: Sendable {
             line("❌ Download failed: \(url.absoluteString) — \(error)")
         case .coalesced:
             counters.withLock { $0.sharedRequests += 1 }
+        case .diskCacheHit(let url, _):
+            counters.withLock { $0.diskHits += 1 }
+            line("📦 Image loaded from disk cache: \(url.absoluteString)")
         case .memoryCacheHit:
             counters.withLock { $0.memoryHits += 1 }
         case .imageDecoded:

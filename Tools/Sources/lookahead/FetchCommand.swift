@@ -1,0 +1,46 @@
+// Lookahead CLI — `lookahead fetch URL`: load through the whole pipeline and report what happened.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load an image URL through the pipeline (disk cache, network, decoding) and print the result."
+    )
+
+    @Argument(help: "The image URL.")
+    var url: String
+
+    @Option(help: "Decode as a thumbnail whose longer side is at most this many pixels.")
+    var thumbnail: Int?
+
+    @Flag(help: "Do not use the disk cache.")
+    var noDiskCache = false
+
+    func run() async throws {
+        guard let url = URL(string: url) else {
+            print("\(self.url): not a URL")
+            throw ExitCode(1)
+        }
+        let pipeline = ImagePipeline {
+            if noDiskCache { $0.diskCache = nil }
+        }
+        let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maximumPixelSize: $0) })
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let response = try await pipeline.image(for: request)
+            let source = response.cacheType.map { "\($0) cache" } ?? "network"
+            let status = response.httpResponse.map { " (HTTP \($0.statusCode))" } ?? ""
+            print(
+                "\(url.absoluteString): \(response.image.width)×\(response.image.height) from the \(source)\(status) "
+                    + "in \(start.duration(to: clock.now).formattedMilliseconds)"
+            )
+        } catch {
+            print("\(url.absoluteString): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
