@@ -66,10 +66,13 @@ struct GalleryCommand: AsyncParsableCommand {
             prefetchWindow: prefetchWindow,
             frameDuration: .milliseconds(max(1, frameMs))
         )
-        var gallery = HeadlessGallery(pipeline: pipeline, urls: urls, log: log, settings: settings)
+        let gallery = HeadlessGallery(pipeline: pipeline, urls: urls, log: log, settings: settings)
         let clock = ContinuousClock()
         let start = clock.now
-        let summary = await gallery.run(.standard(rowCount: urls.count, viewportRows: viewportRows))
+        let summary = await HeadlessGallery.run(
+            gallery,
+            script: .standard(rowCount: urls.count, viewportRows: viewportRows)
+        )
         let elapsed = start.duration(to: clock.now)
         await server.stop()
         printSummary(summary, log: log, elapsed: elapsed)

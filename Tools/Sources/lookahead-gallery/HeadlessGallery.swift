@@ -9,15 +9,18 @@ import Synchronization
 /// loads at high priority), rows ahead are prefetched at low priority, rows that leave the window are
 /// cancelled. Completions arrive on other threads and are applied on the next frame, only if they belong to
 /// the load the row is waiting for, so a reused row never shows another row's image.
-struct HeadlessGallery {
-    struct Settings {
+///
+/// The frame loop runs on a thread of its own, the way a UI runs on its main thread: it never awaits, and
+/// configuring a row costs a memory-cache lookup at most.
+struct HeadlessGallery: Sendable {
+    struct Settings: Sendable {
         var rowCount = 200
         var viewportRows = 8
         var prefetchWindow = 6
         var frameDuration = Duration.milliseconds(16)
     }
 
-    private struct Row {
+    private struct Row: Sendable {
         let url: URL
         var task: ImageTask?
         var isPrefetch = false
@@ -27,13 +30,13 @@ struct HeadlessGallery {
         var placeholderFrames = 0
     }
 
-    private struct Completion {
+    private struct Completion: Sendable {
         let row: Int
         let taskID: Int
         let result: Result<ImageResponse, ImagePipeline.Error>
     }
 
-    struct Summary {
+    struct Summary: Sendable {
         var rowsShown = 0
         var rowsShownWithPlaceholder = 0
         var placeholderMilliseconds: [Double] = []
@@ -57,8 +60,19 @@ struct HeadlessGallery {
         self.rows = urls.map { Row(url: $0) }
     }
 
-    /// Runs the script; returns what happened.
-    mutating func run(_ script: ScrollScript) async -> Summary {
+    /// Runs the script on a dedicated thread (the gallery's "main thread"); returns what happened.
+    static func run(_ gallery: HeadlessGallery, script: ScrollScript) async -> Summary {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                var gallery = gallery
+                continuation.resume(returning: gallery.runFrames(script))
+            }
+            thread.name = "gallery-frames"
+            thread.start()
+        }
+    }
+
+    private mutating func runFrames(_ script: ScrollScript) -> Summary {
         var summary = Summary()
         var visible = 0..<0
         var direction = 1.0
@@ -92,7 +106,8 @@ struct HeadlessGallery {
             summary.frames += 1
             deadline = deadline.advanced(by: settings.frameDuration)
             if clock.now > deadline.advanced(by: settings.frameDuration) { summary.lateFrames += 1 }
-            try? await clock.sleep(until: deadline)
+            let remaining = clock.now.duration(to: deadline)
+            if remaining > .zero { Thread.sleep(forTimeInterval: remaining.secondsValue) }
         }
         for row in visible { rowDisappeared(row, summary: &summary) }
         for index in rows.indices {
@@ -229,6 +244,12 @@ struct HeadlessGallery {
 }
 
 extension Duration {
+    /// The duration in seconds.
+    var secondsValue: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The duration in whole milliseconds.
     var milliseconds: Int64 {
         let (seconds, attoseconds) = components

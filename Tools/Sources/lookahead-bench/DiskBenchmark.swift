@@ -1,0 +1,99 @@
+// Lookahead bench — `lookahead-bench disk`: disk-cache hits and writes against raw file reads and writes.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DiskBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disk",
+        abstract:
+            "A 30 KB disk-cache hit against open + read + close of a file of the same size, and a write against temp file + rename."
+    )
+
+    @Option(help: "Measured runs per scenario (the median and p95 are reported).")
+    var runs = 15
+
+    @Option(help: "Entry size in bytes.")
+    var size = 30 * 1024
+
+    func run() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-bench-disk-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cacheFolder = root.appendingPathComponent("cache")
+        let rawFolder = root.appendingPathComponent("raw")
+        try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
+
+        let count = 200
+        let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let keys = (0..<count).map { "https://example.com/images/\($0).jpg?w=200&h=200" }
+        let rawPaths = (0..<count).map { rawFolder.appendingPathComponent("\($0)").path }
+
+        let cache = DiskCache(directory: cacheFolder, sizeLimit: 500 << 20)
+        for key in keys { cache.storeData(payload, for: key) }
+        cache.flush()
+        for path in rawPaths { precondition(FileManager.default.createFile(atPath: path, contents: payload)) }
+
+        print("lookahead-bench disk — \(size / 1024) KiB entries, \(count) files, median and p95 of \(runs) runs")
+        print("")
+        let operations = 2000
+        let hit = measure("DiskCache.cachedData(for:) hit", operations: operations, runs: runs) {
+            var bytes = 0
+            for index in 0..<operations { bytes += cache.cachedData(for: keys[index % count])!.count }
+            blackHole(bytes)
+        }
+        let raw = measure("open + read + close", operations: operations, runs: runs) {
+            var bytes = 0
+            var buffer = [UInt8](repeating: 0, count: size)
+            for index in 0..<operations { bytes += readFile(rawPaths[index % count], into: &buffer) }
+            blackHole(bytes)
+        }
+        print("Reads (page cache warm)")
+        print(row(hit, unit: "µs/op", scale: 1e6))
+        print(row(raw, unit: "µs/op", scale: 1e6))
+        print(String(format: "  → a verified hit takes %.2f× a raw read", hit.median / raw.median))
+        print("")
+
+        let writes = 300
+        var generation = 0
+        let store = measure("DiskCache.storeData + flush", operations: writes, runs: runs, warmUp: 1) {
+            generation += 1
+            for index in 0..<writes { cache.storeData(payload, for: "w\(generation)-\(index)") }
+            cache.flush()
+        }
+        var rawGeneration = 0
+        let rawWrite = measure("temp file write + rename", operations: writes, runs: runs, warmUp: 1) {
+            rawGeneration += 1
+            for index in 0..<writes {
+                writeFile(
+                    payload,
+                    temporary: rawFolder.path + "/.tmp",
+                    final: rawFolder.path + "/w\(rawGeneration)-\(index)"
+                )
+            }
+        }
+        print("Writes (no fsync in either)")
+        print(row(store, unit: "µs/op", scale: 1e6))
+        print(row(rawWrite, unit: "µs/op", scale: 1e6))
+        print(String(format: "  → a cache write takes %.2f× a raw temp file + rename", store.median / rawWrite.median))
+    }
+}
+
+private func readFile(_ path: String, into buffer: inout [UInt8]) -> Int {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    precondition(descriptor >= 0)
+    defer { close(descriptor) }
+    return buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+}
+
+private func writeFile(_ data: Data, temporary: String, final: String) {
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    precondition(descriptor >= 0)
+    _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    rename(temporary, final)
+}
