@@ -19,6 +19,9 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .target(
             name: "Lookahead",
             dependencies: [
@@ -26,6 +29,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
+                .target(name: "CSPNG", condition: .when(platforms: [.linux])),
+                .target(name: "CWebP", condition: .when(platforms: [.linux])),
+                .target(name: "CGIF", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
@@ -37,6 +43,9 @@ let package = Package(
             dependencies: [
                 "Lookahead",
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
+                .target(name: "CSPNG", condition: .when(platforms: [.linux])),
+                .target(name: "CWebP", condition: .when(platforms: [.linux])),
+                .target(name: "CGIF", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny")

@@ -11,6 +11,7 @@ extension ImageDecoders {
     ///   is allocated.
     /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size, so a
     ///   12-megapixel photo shown at 256 pixels decodes an eighth of the pixels.
+    /// - The EXIF orientation is applied: bitmaps come out upright.
     /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
     ///   image is never shown as if it were the image.
     public struct JPEG: ImageDecoding {
@@ -28,20 +29,22 @@ extension ImageDecoders {
                 throw error("could not create a decompressor")
             }
             defer { tjDestroy(handle) }
+            let orientation = ExifOrientation.jpeg(data)
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                     return .failure(error("empty data"))
                 }
-                return Self.decode(handle, base, UInt(raw.count), context)
+                return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation)
             }
-            return try result.get()
+            return try result.get().applying(orientation)
         }
 
         private static func decode(
             _ handle: tjhandle,
             _ source: UnsafePointer<UInt8>,
             _ size: UInt,
-            _ context: ImageDecodingContext
+            _ context: ImageDecodingContext,
+            orientation: ExifOrientation
         ) -> Result<Bitmap, ImageDecodingError> {
             var width: Int32 = 0
             var height: Int32 = 0
@@ -63,7 +66,11 @@ extension ImageDecoders {
                     )
                 )
             }
-            let factor = scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
+            // The thumbnail's target is upright; compare it with the upright size.
+            let factor =
+                orientation.swapsDimensions
+                ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
+                : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
             let outWidth = Int(lookahead_tj_scaled(width, factor))
             let outHeight = Int(lookahead_tj_scaled(height, factor))
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)

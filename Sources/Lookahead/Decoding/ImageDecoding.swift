@@ -62,11 +62,41 @@ public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
 public enum ImageDecoders {
     /// The decoders available on this platform, tried in order.
     public static var `default`: [any ImageDecoding] {
+        var decoders: [any ImageDecoding] = []
         #if canImport(CTurboJPEG)
-        [JPEG()]
-        #else
-        []
+        decoders.append(JPEG())
         #endif
+        #if canImport(CSPNG)
+        decoders.append(PNG())
+        #endif
+        #if canImport(CWebP)
+        decoders.append(WebP())
+        #endif
+        #if canImport(CGIF)
+        decoders.append(GIF())
+        #endif
+        return decoders
+    }
+
+    /// Decodes data with the first decoder that recognises it, then resamples to the exact thumbnail size.
+    public static func decode(
+        _ data: Data,
+        with decoders: [any ImageDecoding] = ImageDecoders.default,
+        context: ImageDecodingContext
+    ) -> Result<(image: Bitmap, codec: String), ImagePipeline.Error> {
+        guard let decoder = decoder(for: data, in: decoders) else {
+            return .failure(.noDecoder(header: hexHeader(data)))
+        }
+        do {
+            var image = try decoder.decode(data, context: context)
+            if let thumbnail = context.thumbnail {
+                let target = thumbnail.targetSize(forWidth: image.width, height: image.height)
+                image = Resampler.resize(image, width: target.width, height: target.height)
+            }
+            return .success((image, decoder.name))
+        } catch {
+            return .failure(ImagePipeline.Error(decoding: error))
+        }
     }
 
     /// The first decoder that recognises the data.

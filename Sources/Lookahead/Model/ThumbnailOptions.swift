@@ -2,8 +2,9 @@
 
 /// Asks the decoder for a smaller image, the Linux counterpart of `prepareThumbnail(of:)`.
 ///
-/// The JPEG decoder uses libjpeg-turbo's DCT scaling to decode at the smallest scale that is still at least
-/// the requested size; the result is never upscaled.
+/// Decoders shrink while decoding where the codec can (libjpeg-turbo's DCT scaling, libwebp's scaled decode),
+/// to the smallest size still at least the target; a filtered resample then gives the exact size. Thumbnails
+/// are never upscaled.
 public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
     /// How a thumbnail fits its target size.
     public enum ContentMode: Hashable, Sendable {
@@ -45,6 +46,13 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
             scale = mode == .aspectFit ? min(sx, sy) : max(sx, sy)
         }
         return min(1, scale)
+    }
+
+    /// The exact size of the thumbnail of an image of the given size: scaled by ``scale(forWidth:height:)``,
+    /// rounded, at least one pixel.
+    package func targetSize(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
+        let scale = scale(forWidth: width, height: height)
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
     public var description: String {

@@ -62,25 +62,26 @@ extension ImagePipeline {
 
     /// Decodes data with the first decoder that recognises it. Runs on the decode queue.
     func decode(_ loaded: TaskGraph.LoadedData, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
-        let data = loaded.response.data
-        guard let decoder = ImageDecoders.decoder(for: data, in: configuration.decoders) else {
-            return .failure(.noDecoder(header: ImageDecoders.hexHeader(data)))
-        }
         let context = ImageDecodingContext(
             thumbnail: request.thumbnail,
             maximumPixelCount: configuration.maximumPixelCount
         )
         let start = ContinuousClock.now
-        do {
-            let image = try decoder.decode(data, context: context)
+        return ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context).map {
+            decoded in
             configuration.eventHandler?(
-                .imageDecoded(request.decodeKey, width: image.width, height: image.height, duration: .now - start)
+                .imageDecoded(
+                    request.decodeKey,
+                    width: decoded.image.width,
+                    height: decoded.image.height,
+                    duration: .now - start
+                )
             )
-            return .success(
-                TaskGraph.Output(image: image, response: loaded.response.response, cacheType: loaded.cacheType)
+            return TaskGraph.Output(
+                image: decoded.image,
+                response: loaded.response.response,
+                cacheType: loaded.cacheType
             )
-        } catch {
-            return .failure(Error(decoding: error))
         }
     }
 

@@ -49,6 +49,14 @@ import Glibc
                 buffer.append(chunk)
                 lines = buffer.split(separator: UInt8(ascii: "\n")).count
             }
+            if round == 0 {
+                // While the writer runs, a second cache on the folder, in this process, only reads.
+                let second = DiskCache(directory: folder, sizeLimit: 3 << 20)
+                #expect(second.isReadOnly, "the writer process holds the folder's lock")
+                second.storeData(Data([1, 2, 3]), for: "from-the-second-cache")
+                second.flush()
+                #expect(!second.containsData(for: "from-the-second-cache"))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer exited by itself")

@@ -1,0 +1,5 @@
+// Lookahead — giflib, as one module for Swift.
+#ifndef LOOKAHEAD_CGIF_SHIM_H
+#define LOOKAHEAD_CGIF_SHIM_H
+#include <gif_lib.h>
+#endif

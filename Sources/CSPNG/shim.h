@@ -1,0 +1,5 @@
+// Lookahead — libspng, as one module for Swift.
+#ifndef LOOKAHEAD_CSPNG_SHIM_H
+#define LOOKAHEAD_CSPNG_SHIM_H
+#include <spng.h>
+#endif

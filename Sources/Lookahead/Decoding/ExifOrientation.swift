@@ -1,0 +1,108 @@
+// Lookahead — EXIF orientation: read from a JPEG's APP1 segment, applied to a bitmap.
+
+import Foundation
+
+/// The EXIF orientation of an image (tag 0x0112): how the stored pixels map to the upright picture.
+public enum ExifOrientation: Int, Sendable, CaseIterable {
+    case up = 1
+    case upMirrored = 2
+    case down = 3
+    case downMirrored = 4
+    case leftMirrored = 5
+    case right = 6
+    case rightMirrored = 7
+    case left = 8
+
+    /// Whether the upright image has width and height swapped relative to the stored one.
+    public var swapsDimensions: Bool { rawValue >= 5 }
+
+    /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it cannot be read.
+    /// Pure byte parsing with bounds checks: malformed Exif is ignored, never trusted.
+    public static func jpeg(_ data: Data) -> ExifOrientation {
+        let bytes = [UInt8](data.prefix(256 * 1024))
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                index += 2
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { break }  // image data: no more metadata
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            guard length >= 2, index + 2 + length <= bytes.count else { break }
+            let segment = bytes[(index + 4)..<(index + 2 + length)]
+            if marker == 0xE1, let orientation = exif(Array(segment)) { return orientation }
+            index += 2 + length
+        }
+        return .up
+    }
+
+    /// Parses `Exif\0\0` + TIFF: byte order, IFD0, tag 0x0112.
+    private static func exif(_ segment: [UInt8]) -> ExifOrientation? {
+        guard segment.count >= 14, segment.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
+        let tiff = Array(segment[6...])
+        let little: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func value(_ offset: Int, _ size: Int) -> Int? {
+            guard offset >= 0, offset + size <= tiff.count else { return nil }
+            var result = 0
+            for index in 0..<size {
+                let byte = Int(tiff[offset + (little ? size - 1 - index : index)])
+                result = result << 8 | byte
+            }
+            return result
+        }
+        guard value(2, 2) == 42, let ifd = value(4, 4), let count = value(ifd, 2) else { return nil }
+        for entry in 0..<min(count, 512) {
+            let offset = ifd + 2 + entry * 12
+            guard let tag = value(offset, 2) else { return nil }
+            if tag == 0x0112 {
+                guard value(offset + 2, 2) == 3, let raw = value(offset + 8, 2) else { return nil }
+                return ExifOrientation(rawValue: raw)
+            }
+        }
+        return nil
+    }
+}
+
+extension Bitmap {
+    /// The upright image for pixels stored with an EXIF orientation.
+    public func applying(_ orientation: ExifOrientation) -> Bitmap {
+        guard orientation != .up else { return self }
+        let w = width
+        let h = height
+        let outWidth = orientation.swapsDimensions ? h : w
+        let outHeight = orientation.swapsDimensions ? w : h
+        var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                for y in 0..<outHeight {
+                    for x in 0..<outWidth {
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case .up: (sx, sy) = (x, y)
+                        case .upMirrored: (sx, sy) = (w - 1 - x, y)
+                        case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
+                        case .downMirrored: (sx, sy) = (x, h - 1 - y)
+                        case .leftMirrored: (sx, sy) = (y, x)
+                        case .right: (sx, sy) = (y, h - 1 - x)
+                        case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
+                        case .left: (sx, sy) = (w - 1 - y, x)
+                        }
+                        let from = sy * bytesPerRow + sx * 4
+                        let to = (y * outWidth + x) * 4
+                        target[to] = source[from]
+                        target[to + 1] = source[from + 1]
+                        target[to + 2] = source[from + 2]
+                        target[to + 3] = source[from + 3]
+                    }
+                }
+            }
+        }
+        return Bitmap(width: outWidth, height: outHeight, pixels: output)
+    }
+}

@@ -1,0 +1,90 @@
+// Lookahead — the PNG decoder: libspng into RGBA bitmaps.
+
+#if canImport(CSPNG)
+import CSPNG
+public import Foundation
+
+extension ImageDecoders {
+    /// Decodes PNG with libspng: every colour type and bit depth, interlaced images, `tRNS` transparency;
+    /// 16-bit samples are reduced to 8.
+    ///
+    /// Dimensions come from the header and are checked against the pixel limit before the pixel buffer is
+    /// allocated; ancillary chunks are capped at 4 MiB each and 16 MiB together, so a file cannot make the
+    /// decoder hold more than that beside the image. CRC errors fail decoding, up to and including the last chunk.
+    public struct PNG: ImageDecoding {
+        public let name = "PNG"
+
+        /// Creates the decoder.
+        public init() {}
+
+        private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+        public func canDecode(_ header: Data) -> Bool {
+            header.starts(with: Self.signature)
+        }
+
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            guard let decoder = spng_ctx_new(0) else { throw ImageDecodingError(codec: name, message: "out of memory") }
+            defer { spng_ctx_free(decoder) }
+            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0 else {
+                    return .failure(ImageDecodingError(codec: "PNG", message: "empty data"))
+                }
+                return Self.decode(decoder, base, raw.count, context)
+            }
+            return try result.get()
+        }
+
+        private static func decode(
+            _ decoder: OpaquePointer,
+            _ source: UnsafeRawPointer,
+            _ size: Int,
+            _ context: ImageDecodingContext
+        ) -> Result<Bitmap, ImageDecodingError> {
+            spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
+            var status = spng_set_png_buffer(decoder, source, size)
+            guard status == 0 else { return .failure(error(status)) }
+            var header = spng_ihdr()
+            status = spng_get_ihdr(decoder, &header)
+            guard status == 0 else { return .failure(error(status)) }
+            let width = Int(header.width)
+            let height = Int(header.height)
+            if width * height > context.maximumPixelCount {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "PNG",
+                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            let format = Int32(SPNG_FMT_RGBA8.rawValue)
+            var length = 0
+            status = spng_decoded_image_size(decoder, format, &length)
+            guard status == 0 else { return .failure(error(status)) }
+            guard length == width * height * 4 else {
+                return .failure(ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)"))
+            }
+            let pixels = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                status = spng_decode_image(
+                    decoder,
+                    buffer.baseAddress,
+                    length,
+                    format,
+                    Int32(SPNG_DECODE_TRNS.rawValue)
+                )
+                count = length
+            }
+            guard status == 0 else { return .failure(error(status)) }
+            // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
+            status = spng_decode_chunks(decoder)
+            guard status == 0 else { return .failure(error(status)) }
+            return .success(Bitmap(width: width, height: height, pixels: pixels))
+        }
+
+        private static func error(_ status: Int32) -> ImageDecodingError {
+            ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
+        }
+    }
+}
+#endif

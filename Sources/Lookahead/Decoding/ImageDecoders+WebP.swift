@@ -1,0 +1,153 @@
+// Lookahead — the WebP decoder: libwebp into RGBA bitmaps, scaled while decoding.
+
+#if canImport(CWebP)
+import CWebP
+public import Foundation
+
+extension ImageDecoders {
+    /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation.
+    ///
+    /// Thumbnails are decoded directly at their size with libwebp's area-averaging rescaler, which never
+    /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
+    public struct WebP: ImageDecoding {
+        public let name = "WebP"
+
+        /// Creates the decoder.
+        public init() {}
+
+        public func canDecode(_ header: Data) -> Bool {
+            header.count >= 12 && header.starts(with: Array("RIFF".utf8))
+                && header.dropFirst(8).starts(with: Array("WEBP".utf8))
+        }
+
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
+                }
+                return Self.decode(base, raw.count, context)
+            }
+            return try result.get()
+        }
+
+        private static func decode(
+            _ source: UnsafePointer<UInt8>,
+            _ size: Int,
+            _ context: ImageDecodingContext
+        ) -> Result<Bitmap, ImageDecodingError> {
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(source, size, &features)
+            guard status == VP8_STATUS_OK else { return .failure(error("invalid header", status)) }
+            let width = Int(features.width)
+            let height = Int(features.height)
+            guard width > 0, height > 0 else { return .failure(error("invalid dimensions", status)) }
+            if width * height > context.maximumPixelCount {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "WebP",
+                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            if features.has_animation != 0 {
+                return firstFrame(source, size, canvasWidth: width, canvasHeight: height)
+            }
+            let scale = context.thumbnail?.scale(forWidth: width, height: height) ?? 1
+            let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
+            let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
+            return decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
+        }
+
+        /// Decodes a still image (or one frame's bitstream) into a new bitmap, optionally scaled.
+        private static func decodeStill(
+            _ source: UnsafePointer<UInt8>,
+            _ size: Int,
+            width: Int,
+            height: Int,
+            scaled: Bool
+        ) -> Result<Bitmap, ImageDecodingError> {
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "library version mismatch"))
+            }
+            if scaled {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(width)
+                config.options.scaled_height = Int32(height)
+            }
+            var status = VP8_STATUS_OK
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+                config.output.colorspace = MODE_RGBA
+                config.output.is_external_memory = 1
+                config.output.u.RGBA.rgba = buffer.baseAddress
+                config.output.u.RGBA.stride = Int32(width * 4)
+                config.output.u.RGBA.size = buffer.count
+                status = WebPDecode(source, size, &config)
+                count = buffer.count
+            }
+            WebPFreeDecBuffer(&config.output)
+            guard status == VP8_STATUS_OK else { return .failure(error("decoding failed", status)) }
+            return .success(Bitmap(width: width, height: height, pixels: pixels))
+        }
+
+        /// The first frame of an animation, placed on a transparent canvas. Later frames are never read.
+        private static func firstFrame(
+            _ source: UnsafePointer<UInt8>,
+            _ size: Int,
+            canvasWidth: Int,
+            canvasHeight: Int
+        ) -> Result<Bitmap, ImageDecodingError> {
+            var input = WebPData(bytes: source, size: size)
+            guard let demuxer = WebPDemux(&input) else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation container"))
+            }
+            defer { WebPDemuxDelete(demuxer) }
+            var iterator = WebPIterator()
+            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "animation has no frames"))
+            }
+            defer { WebPDemuxReleaseIterator(&iterator) }
+            let frameWidth = Int(iterator.width)
+            let frameHeight = Int(iterator.height)
+            let left = Int(iterator.x_offset)
+            let top = Int(iterator.y_offset)
+            guard frameWidth > 0, frameHeight > 0, left + frameWidth <= canvasWidth, top + frameHeight <= canvasHeight,
+                let bytes = iterator.fragment.bytes
+            else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "first frame lies outside the canvas"))
+            }
+            let frame: Bitmap
+            switch decodeStill(bytes, iterator.fragment.size, width: frameWidth, height: frameHeight, scaled: false) {
+            case .success(let decoded): frame = decoded
+            case .failure(let error): return .failure(error)
+            }
+            if frameWidth == canvasWidth, frameHeight == canvasHeight { return .success(frame) }
+            var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
+            frame.pixels.withUnsafeBufferPointer { source in
+                for row in 0..<frameHeight {
+                    let from = row * frameWidth * 4
+                    let to = ((top + row) * canvasWidth + left) * 4
+                    canvas.replaceSubrange(to..<(to + frameWidth * 4), with: source[from..<(from + frameWidth * 4)])
+                }
+            }
+            return .success(Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas))
+        }
+
+        private static func error(_ message: String, _ status: VP8StatusCode) -> ImageDecodingError {
+            let reason: String
+            switch status {
+            case VP8_STATUS_OUT_OF_MEMORY: reason = "out of memory"
+            case VP8_STATUS_INVALID_PARAM: reason = "invalid parameter"
+            case VP8_STATUS_BITSTREAM_ERROR: reason = "bitstream error"
+            case VP8_STATUS_UNSUPPORTED_FEATURE: reason = "unsupported feature"
+            case VP8_STATUS_SUSPENDED: reason = "suspended"
+            case VP8_STATUS_USER_ABORT: reason = "aborted"
+            case VP8_STATUS_NOT_ENOUGH_DATA: reason = "not enough data (truncated)"
+            default: reason = "status \(status.rawValue)"
+            }
+            return ImageDecodingError(codec: "WebP", message: "\(message): \(reason)")
+        }
+    }
+}
+#endif

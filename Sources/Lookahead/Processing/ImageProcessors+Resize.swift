@@ -1,0 +1,115 @@
+// Lookahead — ImageProcessors.Resize: scale to fit or fill a size, optionally cropping, with a proper filter.
+
+extension ImageProcessors {
+    /// Resizes an image to fit in or fill a size (in pixels), keeping its aspect ratio.
+    ///
+    /// On a 640×480 image: fill 400×400 → 533×400; fit 480×480 → 480×360; width 400 → 400×300;
+    /// fill 400×400 with crop → 400×400 (the centre).
+    public struct Resize: ImageProcessing {
+        /// How the image relates to the target size.
+        public enum ContentMode: String, Sendable, Hashable {
+            /// Scale so the image fits inside the size.
+            case aspectFit = "fit"
+            /// Scale so the image covers the size.
+            case aspectFill = "fill"
+        }
+
+        /// The target width; `nil` to follow the height.
+        public let width: Int?
+        /// The target height; `nil` to follow the width.
+        public let height: Int?
+        /// Fit or fill.
+        public let contentMode: ContentMode
+        /// With `.aspectFill`, crop the result to exactly the target size, keeping the centre.
+        public let crop: Bool
+        /// Allow making the image larger; off by default.
+        public let upscale: Bool
+        /// The resampling filter.
+        public let filter: Resampler.Filter
+
+        /// Resizes to fit or fill `width` × `height`.
+        public init(
+            width: Int,
+            height: Int,
+            contentMode: ContentMode = .aspectFill,
+            crop: Bool = false,
+            upscale: Bool = false,
+            filter: Resampler.Filter = .catmullRom
+        ) {
+            self.width = max(1, width)
+            self.height = max(1, height)
+            self.contentMode = contentMode
+            self.crop = crop
+            self.upscale = upscale
+            self.filter = filter
+        }
+
+        /// Resizes to a width, keeping the aspect ratio.
+        public init(width: Int, upscale: Bool = false) {
+            self.width = max(1, width)
+            self.height = nil
+            self.contentMode = .aspectFit
+            self.crop = false
+            self.upscale = upscale
+            self.filter = .catmullRom
+        }
+
+        /// Resizes to a height, keeping the aspect ratio.
+        public init(height: Int, upscale: Bool = false) {
+            self.width = nil
+            self.height = max(1, height)
+            self.contentMode = .aspectFit
+            self.crop = false
+            self.upscale = upscale
+            self.filter = .catmullRom
+        }
+
+        public var identifier: String {
+            "resize(w=\(width.map(String.init) ?? "auto"),h=\(height.map(String.init) ?? "auto"),"
+                + "\(contentMode.rawValue),crop=\(crop),upscale=\(upscale),\(filter))"
+        }
+
+        /// The size the image is scaled to, before any crop.
+        public func scaledSize(forWidth imageWidth: Int, height imageHeight: Int) -> (width: Int, height: Int) {
+            let sx = width.map { Double($0) / Double(imageWidth) }
+            let sy = height.map { Double($0) / Double(imageHeight) }
+            var scale: Double
+            switch (sx, sy) {
+            case (let sx?, let sy?): scale = contentMode == .aspectFit ? min(sx, sy) : max(sx, sy)
+            case (let sx?, nil): scale = sx
+            case (nil, let sy?): scale = sy
+            case (nil, nil): scale = 1
+            }
+            if !upscale { scale = min(1, scale) }
+            return (
+                max(1, Int((Double(imageWidth) * scale).rounded())),
+                max(1, Int((Double(imageHeight) * scale).rounded()))
+            )
+        }
+
+        public func process(_ image: Bitmap) throws -> Bitmap {
+            let size = scaledSize(forWidth: image.width, height: image.height)
+            let scaled = Resampler.resize(image, width: size.width, height: size.height, filter: filter)
+            guard crop, contentMode == .aspectFill, let width, let height else { return scaled }
+            return scaled.cropped(width: min(width, scaled.width), height: min(height, scaled.height))
+        }
+    }
+}
+
+extension Bitmap {
+    /// The centre `width` × `height` of the image.
+    public func cropped(width: Int, height: Int) -> Bitmap {
+        let width = max(1, min(width, self.width))
+        let height = max(1, min(height, self.height))
+        guard width != self.width || height != self.height else { return self }
+        let left = (self.width - width) / 2
+        let top = (self.height - height) / 2
+        var output = [UInt8]()
+        output.reserveCapacity(width * height * 4)
+        for row in top..<(top + height) {
+            let start = row * bytesPerRow + left * 4
+            output.append(contentsOf: pixels[start..<(start + width * 4)])
+        }
+        return Bitmap(width: width, height: height, pixels: output)
+    }
+}

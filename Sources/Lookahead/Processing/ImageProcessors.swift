@@ -1,0 +1,32 @@
+// Lookahead — ImageProcessors: the processors that ship with Lookahead, and composition.
+
+/// Processors for decoded images: resizing, cropping to a circle, rounding corners, and chains of them.
+///
+/// ```swift
+/// let request = ImageRequest(url: url, processors: [
+///     ImageProcessors.Resize(width: 160, height: 160, contentMode: .aspectFill, crop: true),
+///     ImageProcessors.RoundedCorners(radius: 16),
+/// ])
+/// ```
+/// Every processor's ``ImageProcessing/identifier`` names its parameters, so identical processing of identical
+/// input runs once and is cached once.
+public enum ImageProcessors {
+    /// Several processors applied in order, as one.
+    public struct Composition: ImageProcessing {
+        /// The processors, in order.
+        public let processors: [any ImageProcessing]
+
+        /// Creates a composition.
+        public init(_ processors: [any ImageProcessing]) {
+            self.processors = processors
+        }
+
+        public var identifier: String {
+            "composition(" + processors.map(\.identifier).joined(separator: "|") + ")"
+        }
+
+        public func process(_ image: Bitmap) throws -> Bitmap {
+            try processors.reduce(image) { try $1.process($0) }
+        }
+    }
+}
