@@ -287,3 +287,45 @@ func expectFailure(
         #expect(matches(error), "unexpected error: \(error)", sourceLocation: sourceLocation)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ImagePipelineProcessingTests {
+    /// Counts its runs.
+    final class Counting: ImageProcessing, Sendable {
+        let runs = AsyncCondition(0)
+        var identifier: String { "counting" }
+        func process(_ image: Bitmap) throws -> Bitmap {
+            runs.update { $0 += 1 }
+            return Bitmap(width: image.width / 2, height: image.height / 2, red: 1, green: 2, blue: 3)
+        }
+    }
+
+    @Test func identicalProcessingRunsOnceAndIsCachedUnderItsOwnKey() async throws {
+        let loader = GatedDataLoader()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = nil
+        }
+        let counting = Counting()
+        let url = URL(string: "https://example.com/p.jpg")
+        let processed = (0..<5).map { _ in pipeline.imageTask(with: ImageRequest(url: url, processors: [counting])) }
+        let plain = pipeline.imageTask(with: ImageRequest(url: url))
+        await loader.waitForPending(1)
+        loader.release()
+        for task in processed { #expect(try await task.response.image.width == 32) }
+        #expect(try await plain.response.image.width == 64)
+        #expect(counting.runs.value == 1)
+        #expect(loader.record.value.started.count == 1)
+        #expect(pipeline.cachedImage(for: ImageRequest(url: url, processors: [counting]))?.width == 32)
+        #expect(pipeline.cachedImage(for: ImageRequest(url: url))?.width == 64)
+    }
+
+    @Test func thumbnailsThroughThePipelineHaveTheExactSize() async throws {
+        let pipeline = ImagePipeline {
+            $0.dataLoader = GatedDataLoader(isGated: false)
+            $0.diskCache = nil
+        }
+        let request = ImageRequest(url: URL(string: "https://example.com/t.jpg"), thumbnail: .init(width: 20, height: 20, contentMode: .aspectFit))
+        let response = try await pipeline.image(for: request)
+        #expect(response.image.width == 20 && response.image.height == 15)
+    }
+}

@@ -1,0 +1,110 @@
+// Lookahead tests — resizing, cropping, circles, rounded corners, composition, and the resampler's filter.
+
+import Foundation
+import Testing
+@testable import Lookahead
+
+@Suite struct ImageProcessorsTests {
+    let photo = Bitmap(width: 640, height: 480, red: 200, green: 100, blue: 50)
+
+    @Test func resizeSizesOnA640By480Image() throws {
+        #expect(try ImageProcessors.Resize(width: 400, height: 400, contentMode: .aspectFill).process(photo).size == [533, 400])
+        #expect(try ImageProcessors.Resize(width: 480, height: 480, contentMode: .aspectFit).process(photo).size == [480, 360])
+        #expect(try ImageProcessors.Resize(width: 400).process(photo).size == [400, 300])
+        #expect(try ImageProcessors.Resize(height: 240).process(photo).size == [320, 240])
+        #expect(try ImageProcessors.Resize(width: 400, height: 400, crop: true).process(photo).size == [400, 400])
+    }
+
+    @Test func resizeNeverUpscalesUnlessAsked() throws {
+        #expect(try ImageProcessors.Resize(width: 1280).process(photo).size == [640, 480])
+        #expect(try ImageProcessors.Resize(width: 1280, upscale: true).process(photo).size == [1280, 960])
+    }
+
+    @Test func cropKeepsTheCentre() throws {
+        // Left half black, right half white: a centred crop of a wide image keeps both halves.
+        var pixels = [UInt8]()
+        for _ in 0..<10 {
+            for x in 0..<40 { pixels += x < 20 ? [0, 0, 0, 255] : [255, 255, 255, 255] }
+        }
+        let image = Bitmap(width: 40, height: 10, pixels: pixels)
+        let cropped = image.cropped(width: 10, height: 10)
+        #expect(cropped[0, 5].red == 0)
+        #expect(cropped[9, 5].red == 255)
+    }
+
+    @Test func circleIsTransparentOutsideAndOpaqueInside() throws {
+        let circle = try ImageProcessors.Circle().process(photo)
+        #expect(circle.size == [480, 480])
+        #expect(circle[0, 0].alpha == 0)
+        #expect(circle[479, 479].alpha == 0)
+        #expect(circle[240, 240].alpha == 255)
+        #expect(circle[240, 1].alpha == 255)  // the top of the circle
+        let edge = (0..<480).map { Int(circle[$0, 60].alpha) }
+        #expect(edge.contains { $0 > 0 && $0 < 255 }, "the edge is anti-aliased")
+    }
+
+    @Test func roundedCornersOnlyTouchTheCorners() throws {
+        let image = Bitmap(width: 80, height: 80, red: 10, green: 20, blue: 30)
+        let rounded = try ImageProcessors.RoundedCorners(radius: 8).process(image)
+        #expect(rounded[0, 0].alpha == 0)
+        #expect(rounded[79, 0].alpha == 0)
+        #expect(rounded[0, 79].alpha == 0)
+        #expect(rounded[79, 79].alpha == 0)
+        #expect(rounded[0, 40].alpha == 255)
+        #expect(rounded[40, 0].alpha == 255)
+        #expect(rounded[8, 8].alpha == 255)
+        #expect(rounded[2, 2].alpha < 255)
+    }
+
+    @Test func compositionAppliesInOrderAndNamesItsParts() throws {
+        let composition = ImageProcessors.Composition([
+            ImageProcessors.Resize(width: 100, height: 100, crop: true), ImageProcessors.RoundedCorners(radius: 8),
+        ])
+        let output = try composition.process(photo)
+        #expect(output.size == [100, 100])
+        #expect(output[0, 0].alpha == 0)
+        #expect(composition.identifier.contains("resize(") && composition.identifier.contains("roundedCorners(8)"))
+    }
+
+    @Test func identifiersDifferWithTheirParameters() {
+        let identifiers = [
+            ImageProcessors.Resize(width: 100, height: 100).identifier,
+            ImageProcessors.Resize(width: 100, height: 100, crop: true).identifier,
+            ImageProcessors.Resize(width: 100, height: 100, contentMode: .aspectFit).identifier,
+            ImageProcessors.Resize(width: 100).identifier, ImageProcessors.RoundedCorners(radius: 8).identifier,
+            ImageProcessors.RoundedCorners(radius: 9).identifier, ImageProcessors.Circle().identifier,
+        ]
+        #expect(Set(identifiers).count == identifiers.count)
+    }
+
+    @Test(arguments: [Resampler.Filter.triangle, .catmullRom, .lanczos3]) func resamplingPreservesFlatColourAndAverages(filter: Resampler.Filter) {
+        let flat = Resampler.resize(photo, width: 97, height: 61, filter: filter)
+        #expect(flat.size == [97, 61])
+        #expect(flat.pixels.enumerated().allSatisfy { index, value in
+            abs(Int(value) - Int(photo.pixels[index % 4])) <= 1
+        })
+        // A 1-pixel checkerboard shrunk by 4 becomes mid-grey: every source pixel contributes (no nearest neighbour).
+        var checker = [UInt8]()
+        for y in 0..<64 {
+            for x in 0..<64 { checker += (x + y) % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] }
+        }
+        let small = Resampler.resize(Bitmap(width: 64, height: 64, pixels: checker), width: 16, height: 16, filter: filter)
+        #expect(small.pixels.enumerated().allSatisfy { index, value in index % 4 == 3 || abs(Int(value) - 128) <= 12 })
+    }
+
+    @Test func transparentPixelsDoNotDarkenTheirNeighbours() {
+        // Opaque red next to fully transparent black: premultiplied resampling keeps the edge red, not dark red.
+        var pixels = [UInt8]()
+        for _ in 0..<8 {
+            for x in 0..<8 { pixels += x < 4 ? [255, 0, 0, 255] : [0, 0, 0, 0] }
+        }
+        let half = Resampler.resize(Bitmap(width: 8, height: 8, pixels: pixels), width: 4, height: 4)
+        let edge = half[1, 2]
+        #expect(edge.alpha > 0)
+        #expect(edge.red >= 250, "got \(edge)")
+    }
+}
+
+extension Bitmap {
+    fileprivate var size: [Int] { [width, height] }
+}
