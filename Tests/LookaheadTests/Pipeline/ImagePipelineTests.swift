@@ -324,7 +324,10 @@ func expectFailure(
             $0.dataLoader = GatedDataLoader(isGated: false)
             $0.diskCache = nil
         }
-        let request = ImageRequest(url: URL(string: "https://example.com/t.jpg"), thumbnail: .init(width: 20, height: 20, contentMode: .aspectFit))
+        let request = ImageRequest(
+            url: URL(string: "https://example.com/t.jpg"),
+            thumbnail: .init(width: 20, height: 20, contentMode: .aspectFit)
+        )
         let response = try await pipeline.image(for: request)
         #expect(response.image.width == 20 && response.image.height == 15)
     }

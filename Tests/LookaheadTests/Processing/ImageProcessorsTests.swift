@@ -2,14 +2,23 @@
 
 import Foundation
 import Testing
+
 @testable import Lookahead
 
 @Suite struct ImageProcessorsTests {
     let photo = Bitmap(width: 640, height: 480, red: 200, green: 100, blue: 50)
 
     @Test func resizeSizesOnA640By480Image() throws {
-        #expect(try ImageProcessors.Resize(width: 400, height: 400, contentMode: .aspectFill).process(photo).size == [533, 400])
-        #expect(try ImageProcessors.Resize(width: 480, height: 480, contentMode: .aspectFit).process(photo).size == [480, 360])
+        #expect(
+            try ImageProcessors.Resize(width: 400, height: 400, contentMode: .aspectFill).process(photo).size == [
+                533, 400,
+            ]
+        )
+        #expect(
+            try ImageProcessors.Resize(width: 480, height: 480, contentMode: .aspectFit).process(photo).size == [
+                480, 360,
+            ]
+        )
         #expect(try ImageProcessors.Resize(width: 400).process(photo).size == [400, 300])
         #expect(try ImageProcessors.Resize(height: 240).process(photo).size == [320, 240])
         #expect(try ImageProcessors.Resize(width: 400, height: 400, crop: true).process(photo).size == [400, 400])
@@ -77,18 +86,27 @@ import Testing
         #expect(Set(identifiers).count == identifiers.count)
     }
 
-    @Test(arguments: [Resampler.Filter.triangle, .catmullRom, .lanczos3]) func resamplingPreservesFlatColourAndAverages(filter: Resampler.Filter) {
+    @Test(arguments: [Resampler.Filter.triangle, .catmullRom, .lanczos3]) func resamplingPreservesFlatColourAndAverages(
+        filter: Resampler.Filter
+    ) {
         let flat = Resampler.resize(photo, width: 97, height: 61, filter: filter)
         #expect(flat.size == [97, 61])
-        #expect(flat.pixels.enumerated().allSatisfy { index, value in
-            abs(Int(value) - Int(photo.pixels[index % 4])) <= 1
-        })
+        #expect(
+            flat.pixels.enumerated().allSatisfy { index, value in
+                abs(Int(value) - Int(photo.pixels[index % 4])) <= 1
+            }
+        )
         // A 1-pixel checkerboard shrunk by 4 becomes mid-grey: every source pixel contributes (no nearest neighbour).
         var checker = [UInt8]()
         for y in 0..<64 {
             for x in 0..<64 { checker += (x + y) % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] }
         }
-        let small = Resampler.resize(Bitmap(width: 64, height: 64, pixels: checker), width: 16, height: 16, filter: filter)
+        let small = Resampler.resize(
+            Bitmap(width: 64, height: 64, pixels: checker),
+            width: 16,
+            height: 16,
+            filter: filter
+        )
         #expect(small.pixels.enumerated().allSatisfy { index, value in index % 4 == 3 || abs(Int(value) - 128) <= 12 })
     }
 

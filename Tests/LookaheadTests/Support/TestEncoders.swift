@@ -6,6 +6,7 @@ import Foundation
 import CGIF
 import CSPNG
 import CWebP
+@testable import Lookahead
 
 enum TestEncoders {
     /// RGBA pixels: the gradient of `TestImages.gradient`, with alpha falling from 255 (left) to 0 (right) if
@@ -108,36 +109,9 @@ enum TestEncoders {
         return sink.data
     }
 
-    /// An 8-bit RGBA PNG.
+    /// An 8-bit RGBA PNG, written by the library's own encoder.
     static func png(rgba: [UInt8], width: Int, height: Int) -> Data {
-        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { fatalError("spng") }
-        defer { spng_ctx_free(context) }
-        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
-        var header = spng_ihdr(
-            width: UInt32(width),
-            height: UInt32(height),
-            bit_depth: 8,
-            color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-            compression_method: 0,
-            filter_method: 0,
-            interlace_method: 0
-        )
-        spng_set_ihdr(context, &header)
-        let status = rgba.withUnsafeBytes {
-            spng_encode_image(
-                context,
-                $0.baseAddress,
-                $0.count,
-                Int32(SPNG_FMT_PNG.rawValue),
-                Int32(SPNG_ENCODE_FINALIZE.rawValue)
-            )
-        }
-        precondition(status == 0, String(cString: spng_strerror(status)))
-        var length = 0
-        var error: Int32 = 0
-        guard let buffer = spng_get_png_buffer(context, &length, &error) else { fatalError("no PNG buffer") }
-        defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
+        try! ImageEncoders.PNG.encode(Bitmap(width: width, height: height, pixels: rgba))
     }
 
     /// A JPEG with an Exif APP1 segment carrying `orientation`, inserted after SOI.

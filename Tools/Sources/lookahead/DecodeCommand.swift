@@ -7,7 +7,8 @@ import Lookahead
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode files; print the format, the decoded size and the time, or the error. Exits 1 if any failed."
+        abstract:
+            "Decode files; print the format, the upright decoded size and the time, or the error. Exits 1 if any failed."
     )
 
     @Argument(help: "Image files.")
@@ -21,16 +22,9 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         var failures = 0
-        let decoders = ImageDecoders.default
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
                 print("\(file): cannot read the file")
-                failures += 1
-                continue
-            }
-            guard let decoder = decoders.first(where: { $0.canDecode(data.prefix(32)) }) else {
-                let header = data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-                print("\(file): no decoder recognises data starting with \(header)")
                 failures += 1
                 continue
             }
@@ -40,11 +34,13 @@ struct DecodeCommand: ParsableCommand {
             )
             let clock = ContinuousClock()
             let start = clock.now
-            do {
-                let bitmap = try decoder.decode(data, context: context)
+            switch ImageDecoders.decode(data, context: context) {
+            case .success(let decoded):
                 let elapsed = start.duration(to: clock.now)
-                print("\(file): \(decoder.name) \(bitmap.width)×\(bitmap.height) in \(elapsed.formattedMilliseconds)")
-            } catch {
+                print(
+                    "\(file): \(decoded.codec) \(decoded.image.width)×\(decoded.image.height) in \(elapsed.formattedMilliseconds)"
+                )
+            case .failure(let error):
                 print("\(file): \(error)")
                 failures += 1
             }

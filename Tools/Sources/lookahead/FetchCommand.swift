@@ -19,6 +19,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Do not use the disk cache.")
     var noDiskCache = false
 
+    @Option(help: "Save the decoded image as PNG.")
+    var out: String?
+
     func run() async throws {
         guard let url = URL(string: url) else {
             print("\(self.url): not a URL")
@@ -38,6 +41,10 @@ struct FetchCommand: AsyncParsableCommand {
                 "\(url.absoluteString): \(response.image.width)×\(response.image.height) from the \(source)\(status) "
                     + "in \(start.duration(to: clock.now).formattedMilliseconds)"
             )
+            if let out {
+                try ImageEncoders.PNG.encode(response.image).write(to: URL(fileURLWithPath: out))
+                print("saved \(out)")
+            }
         } catch {
             print("\(url.absoluteString): \(error)")
             throw ExitCode(1)

@@ -1,0 +1,64 @@
+// Lookahead — PNG encoding with libspng, for saving bitmaps (tools, snapshots).
+
+#if canImport(CSPNG)
+import CSPNG
+public import Foundation
+
+/// Encoders that turn bitmaps back into files.
+public enum ImageEncoders {
+    /// Encodes RGBA bitmaps as 8-bit RGBA PNG with libspng.
+    public enum PNG {
+        /// The PNG file for a bitmap.
+        public static func encode(_ image: Bitmap) throws(ImageDecodingError) -> Data {
+            guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+                throw ImageDecodingError(codec: "PNG", message: "out of memory")
+            }
+            defer { spng_ctx_free(context) }
+            spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
+            var header = spng_ihdr(
+                width: UInt32(image.width),
+                height: UInt32(image.height),
+                bit_depth: 8,
+                color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
+                compression_method: 0,
+                filter_method: 0,
+                interlace_method: 0
+            )
+            spng_set_ihdr(context, &header)
+            let rows = image.bytesPerRow == image.width * 4 ? image : image.tightlyPacked
+            let status = rows.pixels.withUnsafeBytes {
+                spng_encode_image(
+                    context,
+                    $0.baseAddress,
+                    $0.count,
+                    Int32(SPNG_FMT_PNG.rawValue),
+                    Int32(SPNG_ENCODE_FINALIZE.rawValue)
+                )
+            }
+            guard status == 0 else {
+                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
+            }
+            var length = 0
+            var error: Int32 = 0
+            guard let buffer = spng_get_png_buffer(context, &length, &error) else {
+                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(error)))
+            }
+            defer { free(buffer) }
+            return Data(bytes: buffer, count: length)
+        }
+    }
+}
+
+extension Bitmap {
+    /// The same pixels with rows exactly `width * 4` bytes apart.
+    var tightlyPacked: Bitmap {
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(width * height * 4)
+        for row in 0..<height {
+            let start = row * bytesPerRow
+            pixels.append(contentsOf: self.pixels[start..<(start + width * 4)])
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+}
+#endif
