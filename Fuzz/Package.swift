@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+// Lookahead's fuzz targets: one libFuzzer entry point per decoder. Build and run them with scripts/fuzz.
+import PackageDescription
+
+let formats = ["JPEG", "PNG", "WebP", "GIF"]
+
+let package = Package(
+    name: "LookaheadFuzz",
+    dependencies: [.package(name: "Lookahead", path: "..")],
+    targets: formats.map { format in
+        .executableTarget(
+            name: "fuzz-\(format.lowercased())",
+            dependencies: [.product(name: "Lookahead", package: "Lookahead")],
+            path: "Sources/fuzz-\(format.lowercased())",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        )
+    },
+    swiftLanguageModes: [.v6]
+)
