@@ -75,6 +75,9 @@ public enum ImageDecoders {
         #if canImport(CGIF)
         decoders.append(GIF())
         #endif
+        #if canImport(ImageIO) && canImport(CoreGraphics)
+        decoders.append(ImageIODecoder())  // every format ImageIO knows, on Apple platforms
+        #endif
         return decoders
     }
 
