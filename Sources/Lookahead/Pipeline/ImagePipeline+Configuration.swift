@@ -23,6 +23,9 @@ extension ImagePipeline {
         public var decoders: [any ImageDecoding]
         /// The most downloads that run at once; the rest wait in priority order. Default 6.
         public var dataLoadingConcurrency: Int
+        /// How many of the download slots requests at `.low` priority or below (prefetches) may take at once;
+        /// the rest stay free for images on screen. `nil` (the default) leaves two slots for them.
+        public var maximumBackgroundDataLoads: Int?
         /// The most decode and processing stages that run at once, each on its own thread. Default: one per
         /// core, at least two.
         public var decodingConcurrency: Int
@@ -48,6 +51,7 @@ extension ImagePipeline {
             self.diskCache = diskCache
             self.decoders = decoders
             self.dataLoadingConcurrency = 6
+            self.maximumBackgroundDataLoads = nil
             self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
             self.maximumResponseSize = 64 << 20
             self.maximumPixelCount = 64 << 20

@@ -7,14 +7,14 @@ extension ImagePipeline {
     struct Effects {
         enum Delivery {
             case progress(completed: Int64, total: Int64?)
-            case success(TaskGraph.Output)
+            case success(TaskGraph.StageResult)
             case failure(Error)
         }
 
         var starts: [(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority)] =
             []
         var cancels: [OperationToken] = []
-        var deliveries: [(task: ImageTask, delivery: Delivery)] = []
+        var deliveries: [(task: any TaskReceiver, delivery: Delivery)] = []
         var events: [Event] = []
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -63,25 +63,30 @@ extension ImagePipeline {
             switch delivery {
             case .progress(let completed, let total):
                 task.didProgress(completed: completed, total: total)
-            case .success(let output):
-                let request = task.request
-                if !request.options.contains(.disableMemoryCacheWrites) {
-                    configuration.memoryCache?.store(output.image, for: request.imageKey)
-                }
-                let response = ImageResponse(
-                    image: output.image,
-                    request: request,
-                    cacheType: output.cacheType,
-                    httpResponse: output.response
-                )
-                task.finish(.success(response))
+            case .success(let value):
+                task.didComplete(.success(value), in: self)
             case .failure(let error):
-                task.finish(.failure(error))
+                task.didComplete(.failure(error), in: self)
             }
         }
         for start in effects.starts {
             self.start(operation: start.operation, token: start.token, work: start.work, priority: start.priority)
         }
         for waiter in effects.idleWaiters { waiter.resume() }
+    }
+}
+
+extension ImagePipeline {
+    /// The response for decoded output, stored in the memory cache unless the request says not to.
+    func response(for output: TaskGraph.Output, request: ImageRequest) -> ImageResponse {
+        if !request.options.contains(.disableMemoryCacheWrites) {
+            configuration.memoryCache?.store(output.image, for: request.imageKey)
+        }
+        return ImageResponse(
+            image: output.image,
+            request: request,
+            cacheType: output.cacheType,
+            httpResponse: output.response
+        )
     }
 }

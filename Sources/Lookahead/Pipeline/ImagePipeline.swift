@@ -32,7 +32,7 @@ public final class ImagePipeline: Sendable {
 
     struct State {
         var graph: TaskGraph
-        var tasks: [Int: ImageTask] = [:]
+        var tasks: [Int: any TaskReceiver] = [:]
         var isInvalidated = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -51,6 +51,8 @@ public final class ImagePipeline: Sendable {
                 graph: TaskGraph(
                     dataLoadLimit: configuration.dataLoadingConcurrency,
                     decodeLimit: configuration.decodingConcurrency,
+                    backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
+                        ?? max(1, configuration.dataLoadingConcurrency - 2),
                     isCoalescingEnabled: configuration.isCoalescingEnabled
                 )
             )
@@ -87,6 +89,29 @@ public final class ImagePipeline: Sendable {
         )
         start(task)
         return task
+    }
+
+    /// Loads a request's original data — disk cache first, then the data loader, stored in the disk cache —
+    /// without decoding it or touching the memory cache. What an ``ImagePrefetcher`` with the `.diskCache`
+    /// destination uses. Cancelling the calling Swift task cancels it.
+    public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
+        if Task.isCancelled { throw .cancelled }
+        let task = DataTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request)
+        if request.url == nil { throw .invalidURL(nil) }
+        let effects = state.withLock { state -> Effects? in
+            guard !state.isInvalidated else { return nil }
+            state.tasks[task.id] = task
+            return Self.resolve(state.graph.submit(task: task.id, request: request, dataOnly: true), in: &state)
+        }
+        guard let effects else { throw .pipelineInvalidated }
+        perform(effects)
+        let result = await withTaskCancellationHandler {
+            await task.wait()
+        } onCancel: {
+            task.resolve(.failure(.cancelled))
+            self.perform(self.state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) })
+        }
+        return try result.get()
     }
 
     // MARK: - Memory cache
@@ -180,7 +205,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - From tasks
 
-    func taskCancelled(_ task: ImageTask) {
+    func taskCancelled(_ task: any TaskReceiver) {
         perform(state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) })
     }
 

@@ -26,7 +26,7 @@ package struct TaskGraph {
         /// Report progress to a task.
         case progress(task: Int, completed: Int64, total: Int64?)
         /// Complete a task.
-        case finish(task: Int, result: Result<Output, ImagePipeline.Error>)
+        case finish(task: Int, result: Result<StageResult, ImagePipeline.Error>)
         /// A task joined work already in flight for the same key.
         case coalesced(task: Int, url: URL?)
         /// A download stopped because nobody wanted it any more.
@@ -64,7 +64,7 @@ package struct TaskGraph {
         }
     }
 
-    /// What a finished stage produced.
+    /// What a finished stage produced (and what a task receives: data-only tasks get `.data`).
     package enum StageResult {
         case data(LoadedData)
         case image(Output)
@@ -110,6 +110,8 @@ package struct TaskGraph {
         let queue: QueueKind
         var node: Int?
         let token: OperationToken
+        /// Holds one of the queue's background slots (started at `.low` or below, not promoted since).
+        var isBackground: Bool
     }
 
     private var nodes: [Int: Node] = [:]
@@ -122,8 +124,15 @@ package struct TaskGraph {
     private var actions: [Action] = []
     private let isCoalescingEnabled: Bool
 
-    package init(dataLoadLimit: Int, decodeLimit: Int, isCoalescingEnabled: Bool = true) {
-        self.dataQueue = WorkQueue(limit: dataLoadLimit)
+    /// - Parameter backgroundDataLoadLimit: How many download slots stages at `.low` priority or below may take;
+    ///   the rest stay free for what is on screen.
+    package init(
+        dataLoadLimit: Int,
+        decodeLimit: Int,
+        backgroundDataLoadLimit: Int? = nil,
+        isCoalescingEnabled: Bool = true
+    ) {
+        self.dataQueue = WorkQueue(limit: dataLoadLimit, backgroundLimit: backgroundDataLoadLimit)
         self.decodeQueue = WorkQueue(limit: decodeLimit)
         self.isCoalescingEnabled = isCoalescingEnabled
     }
@@ -148,8 +157,8 @@ package struct TaskGraph {
     // MARK: - Events
 
     /// A task asks for an image.
-    package mutating func submit(task: Int, request: ImageRequest) -> [Action] {
-        let stage: Stage = request.processors.isEmpty ? .decode : .process
+    package mutating func submit(task: Int, request: ImageRequest, dataOnly: Bool = false) -> [Action] {
+        let stage: Stage = dataOnly ? .data : request.processors.isEmpty ? .decode : .process
         let (node, joined) = attach(.task(task), priority: request.priority, request: request, stage: stage)
         tasks[task] = node
         if joined { actions.append(.coalesced(task: task, url: request.url)) }
@@ -170,6 +179,7 @@ package struct TaskGraph {
         guard let node = tasks[task], nodes[node] != nil else { return [] }
         nodes[node]!.subscribers[.task(task)] = priority
         updatePriority(of: node)
+        startQueuedWork()  // a promoted prefetch may have freed a background slot
         return takeActions()
     }
 
@@ -190,7 +200,7 @@ package struct TaskGraph {
         guard let finished = operations.removeValue(forKey: operation) else {
             preconditionFailure("Internal inconsistency: unknown operation \(operation) finished")
         }
-        withQueue(finished.queue) { $0.finishOne() }
+        withQueue(finished.queue) { $0.finishOne(isBackground: finished.isBackground) }
         if let id = finished.node, let node = removeNode(id) {
             switch result {
             case .success(let value):
@@ -300,8 +310,12 @@ package struct TaskGraph {
             updatePriority(of: dependency)
         case .queued(let kind, _):
             withQueue(kind) { $0.move(id, from: node.priority, to: priority) }
-        case .running:
-            break
+        case .running(let operation):
+            // A promoted prefetch gives its background slot back, so more prefetches may start.
+            if operations[operation]?.isBackground == true, !WorkQueue.isBackground(priority) {
+                operations[operation]!.isBackground = false
+                withQueue(operations[operation]!.queue) { $0.promoteRunning() }
+            }
         }
     }
 
@@ -310,15 +324,13 @@ package struct TaskGraph {
     private mutating func complete(_ node: Node, with value: StageResult) {
         for subscriber in node.subscribers.keys.sorted(by: Self.order) {
             switch (subscriber, value) {
-            case (.task(let task), .image(let output)):
+            case (.task(let task), _):
                 tasks[task] = nil
-                actions.append(.finish(task: task, result: .success(output)))
+                actions.append(.finish(task: task, result: .success(value)))
             case (.node(let child), .data(let data)):
                 enqueue(child, work: .decode(data, nodes[child]!.request))
             case (.node(let child), .image(let output)):
                 enqueue(child, work: .process(output, nodes[child]!.request))
-            case (.task, .data):
-                preconditionFailure("Internal inconsistency: a task subscribed to a data stage")
             }
         }
     }
@@ -342,13 +354,13 @@ package struct TaskGraph {
 
     private mutating func startQueuedWork() {
         for kind in [QueueKind.data, .decode] {
-            while let id = withQueue(kind, { $0.next() }) {
+            while let (id, isBackground) = withQueue(kind, { $0.next() }) {
                 guard let node = nodes[id], case .queued(_, let work) = node.state else {
                     preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
                 }
                 let operation = makeID()
                 let token = OperationToken()
-                operations[operation] = Operation(queue: kind, node: id, token: token)
+                operations[operation] = Operation(queue: kind, node: id, token: token, isBackground: isBackground)
                 nodes[id]!.state = .running(operation: operation)
                 actions.append(.start(operation: operation, token: token, work: work, priority: node.priority))
             }

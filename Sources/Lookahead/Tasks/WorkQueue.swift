@@ -5,17 +5,27 @@ import DequeModule
 /// Decides which queued stage starts next and how many run at once.
 ///
 /// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
-/// priority changes while queued moves to the back of its new level. At most ``limit`` stages run at once.
+/// priority changes while queued moves to the back of its new level. At most ``limit`` stages run at once, and
+/// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
+/// take every slot and make an on-screen image wait behind them.
 struct WorkQueue {
     /// The most stages that run at once.
     let limit: Int
+    /// The most background (`.low`, `.veryLow`) stages that run at once.
+    let backgroundLimit: Int
     /// The stages running now.
     private(set) var runningCount = 0
+    /// The background stages running now.
+    private(set) var runningBackgroundCount = 0
     private var levels = [Deque<Int>](repeating: [], count: ImageRequest.Priority.allCases.count)
 
-    init(limit: Int) {
+    init(limit: Int, backgroundLimit: Int? = nil) {
         self.limit = max(1, limit)
+        self.backgroundLimit = min(self.limit, max(1, backgroundLimit ?? self.limit))
     }
+
+    /// Whether stages at this priority count as background work.
+    static func isBackground(_ priority: ImageRequest.Priority) -> Bool { priority <= .low }
 
     /// The number of queued (not running) stages.
     var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
@@ -38,19 +48,32 @@ struct WorkQueue {
         enqueue(node, priority: new)
     }
 
-    /// Takes the next stage if a slot is free, and counts it as running.
-    mutating func next() -> Int? {
+    /// Takes the next stage if a slot is free for it, and counts it as running.
+    mutating func next() -> (node: Int, isBackground: Bool)? {
         guard runningCount < limit else { return nil }
         for level in levels.indices.reversed() where !levels[level].isEmpty {
+            let isBackground = Self.isBackground(ImageRequest.Priority(rawValue: level)!)
+            if isBackground, runningBackgroundCount >= backgroundLimit { return nil }
             runningCount += 1
-            return levels[level].removeFirst()
+            if isBackground { runningBackgroundCount += 1 }
+            return (levels[level].removeFirst(), isBackground)
         }
         return nil
     }
 
+    /// A running background stage was promoted: it no longer holds a background slot.
+    mutating func promoteRunning() {
+        precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
+        runningBackgroundCount -= 1
+    }
+
     /// Frees the slot of a stage that finished (or was cancelled and has now stopped).
-    mutating func finishOne() {
+    mutating func finishOne(isBackground: Bool) {
         precondition(runningCount > 0, "Internal inconsistency: no running stage to finish")
         runningCount -= 1
+        if isBackground {
+            precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
+            runningBackgroundCount -= 1
+        }
     }
 }

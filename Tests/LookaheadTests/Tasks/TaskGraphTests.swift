@@ -162,6 +162,29 @@ import Testing
         #expect(starts(graph.submit(task: 3, request: request(1))).count == 1)
     }
 
+    @Test func dataOnlyTasksShareTheDownloadAndReceiveData() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let load = starts(graph.submit(task: 1, request: request(1)))[0]
+        #expect(starts(graph.submit(task: 2, request: request(1), dataOnly: true)).isEmpty)
+        let actions = graph.operationFinished(load.operation, with: .success(data))
+        #expect(finished(actions) == [2])
+        let decode = starts(actions)[0]
+        #expect(finished(graph.operationFinished(decode.operation, with: .success(image))) == [1])
+    }
+
+    @Test func prefetchesLeaveSlotsForVisibleWork() {
+        var graph = TaskGraph(dataLoadLimit: 3, decodeLimit: 1, backgroundDataLoadLimit: 1)
+        #expect(starts(graph.submit(task: 1, request: request(1, priority: .low))).count == 1)
+        #expect(starts(graph.submit(task: 2, request: request(2, priority: .low))).isEmpty)
+        #expect(starts(graph.submit(task: 3, request: request(3, priority: .high))).count == 1)
+        // Promoting the running prefetch frees its background slot: the queued prefetch starts.
+        #expect(starts(graph.setPriority(.high, ofTask: 1)).count == 1)
+        #expect(graph.queuedDataURLs.isEmpty)
+        // All three slots are busy now; a visible request waits at the head of the queue.
+        #expect(starts(graph.submit(task: 4, request: request(4, priority: .veryHigh))).isEmpty)
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["4.jpg"])
+    }
+
     @Test func withoutCoalescingEveryRequestLoads() {
         var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2, isCoalescingEnabled: false)
         #expect(starts(graph.submit(task: 1, request: request(1))).count == 1)
