@@ -109,7 +109,9 @@ public final class ImagePipeline: Sendable {
             await task.wait()
         } onCancel: {
             task.resolve(.failure(.cancelled))
-            self.perform(self.state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) })
+            self.perform(
+                self.state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) }
+            )
         }
         return try result.get()
     }

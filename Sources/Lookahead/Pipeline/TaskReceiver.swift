@@ -43,7 +43,10 @@ final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
     private let state = Mutex<
-        (continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>?, result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>?)
+        (
+            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>?,
+            result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>?
+        )
     >((nil, nil))
 
     init(id: Int, request: ImageRequest) {
@@ -59,7 +62,9 @@ final class DataTask: TaskReceiver {
             resolve(
                 .success(
                     ImagePipeline.DataResponse(
-                        data: loaded.response.data, cacheType: loaded.cacheType, httpResponse: loaded.response.response
+                        data: loaded.response.data,
+                        cacheType: loaded.cacheType,
+                        httpResponse: loaded.response.response
                     )
                 )
             )
@@ -72,7 +77,8 @@ final class DataTask: TaskReceiver {
 
     /// Sets the result once; later results are dropped.
     func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>? in
+        let continuation = state.withLock {
+            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.continuation = nil }

@@ -1,6 +1,7 @@
 // Lookahead tests — the bounded priority queue and its background slots.
 
 import Testing
+
 @testable import Lookahead
 
 @Suite struct WorkQueueTests {

@@ -1,0 +1,206 @@
+// Lookahead — ImagePrefetcher: loads images before they are needed, a few at a time, at low priority.
+
+import Foundation
+import Synchronization
+
+/// Loads images ahead of time, so they are ready when their rows appear.
+///
+/// ```swift
+/// let prefetcher = ImagePrefetcher()
+/// func prefetchRows(_ rows: [Int]) { prefetcher.startPrefetching(with: rows.map { urls[$0] }) }
+/// func cancelPrefetchingRows(_ rows: [Int]) { prefetcher.stopPrefetching(with: rows.map { urls[$0] }) }
+/// ```
+///
+/// - Requests run at most ``maxConcurrentRequestCount`` at a time (2 by default), at ``priority`` (`.low`),
+///   in the order given. What is already in the memory cache, or already being fetched, is skipped.
+/// - Starting is deferred to the prefetcher's next turn: a start and a stop in the same tick start nothing.
+/// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
+///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
+///   download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so a fling of prefetches
+///   never makes an on-screen image wait.
+/// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded or kept in
+///   memory.
+/// - Releasing the prefetcher stops everything it started.
+///
+/// - Important: Thread safe; every method returns at once.
+public final class ImagePrefetcher: Sendable {
+    /// Where prefetched images end up.
+    public enum Destination: Sendable {
+        /// Decoded, in the memory cache (and the data in the disk cache).
+        case memoryCache
+        /// Only the original data, in the disk cache.
+        case diskCache
+    }
+
+    /// A running prefetch: the task doing it, and the image task when there is one (for priority changes).
+    struct Running: Sendable {
+        let work: OperationToken
+        let imageTask: ImageTask?
+    }
+
+    private struct State {
+        var queue: PrefetchQueue<ImageCacheKey, Running>
+        var priority = ImageRequest.Priority.low
+        var isDrainScheduled = false
+    }
+
+    /// The pipeline that loads the images.
+    public let pipeline: ImagePipeline
+    /// Where prefetched images end up.
+    public let destination: Destination
+    /// The most prefetches that run at once.
+    public let maxConcurrentRequestCount: Int
+    private let state: Mutex<State>
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// Creates a prefetcher.
+    public convenience init(
+        pipeline: ImagePipeline = .shared,
+        destination: Destination = .memoryCache,
+        maxConcurrentRequestCount: Int = 2
+    ) {
+        let queue = DispatchQueue(label: "Lookahead.ImagePrefetcher")
+        self.init(
+            pipeline: pipeline,
+            destination: destination,
+            maxConcurrentRequestCount: maxConcurrentRequestCount,
+            scheduler: { work in queue.async(execute: work) }
+        )
+    }
+
+    /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive).
+    package init(
+        pipeline: ImagePipeline,
+        destination: Destination,
+        maxConcurrentRequestCount: Int,
+        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
+        self.pipeline = pipeline
+        self.destination = destination
+        self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
+        self.state = Mutex(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
+        self.schedule = scheduler
+    }
+
+    deinit {
+        stopPrefetching()
+    }
+
+    // MARK: - Starting and stopping
+
+    /// Starts prefetching images for URLs, in order.
+    public func startPrefetching(with urls: [URL]) {
+        startPrefetching(with: urls.map { ImageRequest(url: $0) })
+    }
+
+    /// Starts prefetching images for requests, in order. Their priority is replaced by ``priority``.
+    public func startPrefetching(with requests: [ImageRequest]) {
+        let items = requests.map { (key: key(for: $0), request: $0) }
+        let shouldSchedule = state.withLock { state -> Bool in
+            state.queue.enqueue(items)
+            return scheduleDrain(&state)
+        }
+        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+    }
+
+    /// Stops prefetching images for URLs: queued ones are dropped, running ones cancelled.
+    public func stopPrefetching(with urls: [URL]) {
+        stopPrefetching(with: urls.map { ImageRequest(url: $0) })
+    }
+
+    /// Stops prefetching images for requests: queued ones are dropped, running ones cancelled.
+    public func stopPrefetching(with requests: [ImageRequest]) {
+        let keys = requests.map(key(for:))
+        let cancelled = state.withLock { $0.queue.remove(keys) }
+        for running in cancelled { running.work.cancel() }
+    }
+
+    /// Stops all prefetching.
+    public func stopPrefetching() {
+        let cancelled = state.withLock { $0.queue.removeAll() }
+        for running in cancelled { running.work.cancel() }
+    }
+
+    /// While paused, running prefetches finish but no new ones start.
+    public var isPaused: Bool {
+        get { state.withLock { $0.queue.isPaused } }
+        set {
+            let shouldSchedule = state.withLock { state -> Bool in
+                state.queue.isPaused = newValue
+                return newValue ? false : scheduleDrain(&state)
+            }
+            if shouldSchedule { schedule { [weak self] in self?.drain() } }
+        }
+    }
+
+    /// The priority of prefetches, `.low` by default. A change reaches the ones already running.
+    public var priority: ImageRequest.Priority {
+        get { state.withLock { $0.priority } }
+        set {
+            let running = state.withLock { state -> [Running] in
+                state.priority = newValue
+                return state.queue.runningHandles
+            }
+            for item in running { item.imageTask?.priority = newValue }
+        }
+    }
+
+    /// Requests waiting to start and running, for tests and diagnostics.
+    package var counts: (pending: Int, running: Int) {
+        state.withLock { ($0.queue.pending.count, $0.queue.running.count) }
+    }
+
+    // MARK: - Work
+
+    private func key(for request: ImageRequest) -> ImageCacheKey {
+        destination == .memoryCache ? request.imageKey : ImageCacheKey(url: request.urlString)
+    }
+
+    private func scheduleDrain(_ state: inout State) -> Bool {
+        guard !state.isDrainScheduled, !state.queue.isPaused, !state.queue.pending.isEmpty else { return false }
+        state.isDrainScheduled = true
+        return true
+    }
+
+    /// Starts what the queue allows. Runs on the prefetcher's turn, never inside a caller's call.
+    package func drain() {
+        let (starts, priority) = state.withLock { state in
+            state.isDrainScheduled = false
+            return (state.queue.next(), state.priority)
+        }
+        for (key, request) in starts {
+            var request = request
+            request.priority = priority
+            if destination == .memoryCache, pipeline.cachedImage(for: request) != nil {
+                finish(key, work: nil)  // already in memory: nothing to do
+                continue
+            }
+            let work = OperationToken()
+            let imageTask = destination == .memoryCache ? pipeline.imageTask(with: request) : nil
+            guard state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask), to: key) }) else {
+                imageTask?.cancel()  // stopped between the drain and now
+                continue
+            }
+            let pipeline = pipeline
+            work.attach(
+                Task { [weak self] in
+                    if let imageTask {
+                        _ = try? await imageTask.response
+                    } else {
+                        _ = try? await pipeline.data(for: request)
+                    }
+                    self?.finish(key, work: work)
+                }
+            )
+        }
+    }
+
+    /// Frees the slot of `work` (or of a request skipped before it had any work).
+    private func finish(_ key: ImageCacheKey, work: OperationToken?) {
+        let shouldSchedule = state.withLock { state -> Bool in
+            state.queue.finished(key) { entry in entry?.work === work }
+            return scheduleDrain(&state)
+        }
+        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+    }
+}

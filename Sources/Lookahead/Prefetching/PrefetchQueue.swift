@@ -1,0 +1,73 @@
+// Lookahead — PrefetchQueue: the prefetcher's bookkeeping as a value-type state machine.
+
+import DequeModule
+
+/// What to prefetch next, what is running, and what to cancel. Keys are deduplicated: a key already pending
+/// or running is not added again. At most `limit` run at once; none start while paused.
+struct PrefetchQueue<Key: Hashable, Handle> {
+    private(set) var pending: Deque<Key> = []
+    private var requests: [Key: ImageRequest] = [:]
+    private(set) var running: [Key: Handle?] = [:]
+    var limit: Int
+    var isPaused = false
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Adds requests to the end of the queue, in order, skipping keys already pending or running.
+    mutating func enqueue(_ items: [(key: Key, request: ImageRequest)]) {
+        for item in items where requests[item.key] == nil && running[item.key] == nil {
+            requests[item.key] = item.request
+            pending.append(item.key)
+        }
+    }
+
+    /// Removes keys: pending ones are forgotten, running ones are returned for cancelling.
+    mutating func remove(_ keys: [Key]) -> [Handle] {
+        var cancelled: [Handle] = []
+        for key in keys {
+            if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
+                pending.remove(at: index)
+            }
+            if let handle = running.removeValue(forKey: key), let handle { cancelled.append(handle) }
+        }
+        return cancelled
+    }
+
+    /// Forgets everything; returns the running handles for cancelling.
+    mutating func removeAll() -> [Handle] {
+        pending.removeAll()
+        requests.removeAll()
+        defer { running.removeAll() }
+        return running.values.compactMap { $0 }
+    }
+
+    /// Takes the next requests to start, marking them running (their handles come later, through `attach`).
+    mutating func next() -> [(key: Key, request: ImageRequest)] {
+        var started: [(key: Key, request: ImageRequest)] = []
+        while !isPaused, running.count < limit, let key = pending.popFirst() {
+            guard let request = requests.removeValue(forKey: key) else { continue }
+            running[key] = .some(nil)
+            started.append((key, request))
+        }
+        return started
+    }
+
+    /// Records the handle of a started request; `false` if the key was removed meanwhile.
+    mutating func attach(_ handle: Handle, to key: Key) -> Bool {
+        guard running[key] != nil else { return false }
+        running[key] = handle
+        return true
+    }
+
+    /// A running request finished (or was skipped): its slot is free. `isCurrent` tells whether the running
+    /// entry is the one that finished, not a later start of the same key after a stop.
+    mutating func finished(_ key: Key, isCurrent: (Handle?) -> Bool) {
+        guard let entry = running[key], isCurrent(entry) else { return }
+        running[key] = nil
+    }
+
+    /// The handles of running requests.
+    var runningHandles: [Handle] { running.values.compactMap { $0 } }
+}

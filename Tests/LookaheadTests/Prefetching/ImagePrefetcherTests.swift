@@ -1,0 +1,157 @@
+// Lookahead tests — ImagePrefetcher with a gated loader and a manual scheduler.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1))) struct ImagePrefetcherTests {
+    let loader = GatedDataLoader()
+    let scheduler = ManualScheduler()
+    let pipeline: ImagePipeline
+
+    init() {
+        let loader = loader
+        pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = nil
+        }
+    }
+
+    private func makePrefetcher(_ destination: ImagePrefetcher.Destination = .memoryCache, limit: Int = 2)
+        -> ImagePrefetcher
+    {
+        ImagePrefetcher(
+            pipeline: pipeline,
+            destination: destination,
+            maxConcurrentRequestCount: limit,
+            scheduler: scheduler.schedule
+        )
+    }
+
+    private func urls(_ range: ClosedRange<Int>) -> [URL] {
+        range.map { URL(string: "https://example.com/\($0).jpg")! }
+    }
+
+    @Test func aStartAndAStopInTheSameTickStartNothing() {
+        let prefetcher = makePrefetcher()
+        prefetcher.startPrefetching(with: urls(1...3))
+        prefetcher.stopPrefetching(with: urls(1...3))
+        scheduler.runAll()
+        #expect(loader.record.value.started.isEmpty)
+        #expect(prefetcher.counts == (0, 0))
+    }
+
+    @Test func runsAtMostTheLimitInOrderAndMovesOn() async {
+        let prefetcher = makePrefetcher(limit: 2)
+        prefetcher.startPrefetching(with: urls(1...5))
+        scheduler.runAll()
+        await loader.waitForPending(2)
+        #expect(loader.record.value.started == urls(1...2).map(\.absoluteString))
+        #expect(prefetcher.counts == (3, 2))
+        loader.release(urls(1...1)[0].absoluteString)
+        await scheduler.waitForWork()  // the finished prefetch schedules the next
+        scheduler.runAll()
+        await loader.waitForStarts(3)
+        #expect(loader.record.value.started.last == urls(3...3)[0].absoluteString)
+    }
+
+    @Test func skipsWhatIsInMemoryOrAlreadyFetching() async {
+        let prefetcher = makePrefetcher(limit: 4)
+        pipeline.storeCachedImage(
+            Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0),
+            for: ImageRequest(url: urls(1...1)[0])
+        )
+        prefetcher.startPrefetching(with: urls(1...2))
+        prefetcher.startPrefetching(with: urls(2...3))
+        scheduler.runAll()
+        await loader.waitForPending(2)
+        #expect(Set(loader.record.value.started) == Set(urls(2...3).map(\.absoluteString)))
+    }
+
+    @Test func pausedPrefetchersStartNothingUntilResumed() async {
+        let prefetcher = makePrefetcher()
+        prefetcher.isPaused = true
+        prefetcher.startPrefetching(with: urls(1...2))
+        scheduler.runAll()
+        #expect(loader.record.value.started.isEmpty)
+        prefetcher.isPaused = false
+        scheduler.runAll()
+        await loader.waitForPending(2)
+    }
+
+    @Test func priorityChangesReachRunningWork() async {
+        let prefetcher = makePrefetcher()
+        prefetcher.startPrefetching(with: urls(1...1))
+        scheduler.runAll()
+        await loader.waitForPending(1)
+        let key = urls(1...1)[0].absoluteString
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: key) } == .low)
+        prefetcher.priority = .veryLow
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: key) } == .veryLow)
+    }
+
+    @Test func aVisibleRequestPromotesThePrefetchInsteadOfRestartingIt() async throws {
+        let prefetcher = makePrefetcher()
+        prefetcher.startPrefetching(with: urls(1...1))
+        scheduler.runAll()
+        await loader.waitForPending(1)
+        let visible = pipeline.imageTask(with: ImageRequest(url: urls(1...1)[0], priority: .high))
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: self.urls(1...1)[0].absoluteString) } == .high)
+        loader.release()
+        _ = try await visible.response
+        #expect(loader.record.value.started.count == 1)
+        _ = prefetcher
+    }
+
+    @Test func stoppingCancelsRunningWork() async {
+        let prefetcher = makePrefetcher()
+        prefetcher.startPrefetching(with: urls(1...2))
+        scheduler.runAll()
+        await loader.waitForPending(2)
+        prefetcher.stopPrefetching(with: urls(1...1))
+        await loader.waitForCancellations(1)
+        #expect(loader.record.value.cancelled == [urls(1...1)[0].absoluteString])
+        prefetcher.stopPrefetching()
+        await loader.waitForCancellations(2)
+    }
+
+    @Test func releasingThePrefetcherStopsEverything() async {
+        var prefetcher: ImagePrefetcher? = makePrefetcher()
+        prefetcher?.startPrefetching(with: urls(1...2))
+        scheduler.runAll()
+        await loader.waitForPending(2)
+        prefetcher = nil
+        await loader.waitForCancellations(2)
+        #expect(prefetcher == nil)
+    }
+
+    @Test func theDiskDestinationStoresDataAndDecodesNothing() async throws {
+        let folder = TemporaryDirectory("lookahead-prefetch-disk")
+        let disk = DiskCache(directory: folder.url)
+        let loader = GatedDataLoader(isGated: false)
+        let decoded = AsyncCondition(0)
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = disk
+            $0.eventHandler = { event in
+                if case .imageDecoded = event { decoded.update { $0 += 1 } }
+            }
+        }
+        let prefetcher = ImagePrefetcher(
+            pipeline: pipeline,
+            destination: .diskCache,
+            maxConcurrentRequestCount: 2,
+            scheduler: scheduler.schedule
+        )
+        prefetcher.startPrefetching(with: urls(1...2))
+        scheduler.runAll()
+        await loader.waitForStarts(2)
+        await pipeline.waitUntilIdle()
+        #expect(urls(1...2).allSatisfy { disk.containsData(for: $0.absoluteString) })
+        #expect(pipeline.cachedImage(for: ImageRequest(url: urls(1...1)[0])) == nil)
+        #expect(decoded.value == 0)
+        let response = try await pipeline.image(for: urls(1...1)[0])
+        #expect(response.cacheType == .disk)
+    }
+}
