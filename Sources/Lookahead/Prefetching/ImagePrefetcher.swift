@@ -112,13 +112,34 @@ public final class ImagePrefetcher: Sendable {
     public func stopPrefetching(with requests: [ImageRequest]) {
         let keys = requests.map(key(for:))
         let cancelled = state.withLock { $0.queue.remove(keys) }
-        for running in cancelled { running.work.cancel() }
+        for running in cancelled { cancel(running) }
     }
 
     /// Stops all prefetching.
     public func stopPrefetching() {
         let cancelled = state.withLock { $0.queue.removeAll() }
-        for running in cancelled { running.work.cancel() }
+        for running in cancelled { cancel(running) }
+    }
+
+    /// Takes over a running image task — a reused cell's load whose row is still in the prefetch window — at
+    /// prefetch priority. It then counts as this prefetcher's: `stopPrefetching(with:)` for its request cancels it.
+    public func adopt(_ task: ImageTask) {
+        let key = key(for: task.request)
+        let work = OperationToken()
+        let (adopted, priority) = state.withLock { state in
+            (state.queue.adopt(key, handle: Running(work: work, imageTask: task)), state.priority)
+        }
+        guard adopted else {
+            task.cancel()  // this prefetcher already loads it; that load keeps the download alive
+            return
+        }
+        task.priority = priority
+        work.attach(
+            Task { [weak self] in
+                _ = try? await task.response
+                self?.finish(key, work: work)
+            }
+        )
     }
 
     /// While paused, running prefetches finish but no new ones start.
@@ -193,6 +214,11 @@ public final class ImagePrefetcher: Sendable {
                 }
             )
         }
+    }
+
+    private func cancel(_ running: Running) {
+        running.work.cancel()
+        running.imageTask?.cancel()
     }
 
     /// Frees the slot of `work` (or of a request skipped before it had any work).

@@ -54,6 +54,17 @@ struct PrefetchQueue<Key: Hashable, Handle> {
         return started
     }
 
+    /// Takes over a request already running elsewhere (a reused cell's load), beyond the limit; `false` when
+    /// the key is already running here.
+    mutating func adopt(_ key: Key, handle: Handle) -> Bool {
+        guard running[key] == nil else { return false }
+        if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
+            pending.remove(at: index)
+        }
+        running[key] = handle
+        return true
+    }
+
     /// Records the handle of a started request; `false` if the key was removed meanwhile.
     mutating func attach(_ handle: Handle, to key: Key) -> Bool {
         guard running[key] != nil else { return false }

@@ -1,0 +1,197 @@
+// Lookahead — ImageSlot: the cell's side of image loading, safe under reuse.
+
+import Foundation
+import Synchronization
+
+/// What a cell's image view shows, and the load behind it, kept correct while the cell is reused.
+///
+/// ```swift
+/// let slot = ImageSlot(pipeline: pipeline) { state in
+///     DispatchQueue.main.async { cell.render(state) }   // re-render; never write into a reused view
+/// }
+/// slot.configure(with: ImageRequest(url: photo.url))    // a memory hit shows at once, in this call
+/// slot.prepareForReuse(keepingAsPrefetchIn: prefetcher) // still near the screen: demote, don't cancel
+/// ```
+///
+/// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
+///   A miss shows `.loading` and loads at visible priority.
+/// - `prepareForReuse`: cancels the load, or — when the row is still in the prefetch window — demotes it to
+///   prefetch priority and hands it to the prefetcher, which cancels it when the row leaves the window.
+/// - A completion for an earlier request is never applied: every configuration has a generation.
+/// - A failure leaves `.failed` with the error; `retry()` loads again.
+/// - Every change is reported through the one `onChange` callback, called on the caller's thread for
+///   synchronous changes and on a background thread for completions.
+public final class ImageSlot: Sendable {
+    /// What the cell shows.
+    public enum State: Sendable, CustomStringConvertible {
+        /// Nothing configured.
+        case empty
+        /// Waiting for the image: show the placeholder (and a spinner).
+        case loading(ImageRequest)
+        /// The image, and where it came from.
+        case loaded(PlatformImage, ImageRequest, ImageResponse.CacheType?)
+        /// The load failed; `retry()` tries again.
+        case failed(ImagePipeline.Error, ImageRequest)
+
+        /// The request the state belongs to.
+        public var request: ImageRequest? {
+            switch self {
+            case .empty: nil
+            case .loading(let request), .loaded(_, let request, _), .failed(_, let request): request
+            }
+        }
+
+        /// The image, when loaded.
+        public var image: PlatformImage? {
+            if case .loaded(let image, _, _) = self { return image }
+            return nil
+        }
+
+        public var description: String {
+            switch self {
+            case .empty: "empty"
+            case .loading(let request): "loading \(request.urlString)"
+            case .loaded(let image, let request, let cache):
+                "loaded \(image) from \(cache.map { "\($0)" } ?? "network") for \(request.urlString)"
+            case .failed(let error, let request): "failed \(request.urlString): \(error)"
+            }
+        }
+    }
+
+    private struct Inner {
+        var state = State.empty
+        var generation = 0
+        var task: ImageTask?
+    }
+
+    /// The pipeline that loads the images.
+    public let pipeline: ImagePipeline
+    /// The priority of loads for a visible cell.
+    public let visiblePriority: ImageRequest.Priority
+    private let inner = Mutex(Inner())
+    private let onChange: @Sendable (State) -> Void
+
+    /// Creates a slot.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The pipeline that loads the images.
+    ///   - visiblePriority: The priority of loads while the cell is on screen (`.high`).
+    ///   - onChange: Receives every new state; re-render from it.
+    public init(
+        pipeline: ImagePipeline = .shared,
+        visiblePriority: ImageRequest.Priority = .high,
+        onChange: @escaping @Sendable (State) -> Void
+    ) {
+        self.pipeline = pipeline
+        self.visiblePriority = visiblePriority
+        self.onChange = onChange
+    }
+
+    /// What the cell shows now.
+    public var state: State { inner.withLock { $0.state } }
+
+    /// Shows the image for a request: at once from memory, else a placeholder while it loads.
+    /// `nil` clears the slot. Configuring the same request again keeps the load going.
+    public func configure(with request: ImageRequest?) {
+        guard var request else {
+            prepareForReuse()
+            return
+        }
+        request.priority = visiblePriority
+        if let current = inner.withLock({ $0.state.request }), current.imageKey == request.imageKey,
+            !isFailed
+        {
+            return
+        }
+        let cached = pipeline.cachedImage(for: request)
+        let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
+            let previous = inner.task
+            inner.generation += 1
+            inner.task = nil
+            inner.state = cached.map { State.loaded($0, request, .memory) } ?? State.loading(request)
+            return (previous, inner.generation, inner.state)
+        }
+        previous?.cancel()
+        onChange(state)
+        guard cached == nil else { return }
+        start(request, generation: generation)
+    }
+
+    /// The cell is about to show another row (or none): the load for this one stops, or, with a prefetcher
+    /// (the row is still in the prefetch window), continues at prefetch priority under the prefetcher's care.
+    public func prepareForReuse(keepingAsPrefetchIn prefetcher: ImagePrefetcher? = nil) {
+        let task = inner.withLock { inner -> ImageTask? in
+            inner.generation += 1
+            inner.state = .empty
+            defer { inner.task = nil }
+            return inner.task
+        }
+        if let task {
+            if let prefetcher, task.state == .running {
+                prefetcher.adopt(task)
+            } else {
+                task.cancel()
+            }
+        }
+        onChange(.empty)
+    }
+
+    /// Loads the failed request again.
+    public func retry() {
+        guard case .failed(_, let request) = state else { return }
+        let generation = inner.withLock { inner -> Int in
+            inner.generation += 1
+            inner.state = .loading(request)
+            return inner.generation
+        }
+        onChange(.loading(request))
+        start(request, generation: generation)
+    }
+
+    // MARK: - Loading
+
+    private var isFailed: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    private func start(_ request: ImageRequest, generation: Int) {
+        let task = pipeline.imageTask(with: request)
+        let isCurrent = inner.withLock { inner -> Bool in
+            guard inner.generation == generation else { return false }
+            inner.task = task
+            return true
+        }
+        guard isCurrent else {
+            task.cancel()
+            return
+        }
+        Task { [weak self] in
+            let result: Result<ImageResponse, ImagePipeline.Error>
+            do throws(ImagePipeline.Error) {
+                result = .success(try await task.response)
+            } catch {
+                result = .failure(error)
+            }
+            self?.complete(result, generation: generation)
+        }
+    }
+
+    /// Applies a result only if it belongs to the current configuration.
+    private func complete(_ result: Result<ImageResponse, ImagePipeline.Error>, generation: Int) {
+        let state = inner.withLock { inner -> State? in
+            guard inner.generation == generation, case .loading(let request) = inner.state else { return nil }
+            inner.task = nil
+            switch result {
+            case .success(let response):
+                inner.state = .loaded(response.image, request, response.cacheType)
+            case .failure(.cancelled):
+                return nil
+            case .failure(let error):
+                inner.state = .failed(error, request)
+            }
+            return inner.state
+        }
+        if let state { onChange(state) }
+    }
+}

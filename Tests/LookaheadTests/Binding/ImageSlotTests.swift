@@ -1,0 +1,131 @@
+// Lookahead tests — ImageSlot: synchronous memory hits, reuse, stale completions, demotion, failure and retry.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1))) struct ImageSlotTests {
+    let loader = GatedDataLoader()
+    let pipeline: ImagePipeline
+    let changes = AsyncCondition<[String]>([])
+
+    init() {
+        let loader = loader
+        pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = nil
+        }
+    }
+
+    private func makeSlot() -> ImageSlot {
+        let changes = changes
+        return ImageSlot(pipeline: pipeline) { state in
+            let label: String
+            switch state {
+            case .empty: label = "empty"
+            case .loading(let request): label = "loading \(request.url!.lastPathComponent)"
+            case .loaded(_, let request, let cache):
+                label = "loaded \(request.url!.lastPathComponent) \(cache.map { "\($0)" } ?? "network")"
+            case .failed(_, let request): label = "failed \(request.url!.lastPathComponent)"
+            }
+            changes.update { $0.append(label) }
+        }
+    }
+
+    private func request(_ n: Int) -> ImageRequest { ImageRequest(url: URL(string: "https://example.com/\(n).jpg")) }
+
+    @Test func aMemoryHitIsShownSynchronously() {
+        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request(1))
+        let slot = makeSlot()
+        slot.configure(with: request(1))
+        #expect(changes.value == ["loaded 1.jpg memory"])  // no placeholder first
+        #expect(slot.state.image?.width == 3)
+        #expect(loader.record.value.started.isEmpty)
+    }
+
+    @Test func aMissShowsThePlaceholderAndLoadsAtVisiblePriority() async {
+        let slot = makeSlot()
+        slot.configure(with: request(1))
+        #expect(changes.value == ["loading 1.jpg"])
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: "https://example.com/1.jpg") } == .high)
+        await loader.waitForPending(1)
+        loader.release()
+        await changes.wait { $0.count == 2 }
+        #expect(changes.value.last == "loaded 1.jpg network")
+    }
+
+    @Test func reuseCancelsAndAnEarlierCompletionIsNeverApplied() async {
+        let slot = makeSlot()
+        slot.configure(with: request(1))
+        // Someone else wants image 1 too, so its load survives the slot's cancel and completes.
+        let other = pipeline.imageTask(with: request(1))
+        slot.prepareForReuse()
+        slot.configure(with: request(2))
+        await loader.waitForPending(2)
+        loader.release("https://example.com/1.jpg")
+        _ = try? await other.response
+        #expect(slot.state.request?.url?.lastPathComponent == "2.jpg")
+        if case .loading = slot.state {
+        } else {
+            Issue.record("the slot must still wait for image 2, got \(slot.state)")
+        }
+        loader.release("https://example.com/2.jpg")
+        await changes.wait { $0.last == "loaded 2.jpg network" }
+        #expect(changes.value == ["loading 1.jpg", "empty", "loading 2.jpg", "loaded 2.jpg network"])
+    }
+
+    @Test func reuseWithoutAnotherSubscriberCancelsTheDownload() async {
+        let slot = makeSlot()
+        slot.configure(with: request(1))
+        await loader.waitForPending(1)
+        slot.prepareForReuse()
+        await loader.waitForCancellations(1)
+    }
+
+    @Test func reuseInsideTheWindowDemotesAndTheprefetcherCancelsLater() async {
+        let scheduler = ManualScheduler()
+        let prefetcher = ImagePrefetcher(
+            pipeline: pipeline,
+            destination: .memoryCache,
+            maxConcurrentRequestCount: 2,
+            scheduler: scheduler.schedule
+        )
+        let slot = makeSlot()
+        slot.configure(with: request(1))
+        await loader.waitForPending(1)
+        slot.prepareForReuse(keepingAsPrefetchIn: prefetcher)
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: "https://example.com/1.jpg") } == .low)
+        #expect(loader.record.value.cancelled.isEmpty)
+        #expect(prefetcher.counts.running == 1)
+        prefetcher.stopPrefetching(with: [request(1)])
+        await loader.waitForCancellations(1)
+    }
+
+    @Test func aFailureCanBeRetried() async {
+        let loader = GatedDataLoader(
+            isGated: false,
+            responses: ["https://example.com/9.jpg": .failure(.statusCodeUnacceptable(503, nil))]
+        )
+        let changes = changes
+        let slot = ImageSlot(
+            pipeline: ImagePipeline {
+                $0.dataLoader = loader
+                $0.diskCache = nil
+            }
+        ) { state in
+            if case .failed = state { changes.update { $0.append("failed") } }
+            if case .loading = state { changes.update { $0.append("loading") } }
+        }
+        slot.configure(with: request(9))
+        await changes.wait { $0.contains("failed") }
+        guard case .failed(.statusCodeUnacceptable(503), _) = slot.state else {
+            Issue.record("expected a 503 failure, got \(slot.state)")
+            return
+        }
+        slot.retry()
+        await changes.wait { $0.filter { $0 == "failed" }.count == 2 }
+        #expect(loader.record.value.started.count == 2)
+        #expect(changes.value == ["loading", "failed", "loading", "failed"])
+    }
+}
