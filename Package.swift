@@ -6,7 +6,8 @@ let package = Package(
     name: "Lookahead",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "Lookahead", targets: ["Lookahead"])
+        .library(name: "Lookahead", targets: ["Lookahead"]),
+        .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -38,10 +39,16 @@ let package = Package(
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
         ),
+        .target(
+            name: "LookaheadSimulation",
+            dependencies: ["Lookahead"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "LookaheadTests",
             dependencies: [
                 "Lookahead",
+                "LookaheadSimulation",
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),

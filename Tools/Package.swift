@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "LookaheadSimulation", package: "Lookahead"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

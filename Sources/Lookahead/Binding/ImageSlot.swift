@@ -92,7 +92,10 @@ public final class ImageSlot: Sendable {
 
     /// Shows the image for a request: at once from memory, else a placeholder while it loads.
     /// `nil` clears the slot. Configuring the same request again keeps the load going.
-    public func configure(with request: ImageRequest?) {
+    ///
+    /// - Parameter startsLoading: `false` shows the placeholder without loading (during a fling, see
+    ///   ``ListPrefetchController/isFlinging``); call ``startLoading()`` when the scroll slows down.
+    public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()
             return
@@ -113,7 +116,26 @@ public final class ImageSlot: Sendable {
         }
         previous?.cancel()
         onChange(state)
-        guard cached == nil else { return }
+        guard cached == nil, startsLoading else { return }
+        start(request, generation: generation)
+    }
+
+    /// Starts the load of a slot configured with `startsLoading: false`; does nothing otherwise.
+    public func startLoading() {
+        let pending = inner.withLock { inner -> (ImageRequest, Int)? in
+            guard inner.task == nil, case .loading(let request) = inner.state else { return nil }
+            return (request, inner.generation)
+        }
+        guard let (request, generation) = pending else { return }
+        if let cached = pipeline.cachedImage(for: request) {
+            let state = inner.withLock { inner -> State? in
+                guard inner.generation == generation else { return nil }
+                inner.state = .loaded(cached, request, .memory)
+                return inner.state
+            }
+            if let state { onChange(state) }
+            return
+        }
         start(request, generation: generation)
     }
 

@@ -103,6 +103,18 @@ public final class ImagePrefetcher: Sendable {
         if shouldSchedule { schedule { [weak self] in self?.drain() } }
     }
 
+    /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
+    /// running and no longer listed is cancelled, the rest waits in this order. The declarative counterpart
+    /// of start/stop, for a ``ListPrefetchController`` whose wish list is re-ranked every frame.
+    public func prefetch(_ requests: [ImageRequest]) {
+        let items = requests.map { (key: key(for: $0), request: $0) }
+        let (cancelled, shouldSchedule) = state.withLock { state in
+            (state.queue.replace(with: items), scheduleDrain(&state))
+        }
+        for running in cancelled { cancel(running) }
+        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+    }
+
     /// Stops prefetching images for URLs: queued ones are dropped, running ones cancelled.
     public func stopPrefetching(with urls: [URL]) {
         stopPrefetching(with: urls.map { ImageRequest(url: $0) })

@@ -145,6 +145,13 @@ public struct ListPrefetchController: Sendable {
         return recompute()
     }
 
+    /// Whether the list moves too fast for visible rows to load before they leave: while it does, cells should
+    /// show placeholders without starting loads (``ImageSlot/configure(with:startsLoading:)``), so the download
+    /// slots go to the rows where the scroll will come to rest.
+    public var isFlinging: Bool {
+        abs(velocity) > Double(max(1, visible.count)) * configuration.flingThreshold
+    }
+
     /// Feeds a measured load latency (from request start to image ready) into the window size.
     public mutating func recordLoadLatency(_ measured: Duration) {
         let blended = Self.seconds(latency) * 0.7 + Self.seconds(measured) * 0.3

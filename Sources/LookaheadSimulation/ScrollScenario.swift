@@ -1,0 +1,98 @@
+// Lookahead simulation — what is simulated: the list, the scroll, the network and the decoder.
+
+import Foundation
+
+/// A list scrolled along a trajectory, over a modelled network.
+public struct ScrollScenario: Sendable, Hashable, Codable {
+    /// How the user scrolls.
+    public enum Trajectory: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A slow drag: 2.5 rows a second for eight seconds.
+        case slowDrag
+        /// A short drag, then a fling with `UIScrollView` deceleration across about 150 rows.
+        case fling
+        /// A fling down, a pause, a fling back up.
+        case directionChange
+        /// A fling down, a pause, then a jump to the top (a tap on the status bar).
+        case jumpToTop
+    }
+
+    /// The rows in the list.
+    public var rows = 200
+    /// Rows visible at once.
+    public var viewportRows = 8.0
+    /// Frames per second: 60 or 120.
+    public var frameRate = 60
+    /// The scroll.
+    public var trajectory = Trajectory.fling
+    /// Latency per request, milliseconds, drawn uniformly (seeded) per row and attempt.
+    public var latencyMilliseconds: ClosedRange<Double> = 100...300
+    /// Bandwidth per connection, bytes per second.
+    public var bytesPerSecond = 4_000_000.0
+    /// Connections at once (the pipeline's data-loading concurrency).
+    public var connectionLimit = 6
+    /// Bytes per image.
+    public var imageBytes = 30_000
+    /// Decode time per image on a decode thread, milliseconds.
+    public var decodeMilliseconds = 3.0
+    /// Main-thread time to configure a cell asynchronously, milliseconds.
+    public var configureMilliseconds = 0.2
+    /// Images the memory cache holds (the classic demo's NSCache holds 100).
+    public var memoryCacheCount = 100
+    /// Seeds the latency draws.
+    public var seed: UInt64 = 1
+
+    /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
+    public init() {}
+
+    /// The offset of the viewport's top, in rows, at each frame.
+    public func offsets() -> [Double] {
+        let maximum = Double(rows) - viewportRows
+        let dt = 1 / Double(frameRate)
+        var offsets: [Double] = []
+        var offset = 0.0
+        func hold(_ seconds: Double) {
+            for _ in 0..<Int(seconds * Double(frameRate)) { offsets.append(offset) }
+        }
+        func drag(_ rowsPerSecond: Double, seconds: Double) {
+            for _ in 0..<Int(seconds * Double(frameRate)) {
+                offset = min(max(0, offset + rowsPerSecond * dt), maximum)
+                offsets.append(offset)
+            }
+        }
+        /// UIScrollView: the velocity falls by 0.998 per millisecond until it is negligible.
+        func fling(_ velocity: Double) {
+            var velocity = velocity
+            let decay = pow(0.998, dt * 1000)
+            while abs(velocity) > 2 {
+                offset = min(max(0, offset + velocity * dt), maximum)
+                offsets.append(offset)
+                velocity *= decay
+            }
+        }
+        switch trajectory {
+        case .slowDrag:
+            hold(0.5)
+            drag(2.5, seconds: 8)
+            hold(1)
+        case .fling:
+            hold(0.5)
+            drag(3, seconds: 1)
+            fling(300)
+            hold(2)
+        case .directionChange:
+            hold(0.5)
+            fling(160)
+            hold(0.5)
+            fling(-120)
+            hold(1.5)
+        case .jumpToTop:
+            hold(0.5)
+            fling(200)
+            hold(1)
+            offset = 0
+            offsets.append(offset)
+            hold(1.5)
+        }
+        return offsets
+    }
+}

@@ -1,0 +1,62 @@
+// Lookahead simulation — the strategies compared: the classic demo's three, UIKit's, Lookahead's, and an oracle.
+
+/// How a list loads its images.
+public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Load on configure, synchronously: the main thread waits for every image.
+    case synchronous
+    /// A fixed window of prefetches, and a synchronous configure that waits for what is not ready.
+    case prefetchSynchronous
+    /// A fixed window of prefetches, all at once, and a lazy asynchronous configure.
+    case prefetchLazy
+    /// UIKit's prefetching: about a screen ahead, two prefetches at a time (the peers' default), cancelled
+    /// when they leave the window; asynchronous configure.
+    case uikit
+    /// Lookahead: ListPrefetchController, ImagePrefetcher's queue, background download slots, demotion on reuse.
+    case lookahead
+    /// Knows the future: loads every row in the order it will first appear, as early as connections allow.
+    case oracle
+
+    /// Whether configure blocks the main thread until the image is there.
+    var isSynchronous: Bool { self == .synchronous || self == .prefetchSynchronous }
+
+    /// A short name for tables.
+    public var label: String {
+        switch self {
+        case .synchronous: "sync"
+        case .prefetchSynchronous: "prefetch+sync"
+        case .prefetchLazy: "prefetch+lazy"
+        case .uikit: "uikit-2"
+        case .lookahead: "lookahead"
+        case .oracle: "oracle"
+        }
+    }
+}
+
+/// What one strategy did on one scenario.
+public struct ScrollReport: Sendable, Hashable, Codable {
+    public var strategy: ScrollStrategy
+    public var trajectory: ScrollScenario.Trajectory
+    public var frameRate: Int
+    /// Rows that appeared on screen.
+    public var rowsShown: Int
+    /// Rows whose first frame on screen already had the final image.
+    public var rowsFirstShownWithImage: Int
+    /// Placeholder time per shown row, milliseconds: median, 95th percentile, and the sum over all rows.
+    public var placeholderP50: Double
+    public var placeholderP95: Double
+    public var placeholderTotal: Double
+    /// Bytes received, and of those the bytes of images that never appeared on screen.
+    public var bytesDownloaded: Int
+    public var bytesNeverShown: Int
+    /// Downloads cancelled.
+    public var cancellations: Int
+    /// Milliseconds of missed frame deadlines per second of scrolling (Apple: < 5 good, > 10 critical).
+    public var hitchRatio: Double
+
+    /// The share of rows first shown with their final image.
+    public var firstShownWithImageShare: Double {
+        rowsShown == 0 ? 0 : Double(rowsFirstShownWithImage) / Double(rowsShown)
+    }
+    /// The share of downloaded bytes never shown.
+    public var neverShownShare: Double { bytesDownloaded == 0 ? 0 : Double(bytesNeverShown) / Double(bytesDownloaded) }
+}
