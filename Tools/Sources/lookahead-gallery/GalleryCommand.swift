@@ -21,9 +21,6 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Rows visible at once.")
     var viewportRows = 8
 
-    @Option(help: "Rows prefetched ahead of the viewport.")
-    var prefetchWindow = 6
-
     @Option(help: "Milliseconds per frame (16 ≈ 60 Hz, 8 ≈ 120 Hz).")
     var frameMs = 16
 
@@ -63,7 +60,6 @@ struct GalleryCommand: AsyncParsableCommand {
         let settings = HeadlessGallery.Settings(
             rowCount: urls.count,
             viewportRows: viewportRows,
-            prefetchWindow: prefetchWindow,
             frameDuration: .milliseconds(max(1, frameMs))
         )
         let gallery = HeadlessGallery(pipeline: pipeline, urls: urls, log: log, settings: settings)
@@ -95,11 +91,11 @@ struct GalleryCommand: AsyncParsableCommand {
         log.say(
             "   downloads: \(counters.downloadsStarted) started, \(counters.downloadsFinished) finished, "
                 + "\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed, "
-                + "\(summary.promotedPrefetches) prefetches promoted when their row appeared (one download, shared)"
+                + "\(counters.sharedRequests) requests joined a download in flight"
         )
         log.say("   bytes downloaded: \(counters.bytes) (\(counters.bytes / 1024) KiB)")
         log.say(
-            "   rows configured from the memory cache: \(summary.memoryHits); images read from the disk cache: \(counters.diskHits); stale completions dropped: \(summary.staleCompletionsDropped)"
+            "   rows configured from the memory cache: \(summary.memoryHits); images read from the disk cache: \(counters.diskHits); stale changes dropped: \(summary.staleChangesDropped)"
         )
         log.say("   frames: \(summary.frames), late: \(summary.lateFrames)")
         log.say("   elapsed: \(String(format: "%.1f", Double(elapsed.milliseconds) / 1000)) s")

@@ -1,14 +1,14 @@
-// Lookahead gallery — the headless gallery: a list of rows scrolled frame by frame over a real pipeline.
+// Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, prefetched
+// by ListPrefetchController and ImagePrefetcher, its cells bound with ImageSlot.
 
 import Foundation
 import Lookahead
 import Synchronization
 
-/// Replays a scroll script over a list of rows, the way a table view drives its cells and prefetcher:
-/// rows that appear are configured (a memory hit shows the image at once, a miss shows a placeholder and
-/// loads at high priority), rows ahead are prefetched at low priority, rows that leave the window are
-/// cancelled. Completions arrive on other threads and are applied on the next frame, only if they belong to
-/// the load the row is waiting for, so a reused row never shows another row's image.
+/// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable
+/// cells, each with an ``ImageSlot``; a ``ListPrefetchController`` deciding what to prefetch; an
+/// ``ImagePrefetcher`` loading it. Slot changes arrive on other threads and are applied on the next frame, only
+/// when the cell still shows the row they belong to.
 ///
 /// The frame loop runs on a thread of its own, the way a UI runs on its main thread: it never awaits, and
 /// configuring a row costs a memory-cache lookup at most.
@@ -16,24 +16,7 @@ struct HeadlessGallery: Sendable {
     struct Settings: Sendable {
         var rowCount = 200
         var viewportRows = 8
-        var prefetchWindow = 6
         var frameDuration = Duration.milliseconds(16)
-    }
-
-    private struct Row: Sendable {
-        let url: URL
-        var task: ImageTask?
-        var isPrefetch = false
-        var hasImage = false
-        var hasFailed = false
-        var wasShown = false
-        var placeholderFrames = 0
-    }
-
-    private struct Completion: Sendable {
-        let row: Int
-        let taskID: Int
-        let result: Result<ImageResponse, ImagePipeline.Error>
     }
 
     struct Summary: Sendable {
@@ -42,22 +25,53 @@ struct HeadlessGallery: Sendable {
         var placeholderMilliseconds: [Double] = []
         var frames = 0
         var lateFrames = 0
-        var staleCompletionsDropped = 0
+        var staleChangesDropped = 0
         var memoryHits = 0
-        var promotedPrefetches = 0
+    }
+
+    /// A reusable cell: the slot, and the row it shows.
+    private struct Cell: Sendable {
+        let slot: ImageSlot
+        var row: Int?
+    }
+
+    private struct Change: Sendable {
+        let cell: Int
+        let state: ImageSlot.State
+    }
+
+    private struct RowState: Sendable {
+        var wasShown = false
+        var hasImage = false
+        var placeholderFrames = 0
+        var cell: Int?
     }
 
     let pipeline: ImagePipeline
+    let prefetcher: ImagePrefetcher
     let log: GalleryLog
     let settings: Settings
-    private var rows: [Row]
-    private let inbox = InboxBox()
+    private let urls: [URL]
+    private let inbox = Inbox()
+    private var cells: [Cell] = []
+    private var rows: [RowState]
+    private var controller: ListPrefetchController
 
     init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
+        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 3)
+        self.urls = urls
         self.log = log
         self.settings = settings
-        self.rows = urls.map { Row(url: $0) }
+        self.rows = Array(repeating: RowState(), count: urls.count)
+        self.controller = ListPrefetchController(itemCount: urls.count)
+        let inbox = inbox
+        self.cells = (0..<(settings.viewportRows + 2)).map { index in
+            Cell(
+                slot: ImageSlot(pipeline: pipeline) { state in inbox.post(Change(cell: index, state: state)) },
+                row: nil
+            )
+        }
     }
 
     /// Runs the script on a dedicated thread (the gallery's "main thread"); returns what happened.
@@ -75,33 +89,34 @@ struct HeadlessGallery: Sendable {
     private mutating func runFrames(_ script: ScrollScript) -> Summary {
         var summary = Summary()
         var visible = 0..<0
-        var direction = 1.0
-        var previousOffset = 0.0
         let clock = ContinuousClock()
-        var deadline = clock.now
+        let start = clock.now
+        var deadline = start
         var frame = 0
         var drainFrames = 0
+        var offset = 0.0
         while true {
-            let offset: Double
             if frame < script.offsets.count {
                 offset = script.offsets[frame]
             } else {
                 // After the script: keep rendering until the visible rows have their images (at most 10 s).
-                let waiting = visible.contains { rows[$0].task != nil }
+                let waiting = visible.contains { !rows[$0].hasImage }
                 guard waiting, drainFrames < Int(10_000 / settings.frameDuration.milliseconds) else { break }
                 drainFrames += 1
-                offset = previousOffset
             }
-            applyCompletions(&summary)
-            if offset != previousOffset { direction = offset > previousOffset ? 1 : -1 }
-            previousOffset = offset
+            applyChanges(&summary)
             let first = Int(offset.rounded(.down))
-            let newVisible = first..<min(rows.count, Int((offset + Double(settings.viewportRows)).rounded(.up)))
-            configureAppearing(newVisible, previous: visible, summary: &summary)
-            for row in newVisible where !rows[row].hasImage { rows[row].placeholderFrames += 1 }
-            updatePrefetching(visible: newVisible, direction: direction)
-            for row in visible where !newVisible.contains(row) { rowDisappeared(row, summary: &summary) }
-            visible = newVisible
+            let next = first..<min(rows.count, Int((offset + Double(settings.viewportRows)).rounded(.up)))
+            let update = controller.visibleRangeChanged(next, at: start.duration(to: clock.now))
+            for line in update.logMessages { log.line(line) }
+            for row in visible where !next.contains(row) { disappear(row, &summary) }
+            for row in next where !visible.contains(row) { appear(row, &summary) }
+            visible = next
+            prefetcher.prefetch(controller.desiredRows.map { ImageRequest(url: urls[$0]) })
+            if !controller.isFlinging {
+                for row in visible where !rows[row].hasImage { rows[row].cell.map { cells[$0].slot.startLoading() } }
+            }
+            for row in visible where !rows[row].hasImage { rows[row].placeholderFrames += 1 }
             frame += 1
             summary.frames += 1
             deadline = deadline.advanced(by: settings.frameDuration)
@@ -109,135 +124,76 @@ struct HeadlessGallery: Sendable {
             let remaining = clock.now.duration(to: deadline)
             if remaining > .zero { Thread.sleep(forTimeInterval: remaining.secondsValue) }
         }
-        for row in visible { rowDisappeared(row, summary: &summary) }
-        for index in rows.indices {
-            rows[index].task?.cancel()
-            rows[index].task = nil
-        }
+        for row in visible { disappear(row, &summary) }
+        prefetcher.stopPrefetching()
         return summary
     }
 
-    // MARK: - Rows appearing and leaving
+    // MARK: - Cells
 
-    private mutating func configureAppearing(_ visible: Range<Int>, previous: Range<Int>, summary: inout Summary) {
-        for index in visible where !previous.contains(index) {
-            log.line("🔄 Cell configured for row \(index + 1)")
-            let request = ImageRequest(url: rows[index].url, priority: .high)
-            let isFirstShow = !rows[index].wasShown
-            rows[index].wasShown = true
-            if isFirstShow { summary.rowsShown += 1 }
-            if rows[index].hasImage || pipeline.cachedImage(for: request) != nil {
-                rows[index].hasImage = true
-                summary.memoryHits += 1
-                log.line("📦 Image loaded from cache: \(rows[index].url.absoluteString)")
+    private mutating func appear(_ row: Int, _ summary: inout Summary) {
+        guard let cell = cells.indices.first(where: { cells[$0].row == nil }) else { return }
+        cells[cell].row = row
+        rows[row].cell = cell
+        log.line("🔄 Cell configured for row \(row + 1)")
+        let isFirstShow = !rows[row].wasShown
+        rows[row].wasShown = true
+        if isFirstShow { summary.rowsShown += 1 }
+        // A memory hit is applied inside configure: the change is already in the inbox; take it now.
+        cells[cell].slot.configure(with: ImageRequest(url: urls[row]), startsLoading: !controller.isFlinging)
+        if case .loaded(_, _, .memory) = cells[cell].slot.state {
+            rows[row].hasImage = true
+            summary.memoryHits += 1
+            log.line("📦 Image loaded from cache: \(urls[row].absoluteString)")
+        } else if isFirstShow {
+            summary.rowsShownWithPlaceholder += 1
+        }
+    }
+
+    private mutating func disappear(_ row: Int, _ summary: inout Summary) {
+        if rows[row].wasShown {
+            summary.placeholderMilliseconds.append(
+                Double(rows[row].placeholderFrames * Int(settings.frameDuration.milliseconds))
+            )
+            rows[row].placeholderFrames = 0
+        }
+        rows[row].hasImage = false
+        guard let cell = rows[row].cell else { return }
+        rows[row].cell = nil
+        cells[cell].row = nil
+        // Still in the prefetch window: the load goes on at prefetch priority; otherwise it stops.
+        let keep = controller.prefetched.contains(row) ? prefetcher : nil
+        cells[cell].slot.prepareForReuse(keepingAsPrefetchIn: keep)
+    }
+
+    private mutating func applyChanges(_ summary: inout Summary) {
+        for change in inbox.take() {
+            // The cell may show another row by now: a change for an earlier request is dropped.
+            guard let row = cells[change.cell].row, change.state.request?.url == urls[row] else {
+                summary.staleChangesDropped += 1
                 continue
             }
-            if isFirstShow { summary.rowsShownWithPlaceholder += 1 }
-            if let task = rows[index].task {
-                task.priority = .high  // promote the prefetch; never restart it
-                summary.promotedPrefetches += 1
-                rows[index].isPrefetch = false
-            } else {
-                start(index, priority: .high, isPrefetch: false)
+            switch change.state {
+            case .loaded(_, _, let cacheType):
+                guard !rows[row].hasImage else { continue }
+                rows[row].hasImage = true
+                if cacheType == nil { log.line("✅ Image downloaded and cached: \(urls[row].absoluteString)") }
+            case .failed(let error, _):
+                log.line("❌ Row \(row + 1) failed: \(error)")
+            case .loading, .empty:
+                break
             }
         }
     }
 
-    private mutating func rowDisappeared(_ index: Int, summary: inout Summary) {
-        if rows[index].placeholderFrames > 0 || rows[index].wasShown {
-            let frameMs = Double(settings.frameDuration.milliseconds)
-            if rows[index].placeholderFrames > 0 || !rows[index].hasImage {
-                summary.placeholderMilliseconds.append(Double(rows[index].placeholderFrames) * frameMs)
-            } else {
-                summary.placeholderMilliseconds.append(0)
-            }
-            rows[index].placeholderFrames = 0
-        }
-        // Still loading: keep it at prefetch priority while it is in the window; the window update cancels it
-        // when it is not.
-        if let task = rows[index].task {
-            task.priority = .low
-            rows[index].isPrefetch = true
-        }
-    }
-
-    // MARK: - Prefetching
-
-    private mutating func updatePrefetching(visible: Range<Int>, direction: Double) {
-        guard !visible.isEmpty else { return }
-        let window: Range<Int> =
-            direction >= 0
-            ? visible.upperBound..<min(rows.count, visible.upperBound + settings.prefetchWindow)
-            : max(0, visible.lowerBound - settings.prefetchWindow)..<visible.lowerBound
-        var started: [Int] = []
-        let ordered = direction >= 0 ? Array(window) : window.reversed()
-        for index in ordered where !visible.contains(index) && !rows[index].hasImage && rows[index].task == nil {
-            if pipeline.cachedImage(for: ImageRequest(url: rows[index].url)) != nil {
-                rows[index].hasImage = true
-                continue
-            }
-            started.append(index)
-        }
-        if !started.isEmpty {
-            log.line("🚀 Prefetching images for rows: \(GalleryLog.rows(started))")
-            for index in started { start(index, priority: .low, isPrefetch: true) }
-        }
-        var cancelled: [Int] = []
-        for index in rows.indices where rows[index].task != nil && !visible.contains(index) && !window.contains(index) {
-            rows[index].task?.cancel()
-            rows[index].task = nil
-            cancelled.append(index)
-        }
-        if !cancelled.isEmpty {
-            log.line("🚫 Cancelling prefetch for rows: \(GalleryLog.rows(cancelled))")
-        }
-    }
-
-    // MARK: - Loading
-
-    private mutating func start(_ index: Int, priority: ImageRequest.Priority, isPrefetch: Bool) {
-        let task = pipeline.imageTask(with: ImageRequest(url: rows[index].url, priority: priority))
-        rows[index].task = task
-        rows[index].isPrefetch = isPrefetch
-        rows[index].hasFailed = false
-        let inbox = inbox
-        Task {
-            let result: Result<ImageResponse, ImagePipeline.Error>
-            do throws(ImagePipeline.Error) { result = .success(try await task.response) } catch {
-                result = .failure(error)
-            }
-            inbox.post(Completion(row: index, taskID: task.id, result: result))
-        }
-    }
-
-    private mutating func applyCompletions(_ summary: inout Summary) {
-        for completion in inbox.take() {
-            // A completion for a load the row no longer waits for (cancelled, or replaced) is dropped.
-            guard rows[completion.row].task?.id == completion.taskID else {
-                summary.staleCompletionsDropped += 1
-                continue
-            }
-            rows[completion.row].task = nil
-            switch completion.result {
-            case .success(let response):
-                rows[completion.row].hasImage = true
-                if response.cacheType == nil {
-                    log.line("✅ Image downloaded and cached: \(rows[completion.row].url.absoluteString)")
-                }
-            case .failure(let error):
-                rows[completion.row].hasFailed = true
-                log.line("❌ Row \(completion.row + 1) failed: \(error)")
-            }
-        }
-    }
-
-    /// Completions posted from other threads, taken by the frame loop.
-    private final class InboxBox: Sendable {
-        private let items = Mutex<[Completion]>([])
-        func post(_ completion: Completion) { items.withLock { $0.append(completion) } }
-        func take() -> [Completion] {
+    /// Slot changes posted from other threads, taken by the frame loop.
+    private final class Inbox: Sendable {
+        private let items = Mutex<[Change]>([])
+        func post(_ change: Change) { items.withLock { $0.append(change) } }
+        func take() -> [Change] {
             items.withLock { items in
-                defer { items.removeAll() }; return items
+                defer { items.removeAll() }
+                return items
             }
         }
     }
