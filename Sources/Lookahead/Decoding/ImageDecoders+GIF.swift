@@ -89,7 +89,13 @@ extension ImageDecoders {
                     }
                 case IMAGE_DESC_RECORD_TYPE:
                     guard DGifGetImageDesc(file) == GIF_OK else { return .failure(error(file.pointee.Error)) }
-                    return firstImage(file, screenWidth: screenWidth, screenHeight: screenHeight, transparentIndex)
+                    return firstImage(
+                        file,
+                        screenWidth: screenWidth,
+                        screenHeight: screenHeight,
+                        transparentIndex,
+                        maximumPixelCount: context.maximumPixelCount
+                    )
                 case TERMINATE_RECORD_TYPE:
                     return .failure(ImageDecodingError(codec: "GIF", message: "no image in the file"))
                 default:
@@ -102,7 +108,8 @@ extension ImageDecoders {
             _ file: UnsafeMutablePointer<GifFileType>,
             screenWidth: Int,
             screenHeight: Int,
-            _ transparentIndex: Int?
+            _ transparentIndex: Int?,
+            maximumPixelCount: Int
         ) -> Result<Bitmap, ImageDecodingError> {
             let image = file.pointee.Image
             let width = Int(image.Width)
@@ -114,6 +121,16 @@ extension ImageDecoders {
             let canvasHeight = screenHeight > 0 ? screenHeight : top + height
             guard width > 0, height > 0, canvasWidth > 0, canvasHeight > 0 else {
                 return .failure(ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)"))
+            }
+            // The frame's own size counts too: a 0×0 screen takes it, and giflib reads it line by line.
+            for (w, h) in [(canvasWidth, canvasHeight), (width, height)] where w * h > maximumPixelCount {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "GIF",
+                        message: "\(w)×\(h) exceeds \(maximumPixelCount) pixels",
+                        reason: .tooLarge(width: w, height: h, limit: maximumPixelCount)
+                    )
+                )
             }
             guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
                 return .failure(ImageDecodingError(codec: "GIF", message: "no colour table"))

@@ -112,6 +112,27 @@ import Testing
         }
     }
 
+    @Test func aFrameLargerThanThePixelLimitOnAnEmptyScreenFailsBeforeAllocating() throws {
+        // Found by fuzzing: a 0×0 logical screen takes the frame's size, which must be checked too.
+        var bytes = [UInt8](
+            TestEncoders.gif(frames: [stripes(width: 8, height: 8)], width: 8, height: 8, palette: palette)
+        )
+        bytes[6] = 0
+        bytes[7] = 0
+        bytes[8] = 0
+        bytes[9] = 0  // screen 0×0
+        let descriptor = bytes.firstIndex(of: 0x2C)!  // image descriptor: left, top, width, height
+        bytes[descriptor + 5] = 0x60
+        bytes[descriptor + 6] = 0xEA  // width 60000
+        bytes[descriptor + 7] = 0x60
+        bytes[descriptor + 8] = 0xEA  // height 60000
+        #expect {
+            try ImageDecoders.GIF().decode(Data(bytes), context: .init(maximumPixelCount: 1 << 22))
+        } throws: { error in
+            (error as? ImageDecodingError)?.reason == .tooLarge(width: 60000, height: 60000, limit: 1 << 22)
+        }
+    }
+
     // MARK: - PNG
 
     @Test func pngRoundTripsExactly() throws {
