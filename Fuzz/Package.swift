@@ -7,13 +7,16 @@ let formats = ["JPEG", "PNG", "WebP", "GIF"]
 let package = Package(
     name: "LookaheadFuzz",
     dependencies: [.package(name: "Lookahead", path: "..")],
-    targets: formats.map { format in
-        .executableTarget(
-            name: "fuzz-\(format.lowercased())",
-            dependencies: [.product(name: "Lookahead", package: "Lookahead")],
-            path: "Sources/fuzz-\(format.lowercased())",
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
-    },
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [.product(name: "Lookahead", package: "Lookahead")])
+    ]
+        + formats.map { format in
+            .executableTarget(
+                name: "fuzz-\(format.lowercased())",
+                dependencies: ["FuzzSupport", .product(name: "Lookahead", package: "Lookahead")],
+                path: "Sources/fuzz-\(format.lowercased())",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            )
+        },
     swiftLanguageModes: [.v6]
 )

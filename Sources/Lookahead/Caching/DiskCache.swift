@@ -271,25 +271,19 @@ public final class DiskCache: DataCaching {
     /// Writes a file; recreates the folder once if it was deleted from outside.
     private func writeFile(name: String, key: String, data: Data) throws(DiskCacheFile.IOError) {
         let temporary = ".tmp-\(getpid())-\(temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue)"
-        do {
-            try DiskCacheFile.write(
-                directory: path,
-                name: name,
-                key: key,
-                data: data,
-                temporaryName: temporary,
-                synchronize: synchronizesWrites
-            )
-        } catch  where error.code == ENOENT {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try DiskCacheFile.write(
-                directory: path,
-                name: name,
-                key: key,
-                data: data,
-                temporaryName: temporary,
-                synchronize: synchronizesWrites
-            )
+        for attempt in 1...2 {
+            do {
+                return try DiskCacheFile.write(
+                    directory: path,
+                    name: name,
+                    key: key,
+                    data: data,
+                    temporaryName: temporary,
+                    synchronize: synchronizesWrites
+                )
+            } catch  where error.code == ENOENT && attempt == 1 {
+                try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
         }
     }
 

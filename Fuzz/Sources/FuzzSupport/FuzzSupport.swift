@@ -1,0 +1,18 @@
+// Lookahead fuzzing — what every decoder's target does with one input.
+
+import Foundation
+public import Lookahead
+
+/// Decodes one fuzz input with `decoder`, directly and through the full decode path (sniffing, thumbnail
+/// resampling). Any input must give an image or a typed error — never a crash, a hang or a huge allocation.
+public func fuzzDecoding(with decoder: some ImageDecoding, _ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    // A small pixel limit keeps each run fast; odd-sized inputs exercise the thumbnail paths.
+    let thumbnail: ThumbnailOptions? = count % 2 == 0 ? nil : ThumbnailOptions(maximumPixelSize: 32)
+    let context = ImageDecodingContext(thumbnail: thumbnail, maximumPixelCount: 4_000_000)
+    if let image = try? decoder.decode(data, context: context) {
+        precondition(image.pixels.count == image.height * image.bytesPerRow, "bitmap geometry is inconsistent")
+    }
+    _ = ImageDecoders.decode(data, context: context)
+    return 0
+}
