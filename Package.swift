@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
         .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
+        .library(name: "LookaheadUI", targets: ["LookaheadUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -38,6 +39,12 @@ let package = Package(
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
+        ),
+        // UIKit and SwiftUI adapters: Apple platforms only (every file is empty elsewhere).
+        .target(
+            name: "LookaheadUI",
+            dependencies: ["Lookahead"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .target(
             name: "LookaheadSimulation",
