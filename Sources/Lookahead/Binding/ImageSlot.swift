@@ -104,6 +104,7 @@ public final class ImageSlot: Sendable {
         if let current = inner.withLock({ $0.state.request }), current.imageKey == request.imageKey,
             !isFailed
         {
+            if startsLoading { startLoading() }  // a deferred load starts now; a running one goes on
             return
         }
         let cached = pipeline.cachedImage(for: request)

@@ -75,6 +75,20 @@ import Testing
         #expect(changes.value == ["loading 1.jpg", "empty", "loading 2.jpg", "loaded 2.jpg network"])
     }
 
+    @Test func aDeferredLoadStartsWhenAskedAndOnlyOnce() async {
+        let slot = makeSlot()
+        slot.configure(with: request(1), startsLoading: false)
+        #expect(changes.value == ["loading 1.jpg"])
+        #expect(loader.record.value.started.isEmpty)
+        slot.configure(with: request(1))  // the same request again, now loading
+        slot.startLoading()  // already started: nothing more
+        await loader.waitForStarts(1)
+        #expect(pipeline.inspectGraph { $0.stageCount } == 2)
+        loader.release()
+        await changes.wait { $0.last == "loaded 1.jpg network" }
+        #expect(loader.record.value.started.count == 1)
+    }
+
     @Test func reuseWithoutAnotherSubscriberCancelsTheDownload() async {
         let slot = makeSlot()
         slot.configure(with: request(1))
