@@ -47,7 +47,8 @@ import Testing
         prefetcher.startPrefetching(with: urls(1...5))
         scheduler.runAll()
         await loader.waitForPending(2)
-        #expect(loader.record.value.started == urls(1...2).map(\.absoluteString))
+        // The two loads run concurrently, so the loader may see them in either order; the third waits its turn.
+        #expect(Set(loader.record.value.started) == Set(urls(1...2).map(\.absoluteString)))
         #expect(prefetcher.counts == (3, 2))
         loader.release(urls(1...1)[0].absoluteString)
         await scheduler.waitForWork()  // the finished prefetch schedules the next
