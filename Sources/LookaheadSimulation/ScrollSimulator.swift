@@ -198,8 +198,11 @@ private struct Engine {
                 ? Array(visible.upperBound..<min(scenario.rows, visible.upperBound + size))
                 : Array(stride(from: visible.lowerBound - 1, through: max(0, visible.lowerBound - size), by: -1))
             let wanted = Set(window)
-            let stale = (prefetches.pending.map { $0 } + prefetches.running.keys.sorted())
-                .filter { !wanted.contains($0) && !visible.contains($0) }
+            var stale: [Int] = []
+            for row in prefetches.pending where !wanted.contains(row) && !visible.contains(row) { stale.append(row) }
+            for row in prefetches.running.keys.sorted() where !wanted.contains(row) && !visible.contains(row) {
+                stale.append(row)
+            }
             for task in prefetches.remove(stale) { cancel(task) }
             prefetches.enqueue(window.filter { memory[key($0)] == nil }.map { ($0, request($0)) })
         case .lookahead:

@@ -31,7 +31,15 @@ struct WorkQueue {
     var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
 
     /// Queued node identifiers, next to start first.
-    var queuedInOrder: [Int] { levels.reversed().flatMap { Array($0) } }
+    var queuedInOrder: [Int] {
+        // Appending element by element: `Array(deque)` of an empty deque writes a zero count into the shared
+        // empty-array storage, which ThreadSanitizer reports when two threads do it at once.
+        var nodes: [Int] = []
+        for level in levels.reversed() {
+            for node in level { nodes.append(node) }
+        }
+        return nodes
+    }
 
     mutating func enqueue(_ node: Int, priority: ImageRequest.Priority) {
         levels[priority.rawValue].append(node)
