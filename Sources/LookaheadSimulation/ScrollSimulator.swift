@@ -175,9 +175,8 @@ private struct Engine {
 
     /// Seconds until a row's image would be ready if the main thread waited for it now.
     private mutating func timeUntilLoaded(_ row: Int) -> Double {
-        for (operation, info) in operations.sorted(by: { $0.key < $1.key }) {
+        for (_, info) in operations.sorted(by: { $0.key < $1.key }) {
             if case .load(let loading, _, _, let due) = info, loading == row {
-                _ = operation
                 return max(0, due - now) + scenario.decodeMilliseconds / 1000
             }
         }

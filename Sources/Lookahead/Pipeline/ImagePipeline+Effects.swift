@@ -46,7 +46,7 @@ extension ImagePipeline {
                 if let url { effects.events.append(.dataLoadCancelled(url)) }
             }
         }
-        if state.graph.liveCount + state.tasks.count == 0, !state.idleWaiters.isEmpty {
+        if state.liveCount == 0, !state.idleWaiters.isEmpty {
             effects.idleWaiters = state.idleWaiters
             state.idleWaiters.removeAll()
         }

@@ -35,6 +35,9 @@ public final class ImagePipeline: Sendable {
         var tasks: [Int: any TaskReceiver] = [:]
         var isInvalidated = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Tasks, stages and operations still alive.
+        var liveCount: Int { graph.liveCount + tasks.count }
     }
 
     private let state: Mutex<State>
@@ -151,13 +154,13 @@ public final class ImagePipeline: Sendable {
     // MARK: - Testing
 
     /// Tasks, stages and operations still alive (including cancelled work that has not stopped yet).
-    package var liveTaskCount: Int { state.withLock { $0.graph.liveCount + $0.tasks.count } }
+    package var liveTaskCount: Int { state.withLock { $0.liveCount } }
 
     /// Suspends until nothing is alive: every task finished and every operation stopped.
     package func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state -> Bool in
-                if state.graph.liveCount + state.tasks.count == 0 { return true }
+                if state.liveCount == 0 { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }

@@ -13,7 +13,6 @@ final class GalleryLog: Sendable {
         var downloadsFailed = 0
         var sharedRequests = 0
         var bytes = 0
-        var memoryHits = 0
         var diskHits = 0
     }
 
@@ -59,16 +58,9 @@ final class GalleryLog: Sendable {
         case .diskCacheHit(let url, _):
             counters.withLock { $0.diskHits += 1 }
             line("📦 Image loaded from disk cache: \(url.absoluteString)")
-        case .memoryCacheHit:
-            counters.withLock { $0.memoryHits += 1 }
-        case .imageDecoded:
+        case .memoryCacheHit, .imageDecoded:
             break
         }
-    }
-
-    /// Row numbers as the seed prints them: `[10, 11, 12]`.
-    static func rows(_ rows: [Int]) -> String {
-        "[" + rows.map { String($0 + 1) }.joined(separator: ", ") + "]"
     }
 }
 
