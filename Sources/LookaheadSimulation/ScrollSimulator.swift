@@ -88,7 +88,7 @@ private struct Engine {
         let limit: Int
         switch strategy {
         case .uikit: limit = 2
-        case .lookahead: limit = 3
+        case .lookahead: limit = 4
         case .oracle: limit = scenario.connectionLimit
         default: limit = 1000
         }

@@ -60,3 +60,26 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     /// The share of downloaded bytes never shown.
     public var neverShownShare: Double { bytesDownloaded == 0 ? 0 : Double(bytesNeverShown) / Double(bytesDownloaded) }
 }
+
+extension ScrollReport {
+    /// The mean of reports of one strategy on one trajectory over several seeds: each figure averaged, the byte
+    /// shares weighted by bytes. `nil` for no reports.
+    public static func mean(of reports: [ScrollReport]) -> ScrollReport? {
+        guard var mean = reports.first else { return nil }
+        let count = Double(reports.count)
+        func average(_ value: (ScrollReport) -> Double) -> Double { reports.reduce(0) { $0 + value($1) } / count }
+        func averageCount(_ value: (ScrollReport) -> Int) -> Int {
+            Int((Double(reports.reduce(0) { $0 + value($1) }) / count).rounded())
+        }
+        mean.rowsShown = averageCount(\.rowsShown)
+        mean.rowsFirstShownWithImage = averageCount(\.rowsFirstShownWithImage)
+        mean.placeholderP50 = average(\.placeholderP50)
+        mean.placeholderP95 = average(\.placeholderP95)
+        mean.placeholderTotal = average(\.placeholderTotal)
+        mean.bytesDownloaded = averageCount(\.bytesDownloaded)
+        mean.bytesNeverShown = averageCount(\.bytesNeverShown)
+        mean.cancellations = averageCount(\.cancellations)
+        mean.hitchRatio = average(\.hitchRatio)
+        return mean
+    }
+}

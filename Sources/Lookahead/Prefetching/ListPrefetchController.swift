@@ -44,8 +44,9 @@ public struct ListPrefetchController: Sendable {
         public var flingThreshold = 3.0
         /// A move of more than this many viewports between two updates is a jump, not a scroll.
         public var jumpThreshold = 4.0
-        /// Weight of the newest velocity sample (0…1).
-        public var velocitySmoothing = 0.6
+        /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
+        /// `1 − e^(−t / velocityTimeConstant)`, so the estimate behaves the same at 60 and 120 Hz.
+        public var velocityTimeConstant = Duration.milliseconds(18)
 
         /// The default configuration.
         public init() {}
@@ -115,7 +116,8 @@ public struct ListPrefetchController: Sendable {
             } else if seconds > 0 {
                 let sample = moved / seconds
                 // After a pause, the old velocity says nothing: take the new sample as it is.
-                let weight = seconds > 0.5 ? 1 : configuration.velocitySmoothing
+                let tau = max(1e-6, Self.seconds(configuration.velocityTimeConstant))
+                let weight = seconds > 0.5 ? 1 : 1 - Foundation.exp(-seconds / tau)
                 velocity = weight * sample + (1 - weight) * velocity
             }
             if moved != 0 { direction = moved > 0 ? 1 : -1 }

@@ -41,6 +41,20 @@ import Testing
         #expect(fast.desiredRows.count <= 40 + 2 + 8 + 4, "bounded")
     }
 
+    @Test func theVelocityEstimateIsSteadyAt120Hertz() {
+        // 60 rows a second sampled at 120 Hz: the first visible row moves every other frame (0, 1, 0, 1, …).
+        var controller = ListPrefetchController(itemCount: 1000)
+        var estimates: [Double] = []
+        for frame in 0...120 {
+            let row = frame / 2
+            _ = controller.visibleRangeChanged(row..<(row + 8), at: .nanoseconds(Int64(frame) * 8_333_333))
+            if frame >= 20 { estimates.append(controller.velocity) }
+        }
+        let low = estimates.min() ?? 0
+        let high = estimates.max() ?? 0
+        #expect(low > 45 && high < 75, "the estimate swings between \(low) and \(high) rows/s around 60")
+    }
+
     @Test func aFlingPrefetchesWhereItWillComeToRestFirst() {
         var controller = ListPrefetchController(itemCount: 400)
         _ = controller.visibleRangeChanged(20..<28, at: .zero)

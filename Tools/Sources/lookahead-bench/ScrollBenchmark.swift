@@ -15,8 +15,11 @@ struct ScrollBenchmark: ParsableCommand {
     @Option(help: "Rows in the list.")
     var rows = 200
 
-    @Option(help: "Seed of the latency draws.")
+    @Option(help: "Seed of the latency draws (the first, with --seeds).")
     var seed: UInt64 = 1
+
+    @Option(help: "Run this many seeds (seed, seed+1, …) and report the mean of each figure.")
+    var seeds = 1
 
     @Option(help: "Write the reports as JSON to this file.")
     var json: String?
@@ -26,17 +29,24 @@ struct ScrollBenchmark: ParsableCommand {
 
     func run() throws {
         var reports: [ScrollReport] = []
-        print("lookahead-bench scroll — \(rows) rows, 8 visible, latency 100–300 ms, 6 connections, seed \(seed)")
+        let seedList = (0..<UInt64(max(1, seeds))).map { seed &+ $0 }
+        let seedText = seedList.count == 1 ? "seed \(seed)" : "mean of seeds \(seed)…\(seedList.last ?? seed)"
+        print("lookahead-bench scroll — \(rows) rows, 8 visible, latency 100–300 ms, 6 connections, \(seedText)")
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
         print("cancelled downloads, hitch ratio (ms of missed deadlines per s; < 5 good, > 10 critical)")
         for frameRate in [60, 120] {
             for trajectory in ScrollScenario.Trajectory.allCases {
-                var scenario = ScrollScenario()
-                scenario.rows = rows
-                scenario.seed = seed
-                scenario.frameRate = frameRate
-                scenario.trajectory = trajectory
-                let results = ScrollSimulator.compare(scenario)
+                let runs = seedList.map { seed in
+                    var scenario = ScrollScenario()
+                    scenario.rows = rows
+                    scenario.seed = seed
+                    scenario.frameRate = frameRate
+                    scenario.trajectory = trajectory
+                    return ScrollSimulator.compare(scenario)
+                }
+                let results = ScrollStrategy.allCases.compactMap { strategy in
+                    ScrollReport.mean(of: runs.flatMap { $0.filter { $0.strategy == strategy } })
+                }
                 reports += results
                 print("")
                 print("\(trajectory.rawValue) @ \(frameRate) Hz")
@@ -77,7 +87,7 @@ struct ScrollBenchmark: ParsableCommand {
             print("\nJSON: \(json)")
         }
         if let svg {
-            try ScrollChart.svg(reports.filter { $0.frameRate == 60 }).write(
+            try ScrollChart.svg(reports.filter { $0.frameRate == 60 }, seeds: seedList.count).write(
                 toFile: svg,
                 atomically: true,
                 encoding: .utf8
@@ -89,7 +99,7 @@ struct ScrollBenchmark: ParsableCommand {
 
 /// A grouped bar chart: placeholder time (total, per trajectory) for each strategy.
 enum ScrollChart {
-    static func svg(_ reports: [ScrollReport]) -> String {
+    static func svg(_ reports: [ScrollReport], seeds: Int) -> String {
         let trajectories = ScrollScenario.Trajectory.allCases
         let strategies = ScrollStrategy.allCases
         let colors = ["#9e9e9e", "#bcaaa4", "#90caf9", "#ffb74d", "#43a047", "#5e35b1"]
@@ -104,7 +114,7 @@ enum ScrollChart {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(left)" y="22" font-size="15">Placeholder time on screen, all rows, ms (60 Hz; lower is better)</text>
+            <text x="\(left)" y="22" font-size="15">Placeholder time on screen, all rows, ms (60 Hz, mean of \(seeds) seed\(seeds == 1 ? "" : "s"); lower is better)</text>
 
             """
         for step in 0...4 {

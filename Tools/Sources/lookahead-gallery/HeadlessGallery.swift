@@ -59,7 +59,7 @@ struct HeadlessGallery: Sendable {
 
     init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
-        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 3)
+        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 4)
         self.urls = urls
         self.log = log
         self.settings = settings
