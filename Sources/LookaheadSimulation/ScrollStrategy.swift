@@ -13,7 +13,10 @@ public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     case uikit
     /// Lookahead: ListPrefetchController, ImagePrefetcher's queue, background download slots, demotion on reuse.
     case lookahead
-    /// Knows the future: loads every row in the order it will first appear, as early as connections allow.
+    /// Knows the future — the whole trajectory and every load's latency — and loads, earliest deadline first,
+    /// the rows it can still show for at least two frames, on every connection. A strong reference, not a proven
+    /// optimum: a greedy schedule can lose to a policy that, say, keeps a connection for the far side of a
+    /// reversal, and Lookahead does beat it on some trajectories.
     case oracle
 
     /// Whether configure blocks the main thread until the image is there.
