@@ -15,6 +15,7 @@ public import FoundationNetworking
 ///   so a server that does not declare the length cannot send more than the limit either.
 /// - Cancelling the calling task cancels the `URLSessionDataTask`: the transfer stops and the server sees
 ///   the connection close.
+/// - `file:` URLs are read directly from disk, off the cooperative pool, with the same size limit.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader()))
@@ -49,6 +50,7 @@ public final class URLSessionDataLoader: DataLoading {
     }
 
     public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        if request.url.isFileURL { return try await FileDataReader.read(request) }
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw DataLoadingError.unsupportedURL(request.url)
         }

@@ -1,0 +1,60 @@
+// Lookahead tests — file URLs through the default data loader and the pipeline.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite struct FileURLLoadingTests {
+    private func pipeline(maximumResponseSize: Int? = 64 << 20) -> ImagePipeline {
+        ImagePipeline {
+            $0.diskCache = nil
+            $0.maximumResponseSize = maximumResponseSize
+        }
+    }
+
+    @Test func aLocalJPEGLoadsThroughThePipeline() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("photo.jpg")
+        try TestImages.jpeg.write(to: url)
+        let response = try await pipeline().image(for: ImageRequest(url: url))
+        #expect(response.image.width == 64 && response.image.height == 48)
+        #expect(response.cacheType == nil)
+    }
+
+    @Test func aMissingFileIsADataLoadingError() async {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("missing.jpg")
+        await #expect {
+            _ = try await pipeline().image(for: ImageRequest(url: url))
+        } throws: { error in
+            guard case .dataLoadingFailed = error as? ImagePipeline.Error else { return false }
+            return true
+        }
+    }
+
+    @Test func aFileOverTheSizeLimitIsRejectedBeforeDecoding() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("photo.jpg")
+        try TestImages.jpeg.write(to: url)
+        let limit = TestImages.jpeg.count - 1
+        await #expect {
+            _ = try await pipeline(maximumResponseSize: limit).image(for: ImageRequest(url: url))
+        } throws: { error in
+            guard case .responseTooLarge(let reported) = error as? ImagePipeline.Error else { return false }
+            return reported == limit
+        }
+    }
+
+    @Test func anEmptyFileIsEmptyData() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("empty.jpg")
+        try Data().write(to: url)
+        await #expect {
+            _ = try await pipeline().image(for: ImageRequest(url: url))
+        } throws: { error in
+            guard case .dataIsEmpty = error as? ImagePipeline.Error else { return false }
+            return true
+        }
+    }
+}
