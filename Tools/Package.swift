@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LookaheadFixtures", targets: ["LookaheadFixtures"]),
+        .library(name: "LookaheadGallery", targets: ["LookaheadGallery"]),
         .executable(name: "lookahead-fixture-server", targets: ["lookahead-fixture-server"]),
         .executable(name: "lookahead-gallery", targets: ["lookahead-gallery"]),
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
@@ -44,9 +45,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
+        ),
+        .target(name: "CTerminal"),
+        .target(
+            name: "LookaheadGallery",
+            dependencies: [
+                "CChafa",
+                "CTerminal",
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "lookahead-gallery",
             dependencies: [
+                "LookaheadGallery",
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -69,6 +87,15 @@ let package = Package(
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LookaheadGalleryTests",
+            dependencies: [
+                "LookaheadGallery",
+                "LookaheadFixtures",
+                .product(name: "Lookahead", package: "Lookahead"),
             ],
             swiftSettings: strict
         ),

@@ -39,8 +39,9 @@ public struct ImageRequest: Sendable {
     /// `url.absoluteString`, computed once: the cache key is built on every frame for every cell.
     package private(set) var urlString: String
 
-    /// The key of the final image (memory cache and the processing stage), kept up to date as fields change.
-    package private(set) var imageKey: ImageCacheKey
+    /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
+    /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
+    public private(set) var imageKey: ImageCacheKey
 
     /// Creates a request.
     ///

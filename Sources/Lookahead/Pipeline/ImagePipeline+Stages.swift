@@ -4,11 +4,13 @@ import Foundation
 
 extension ImagePipeline {
     /// Loads a request's data: from the disk cache when allowed, else from the data loader (storing the result
-    /// in the disk cache when allowed). Enforces the size limit even if the loader does not.
+    /// in the disk cache when allowed). Enforces the size limit even if the loader does not. Local files skip the
+    /// disk cache: they are on disk already.
     func load(_ request: ImageRequest, operation: Int) async -> Result<TaskGraph.LoadedData, Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
-        if let diskCache = configuration.diskCache, policy.readsDiskCache {
+        let diskCache = url.isFileURL ? nil : configuration.diskCache
+        if let diskCache, policy.readsDiskCache {
             if let data = await readDiskCache(diskCache, key: request.urlString) {
                 configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
                 return .success(TaskGraph.LoadedData(response: DataLoadResponse(data: data), cacheType: .disk))
@@ -18,7 +20,7 @@ extension ImagePipeline {
         if Task.isCancelled { return .failure(.cancelled) }
         let result = await download(url, operation: operation)
         if case .success(let response) = result, policy.writesDiskCache {
-            configuration.diskCache?.storeData(response.data, for: request.urlString)
+            diskCache?.storeData(response.data, for: request.urlString)
         }
         return result.map { TaskGraph.LoadedData(response: $0) }
     }

@@ -22,6 +22,24 @@ import Testing
         #expect(response.cacheType == nil)
     }
 
+    @Test func localFilesStayOutOfTheDiskCache() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("photo.jpg")
+        try TestImages.jpeg.write(to: url)
+        let cacheFolder = TemporaryDirectory()
+        let disk = DiskCache(directory: cacheFolder.url)
+        let pipeline = ImagePipeline {
+            $0.diskCache = disk
+            $0.memoryCache = nil
+        }
+        _ = try await pipeline.image(for: ImageRequest(url: url))
+        disk.flush()
+        #expect(disk.cachedData(for: url.absoluteString) == nil)
+        // A remote URL would have been stored: the same cache takes data as usual.
+        disk.storeData(Data([1, 2, 3]), for: "https://example.com/a.jpg")
+        #expect(disk.cachedData(for: "https://example.com/a.jpg") == Data([1, 2, 3]))
+    }
+
     @Test func aMissingFileIsADataLoadingError() async {
         let folder = TemporaryDirectory()
         let url = folder.url.appendingPathComponent("missing.jpg")

@@ -4,16 +4,56 @@ import ArgumentParser
 import Foundation
 import Lookahead
 import LookaheadFixtures
+import LookaheadGallery
 
 @main
 struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookahead-gallery",
-        abstract: "Scrolls a list of rows whose images load over real HTTP through the Lookahead pipeline."
+        abstract: "Scrolls a list of rows whose images load over real HTTP through the Lookahead pipeline.",
+        discussion: """
+            In a terminal: a full-screen gallery. Keys: ↑↓ / j k move, ←→ / h l in the grid, PgUp/PgDn, Home/End, \
+            the mouse wheel, g list ⇄ grid, r refresh (empties the memory cache, reloads the first page), \
+            Enter retries the selected failed image, q or Ctrl-C quits.
+            With --headless (or when not in a terminal): a scripted scroll, logged line by line.
+            """
     )
 
-    @Flag(help: "Replay a scripted scroll and log events instead of drawing (the only mode for now).")
+    @Flag(help: "Replay a scripted scroll and log events instead of drawing (for scripts, pipes and CI).")
     var headless = false
+
+    @Option(help: "Start in this layout: list or grid.")
+    var mode = "list"
+
+    @Option(help: "Images as: auto, symbols (Unicode blocks, true colour), kitty, sixels or iterm2.")
+    var graphics = "auto"
+
+    @Option(
+        help:
+            "Where images come from: the embedded server (default), picsum, an http(s) URL of a media API, or a folder."
+    )
+    var source: String?
+
+    @Option(help: "Console events: pane (a pane under the gallery) or a file path. Default: none.")
+    var log: String?
+
+    @Option(help: "Share of image requests the embedded server answers with HTTP 500 (0…1).")
+    var failRate = 0.0
+
+    @Option(help: "Share of image requests whose connection the embedded server resets (0…1).")
+    var resetRate = 0.0
+
+    @Option(help: "Share of image responses the embedded server cuts in half (0…1).")
+    var truncateRate = 0.0
+
+    @Option(help: "Share of image responses the embedded server delays by --slow-ms (0…1).")
+    var slowRate = 0.0
+
+    @Option(help: "The delay of a slow response, in milliseconds.")
+    var slowMs = 2000
+
+    @Option(help: "Images the embedded server's media API lists.")
+    var mediaCount = 240
 
     @Option(help: "Rows in the list (\"Hello 1\" … \"Hello N\").")
     var rows = 200
@@ -36,10 +76,113 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "Print only the summary.")
     var quiet = false
 
+    func validate() throws {
+        guard GalleryMode(rawValue: mode) != nil else { throw ValidationError("--mode must be list or grid") }
+        guard graphics == "auto" || GraphicsMode(rawValue: graphics) != nil else {
+            throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
+        }
+        let rates = [failRate, resetRate, truncateRate, slowRate]
+        guard rates.allSatisfy({ (0...1).contains($0) }), rates.reduce(0, +) <= 1 else {
+            throw ValidationError("the fault rates must each be in 0…1, and add up to at most 1")
+        }
+    }
+
     func run() async throws {
-        let server = try await FixtureServer.start(
-            configuration: .init(latency: .milliseconds(latencyMs), jitter: .milliseconds(jitterMs), seed: 42)
+        if !headless && Terminal.isInteractive {
+            try await runInteractive()
+        } else {
+            try await runHeadless()
+        }
+    }
+
+    private func startServer() async throws -> FixtureServer {
+        try await FixtureServer.start(
+            configuration: .init { configuration in
+                configuration.latency = .milliseconds(latencyMs)
+                configuration.jitter = .milliseconds(jitterMs)
+                configuration.seed = 42
+                // FIXTURES-MERGE configuration.mediaCount = mediaCount
+                /* FIXTURES-MERGE configuration.faults = FixtureServer.FaultInjection(
+                    failureRate: failRate,
+                    resetRate: resetRate,
+                    truncationRate: truncateRate,
+                    slowRate: slowRate,
+                    slowDelay: .milliseconds(slowMs)
+                ) */
+            }
         )
+    }
+
+    // MARK: - Interactive
+
+    private func runInteractive() async throws {
+        let itemSource: GallerySource
+        var server: FixtureServer?
+        if let source {
+            itemSource = try GallerySource.parse(source, itemCount: rows)
+        } else {
+            let started = try await startServer()
+            server = started
+            itemSource = .api(started.url("/api/v2/content/misc/media-coverages"))
+        }
+        let destination: GalleryLog.Destination =
+            switch log {
+            case nil: .none
+            case "pane": .memory
+            case let path?: .file(path)
+            }
+        let galleryLog = GalleryLog(destination: destination)
+        let items: [GalleryItem]
+        do {
+            items = try await itemSource.items()
+        } catch {
+            await server?.stop()
+            throw ValidationError("could not list the gallery's items: \(error.description)")
+        }
+        let diskFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? FileManager.default.removeItem(at: diskFolder) }
+        let pipeline = ImagePipeline {
+            $0.memoryCache = MemoryCache(costLimit: 128 << 20, countLimit: 300)
+            $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: 200 << 20)
+            $0.maximumBackgroundDataLoads = 4
+            $0.eventHandler = galleryLog.pipelineEvent
+        }
+        var options = InteractiveGallery.Options()
+        options.mode = GalleryMode(rawValue: mode) ?? .list
+        options.graphics = graphics == "auto" ? GraphicsMode.detect() : GraphicsMode(rawValue: graphics) ?? .symbols
+        options.logLines = log == "pane" ? 6 : 0
+        let gallery = InteractiveGallery(
+            pipeline: pipeline,
+            items: items,
+            terminal: Terminal(),
+            log: galleryLog,
+            options: options
+        ) { () async throws(GallerySource.Failure) -> [GalleryItem] in
+            try await itemSource.items()
+        }
+        let summary = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<InteractiveGallery.Summary, any Error>) in
+            let thread = Thread {
+                continuation.resume(with: Result { try gallery.run() })
+            }
+            thread.name = "gallery-frames"
+            thread.start()
+        }
+        await server?.stop()
+        let counters = galleryLog.snapshot
+        print(
+            "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
+                + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed), "
+                + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
+                + "\(summary.frames) frames, \(summary.lateFrames) late."
+        )
+    }
+
+    // MARK: - Headless
+
+    private func runHeadless() async throws {
+        let server = try await startServer()
         let log = GalleryLog(isQuiet: quiet)
         // The fixture server's port changes from run to run, and with it every URL: a disk cache kept across runs
         // would only fill up. Each run gets a fresh one, removed at the end; rows evicted from the 100-image memory

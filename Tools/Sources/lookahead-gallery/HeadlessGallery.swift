@@ -3,6 +3,7 @@
 
 import Foundation
 import Lookahead
+import LookaheadGallery
 import Synchronization
 
 /// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable

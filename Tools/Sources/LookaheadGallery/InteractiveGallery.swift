@@ -1,0 +1,626 @@
+// Lookahead gallery — the full-screen terminal gallery: a frame loop on a thread of its own, cells bound with
+// ImageSlot, prefetching by ListPrefetchController and ImagePrefetcher, images drawn by chafa off the loop.
+
+import Foundation
+import Lookahead
+import Synchronization
+
+/// The interactive gallery. ``run()`` blocks its thread — the gallery's "main thread" — until the user quits.
+///
+/// Each frame: take the keys and the slot changes that arrived, move the scroll, bind cells to the items that
+/// came on screen (an ``ImageSlot`` each; a memory hit shows in the same frame), unbind the ones that left
+/// (demoted to a prefetch while still in the window), feed the visible range to the ``ListPrefetchController``
+/// and its wish list to the ``ImagePrefetcher``, then draw the screen into a ``ScreenBuffer`` and write only the
+/// cells that changed. Nothing in the loop waits: decoding runs in the pipeline, drawing images with chafa on a
+/// queue of its own.
+// SAFETY: every mutable property is used only by the thread that calls `run()` (after `init` hands the object
+// over); other threads reach the gallery through `inbox` (a Mutex) and the pipeline's thread-safe types.
+public final class InteractiveGallery: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var mode = GalleryMode.list
+        public var graphics = GraphicsMode.symbols
+        /// Lines of the log pane; 0 hides it.
+        public var logLines = 0
+        public var framesPerSecond = 60
+        /// Also titled "Hello N" in list mode, as in the classic demo.
+        public var background = RGB(24, 24, 28)
+
+        public init() {}
+    }
+
+    /// What the gallery did, for the line printed after it quits.
+    public struct Summary: Sendable {
+        public var frames = 0
+        public var lateFrames = 0
+        public var memoryHits = 0
+        public var failures = 0
+    }
+
+    private enum Message: Sendable {
+        case keys([Key])
+        case slot(cell: Int, ImageSlot.State)
+        case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?)
+        case items([GalleryItem])
+        case itemsFailed(String)
+        case signal(Int32)
+    }
+
+    private enum Display {
+        case loading
+        case image(TerminalArt?, graphics: String?, cache: ImageResponse.CacheType?)
+        case failed(String)
+    }
+
+    private struct Cell {
+        let slot: ImageSlot
+        var item: Int?
+        var request: ImageRequest?
+        var display = Display.loading
+    }
+
+    private let pipeline: ImagePipeline
+    private let prefetcher: ImagePrefetcher
+    private let terminal: Terminal
+    private let log: GalleryLog
+    private let options: Options
+    private let reload: @Sendable () async throws(GallerySource.Failure) -> [GalleryItem]
+    private let inbox = Inbox()
+    private let renderQueue = DispatchQueue(label: "Lookahead.Gallery.render", attributes: .concurrent)
+
+    private var items: [GalleryItem]
+    private var navigator: GalleryNavigator
+    private var controller: ListPrefetchController
+    private var cells: [Cell] = []
+    private var boundCells: [Int: Int] = [:]  // item → cell
+    private var artCache: [ImageCacheKey: (art: TerminalArt?, graphics: String?)] = [:]
+    private var artOrder: [ImageCacheKey] = []
+    private var previous: ScreenBuffer?
+    private var summary = Summary()
+    private var spinnerPhase = 0
+    private var notice: String?
+    private var isRefreshing = false
+    private var shownGraphics: Set<Int> = []
+    private let start = ContinuousClock.now
+
+    public init(
+        pipeline: ImagePipeline,
+        items: [GalleryItem],
+        terminal: Terminal,
+        log: GalleryLog,
+        options: Options,
+        reload: @escaping @Sendable () async throws(GallerySource.Failure) -> [GalleryItem]
+    ) {
+        self.pipeline = pipeline
+        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 4)
+        self.terminal = terminal
+        self.log = log
+        self.options = options
+        self.reload = reload
+        self.items = items
+        let size = Terminal.size() ?? (80, 24)
+        let layout = GalleryLayout(
+            mode: options.mode,
+            columns: size.columns,
+            rows: size.rows,
+            logLines: options.logLines
+        )
+        self.navigator = GalleryNavigator(layout: layout, itemCount: items.count)
+        self.controller = ListPrefetchController(itemCount: items.count)
+    }
+
+    /// Runs until `q`, Ctrl-C, SIGINT/SIGTERM/SIGHUP or the end of input; the terminal is restored on return.
+    public func run() throws -> Summary {
+        let inbox = inbox
+        try terminal.start { signal in inbox.post(.signal(signal)) }
+        defer { terminal.restore() }
+        let stopped = Atomic<Bool>(false)
+        let stop = StopFlag()
+        terminal.readKeys(onKeys: { inbox.post(.keys($0)) }, shouldStop: { stop.isSet })
+        _ = stopped
+        let frame = Duration.nanoseconds(1_000_000_000 / Int64(max(1, options.framesPerSecond)))
+        let clock = ContinuousClock()
+        var last = clock.now
+        var deadline = clock.now
+        var running = true
+        while running {
+            let now = clock.now
+            let elapsed = last.duration(to: now)
+            last = now
+            running = handleMessages()
+            if terminal.takeResize(), let size = Terminal.size() { relayout(columns: size.columns, rows: size.rows) }
+            let moved = navigator.advance(by: elapsed.seconds)
+            if moved && options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
+            bindVisibleCells(at: start.duration(to: now))
+            spinnerPhase = Int(start.duration(to: now).seconds * 10)
+            draw()
+            summary.frames += 1
+            deadline = deadline.advanced(by: frame)
+            let after = clock.now
+            if after > deadline.advanced(by: frame) {
+                summary.lateFrames += 1
+                deadline = after
+            }
+            if running, after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+        }
+        stop.set()
+        prefetcher.stopPrefetching()
+        for cell in cells.indices { cells[cell].slot.prepareForReuse() }
+        return summary
+    }
+
+    // MARK: - Messages
+
+    /// Applies what arrived since the last frame; `false` to quit.
+    private func handleMessages() -> Bool {
+        for message in inbox.take() {
+            switch message {
+            case .keys(let keys):
+                for key in keys {
+                    switch navigator.handle(key) {
+                    case .quit: return false
+                    case .toggleMode: toggleMode()
+                    case .refresh: refresh()
+                    case .retry(let item): retry(item)
+                    case nil: break
+                    }
+                }
+            case .signal:
+                return false
+            case .slot(let cell, let state):
+                apply(state, to: cell)
+            case .art(let cell, let key, let art, let graphics):
+                remember(art: art, graphics: graphics, for: key)
+                guard cells[cell].request?.imageKey == key, case .image(_, _, let cache) = cells[cell].display else {
+                    continue
+                }
+                cells[cell].display = .image(art, graphics: graphics, cache: cache)
+            case .items(let newItems):
+                isRefreshing = false
+                notice = nil
+                replaceItems(newItems)
+            case .itemsFailed(let message):
+                isRefreshing = false
+                notice = message
+            }
+        }
+        return true
+    }
+
+    private func apply(_ state: ImageSlot.State, to cell: Int) {
+        // A change for an earlier request of a reused cell is dropped.
+        guard let request = cells[cell].request, state.request?.imageKey == request.imageKey else { return }
+        switch state {
+        case .loading:
+            cells[cell].display = .loading
+        case .loaded(let image, _, let cache):
+            if cache == .memory { summary.memoryHits += 1 }
+            if let cached = artCache[request.imageKey] {
+                cells[cell].display = .image(cached.art, graphics: cached.graphics, cache: cache)
+            } else {
+                cells[cell].display = .image(nil, graphics: nil, cache: cache)
+                render(image, key: request.imageKey, cell: cell)
+            }
+        case .failed(let error, _):
+            summary.failures += 1
+            cells[cell].display = .failed(Self.shortDescription(error))
+            log.line("❌ Row \((cells[cell].item ?? 0) + 1) failed: \(error)")
+        case .empty:
+            break
+        }
+    }
+
+    /// Draws an image with chafa on the render queue; the result comes back as a message.
+    private func render(_ image: Bitmap, key: ImageCacheKey, cell: Int) {
+        let layout = navigator.layout
+        let columns = layout.imageColumns
+        let rows = layout.imageLines
+        let graphics = options.graphics
+        let background = options.background
+        let inbox = inbox
+        renderQueue.async {
+            if graphics == .symbols {
+                let art = ChafaRenderer.art(image, columns: columns, rows: rows, background: background)
+                inbox.post(.art(cell: cell, key: key, art: art, graphics: nil))
+            } else {
+                let text = ChafaRenderer.graphics(
+                    image,
+                    columns: columns,
+                    rows: rows,
+                    mode: graphics,
+                    cellSize: (10, 20)
+                )
+                inbox.post(.art(cell: cell, key: key, art: nil, graphics: text))
+            }
+        }
+    }
+
+    private func remember(art: TerminalArt?, graphics: String?, for key: ImageCacheKey) {
+        if artCache.updateValue((art, graphics), forKey: key) == nil { artOrder.append(key) }
+        if artOrder.count > 400 {
+            for old in artOrder.prefix(100) { artCache[old] = nil }
+            artOrder.removeFirst(100)
+        }
+    }
+
+    // MARK: - Cells
+
+    private func request(for item: Int) -> ImageRequest {
+        let layout = navigator.layout
+        // Chafa resolves a symbol cell from about 8×8 pixels; terminal cells are twice as tall as wide.
+        let width = layout.imageColumns * 8
+        let height = layout.imageLines * 16
+        var processors: [any ImageProcessing] = []
+        if options.graphics != .symbols { processors.append(ImageProcessors.RoundedCorners(radius: 12)) }
+        return ImageRequest(
+            url: items[item].imageURL(width),
+            thumbnail: ThumbnailOptions(width: width, height: height, contentMode: .aspectFill),
+            processors: processors
+        )
+    }
+
+    private func bindVisibleCells(at time: Duration) {
+        let visible = navigator.visibleItems
+        for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
+        let update = controller.visibleRangeChanged(visible, at: time)
+        for line in update.logMessages { log.line(line) }
+        for item in visible where boundCells[item] == nil { bind(item) }
+        prefetcher.prefetch(controller.desiredRows.map { request(for: $0) })
+        if !controller.isFlinging {
+            for item in visible { if let cell = boundCells[item] { cells[cell].slot.startLoading() } }
+        }
+    }
+
+    private func bind(_ item: Int) {
+        let cell = cells.indices.first { cells[$0].item == nil } ?? makeCell()
+        let request = request(for: item)
+        cells[cell].item = item
+        cells[cell].request = request
+        cells[cell].display = .loading
+        boundCells[item] = cell
+        log.line("🔄 Cell configured for row \(item + 1)")
+        // A memory hit changes the state inside configure; its message is applied on the next frame, but the art
+        // cache lets the image show at once.
+        cells[cell].slot.configure(with: request, startsLoading: !controller.isFlinging)
+        if case .loaded(_, _, let cache) = cells[cell].slot.state, let cached = artCache[request.imageKey] {
+            cells[cell].display = .image(cached.art, graphics: cached.graphics, cache: cache)
+        }
+    }
+
+    private func unbind(_ item: Int, cell: Int) {
+        boundCells[item] = nil
+        cells[cell].item = nil
+        cells[cell].request = nil
+        cells[cell].display = .loading
+        shownGraphics.remove(cell)
+        let keep = controller.prefetched.contains(item) ? prefetcher : nil
+        cells[cell].slot.prepareForReuse(keepingAsPrefetchIn: keep)
+    }
+
+    private func makeCell() -> Int {
+        let index = cells.count
+        let inbox = inbox
+        let slot = ImageSlot(pipeline: pipeline) { state in inbox.post(.slot(cell: index, state)) }
+        cells.append(Cell(slot: slot))
+        return index
+    }
+
+    private func unbindAll() {
+        for (item, cell) in boundCells { unbind(item, cell: cell) }
+    }
+
+    // MARK: - Commands
+
+    private func toggleMode() {
+        var layout = navigator.layout
+        layout.mode = layout.mode == .list ? .grid : .list
+        unbindAll()
+        navigator.relayout(layout)
+        previous = nil
+    }
+
+    private func relayout(columns: Int, rows: Int) {
+        var layout = navigator.layout
+        layout.columns = max(1, columns)
+        layout.rows = max(1, rows)
+        unbindAll()
+        navigator.relayout(layout)
+        previous = nil
+    }
+
+    private func retry(_ item: Int) {
+        guard let cell = boundCells[item], case .failed = cells[cell].display else { return }
+        cells[cell].display = .loading
+        cells[cell].slot.retry()
+    }
+
+    /// The pull-to-refresh counterpart: the memory cache is emptied and the first page loaded again.
+    private func refresh() {
+        guard !isRefreshing else { return }
+        isRefreshing = true
+        notice = "refreshing…"
+        pipeline.configuration.memoryCache?.removeAll()
+        artCache.removeAll()
+        artOrder.removeAll()
+        unbindAll()
+        let inbox = inbox
+        let reload = reload
+        Task.detached {
+            do throws(GallerySource.Failure) {
+                inbox.post(.items(try await reload()))
+            } catch {
+                inbox.post(.itemsFailed("refresh failed: \(error.description)"))
+            }
+        }
+    }
+
+    private func replaceItems(_ newItems: [GalleryItem]) {
+        unbindAll()
+        items = newItems
+        navigator.itemCountChanged(newItems.count)
+        _ = controller.itemCountChanged(newItems.count)
+        previous = nil
+    }
+
+    // MARK: - Drawing
+
+    private static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    private static let dim = RGB(90, 90, 100)
+    private static let placeholder = RGB(44, 44, 52)
+    private static let failure = RGB(230, 90, 90)
+
+    private func draw() {
+        let layout = navigator.layout
+        var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
+        screen.fill(
+            x: 0,
+            y: 0,
+            width: layout.columns,
+            height: layout.rows,
+            with: ScreenCell(background: options.background)
+        )
+        let offset = navigator.drawOffset
+        let content = 0..<layout.contentHeight
+        var graphicsToShow: [(cell: Int, x: Int, y: Int, text: String)] = []
+        for item in navigator.visibleItems {
+            let origin = layout.origin(of: item)
+            let y = origin.y - offset
+            let cell = boundCells[item].map { cells[$0] }
+            // The image, or its placeholder.
+            switch cell?.display {
+            case .image(let art?, _, _):
+                screen.draw(art, x: origin.x, y: y, visibleRows: content)
+            case .image(nil, let graphics?, _):
+                clipFill(&screen, x: origin.x, y: y, layout: layout, color: options.background)
+                if y >= 0, y + layout.imageLines <= layout.contentHeight, !navigator.isAnimating,
+                    let index = boundCells[item]
+                {
+                    graphicsToShow.append((index, origin.x, y, graphics))
+                }
+            case .failed:
+                clipFill(&screen, x: origin.x, y: y, layout: layout, color: Self.placeholder)
+                let middle = y + layout.imageLines / 2
+                if content.contains(middle) {
+                    screen.put(
+                        "✗",
+                        x: origin.x + layout.imageColumns / 2,
+                        y: middle,
+                        foreground: Self.failure,
+                        background: Self.placeholder
+                    )
+                }
+            default:
+                clipFill(&screen, x: origin.x, y: y, layout: layout, color: Self.placeholder)
+                let middle = y + layout.imageLines / 2
+                if content.contains(middle) {
+                    let glyph = Self.spinner[(spinnerPhase + item) % Self.spinner.count]
+                    screen.put(
+                        String(glyph),
+                        x: origin.x + layout.imageColumns / 2,
+                        y: middle,
+                        foreground: Self.dim,
+                        background: Self.placeholder
+                    )
+                }
+            }
+            drawCaption(&screen, item: item, cell: cell, origin: (origin.x, y), layout: layout, content: content)
+        }
+        drawLogPane(&screen, layout: layout)
+        drawStatusLine(&screen, layout: layout)
+        var output = "\u{1B}[?2026h" + screen.output(from: previous)
+        if options.graphics != .symbols {
+            if previous == nil {
+                if options.graphics == .kitty { output += "\u{1B}_Ga=d\u{1B}\\" }
+                shownGraphics.removeAll()
+            }
+            for entry in graphicsToShow where !shownGraphics.contains(entry.cell) {
+                output += "\u{1B}[\(entry.y + 1);\(entry.x + 1)H" + entry.text
+                shownGraphics.insert(entry.cell)
+            }
+        }
+        output += "\u{1B}[?2026l"
+        if screen != previous || !graphicsToShow.isEmpty { terminal.write(output) }
+        previous = screen
+    }
+
+    private func clipFill(_ screen: inout ScreenBuffer, x: Int, y: Int, layout: GalleryLayout, color: RGB) {
+        let top = max(0, y)
+        let bottom = min(layout.contentHeight, y + layout.imageLines)
+        guard top < bottom else { return }
+        screen.fill(x: x, y: top, width: layout.imageColumns, height: bottom - top, with: ScreenCell(background: color))
+    }
+
+    private func drawCaption(
+        _ screen: inout ScreenBuffer,
+        item: Int,
+        cell: Cell?,
+        origin: (x: Int, y: Int),
+        layout: GalleryLayout,
+        content: Range<Int>
+    ) {
+        let selected = item == navigator.selection
+        let title = layout.mode == .list ? "Hello \(item + 1)" : items[item].title
+        let detail: String
+        var detailColor = Self.dim
+        switch cell?.display {
+        case .image(_, _, let cache):
+            detail = cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded"
+        case .failed(let message):
+            detail = "✗ \(message) — Enter retries"
+            detailColor = Self.failure
+        default:
+            detail = "loading…"
+        }
+        let background = options.background
+        switch layout.mode {
+        case .list:
+            let x = origin.x + layout.imageColumns + 2
+            let titleLine = origin.y + max(0, layout.imageLines / 2 - 1)
+            if content.contains(titleLine) {
+                screen.put(
+                    title,
+                    x: x,
+                    y: titleLine,
+                    limit: layout.columns - x - 1,
+                    background: background,
+                    bold: true,
+                    reversed: selected
+                )
+                if items[item].title != title {
+                    screen.put(
+                        "  " + items[item].title,
+                        x: x + title.count,
+                        y: titleLine,
+                        limit: layout.columns - x - title.count - 1,
+                        foreground: Self.dim,
+                        background: background
+                    )
+                }
+            }
+            if content.contains(titleLine + 1) {
+                screen.put(
+                    detail,
+                    x: x,
+                    y: titleLine + 1,
+                    limit: layout.columns - x - 1,
+                    foreground: detailColor,
+                    background: background
+                )
+            }
+        case .grid:
+            let y = origin.y + layout.imageLines
+            guard content.contains(y) else { return }
+            if case .failed = cell?.display {
+                screen.put(
+                    "✗ Enter retries",
+                    x: origin.x,
+                    y: y,
+                    limit: layout.imageColumns,
+                    foreground: Self.failure,
+                    background: background,
+                    reversed: selected
+                )
+            } else {
+                screen.put(
+                    title,
+                    x: origin.x,
+                    y: y,
+                    limit: layout.imageColumns,
+                    background: background,
+                    reversed: selected
+                )
+            }
+        }
+    }
+
+    private func drawLogPane(_ screen: inout ScreenBuffer, layout: GalleryLayout) {
+        guard layout.logLines > 0 else { return }
+        let top = layout.contentHeight
+        screen.put(
+            String(repeating: "─", count: layout.columns),
+            x: 0,
+            y: top,
+            foreground: Self.dim,
+            background: options.background
+        )
+        for (index, line) in log.recentLines(layout.logLines).enumerated() {
+            screen.put(
+                line,
+                x: 1,
+                y: top + 1 + index,
+                limit: layout.columns - 2,
+                foreground: Self.dim,
+                background: options.background
+            )
+        }
+    }
+
+    private func drawStatusLine(_ screen: inout ScreenBuffer, layout: GalleryLayout) {
+        let counters = log.snapshot
+        let visible = navigator.visibleItems
+        let range = visible.isEmpty ? "–" : "\(visible.lowerBound + 1)–\(visible.upperBound)"
+        var parts = [
+            "\(layout.mode.rawValue)",
+            "items \(items.count)",
+            "visible \(range)",
+            "prefetch \(controller.prefetched.count)",
+            "↓ \(counters.downloadsInFlight) in flight",
+            "hits mem \(summary.memoryHits) disk \(counters.diskHits)",
+            "failed \(summary.failures)",
+            "late \(summary.lateFrames)",
+        ]
+        if let notice { parts.insert(notice, at: 0) }
+        let keys = "q quit · g grid · r refresh · ⏎ retry"
+        let text = " " + parts.joined(separator: " · ")
+        let line = text.count + keys.count + 3 <= layout.columns ? text + "   " + keys : text
+        let y = layout.rows - 1
+        screen.fill(
+            x: 0,
+            y: y,
+            width: layout.columns,
+            height: 1,
+            with: ScreenCell(foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
+        )
+        screen.put(line, x: 0, y: y, limit: layout.columns, foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
+    }
+
+    private static func shortDescription(_ error: ImagePipeline.Error) -> String {
+        switch error {
+        case .statusCodeUnacceptable(let code): "HTTP \(code)"
+        case .decodingFailed: "corrupt image"
+        case .dataIsEmpty: "empty response"
+        case .responseTooLarge: "too large"
+        case .imageTooLarge: "too many pixels"
+        case .noDecoder: "not an image"
+        case .dataLoadingFailed: "connection failed"
+        default: "\(error)"
+        }
+    }
+
+    // MARK: - Threads
+
+    /// Messages from other threads, taken by the frame loop.
+    private final class Inbox: Sendable {
+        private let items = Mutex<[Message]>([])
+        func post(_ message: Message) { items.withLock { $0.append(message) } }
+        func take() -> [Message] {
+            items.withLock { items in
+                defer { items.removeAll() }
+                return items
+            }
+        }
+    }
+
+    private final class StopFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

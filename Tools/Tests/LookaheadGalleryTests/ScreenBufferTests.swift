@@ -1,0 +1,68 @@
+// Lookahead gallery tests — the screen buffer, its diff output, and chafa drawing a real bitmap.
+
+import Lookahead
+import Testing
+
+@testable import LookaheadGallery
+
+@Suite struct ScreenBufferTests {
+    @Test func textIsClippedAndWideCharactersDoNotShiftTheGrid() {
+        var screen = ScreenBuffer(columns: 10, rows: 2)
+        screen.put("Hello 150 and more", x: 2, y: 0, limit: 6)
+        screen.put("a📊b", x: 0, y: 1)
+        #expect(screen.text(row: 0) == "  Hello   ")
+        #expect(screen.text(row: 1) == "a?b       ")
+    }
+
+    @Test func theFirstFrameIsWholeAndLaterFramesOnlyWhatChanged() {
+        var first = ScreenBuffer(columns: 20, rows: 3)
+        first.put("status", x: 0, y: 2, reversed: true)
+        let full = first.output(from: nil)
+        #expect(full.contains("\u{1B}[2J"))
+        #expect(full.contains("status"))
+        var second = first
+        second.put("X", x: 5, y: 1, foreground: RGB(255, 0, 0))
+        let diff = second.output(from: first)
+        #expect(diff.contains("\u{1B}[2;6H"), "moves to row 2, column 6")
+        #expect(diff.contains("38;2;255;0;0"))
+        #expect(!diff.contains("status"), "unchanged cells are not written again")
+        #expect(second.output(from: second) == "\u{1B}[0m")
+    }
+
+    @Test func artIsDrawnOnlyInsideTheVisibleRows() {
+        let art = TerminalArt(columns: 2, rows: 3, cells: Array(repeating: ScreenCell("█"), count: 6))
+        var screen = ScreenBuffer(columns: 4, rows: 4)
+        screen.draw(art, x: 1, y: -1, visibleRows: 0..<1)
+        #expect(screen.text(row: 0) == " ██ ")
+        #expect(screen.text(row: 1) == "    ", "rows outside the content area stay empty")
+    }
+
+    @Test func chafaDrawsABitmapAsColouredBlocks() {
+        // Left half red, right half blue.
+        var pixels: [UInt8] = []
+        for _ in 0..<32 {
+            for x in 0..<64 { pixels += x < 32 ? [230, 20, 20, 255] : [20, 20, 230, 255] }
+        }
+        let bitmap = Bitmap(width: 64, height: 32, pixels: pixels)
+        let art = ChafaRenderer.art(bitmap, columns: 8, rows: 4, background: RGB(0, 0, 0))
+        #expect(art.columns == 8 && art.rows == 4)
+        func colour(_ x: Int, _ y: Int) -> RGB? {
+            let cell = art[x, y]
+            // A space shows its background; a full block its foreground.
+            return cell.character == " " ? cell.background : cell.character == "█" ? cell.foreground : cell.background
+        }
+        let left = colour(1, 1)
+        let right = colour(6, 2)
+        #expect((left?.red ?? 0) > 150 && (left?.blue ?? 255) < 80, "left is red: \(String(describing: left))")
+        #expect((right?.blue ?? 0) > 150 && (right?.red ?? 255) < 80, "right is blue: \(String(describing: right))")
+    }
+
+    @Test func transparentPixelsTakeTheBackground() {
+        let bitmap = Bitmap(width: 16, height: 16, red: 255, green: 255, blue: 255, alpha: 0)
+        let art = ChafaRenderer.art(bitmap, columns: 2, rows: 1, background: RGB(10, 20, 30))
+        for cell in art.cells {
+            let shown = cell.character == "█" ? cell.foreground : cell.background
+            #expect(shown == RGB(10, 20, 30))
+        }
+    }
+}
