@@ -19,6 +19,9 @@ import Hummingbird
 /// `reset`). Every request is counted by path, and every response body is recorded as either
 /// completed or aborted, so tests can wait for those events instead of sleeping.
 ///
+/// The image route can also fail at random but reproducibly, see
+/// ``Configuration/faults`` and ``injectedFaults``.
+///
 /// - Important: All methods are thread-safe. Call ``stop()`` when done; a server that is
 ///   released without it is cancelled in `deinit`, without waiting for the shutdown.
 public final class FixtureServer: Sendable {
@@ -30,6 +33,7 @@ public final class FixtureServer: Sendable {
     public let baseURL: URL
 
     let ledger: RequestLedger
+    let faultLedger: FaultLedger
     private let serverTask: Task<Void, Never>
 
     private init(
@@ -37,12 +41,14 @@ public final class FixtureServer: Sendable {
         port: Int,
         baseURL: URL,
         ledger: RequestLedger,
+        faultLedger: FaultLedger,
         serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
         self.port = port
         self.baseURL = baseURL
         self.ledger = ledger
+        self.faultLedger = faultLedger
         self.serverTask = serverTask
     }
 
@@ -56,7 +62,8 @@ public final class FixtureServer: Sendable {
     ///
     /// - Parameter configuration: Where to listen and what network conditions to simulate.
     /// - Throws: ``Error/startFailed(reason:)`` if the address cannot be bound (for example the
-    ///   port is taken), the host is not usable in a URL, or the calling task is cancelled.
+    ///   port is taken), the host is not usable in a URL, the fault rates are invalid (see
+    ///   ``FaultInjection/validationFailure``), or the calling task is cancelled.
     public static func start(configuration: Configuration = .init()) async throws(Error) -> FixtureServer {
         let routes = try FixtureRoutes(configuration: configuration)
         let ledger = RequestLedger()
@@ -109,6 +116,7 @@ public final class FixtureServer: Sendable {
             port: port,
             baseURL: baseURL,
             ledger: ledger,
+            faultLedger: routes.faultLedger,
             serverTask: serverTask
         )
     }
