@@ -1,7 +1,7 @@
 // Lookahead — FaultInjection: seeded, reproducible failures on the fixture server's image routes.
 
 extension FixtureServer {
-    /// How often the image route (`/images/{n}.jpg`) misbehaves.
+    /// How often the image routes (`/images/{n}.jpg` and `/media/{quality}/{key}`) misbehave.
     ///
     /// Each rate is a probability in `0...1`; together they must not exceed 1. A request gets at
     /// most one fault, drawn from the seed, its path and how many requests for that path came

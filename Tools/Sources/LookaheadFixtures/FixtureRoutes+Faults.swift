@@ -106,7 +106,7 @@ extension FixtureRoutes {
 
     /// Parses an optional integer query value: `fallback` when absent, `nil` when malformed or
     /// outside `range`.
-    private static func integer(_ value: String?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
+    static func integer(_ value: String?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return fallback }
         guard let number = Int(value), range.contains(number) else { return nil }
         return number

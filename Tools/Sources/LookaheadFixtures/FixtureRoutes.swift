@@ -7,17 +7,22 @@ import Hummingbird
 /// | Route | Response |
 /// |---|---|
 /// | `GET /images/{n}.jpg?w=&h=` | generated JPEG n (delayed by latency, paced by bandwidth) |
+/// | `GET /api/v2/content/misc/media-coverages?limit=&offset=` | a page of the media catalog as JSON |
+/// | `GET /media/{quality}/{key}` | the cover of a media item (like an image) |
 /// | `GET /status/{code}` | that status (200...599) with a short text body |
 /// | `GET /faults/...` | broken responses, see `FixtureRoutes+Faults.swift` |
 ///
-/// The image route also breaks responses on purpose when
+/// The two image routes also break responses on purpose when
 /// ``FixtureServer/Configuration/faults`` asks for it.
 struct FixtureRoutes: Sendable {
     let configuration: FixtureServer.Configuration
     let cache: EncodedImageCache
     let faults: FaultBodies
+    let catalog: MediaCatalog
     /// Counts the faults injected into image responses.
     let faultLedger: FaultLedger
+    /// The server's base URL once it is listening; the media API reports it as the domain.
+    let boundAddress: BoundAddress
 
     init(configuration: FixtureServer.Configuration) throws(FixtureServer.Error) {
         if let problem = configuration.faults.validationFailure {
@@ -26,7 +31,9 @@ struct FixtureRoutes: Sendable {
         self.configuration = configuration
         self.cache = EncodedImageCache()
         self.faults = try FaultBodies(quality: configuration.jpegQuality)
+        self.catalog = MediaCatalog(count: configuration.mediaCount)
         self.faultLedger = FaultLedger()
+        self.boundAddress = BoundAddress()
     }
 
     /// Adds every route to `router`.
@@ -37,6 +44,7 @@ struct FixtureRoutes: Sendable {
         router.get("/status/{code}") { _, context in
             status(context: context)
         }
+        registerMedia(on: router)
         registerFaults(on: router)
     }
 
@@ -58,7 +66,7 @@ struct FixtureRoutes: Sendable {
         return try await imageResponse(number: number, size: size, request: request, context: context, arrival: arrival)
     }
 
-    /// The response for generated JPEG `number` at `size`: held back
+    /// The response for generated JPEG `number` at `size`, shared by the image routes: held back
     /// by the latency schedule (counted from `arrival`), paced by the bandwidth limit, and broken
     /// on purpose if the fault injection draws a fault for this path and attempt.
     func imageResponse(

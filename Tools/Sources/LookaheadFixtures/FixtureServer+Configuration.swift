@@ -43,7 +43,10 @@ extension FixtureServer {
         public var defaultImageSize: ImageSize
         /// The JPEG quality of generated images (1...100).
         public var jpegQuality: Int
-        /// Failures to inject into the image route; none by default. They are drawn from
+        /// How many items the media API lists (negative counts as 0); item n's cover is
+        /// `cover-n.jpg`. Defaults to 240.
+        public var mediaCount: Int
+        /// Failures to inject into the image routes; none by default. They are drawn from
         /// ``seed``, so the same seed gives the same faults.
         public var faults: FaultInjection
         /// Whether Hummingbird's own log lines (server started, connection errors, shutdown) are
@@ -61,6 +64,7 @@ extension FixtureServer {
             bytesPerSecond: Int? = nil,
             defaultImageSize: ImageSize = ImageSize(width: 200, height: 200),
             jpegQuality: Int = FixtureImages.defaultQuality,
+            mediaCount: Int = 240,
             faults: FaultInjection = .none,
             shouldLogServerEvents: Bool = false
         ) {
@@ -72,6 +76,7 @@ extension FixtureServer {
             self.bytesPerSecond = bytesPerSecond
             self.defaultImageSize = defaultImageSize
             self.jpegQuality = jpegQuality
+            self.mediaCount = mediaCount
             self.faults = faults
             self.shouldLogServerEvents = shouldLogServerEvents
         }

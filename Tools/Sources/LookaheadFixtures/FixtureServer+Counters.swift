@@ -42,7 +42,7 @@ extension FixtureServer {
         faultLedger.reset()
     }
 
-    /// How many faults of each kind the image route injected since the start or the last reset.
+    /// How many faults of each kind the image routes injected since the start or the last reset.
     ///
     /// A fault is counted when it takes effect: a slow response when its extra delay begins, the
     /// others when the broken response is produced (after the latency delay). A request whose

@@ -18,17 +18,22 @@ struct FixtureFaultInjectionTests {
 
     @Test func failureRateOneFailsEveryImage() async throws {
         try await withFixtureServer(.init { $0.faults = .init(failureRate: 1) }) { server, client in
-            for n in 1...5 {
+            for n in 1...4 {
                 let (_, response) = try await client.get(server.imageURL(n, width: 32))
                 #expect(response.statusCode == 500)
             }
+            let (_, media) = try await client.get(server.url("/media/120/cover-1.jpg"))
+            #expect(media.statusCode == 500)
 
-            // Only the image route misbehaves.
+            // Only the image routes misbehave.
             let (_, status) = try await client.get(server.url("/status/200"))
             #expect(status.statusCode == 200)
+            let (_, page) = try await client.get(server.mediaPageURL())
+            #expect(page.statusCode == 200)
 
             #expect(server.injectedFaults == .init(failures: 5))
             #expect(server.requestCount(forPath: "/images/1.jpg") == 1)
+            #expect(server.requestCount(forPath: "/media/120/cover-1.jpg") == 1)
             await server.waitForCompletion(path: "/images/4.jpg")
             #expect(server.completedCount(forPath: "/images/4.jpg") == 1)
         }
@@ -36,7 +41,7 @@ struct FixtureFaultInjectionTests {
 
     @Test func resetRateOneClosesTheConnectionWithoutAResponse() async throws {
         try await withFixtureServer(.init { $0.faults = .init(resetRate: 1) }) { server, client in
-            for path in ["/images/3.jpg", "/images/4.jpg"] {
+            for path in ["/images/3.jpg", "/media/0/cover-3.jpg"] {
                 await #expect(throws: URLError.self) {
                     _ = try await client.get(server.url(path))
                 }
@@ -60,7 +65,14 @@ struct FixtureFaultInjectionTests {
             #expect(throws: (any Error).self) { try ImageDecoders.decode(data, context: .init()).get() }
             #expect(throws: Never.self) { try ImageDecoders.decode(Data(whole), context: .init()).get() }
 
-            #expect(server.injectedFaults == .init(truncations: 1))
+            let (cover, coverResponse) = try await client.get(server.url("/media/120/cover-1.jpg"))
+            #expect(coverResponse.statusCode == 200)
+            let size = MediaCatalog.size(number: 1, width: 120)
+            let wholeCover = try FixtureImages.jpeg(number: 1, width: size.width, height: size.height)
+            #expect(cover.count == wholeCover.count / 2)
+            #expect(throws: (any Error).self) { try ImageDecoders.decode(cover, context: .init()).get() }
+
+            #expect(server.injectedFaults == .init(truncations: 2))
         }
     }
 
