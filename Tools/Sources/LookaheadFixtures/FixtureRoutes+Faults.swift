@@ -49,11 +49,18 @@ extension FixtureRoutes {
             slow(request)
         }
         router.get("/faults/reset") { _, context in
-            // Closing the channel here means Hummingbird's attempt to write the response head
-            // below fails, so the client sees the connection end with no response at all.
-            await context.closeConnection()
-            return Response(status: .ok)
+            await Self.resetConnection(context: context)
         }
+    }
+
+    /// Closes the request's connection and returns a response that will never be written.
+    ///
+    /// Closing the channel here means Hummingbird's attempt to write the response head fails, so
+    /// the client sees the connection end with no response at all, and the request counts as
+    /// aborted.
+    static func resetConnection(context: FixtureRequestContext) async -> Response {
+        await context.closeConnection()
+        return Response(status: .ok)
     }
 
     private func large(_ request: Request) -> Response {
@@ -99,7 +106,7 @@ extension FixtureRoutes {
 
     /// Parses an optional integer query value: `fallback` when absent, `nil` when malformed or
     /// outside `range`.
-    private static func integer(_ value: String?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
+    static func integer(_ value: String?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return fallback }
         guard let number = Int(value), range.contains(number) else { return nil }
         return number

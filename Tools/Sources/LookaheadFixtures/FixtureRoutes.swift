@@ -7,17 +7,33 @@ import Hummingbird
 /// | Route | Response |
 /// |---|---|
 /// | `GET /images/{n}.jpg?w=&h=` | generated JPEG n (delayed by latency, paced by bandwidth) |
+/// | `GET /api/v2/content/misc/media-coverages?limit=&offset=` | a page of the media catalog as JSON |
+/// | `GET /media/{quality}/{key}` | the cover of a media item (like an image) |
 /// | `GET /status/{code}` | that status (200...599) with a short text body |
 /// | `GET /faults/...` | broken responses, see `FixtureRoutes+Faults.swift` |
+///
+/// The two image routes also break responses on purpose when
+/// ``FixtureServer/Configuration/faults`` asks for it.
 struct FixtureRoutes: Sendable {
     let configuration: FixtureServer.Configuration
     let cache: EncodedImageCache
     let faults: FaultBodies
+    let catalog: MediaCatalog
+    /// Counts the faults injected into image responses.
+    let faultLedger: FaultLedger
+    /// The server's base URL once it is listening; the media API reports it as the domain.
+    let boundAddress: BoundAddress
 
     init(configuration: FixtureServer.Configuration) throws(FixtureServer.Error) {
+        if let problem = configuration.faults.validationFailure {
+            throw .startFailed(reason: "invalid fault injection: \(problem)")
+        }
         self.configuration = configuration
         self.cache = EncodedImageCache()
         self.faults = try FaultBodies(quality: configuration.jpegQuality)
+        self.catalog = MediaCatalog(count: configuration.mediaCount)
+        self.faultLedger = FaultLedger()
+        self.boundAddress = BoundAddress()
     }
 
     /// Adds every route to `router`.
@@ -28,6 +44,7 @@ struct FixtureRoutes: Sendable {
         router.get("/status/{code}") { _, context in
             status(context: context)
         }
+        registerMedia(on: router)
         registerFaults(on: router)
     }
 
@@ -46,19 +63,56 @@ struct FixtureRoutes: Sendable {
             return Self.text(.badRequest, "w and h must be integers\n")
         }
         let size = imageSize(width: requestedWidth ?? nil, height: requestedHeight ?? nil)
-        let key = EncodedImageCache.Key(
-            number: number,
-            width: size.width,
-            height: size.height,
-            quality: configuration.jpegQuality
-        )
-        let jpeg = try await cache.jpeg(for: key)
+        return try await imageResponse(number: number, size: size, request: request, context: context, arrival: arrival)
+    }
+
+    /// The response for generated JPEG `number` at `size`, shared by the image routes: held back
+    /// by the latency schedule (counted from `arrival`), paced by the bandwidth limit, and broken
+    /// on purpose if the fault injection draws a fault for this path and attempt.
+    func imageResponse(
+        number: Int,
+        size: FixtureServer.ImageSize,
+        request: Request,
+        context: FixtureRequestContext,
+        arrival: ContinuousClock.Instant
+    ) async throws -> Response {
+        let path = request.uri.path
+        let fault = configuration.faults.fault(seed: configuration.seed, path: path, attempt: context.requestIndex)
+        // Failures and resets never send the picture, so they skip encoding it.
+        var jpeg = ByteBuffer()
+        if fault != .failure, fault != .reset {
+            let key = EncodedImageCache.Key(
+                number: number,
+                width: size.width,
+                height: size.height,
+                quality: configuration.jpegQuality
+            )
+            jpeg = try await cache.jpeg(for: key)
+        }
 
         let schedule = configuration.latencySchedule
-        if !schedule.isZero {
-            let delay = schedule.delay(path: request.uri.path, index: context.requestIndex)
+        var delay = schedule.isZero ? Duration.zero : schedule.delay(path: path, index: context.requestIndex)
+        if fault == .slow {
+            faultLedger.record(.slow)
+            delay += configuration.faults.slowDelay
+        }
+        if delay > .zero {
             try await ContinuousClock().sleep(until: arrival + delay)
         }
+        switch fault {
+        case .failure:
+            faultLedger.record(.failure)
+            return Self.text(.internalServerError, "injected failure: \(path), attempt \(context.requestIndex + 1)\n")
+        case .reset:
+            faultLedger.record(.reset)
+            return await Self.resetConnection(context: context)
+        case .truncation:
+            faultLedger.record(.truncation)
+            jpeg = jpeg.getSlice(at: jpeg.readerIndex, length: jpeg.readableBytes / 2) ?? ByteBuffer()
+        case .slow, nil:
+            break
+        }
+
         let body: PacedBody
         if let rate = configuration.bytesPerSecond {
             body = PacedBody(

@@ -33,8 +33,9 @@ extension FixtureServer {
         public var latency: Duration
         /// The largest extra delay, drawn per request, added to `latency` for image responses.
         public var jitter: Duration
-        /// Seeds the jitter. A request's jitter depends only on this seed, its path and how many
-        /// requests for that path came before it, so runs are reproducible.
+        /// Seeds the jitter and the fault injection. A request's jitter and fault depend only on
+        /// this seed, its path and how many requests for that path came before it, so runs are
+        /// reproducible.
         public var seed: UInt64
         /// The bandwidth for image bodies in bytes per second; `nil` means unlimited.
         public var bytesPerSecond: Int?
@@ -42,6 +43,12 @@ extension FixtureServer {
         public var defaultImageSize: ImageSize
         /// The JPEG quality of generated images (1...100).
         public var jpegQuality: Int
+        /// How many items the media API lists (negative counts as 0); item n's cover is
+        /// `cover-n.jpg`. Defaults to 240.
+        public var mediaCount: Int
+        /// Failures to inject into the image routes; none by default. They are drawn from
+        /// ``seed``, so the same seed gives the same faults.
+        public var faults: FaultInjection
         /// Whether Hummingbird's own log lines (server started, connection errors, shutdown) are
         /// printed. Off by default: `stop()` cancels the server, which Hummingbird reports as an
         /// error-level line that means nothing here. When on, `LOG_LEVEL` picks the level.
@@ -57,6 +64,8 @@ extension FixtureServer {
             bytesPerSecond: Int? = nil,
             defaultImageSize: ImageSize = ImageSize(width: 200, height: 200),
             jpegQuality: Int = FixtureImages.defaultQuality,
+            mediaCount: Int = 240,
+            faults: FaultInjection = .none,
             shouldLogServerEvents: Bool = false
         ) {
             self.host = host
@@ -67,6 +76,8 @@ extension FixtureServer {
             self.bytesPerSecond = bytesPerSecond
             self.defaultImageSize = defaultImageSize
             self.jpegQuality = jpegQuality
+            self.mediaCount = mediaCount
+            self.faults = faults
             self.shouldLogServerEvents = shouldLogServerEvents
         }
 

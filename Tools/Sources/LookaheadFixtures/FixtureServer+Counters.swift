@@ -35,9 +35,20 @@ extension FixtureServer {
         ledger.count(.abort, path: path)
     }
 
-    /// Sets every counter back to zero, including the per-path indices that drive jitter.
+    /// Sets every counter back to zero, including the per-path indices that drive jitter and
+    /// fault injection, and the injected-fault counts.
     public func resetCounters() {
         ledger.reset()
+        faultLedger.reset()
+    }
+
+    /// How many faults of each kind the image routes injected since the start or the last reset.
+    ///
+    /// A fault is counted when it takes effect: a slow response when its extra delay begins, the
+    /// others when the broken response is produced (after the latency delay). A request whose
+    /// client leaves during the latency delay is therefore not counted, unless it was slow.
+    public var injectedFaults: FaultInjection.Counts {
+        faultLedger.snapshot
     }
 
     /// Suspends until at least `count` requests for `path` have arrived.

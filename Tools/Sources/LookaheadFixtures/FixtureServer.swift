@@ -14,10 +14,15 @@ import Hummingbird
 /// await server.stop()
 /// ```
 ///
-/// Routes: `GET /images/{n}.jpg?w=&h=`, `GET /status/{code}`, and the fault routes under
+/// Routes: `GET /images/{n}.jpg?w=&h=`, the paginated media API
+/// `GET /api/v2/content/misc/media-coverages?limit=&offset=` (see ``MediaItem``) with its
+/// covers at `GET /media/{quality}/{key}`, `GET /status/{code}`, and the fault routes under
 /// `/faults/` (`empty`, `corrupt.jpg`, `truncated.jpg`, `huge-dimensions.jpg`, `large`, `slow`,
 /// `reset`). Every request is counted by path, and every response body is recorded as either
 /// completed or aborted, so tests can wait for those events instead of sleeping.
+///
+/// The image routes can also fail at random but reproducibly, see
+/// ``Configuration/faults`` and ``injectedFaults``.
 ///
 /// - Important: All methods are thread-safe. Call ``stop()`` when done; a server that is
 ///   released without it is cancelled in `deinit`, without waiting for the shutdown.
@@ -30,6 +35,7 @@ public final class FixtureServer: Sendable {
     public let baseURL: URL
 
     let ledger: RequestLedger
+    let faultLedger: FaultLedger
     private let serverTask: Task<Void, Never>
 
     private init(
@@ -37,12 +43,14 @@ public final class FixtureServer: Sendable {
         port: Int,
         baseURL: URL,
         ledger: RequestLedger,
+        faultLedger: FaultLedger,
         serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
         self.port = port
         self.baseURL = baseURL
         self.ledger = ledger
+        self.faultLedger = faultLedger
         self.serverTask = serverTask
     }
 
@@ -56,7 +64,8 @@ public final class FixtureServer: Sendable {
     ///
     /// - Parameter configuration: Where to listen and what network conditions to simulate.
     /// - Throws: ``Error/startFailed(reason:)`` if the address cannot be bound (for example the
-    ///   port is taken), the host is not usable in a URL, or the calling task is cancelled.
+    ///   port is taken), the host is not usable in a URL, the fault rates are invalid (see
+    ///   ``FaultInjection/validationFailure``), or the calling task is cancelled.
     public static func start(configuration: Configuration = .init()) async throws(Error) -> FixtureServer {
         let routes = try FixtureRoutes(configuration: configuration)
         let ledger = RequestLedger()
@@ -71,8 +80,11 @@ public final class FixtureServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "lookahead-fixture-server"
             ),
-            onServerRunning: { channel in
+            onServerRunning: { [boundAddress = routes.boundAddress] channel in
                 if let port = channel.localAddress?.port {
+                    if let baseURL = makeBaseURL(host: configuration.host, port: port) {
+                        boundAddress.set(baseURL.absoluteString)
+                    }
                     signal.succeed(port: port)
                 } else {
                     signal.fail(.startFailed(reason: "the listening socket has no port"))
@@ -109,6 +121,7 @@ public final class FixtureServer: Sendable {
             port: port,
             baseURL: baseURL,
             ledger: ledger,
+            faultLedger: routes.faultLedger,
             serverTask: serverTask
         )
     }
@@ -140,6 +153,21 @@ public final class FixtureServer: Sendable {
         if let width { query.append("w=\(width)") }
         if let height { query.append("h=\(height)") }
         return url("/images/\(n).jpg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+    }
+
+    /// The URL of a page of the media API; `nil` leaves the parameter out, so the server uses
+    /// its default (a limit of 20, offset 0).
+    public func mediaPageURL(limit: Int? = nil, offset: Int? = nil) -> URL {
+        var query: [String] = []
+        if let limit { query.append("limit=\(limit)") }
+        if let offset { query.append("offset=\(offset)") }
+        return url(MediaCatalog.pagePath + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+    }
+
+    /// The URL of `thumbnail`'s picture at `quality` (a width in pixels, or
+    /// ``MediaThumbnail/originalQuality``) on this server, whatever host the thumbnail names.
+    public func mediaImageURL(_ thumbnail: MediaThumbnail, quality: Int) -> URL {
+        url("/\(thumbnail.basePath)/\(quality)/\(thumbnail.key)")
     }
 
     private static func makeBaseURL(host: String, port: Int) -> URL? {

@@ -21,11 +21,29 @@ struct FixtureServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("jitter-ms"), help: "Maximum extra random delay per image request, in milliseconds.")
     var jitterMilliseconds = 0
 
-    @Option(help: "Seed for the jitter; the same seed gives the same delays.")
+    @Option(help: "Seed for the jitter and the injected faults; the same seed reproduces both.")
     var seed: UInt64 = 0
 
     @Option(name: .customLong("bytes-per-second"), help: "Bandwidth limit for image bodies (default: unlimited).")
     var bytesPerSecond: Int?
+
+    @Option(name: .customLong("media-count"), help: "Number of items the media API lists.")
+    var mediaCount = 240
+
+    @Option(name: .customLong("fail-rate"), help: "Share of image requests answered with HTTP 500 (0...1).")
+    var failureRate = 0.0
+
+    @Option(name: .customLong("reset-rate"), help: "Share of image requests closed without a response (0...1).")
+    var resetRate = 0.0
+
+    @Option(name: .customLong("truncate-rate"), help: "Share of image requests sent only half of the JPEG (0...1).")
+    var truncationRate = 0.0
+
+    @Option(name: .customLong("slow-rate"), help: "Share of image requests delayed by an extra --slow-ms (0...1).")
+    var slowRate = 0.0
+
+    @Option(name: .customLong("slow-ms"), help: "Extra delay of a slow image response, in milliseconds.")
+    var slowMilliseconds = 2000
 
     @Flag(help: "Print the web server's own log lines (level from LOG_LEVEL, default info).")
     var verbose = false
@@ -38,6 +56,29 @@ struct FixtureServerCommand: AsyncParsableCommand {
         if let bytesPerSecond, bytesPerSecond <= 0 {
             throw ValidationError("--bytes-per-second must be positive")
         }
+        guard mediaCount >= 0 else { throw ValidationError("--media-count must not be negative") }
+        let rates = [
+            ("--fail-rate", failureRate), ("--reset-rate", resetRate),
+            ("--truncate-rate", truncationRate), ("--slow-rate", slowRate),
+        ]
+        for (option, rate) in rates where !(0...1).contains(rate) {
+            throw ValidationError("\(option) must be in 0...1")
+        }
+        guard slowMilliseconds >= 0 else { throw ValidationError("--slow-ms must not be negative") }
+        if faults.validationFailure != nil {
+            throw ValidationError("--fail-rate, --reset-rate, --truncate-rate and --slow-rate must add up to at most 1")
+        }
+    }
+
+    /// The fault injection the options ask for.
+    private var faults: FixtureServer.FaultInjection {
+        .init(
+            failureRate: failureRate,
+            resetRate: resetRate,
+            truncationRate: truncationRate,
+            slowRate: slowRate,
+            slowDelay: .milliseconds(slowMilliseconds)
+        )
     }
 
     func run() async throws {
@@ -49,6 +90,8 @@ struct FixtureServerCommand: AsyncParsableCommand {
                 configuration.jitter = .milliseconds(jitterMilliseconds)
                 configuration.seed = seed
                 configuration.bytesPerSecond = bytesPerSecond
+                configuration.mediaCount = mediaCount
+                configuration.faults = faults
                 configuration.shouldLogServerEvents = verbose
             }
         )
@@ -58,7 +101,15 @@ struct FixtureServerCommand: AsyncParsableCommand {
         Self.printFlushed(banner)
 
         let signal = await shutdown.next()
-        Self.printFlushed(["Received \(signal), shutting down."])
+        var farewell = ["Received \(signal), shutting down."]
+        if faults.isEnabled {
+            let counts = server.injectedFaults
+            farewell.append(
+                "Injected faults: \(counts.failures) failures, \(counts.resets) resets, "
+                    + "\(counts.truncations) truncations, \(counts.slowResponses) slow responses."
+            )
+        }
+        Self.printFlushed(farewell)
         await server.stop()
     }
 
@@ -71,6 +122,8 @@ struct FixtureServerCommand: AsyncParsableCommand {
     private static let examplePaths = [
         "/images/1.jpg",
         "/images/42.jpg?w=320&h=240",
+        "/api/v2/content/misc/media-coverages?limit=20&offset=0",
+        "/media/240/cover-1.jpg",
         "/status/404",
         "/faults/corrupt.jpg",
         "/faults/truncated.jpg",

@@ -239,39 +239,7 @@ struct FixtureServerTests {
         _ configuration: FixtureServer.Configuration = .init(),
         _ body: (FixtureServer, FixtureClient) async throws -> Void
     ) async throws {
-        let server = try await FixtureServer.start(configuration: configuration)
-        let client = FixtureClient()
-        do {
-            try await body(server, client)
-        } catch {
-            client.close()
-            await server.stop()
-            throw error
-        }
-        client.close()
-        await server.stop()
-    }
-}
-
-/// A URLSession with no cache, so every request reaches the server.
-private struct FixtureClient: Sendable {
-    let session: URLSession
-
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
-    }
-
-    func get(_ url: URL) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(from: url)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return (data, http)
-    }
-
-    func close() {
-        session.invalidateAndCancel()
+        try await withFixtureServer(configuration, body)
     }
 }
 
