@@ -101,14 +101,14 @@ struct GalleryCommand: AsyncParsableCommand {
                 configuration.latency = .milliseconds(latencyMs)
                 configuration.jitter = .milliseconds(jitterMs)
                 configuration.seed = 42
-                // FIXTURES-MERGE configuration.mediaCount = mediaCount
-                /* FIXTURES-MERGE configuration.faults = FixtureServer.FaultInjection(
+                configuration.mediaCount = mediaCount
+                configuration.faults = FixtureServer.FaultInjection(
                     failureRate: failRate,
                     resetRate: resetRate,
                     truncationRate: truncateRate,
                     slowRate: slowRate,
                     slowDelay: .milliseconds(slowMs)
-                ) */
+                )
             }
         )
     }

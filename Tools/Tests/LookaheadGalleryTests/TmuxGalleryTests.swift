@@ -1,0 +1,184 @@
+// Lookahead gallery tests — the real gallery binary in a real terminal: tmux runs it, sends keys and reads the
+// screen back. Skipped, with the reason, where tmux is not installed (scripts/bootstrap installs it).
+
+import Foundation
+import Testing
+
+/// Runs `lookahead-gallery` in a detached tmux session of a fixed size.
+///
+/// The screen is read with `capture-pane` until it shows what a step expects, up to a deadline: the gallery is
+/// another process drawing at its own pace, so the test waits for a condition of the screen, never for a time.
+private final class TmuxSession {
+    let name = "lookahead-test-\(UUID().uuidString.prefix(8))"
+
+    init(arguments: [String], columns: Int = 100, rows: Int = 32) throws {
+        let executable = try Self.galleryExecutable()
+        // After the gallery exits: its status, whether the terminal echoes and reads lines again, then a pause
+        // that keeps the pane readable until the test kills the session.
+        let command =
+            ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            + "; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon"
+            + " | tr '\\n' ' ' | sed 's/^/TTY: /'; echo; sleep 120"
+        try Self.tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    deinit {
+        _ = try? Self.tmux(["kill-session", "-t", name])
+    }
+
+    /// The visible text of the pane.
+    func screen() throws -> String {
+        try Self.tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    /// Sends keys by tmux name (`j`, `Enter`, `PageDown`, `C-c`), `count` times.
+    func send(_ key: String, count: Int = 1) throws {
+        try Self.tmux(["send-keys", "-t", name, "-N", "\(count)", key])
+    }
+
+    /// Waits until the screen satisfies `condition`; fails with the last screen after `timeout`.
+    @discardableResult
+    func waitFor(
+        _ what: String,
+        timeout: Duration = .seconds(30),
+        _ condition: (String) -> Bool
+    ) throws -> String {
+        if let screen = try poll(timeout: timeout, condition) { return screen }
+        let last = try screen()
+        Issue.record("timed out waiting for \(what); the screen was:\n\(last)")
+        throw TmuxError(description: "timed out waiting for \(what)")
+    }
+
+    /// The first screen that satisfies `condition` within `timeout`, or `nil`.
+    func poll(timeout: Duration, _ condition: (String) -> Bool) throws -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            let current = try screen()
+            if condition(current) { return current }
+            Thread.sleep(forTimeInterval: 0.1)  // polling another process's screen, not timing our own code
+        }
+        return nil
+    }
+
+    static var isAvailable: Bool { (try? tmux(["-V"])) != nil }
+
+    @discardableResult
+    static func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw TmuxError(description: "tmux \(arguments.first ?? ""): \(text)")
+        }
+        return text
+    }
+
+    /// `lookahead-gallery`, built next to the test bundle.
+    static func galleryExecutable() throws -> String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [bundle, bundle.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("lookahead-gallery").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TmuxError(
+            description: "lookahead-gallery is not built next to \(bundle.path): run `swift build` in Tools first"
+        )
+    }
+}
+
+/// Whether a line of the screen shows the title "Hello `number`" (not "Hello `number`0").
+private func shows(_ number: Int, in screen: String) -> Bool {
+    let title = "Hello \(number)"
+    return screen.split(separator: "\n").contains { line in
+        guard let range = line.range(of: title) else { return false }
+        return line[range.upperBound...].first.map { !$0.isNumber } ?? true
+    }
+}
+
+/// The terminal modes printed after the gallery exited (`echo` or `-echo`, `icanon` or `-icanon`), sorted.
+private func ttyModes(_ screen: String) -> [String] {
+    guard let line = screen.split(separator: "\n").first(where: { $0.hasPrefix("TTY:") }) else { return [] }
+    return line.dropFirst(4).split(separator: " ").map(String.init).sorted {
+        $0.drop { $0 == "-" } < $1.drop { $0 == "-" }
+    }
+}
+
+private struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+}
+
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (scripts/bootstrap installs it)"))
+struct TmuxGalleryTests {
+    private let fast = ["--latency-ms", "0", "--jitter-ms", "20", "--graphics", "symbols"]
+
+    @Test func startScrollToRow150ToggleTheGridAndQuit() throws {
+        let session = try TmuxSession(arguments: fast)
+        let first = try session.waitFor("the first rows and the status line") {
+            shows(1, in: $0) && $0.contains("items 240") && $0.contains("list")
+        }
+        #expect(shows(2, in: first))
+        try session.send("j", count: 149)
+        let scrolled = try session.waitFor("row 150 on screen, selected") {
+            shows(150, in: $0) && !shows(1, in: $0)
+        }
+        #expect(shows(149, in: scrolled) || shows(151, in: scrolled), "its neighbours are around it")
+        try session.send("g")
+        try session.waitFor("the grid around item 150") { $0.contains(" grid ") && shows(150, in: $0) }
+        try session.send("q")
+        let after = try session.waitFor("the shell after the gallery") { $0.contains("EXIT=") && $0.contains("TTY:") }
+        #expect(after.contains("EXIT=0"))
+        #expect(after.contains("Lookahead gallery: 240 items"), "the summary is printed on the normal screen")
+        #expect(!after.contains("items 240 ·"), "the alternate screen is gone")
+        #expect(ttyModes(after) == ["echo", "icanon"], "echo and line mode are back")
+    }
+
+    @Test func controlCQuitsAndRestoresTheTerminal() throws {
+        let session = try TmuxSession(arguments: fast + ["--mode", "grid"])
+        try session.waitFor("the grid") { $0.contains(" grid ") && shows(1, in: $0) }
+        try session.send("C-c")
+        let after = try session.waitFor("the shell after Ctrl-C") { $0.contains("EXIT=") && $0.contains("TTY:") }
+        #expect(after.contains("EXIT=0"))
+        #expect(ttyModes(after) == ["echo", "icanon"])
+    }
+
+    @Test func aFailedImageIsRetriedWithEnter() throws {
+        // Every first attempt of every image fails with HTTP 500 about half the time; a retry is a fresh draw.
+        let session = try TmuxSession(arguments: fast + ["--fail-rate", "0.5"])
+        let screen = try session.waitFor("a failed row") { $0.contains("HTTP 500 — Enter retries") }
+        // The first failed row on screen: select it and press Enter until it loads (each try fails half the time).
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let failedLine = lines.firstIndex(where: { $0.contains("Enter retries") }),
+            let titleLine = lines[..<failedLine].last(where: { $0.contains("Hello ") }),
+            let number = Int(titleLine.split(separator: " ").drop { $0 != "Hello" }.dropFirst().first ?? "")
+        else {
+            Issue.record("no failed row with a title on screen:\n\(screen)")
+            return
+        }
+        if number > 1 { try session.send("j", count: number - 1) }
+        func detail(_ screen: String) -> String? {
+            let rows = screen.split(separator: "\n").map(String.init)
+            guard let index = rows.firstIndex(where: { shows(number, in: $0) }), index + 1 < rows.count
+            else { return nil }
+            return rows[index + 1]
+        }
+        var loaded = false
+        for _ in 0..<8 where !loaded {
+            try session.send("Enter")
+            let done = try session.poll(timeout: .seconds(5)) { screen in
+                guard let line = detail(screen) else { return false }
+                return line.contains("downloaded") || line.contains("from ")
+            }
+            loaded = done != nil
+        }
+        #expect(loaded, "row \(number) loaded after a retry")
+        try session.send("q")
+    }
+}
