@@ -42,6 +42,9 @@ public struct ListPrefetchController: Sendable {
         public var decelerationRate = 0.998
         /// Above this speed (in viewports per second) the resting point of a fling is prefetched first.
         public var flingThreshold = 3.0
+        /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
+        /// visible row steps by one in a single frame is not one.
+        public var flingConfirmation = Duration.milliseconds(40)
         /// A move of more than this many viewports between two updates is a jump, not a scroll.
         public var jumpThreshold = 4.0
         /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
@@ -90,6 +93,8 @@ public struct ListPrefetchController: Sendable {
 
     private var lastPosition: Double?
     private var lastTime: Duration?
+    /// Since when the speed has been above the fling speed.
+    private var fastSince: Duration?
     private var direction = 1.0
     private var appeared: Set<Int> = []
 
@@ -125,6 +130,8 @@ public struct ListPrefetchController: Sendable {
         lastPosition = position
         lastTime = time
         visible = range
+        let isFast = abs(velocity) > Double(max(1, range.count)) * configuration.flingThreshold
+        fastSince = isFast ? fastSince ?? time : nil
         return recompute()
     }
 
@@ -151,7 +158,8 @@ public struct ListPrefetchController: Sendable {
     /// show placeholders without starting loads (``ImageSlot/configure(with:startsLoading:)``), so the download
     /// slots go to the rows where the scroll will come to rest.
     public var isFlinging: Bool {
-        abs(velocity) > Double(max(1, visible.count)) * configuration.flingThreshold
+        guard let fastSince, let lastTime else { return false }
+        return lastTime - fastSince >= configuration.flingConfirmation
     }
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
@@ -178,7 +186,7 @@ public struct ListPrefetchController: Sendable {
             rows.append(row)
         }
         // A fling: the rows around where it will come to rest first, nearest to that point first.
-        if speed > Double(viewport) * configuration.flingThreshold {
+        if isFlinging {
             let coast = velocity * restingDistanceSeconds
             let rest = Int((Double(visible.lowerBound) + coast).rounded())
             let restRange = max(0, min(itemCount - viewport, rest))..<min(itemCount, max(0, rest) + viewport)

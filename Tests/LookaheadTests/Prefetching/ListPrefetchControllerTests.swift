@@ -55,6 +55,22 @@ import Testing
         #expect(low > 45 && high < 75, "the estimate swings between \(low) and \(high) rows/s around 60")
     }
 
+    @Test func aSlowScrollSampledEveryFrameIsNeverAFling() {
+        // 3 rows a second at 60 Hz: the first visible row steps by one every 20 frames, which reads as a burst of
+        // speed in the frame it happens.
+        var controller = ListPrefetchController(itemCount: 200)
+        var flinging = 0
+        var peak = 0.0
+        for frame in 0...240 {
+            let row = frame / 20
+            _ = controller.visibleRangeChanged(row..<(row + 8), at: .nanoseconds(Int64(frame) * 16_666_667))
+            peak = max(peak, controller.velocity)
+            if controller.isFlinging { flinging += 1 }
+        }
+        #expect(peak > 24, "a step does read as fast for a frame (\(peak) rows/s)")
+        #expect(flinging == 0, "but it is never taken for a fling")
+    }
+
     @Test func aFlingPrefetchesWhereItWillComeToRestFirst() {
         var controller = ListPrefetchController(itemCount: 400)
         _ = controller.visibleRangeChanged(20..<28, at: .zero)

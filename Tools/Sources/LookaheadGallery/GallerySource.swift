@@ -58,6 +58,7 @@ public enum GallerySource: Sendable, Equatable {
     public func items(limit: Int = 1000, pageSize: Int = 50) async throws(Failure) -> [GalleryItem] {
         switch self {
         case .picsum(let count):
+            try await Self.checkReachable(URL(string: "https://picsum.photos/200?random=1")!)
             return (1...max(1, count)).map { number in
                 GalleryItem(title: "Hello \(number)") { _ in URL(string: "https://picsum.photos/200?random=\(number)")!
                 }
@@ -74,6 +75,25 @@ public enum GallerySource: Sendable, Equatable {
                 if page.count < pageSize { break }
             }
             return Array(items.prefix(limit))
+        }
+    }
+
+    /// Fails with a clear message when the first image cannot be fetched (no network, a proxy, DNS).
+    static func checkReachable(_ url: URL) async throws(Failure) {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 8
+        do {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            if let http = response as? HTTPURLResponse, !(200..<400).contains(http.statusCode) {
+                throw Failure(description: "\(url.host ?? "the server") answered HTTP \(http.statusCode)")
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(
+                description: "\(url.host ?? url.absoluteString) is unreachable (\(error.localizedDescription)); "
+                    + "without the internet, leave out --source (the embedded server) or give a folder of images"
+            )
         }
     }
 
