@@ -177,6 +177,10 @@ public final class InteractiveGallery: @unchecked Sendable {
             case .items(let newItems):
                 isRefreshing = false
                 notice = nil
+                unbindAll()
+                pipeline.configuration.memoryCache?.removeAll()
+                artCache.removeAll()
+                artOrder.removeAll()
                 replaceItems(newItems)
             case .itemsFailed(let message):
                 isRefreshing = false
@@ -333,15 +337,12 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].slot.retry()
     }
 
-    /// The pull-to-refresh counterpart: the memory cache is emptied and the first page loaded again.
+    /// The pull-to-refresh counterpart: the first page is loaded again; when it arrives, the memory cache is
+    /// emptied and every cell loads anew (from the disk cache or the network). The old rows stay until then.
     private func refresh() {
         guard !isRefreshing else { return }
         isRefreshing = true
         notice = "refreshing…"
-        pipeline.configuration.memoryCache?.removeAll()
-        artCache.removeAll()
-        artOrder.removeAll()
-        unbindAll()
         let inbox = inbox
         let reload = reload
         Task.detached {

@@ -66,3 +66,27 @@ import Testing
         }
     }
 }
+
+@Suite struct GraphicsModeTests {
+    @Test func detectionIsConservative() {
+        #expect(GraphicsMode.detect(environment: ["TERM": "xterm-kitty"]) == .kitty)
+        #expect(GraphicsMode.detect(environment: ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]) == .kitty)
+        #expect(GraphicsMode.detect(environment: ["TERM_PROGRAM": "iTerm.app"]) == .iterm2)
+        #expect(GraphicsMode.detect(environment: ["TERM": "foot"]) == .sixels)
+        #expect(GraphicsMode.detect(environment: ["TERM": "xterm-256color"]) == .symbols, "unknown: symbols")
+        #expect(
+            GraphicsMode.detect(environment: ["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-0/default,1,0"]) == .symbols,
+            "tmux would need pass-through"
+        )
+    }
+
+    @Test func pixelModesPrintTheirProtocols() {
+        let bitmap = Bitmap(width: 32, height: 32, red: 200, green: 100, blue: 50)
+        let kitty = ChafaRenderer.graphics(bitmap, columns: 4, rows: 2, mode: .kitty, cellSize: (10, 20))
+        let sixels = ChafaRenderer.graphics(bitmap, columns: 4, rows: 2, mode: .sixels, cellSize: (10, 20))
+        let iterm = ChafaRenderer.graphics(bitmap, columns: 4, rows: 2, mode: .iterm2, cellSize: (10, 20))
+        #expect(kitty.hasPrefix("\u{1B}_G"), "kitty graphics APC: \(kitty.prefix(12).debugDescription)")
+        #expect(sixels.hasPrefix("\u{1B}P"), "a sixel DCS: \(sixels.prefix(12).debugDescription)")
+        #expect(iterm.hasPrefix("\u{1B}]1337;File="), "iTerm2 OSC 1337: \(iterm.prefix(16).debugDescription)")
+    }
+}

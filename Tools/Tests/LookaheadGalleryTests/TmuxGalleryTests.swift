@@ -103,6 +103,24 @@ private func shows(_ number: Int, in screen: String) -> Bool {
     }
 }
 
+/// The line under the title "Hello `number`" in list mode: how the row's image is doing.
+private func detailLine(of number: Int, in screen: String) -> String? {
+    let rows = screen.split(separator: "\n").map(String.init)
+    guard let index = rows.firstIndex(where: { shows(number, in: $0) }), index + 1 < rows.count else { return nil }
+    return rows[index + 1]
+}
+
+/// Sends a signal to the gallery started with `marker` among its arguments.
+private func signalGallery(_ signal: String, marker: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // Anchored: the shell that tmux runs has the same words in its command line.
+    process.arguments = ["pkill", "-\(signal)", "-f", "^[^ ]*lookahead-gallery .*\(marker)"]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw TmuxError(description: "no gallery process matched \(marker)") }
+}
+
 /// The terminal modes printed after the gallery exited (`echo` or `-echo`, `icanon` or `-icanon`), sorted.
 private func ttyModes(_ screen: String) -> [String] {
     guard let line = screen.split(separator: "\n").first(where: { $0.hasPrefix("TTY:") }) else { return [] }
@@ -149,6 +167,48 @@ struct TmuxGalleryTests {
         #expect(ttyModes(after) == ["echo", "icanon"])
     }
 
+    @Test func refreshEmptiesTheMemoryCacheAndReloadsTheFirstPage() throws {
+        let session = try TmuxSession(arguments: fast)
+        try session.waitFor("row 1 downloaded") { detailLine(of: 1, in: $0)?.contains("downloaded") == true }
+        try session.send("r")
+        let after = try session.waitFor("row 1 again, now from the disk cache") {
+            detailLine(of: 1, in: $0)?.contains("from disk") == true
+        }
+        #expect(after.contains("items 240"), "the first page came back")
+        try session.send("q")
+    }
+
+    @Test func sigtermQuitsCleanlyAndACrashSignalStillRestoresTheTerminal() throws {
+        for (signal, expected) in [("TERM", "EXIT=0"), ("SEGV", "EXIT=139")] {
+            let marker = "\(Int.random(in: 300...999))"
+            let session = try TmuxSession(arguments: fast + ["--media-count", marker])
+            try session.waitFor("the list") { shows(1, in: $0) && $0.contains("items \(marker)") }
+            try signalGallery(signal, marker: "--media-count \(marker)")
+            let after = try session.waitFor("the shell after SIG\(signal)") {
+                $0.contains("EXIT=") && $0.contains("TTY:")
+            }
+            #expect(after.contains(expected), "SIG\(signal)")
+            #expect(!after.contains("items \(marker) ·"), "SIG\(signal): the alternate screen is gone")
+            #expect(ttyModes(after) == ["echo", "icanon"], "SIG\(signal): echo and line mode are back")
+        }
+    }
+
+    @Test func theLogFileGetsTheClassicConsoleLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString).log")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = try TmuxSession(arguments: fast + ["--log", path])
+        try session.waitFor("row 1 downloaded") { detailLine(of: 1, in: $0)?.contains("downloaded") == true }
+        try session.send("PageDown", count: 3)
+        try session.waitFor("the list scrolled") { !shows(1, in: $0) }
+        try session.send("q")
+        try session.waitFor("the shell") { $0.contains("EXIT=") }
+        let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        #expect(log.contains("🚀 Prefetching images for rows: ["))
+        #expect(log.contains("🔄 Cell configured for row 1"))
+        #expect(log.contains("⬇️ Starting download: http://127.0.0.1:"))
+    }
+
     @Test func aFailedImageIsRetriedWithEnter() throws {
         // Every first attempt of every image fails with HTTP 500 about half the time; a retry is a fresh draw.
         let session = try TmuxSession(arguments: fast + ["--fail-rate", "0.5"])
@@ -163,17 +223,11 @@ struct TmuxGalleryTests {
             return
         }
         if number > 1 { try session.send("j", count: number - 1) }
-        func detail(_ screen: String) -> String? {
-            let rows = screen.split(separator: "\n").map(String.init)
-            guard let index = rows.firstIndex(where: { shows(number, in: $0) }), index + 1 < rows.count
-            else { return nil }
-            return rows[index + 1]
-        }
         var loaded = false
         for _ in 0..<8 where !loaded {
             try session.send("Enter")
             let done = try session.poll(timeout: .seconds(5)) { screen in
-                guard let line = detail(screen) else { return false }
+                guard let line = detailLine(of: number, in: screen) else { return false }
                 return line.contains("downloaded") || line.contains("from ")
             }
             loaded = done != nil
