@@ -88,7 +88,7 @@ public final class Terminal: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                writeToStandardOutput(buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -129,6 +129,11 @@ public final class Terminal: Sendable {
         thread.name = "gallery-input"
         thread.start()
     }
+}
+
+/// `write(2)` to standard output (a free function, so the C call is not shadowed by ``Terminal/write(_:)``).
+private func writeToStandardOutput(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(STDOUT_FILENO, bytes, count)
 }
 
 /// Why the terminal could not be used.
