@@ -34,6 +34,15 @@ public final class InteractiveGallery: @unchecked Sendable {
         public var lateFrames = 0
         public var memoryHits = 0
         public var failures = 0
+        /// Milliseconds of work per frame (input, layout, binding cells, drawing, writing), in frame order.
+        public var frameWork: [Double] = []
+
+        /// A percentile of the frame work (0…1), milliseconds.
+        public func frameWork(percentile: Double) -> Double {
+            let sorted = frameWork.sorted()
+            guard !sorted.isEmpty else { return 0 }
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * percentile).rounded()))]
+        }
     }
 
     private enum Message: Sendable {
@@ -136,6 +145,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             summary.frames += 1
             deadline = deadline.advanced(by: frame)
             let after = clock.now
+            if summary.frameWork.count < 1_000_000 { summary.frameWork.append(now.duration(to: after).seconds * 1000) }
             if after > deadline.advanced(by: frame) {
                 summary.lateFrames += 1
                 deadline = after

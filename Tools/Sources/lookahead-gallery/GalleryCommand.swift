@@ -175,7 +175,13 @@ struct GalleryCommand: AsyncParsableCommand {
             "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
                 + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed), "
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
-                + "\(summary.frames) frames, \(summary.lateFrames) late."
+                + "\(summary.frames) frames, \(summary.lateFrames) late; work per frame "
+                + String(
+                    format: "p50 %.2f ms, p99 %.2f ms, max %.1f ms.",
+                    summary.frameWork(percentile: 0.5),
+                    summary.frameWork(percentile: 0.99),
+                    summary.frameWork.max() ?? 0
+                )
         )
     }
 

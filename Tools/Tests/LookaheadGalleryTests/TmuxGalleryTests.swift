@@ -158,6 +158,21 @@ struct TmuxGalleryTests {
         #expect(ttyModes(after) == ["echo", "icanon"], "echo and line mode are back")
     }
 
+    @Test func resizingTheTerminalRelayoutsTheGrid() throws {
+        let session = try TmuxSession(arguments: fast + ["--mode", "grid"], columns: 130, rows: 40)
+        func titlesPerLine(_ screen: String) -> Int {
+            screen.split(separator: "\n").map { $0.components(separatedBy: "Hello ").count - 1 }.max() ?? 0
+        }
+        let wide = try session.waitFor("the wide grid") { $0.contains(" grid ") && shows(1, in: $0) }
+        let before = titlesPerLine(wide)
+        try TmuxSession.tmux(["resize-window", "-t", session.name, "-x", "60", "-y", "40"])
+        let narrow = try session.waitFor("fewer columns") { titlesPerLine($0) > 0 && titlesPerLine($0) < before }
+        #expect(before >= 6, "130 columns hold at least 6 cells (\(before))")
+        #expect(titlesPerLine(narrow) <= 3, "60 columns hold 3 at most (\(titlesPerLine(narrow)))")
+        #expect(narrow.contains("items 240"), "the status line is redrawn at the new width")
+        try session.send("q")
+    }
+
     @Test func controlCQuitsAndRestoresTheTerminal() throws {
         let session = try TmuxSession(arguments: fast + ["--mode", "grid"])
         try session.waitFor("the grid") { $0.contains(" grid ") && shows(1, in: $0) }
