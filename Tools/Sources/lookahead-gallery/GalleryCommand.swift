@@ -137,7 +137,7 @@ struct GalleryCommand: AsyncParsableCommand {
             items = try await itemSource.items()
         } catch {
             await server?.stop()
-            throw ValidationError("could not list the gallery's items: \(error.description)")
+            throw GalleryFailure(description: "could not list the gallery's items: \(error.description)")
         }
         let diskFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
@@ -249,4 +249,9 @@ struct GalleryCommand: AsyncParsableCommand {
         log.say("   frames: \(summary.frames), late: \(summary.lateFrames)")
         log.say("   elapsed: \(String(format: "%.1f", Double(elapsed.milliseconds) / 1000)) s")
     }
+}
+
+/// A failure reported as `Error: …` and exit status 1, without the usage text a `ValidationError` adds.
+struct GalleryFailure: Error, CustomStringConvertible {
+    let description: String
 }
