@@ -201,9 +201,22 @@ struct GalleryCommand: AsyncParsableCommand {
             $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: 100 << 20)
             $0.eventHandler = log.pipelineEvent
         }
-        let urls = (1...max(1, rows)).map { server.imageURL($0, width: imageSize, height: imageSize) }
+        let urls: [URL]
+        if let source {
+            // The rows come from the given source; the embedded server only serves nothing then.
+            do {
+                let items = try await GallerySource.parse(source, itemCount: rows).items(limit: rows)
+                urls = items.map { $0.imageURL(imageSize) }
+            } catch {
+                await server.stop()
+                throw GalleryFailure(description: "could not list the gallery's items: \(error.description)")
+            }
+        } else {
+            urls = (1...max(1, rows)).map { server.imageURL($0, width: imageSize, height: imageSize) }
+        }
         log.say(
-            "✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from \(server.baseURL.absoluteString)"
+            "✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from "
+                + (source ?? server.baseURL.absoluteString)
         )
         log.say("📊 Total items: \(urls.count)")
         let settings = HeadlessGallery.Settings(
@@ -220,10 +233,10 @@ struct GalleryCommand: AsyncParsableCommand {
         )
         let elapsed = start.duration(to: clock.now)
         await server.stop()
-        printSummary(summary, log: log, elapsed: elapsed)
+        printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
     }
 
-    private func printSummary(_ summary: HeadlessGallery.Summary, log: GalleryLog, elapsed: Duration) {
+    private func printSummary(_ summary: HeadlessGallery.Summary, log: GalleryLog, elapsed: Duration, rowCount: Int) {
         let counters = log.snapshot
         let placeholders = summary.placeholderMilliseconds.sorted()
         func percentile(_ p: Double) -> Int {
@@ -234,7 +247,7 @@ struct GalleryCommand: AsyncParsableCommand {
         let share = shown == 0 ? 0 : summary.rowsShownWithPlaceholder * 100 / shown
         log.say("")
         log.say("📊 Summary")
-        log.say("   rows shown: \(shown) of \(rows)")
+        log.say("   rows shown: \(shown) of \(rowCount)")
         log.say("   rows first shown with a placeholder: \(summary.rowsShownWithPlaceholder) (\(share)%)")
         log.say("   placeholder time per shown row: p50 \(percentile(0.5)) ms, p95 \(percentile(0.95)) ms")
         log.say(

@@ -4,6 +4,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs `lookahead-gallery` in a detached tmux session of a fixed size.
 ///
 /// The screen is read with `capture-pane` until it shows what a step expects, up to a deadline: the gallery is
@@ -63,22 +67,41 @@ private final class TmuxSession {
 
     static var isAvailable: Bool { (try? tmux(["-V"])) != nil }
 
+    static let socket = "lookahead-tests-\(ProcessInfo.processInfo.processIdentifier)"
+
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw TmuxError(description: "tmux \(arguments.first ?? ""): \(text)")
-        }
+        // A server of the tests' own: the user's tmux sessions are never touched, and it exits with the last session.
+        let (status, text) = try spawn(["tmux", "-L", socket] + arguments)
+        guard status == 0 else { throw TmuxError(description: "tmux \(arguments.first ?? ""): \(text)") }
         return text
+    }
+
+    /// Runs a program from `PATH` and waits for it, its output in a file.
+    ///
+    /// Not `Process`: swift-corelibs-foundation learns that a child ended when a socket it hands the child
+    /// closes, and the server that `tmux new-session` forks keeps that socket open for as long as it runs.
+    /// `posix_spawnp` and `waitpid` have no such tie, and output in a file (not a pipe) cannot hold anyone up.
+    static func spawn(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw TmuxError(description: "cannot run \(arguments[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS are macros: an exit leaves the low 7 bits 0 and the status in the next 8.
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
+        return (exitStatus, output)
     }
 
     /// `lookahead-gallery`, built next to the test bundle.
@@ -112,13 +135,9 @@ private func detailLine(of number: Int, in screen: String) -> String? {
 
 /// Sends a signal to the gallery started with `marker` among its arguments.
 private func signalGallery(_ signal: String, marker: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // Anchored: the shell that tmux runs has the same words in its command line.
-    process.arguments = ["pkill", "-\(signal)", "-f", "^[^ ]*lookahead-gallery .*\(marker)"]
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw TmuxError(description: "no gallery process matched \(marker)") }
+    let (status, _) = try TmuxSession.spawn(["pkill", "-\(signal)", "-f", "^[^ ]*lookahead-gallery .*\(marker)"])
+    guard status == 0 else { throw TmuxError(description: "no gallery process matched \(marker)") }
 }
 
 /// The terminal modes printed after the gallery exited (`echo` or `-echo`, `icanon` or `-icanon`), sorted.
