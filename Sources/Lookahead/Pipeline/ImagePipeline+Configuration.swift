@@ -17,8 +17,18 @@ extension ImagePipeline {
         /// Keeps decoded images; `nil` disables memory caching.
         public var memoryCache: MemoryCache?
         /// Keeps original image data on disk; `nil` disables disk caching. Defaults to ``DiskCache/shared``
-        /// (500 MB under the user's cache folder).
-        public var diskCache: (any DataCaching)?
+        /// (500 MB under the user's cache folder), opened only when read: a configuration that sets another cache
+        /// never creates the shared folder or takes its lock.
+        public var diskCache: (any DataCaching)? {
+            get {
+                switch diskCacheChoice {
+                case .shared: DiskCache.shared
+                case .given(let cache): cache
+                }
+            }
+            set { diskCacheChoice = .given(newValue) }
+        }
+        private var diskCacheChoice: DiskCacheChoice
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
         /// The most downloads that run at once; the rest wait in priority order. Default 6.
@@ -39,6 +49,17 @@ extension ImagePipeline {
         /// must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
 
+        private enum DiskCacheChoice: Sendable {
+            case shared
+            case given((any DataCaching)?)
+        }
+
+        /// Creates the default configuration.
+        public init() {
+            self.init(dataLoader: URLSessionDataLoader(), memoryCache: MemoryCache(), diskCache: nil)
+            diskCacheChoice = .shared
+        }
+
         /// Creates a configuration.
         public init(
             dataLoader: any DataLoading = URLSessionDataLoader(),
@@ -48,7 +69,7 @@ extension ImagePipeline {
         ) {
             self.dataLoader = dataLoader
             self.memoryCache = memoryCache
-            self.diskCache = diskCache
+            self.diskCacheChoice = .given(diskCache)
             self.decoders = decoders
             self.dataLoadingConcurrency = 6
             self.maximumBackgroundDataLoads = nil

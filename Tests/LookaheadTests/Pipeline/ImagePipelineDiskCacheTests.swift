@@ -117,4 +117,16 @@ import Testing
         #expect(response.image.width == 64)
         #expect(loads == 2)
     }
+
+    @Test func theDefaultConfigurationUsesTheSharedCacheAndAReplacementStaysPut() {
+        let configuration = ImagePipeline.Configuration()
+        #expect((configuration.diskCache as? DiskCache) === DiskCache.shared)
+        var replaced = ImagePipeline.Configuration()
+        replaced.diskCache = nil
+        #expect(replaced.diskCache == nil)
+        let folder = TemporaryDirectory()
+        let mine = DiskCache(directory: folder.url)
+        replaced.diskCache = mine
+        #expect((replaced.diskCache as? DiskCache) === mine)
+    }
 }

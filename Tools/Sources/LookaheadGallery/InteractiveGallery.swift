@@ -36,10 +36,17 @@ public final class InteractiveGallery: @unchecked Sendable {
         public var failures = 0
         /// Milliseconds of work per frame (input, layout, binding cells, drawing, writing), in frame order.
         public var frameWork: [Double] = []
+        /// Of that, milliseconds spent writing to the terminal, for frames that wrote anything.
+        public var writeTime: [Double] = []
 
         /// A percentile of the frame work (0…1), milliseconds.
         public func frameWork(percentile: Double) -> Double {
-            let sorted = frameWork.sorted()
+            Self.percentile(percentile, of: frameWork)
+        }
+
+        /// A percentile (0…1) of `values`; 0 for none.
+        public static func percentile(_ percentile: Double, of values: [Double]) -> Double {
+            let sorted = values.sorted()
             guard !sorted.isEmpty else { return 0 }
             return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * percentile).rounded()))]
         }
@@ -437,19 +444,25 @@ public final class InteractiveGallery: @unchecked Sendable {
         }
         drawLogPane(&screen, layout: layout)
         drawStatusLine(&screen, layout: layout)
-        var output = "\u{1B}[?2026h" + screen.output(from: previous)
+        var output: [UInt8] = Array("\u{1B}[?2026h".utf8)
+        var changed = screen.appendOutput(from: previous, to: &output) > 0
         if options.graphics != .symbols {
             if previous == nil {
-                if options.graphics == .kitty { output += "\u{1B}_Ga=d\u{1B}\\" }
+                if options.graphics == .kitty { output += Array("\u{1B}_Ga=d\u{1B}\\".utf8) }
                 shownGraphics.removeAll()
             }
             for entry in graphicsToShow where !shownGraphics.contains(entry.cell) {
-                output += "\u{1B}[\(entry.y + 1);\(entry.x + 1)H" + entry.text
+                output += Array("\u{1B}[\(entry.y + 1);\(entry.x + 1)H\(entry.text)".utf8)
                 shownGraphics.insert(entry.cell)
+                changed = true
             }
         }
-        output += "\u{1B}[?2026l"
-        if screen != previous || !graphicsToShow.isEmpty { terminal.write(output) }
+        output += Array("\u{1B}[?2026l".utf8)
+        if changed {
+            let start = ContinuousClock.now
+            terminal.write(bytes: output)
+            if summary.writeTime.count < 1_000_000 { summary.writeTime.append(start.duration(to: .now).seconds * 1000) }
+        }
         previous = screen
     }
 

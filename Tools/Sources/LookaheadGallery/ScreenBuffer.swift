@@ -54,13 +54,24 @@ public struct ScreenCell: Sendable, Hashable {
         var bold: Bool
         var reverse: Bool
 
-        var sequence: String {
-            var parameters = ["0"]
-            if bold { parameters.append("1") }
-            if reverse { parameters.append("7") }
-            if let foreground { parameters.append("38;2;\(foreground.red);\(foreground.green);\(foreground.blue)") }
-            if let background { parameters.append("48;2;\(background.red);\(background.green);\(background.blue)") }
-            return "\u{1B}[" + parameters.joined(separator: ";") + "m"
+        /// Appends `ESC [ 0 ; [1 ;] [7 ;] 38;2;r;g;b ; 48;2;r;g;b m`.
+        func append(to bytes: inout [UInt8]) {
+            bytes += [0x1B, 0x5B, 0x30]  // ESC [ 0
+            if bold { bytes += [0x3B, 0x31] }
+            if reverse { bytes += [0x3B, 0x37] }
+            if let foreground { Self.append(foreground, selector: 0x33, to: &bytes) }
+            if let background { Self.append(background, selector: 0x34, to: &bytes) }
+            bytes.append(0x6D)  // m
+        }
+
+        /// `;38;2;r;g;b` (selector "3") or `;48;2;r;g;b` (selector "4").
+        private static func append(_ color: RGB, selector: UInt8, to bytes: inout [UInt8]) {
+            bytes += [0x3B, selector, 0x38, 0x3B, 0x32, 0x3B]
+            ScreenBuffer.appendDecimal(Int(color.red), to: &bytes)
+            bytes.append(0x3B)
+            ScreenBuffer.appendDecimal(Int(color.green), to: &bytes)
+            bytes.append(0x3B)
+            ScreenBuffer.appendDecimal(Int(color.blue), to: &bytes)
         }
     }
 }
@@ -139,33 +150,57 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// The escape sequences that turn `previous` (what the terminal shows) into this buffer: every cell when
     /// there is no previous frame or its size differs, else only the runs of cells that changed.
     public func output(from previous: ScreenBuffer?) -> String {
+        var bytes: [UInt8] = []
+        _ = appendOutput(from: previous, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the bytes of ``output(from:)`` to `bytes`, built without intermediate strings (a full frame of
+    /// image cells changes colour at nearly every cell); returns the number of cells written.
+    @discardableResult
+    public func appendOutput(from previous: ScreenBuffer?, to bytes: inout [UInt8]) -> Int {
         let full = previous == nil || previous?.columns != columns || previous?.rows != rows
-        var out = full ? "\u{1B}[0m\u{1B}[2J" : ""
+        let old = full ? nil : previous?.cells
+        bytes.reserveCapacity(bytes.count + (full ? cells.count * 24 : 256))
+        if full { bytes += [0x1B, 0x5B, 0x30, 0x6D, 0x1B, 0x5B, 0x32, 0x4A] }  // ESC[0m ESC[2J
         var style: ScreenCell.Style?
+        var written = 0
         for row in 0..<rows {
             var column = 0
             while column < columns {
                 let index = row * columns + column
-                if !full, let previous, previous.cells[index] == cells[index] {
+                if let old, old[index] == cells[index] {
                     column += 1
                     continue
                 }
-                out += "\u{1B}[\(row + 1);\(column + 1)H"
-                // Write the run of changed cells from here.
+                // ESC [ row ; column H, then the run of changed cells from here.
+                bytes += [0x1B, 0x5B]
+                Self.appendDecimal(row + 1, to: &bytes)
+                bytes.append(0x3B)
+                Self.appendDecimal(column + 1, to: &bytes)
+                bytes.append(0x48)
                 while column < columns {
                     let index = row * columns + column
-                    if !full, let previous, previous.cells[index] == cells[index] { break }
+                    if let old, old[index] == cells[index] { break }
                     let cell = cells[index]
-                    if cell.style != style {
-                        out += cell.style.sequence
-                        style = cell.style
+                    let cellStyle = cell.style
+                    if cellStyle != style {
+                        cellStyle.append(to: &bytes)
+                        style = cellStyle
                     }
-                    out.append(cell.character)
+                    bytes += cell.character.utf8
+                    written += 1
                     column += 1
                 }
             }
         }
-        return out + "\u{1B}[0m"
+        bytes += [0x1B, 0x5B, 0x30, 0x6D]  // ESC[0m
+        return written
+    }
+
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(0x30 + value % 10))
     }
 
     /// Whether a terminal draws the character in one column (ASCII, Latin, box drawing, blocks, braille, arrows

@@ -84,7 +84,12 @@ public final class Terminal: Sendable {
 
     /// Writes to standard output, all of it.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8))
+    }
+
+    /// Writes bytes to standard output, all of them.
+    public func write(bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in

@@ -177,10 +177,12 @@ struct GalleryCommand: AsyncParsableCommand {
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
                 + "\(summary.frames) frames, \(summary.lateFrames) late; work per frame "
                 + String(
-                    format: "p50 %.2f ms, p99 %.2f ms, max %.1f ms.",
+                    format: "p50 %.2f ms, p99 %.2f ms, max %.1f ms; writing to the terminal p50 %.2f ms, p99 %.2f ms.",
                     summary.frameWork(percentile: 0.5),
                     summary.frameWork(percentile: 0.99),
-                    summary.frameWork.max() ?? 0
+                    summary.frameWork.max() ?? 0,
+                    InteractiveGallery.Summary.percentile(0.5, of: summary.writeTime),
+                    InteractiveGallery.Summary.percentile(0.99, of: summary.writeTime)
                 )
         )
     }
