@@ -42,24 +42,18 @@ public enum ChafaRenderer {
             symbols,
             ChafaSymbolTags(CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue)
         )
-        let config = chafa_canvas_config_new()
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, gint(columns), gint(rows))
-        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-        chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
-        chafa_canvas_config_set_symbol_map(config, symbols)
-        let canvas = chafa_canvas_new(config)
-        defer { chafa_canvas_unref(canvas) }
-        pixels.withUnsafeBufferPointer { buffer in
-            chafa_canvas_draw_all_pixels(
-                canvas,
-                CHAFA_PIXEL_RGBA8_UNASSOCIATED,
-                buffer.baseAddress,
-                gint(bitmap.width),
-                gint(bitmap.height),
-                gint(bitmap.width * 4)
-            )
+        let canvas = drawnCanvas(
+            pixels,
+            width: bitmap.width,
+            height: bitmap.height,
+            bytesPerRow: bitmap.width * 4,
+            columns: columns,
+            rows: rows
+        ) { config in
+            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
+            chafa_canvas_config_set_symbol_map(config, symbols)
         }
+        defer { chafa_canvas_unref(canvas) }
         var cells: [ScreenCell] = []
         cells.reserveCapacity(columns * rows)
         for y in 0..<rows {
@@ -97,24 +91,22 @@ public enum ChafaRenderer {
             case .iterm2: CHAFA_PIXEL_MODE_ITERM2
             case .symbols: CHAFA_PIXEL_MODE_SYMBOLS
             }
-        let config = chafa_canvas_config_new()
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, gint(max(1, columns)), gint(max(1, rows)))
-        chafa_canvas_config_set_cell_geometry(config, gint(max(1, cellSize.width)), gint(max(1, cellSize.height)))
-        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-        chafa_canvas_config_set_pixel_mode(config, pixelMode)
-        let canvas = chafa_canvas_new(config)
-        defer { chafa_canvas_unref(canvas) }
-        bitmap.pixels.withUnsafeBufferPointer { buffer in
-            chafa_canvas_draw_all_pixels(
-                canvas,
-                CHAFA_PIXEL_RGBA8_UNASSOCIATED,
-                buffer.baseAddress,
-                gint(bitmap.width),
-                gint(bitmap.height),
-                gint(bitmap.bytesPerRow)
+        let canvas = drawnCanvas(
+            bitmap.pixels,
+            width: bitmap.width,
+            height: bitmap.height,
+            bytesPerRow: bitmap.bytesPerRow,
+            columns: max(1, columns),
+            rows: max(1, rows)
+        ) { config in
+            chafa_canvas_config_set_cell_geometry(
+                config,
+                gint(max(1, cellSize.width)),
+                gint(max(1, cellSize.height))
             )
+            chafa_canvas_config_set_pixel_mode(config, pixelMode)
         }
+        defer { chafa_canvas_unref(canvas) }
         // The sequences of a terminal known to speak the protocol (the mode was detected or asked for).
         let identity =
             switch mode {
@@ -131,6 +123,36 @@ public enum ChafaRenderer {
         guard let printed = chafa_canvas_print(canvas, info) else { return "" }
         defer { lookahead_gstring_free(printed) }
         return String(cString: printed.pointee.str)
+    }
+
+    /// A true-colour canvas of `columns` × `rows` cells, configured further by `configure`, with the RGBA pixels
+    /// drawn into it. The caller unrefs it.
+    private static func drawnCanvas(
+        _ pixels: [UInt8],
+        width: Int,
+        height: Int,
+        bytesPerRow: Int,
+        columns: Int,
+        rows: Int,
+        configure: (OpaquePointer?) -> Void
+    ) -> OpaquePointer? {
+        let config = chafa_canvas_config_new()
+        defer { chafa_canvas_config_unref(config) }
+        chafa_canvas_config_set_geometry(config, gint(columns), gint(rows))
+        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+        configure(config)
+        let canvas = chafa_canvas_new(config)
+        pixels.withUnsafeBufferPointer { buffer in
+            chafa_canvas_draw_all_pixels(
+                canvas,
+                CHAFA_PIXEL_RGBA8_UNASSOCIATED,
+                buffer.baseAddress,
+                gint(width),
+                gint(height),
+                gint(bytesPerRow)
+            )
+        }
+        return canvas
     }
 
     /// Tightly packed RGBA with alpha composited over `background` (symbols have no transparency).

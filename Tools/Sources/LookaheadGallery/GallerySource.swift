@@ -80,20 +80,9 @@ public enum GallerySource: Sendable, Equatable {
 
     /// Fails with a clear message when the first image cannot be fetched (no network, a proxy, DNS).
     static func checkReachable(_ url: URL) async throws(Failure) {
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 8
-        do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            if let http = response as? HTTPURLResponse, !(200..<400).contains(http.statusCode) {
-                throw Failure(description: "\(url.host ?? "the server") answered HTTP \(http.statusCode)")
-            }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(
-                description: "\(url.host ?? url.absoluteString) is unreachable (\(error.localizedDescription)); "
-                    + "without the internet, leave out --source (the embedded server) or give a folder of images"
-            )
+        _ = try await get(url, timeout: 8) { error in
+            "\(url.host ?? url.absoluteString) is unreachable (\(error.localizedDescription)); "
+                + "without the internet, leave out --source (the embedded server) or give a folder of images"
         }
     }
 
@@ -107,25 +96,38 @@ public enum GallerySource: Sendable, Equatable {
                 URLQueryItem(name: "limit", value: String(limit)), URLQueryItem(name: "offset", value: String(offset)),
             ]
         guard let pageURL = components.url else { throw Failure(description: "not a URL: \(url)") }
-        let data: Data
-        do {
-            var request = URLRequest(url: pageURL)
-            request.timeoutInterval = 15
-            let (body, response) = try await URLSession.shared.data(for: request)
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                throw Failure(description: "\(pageURL.absoluteString) answered HTTP \(http.statusCode)")
-            }
-            data = body
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(description: "could not load \(pageURL.absoluteString): \(error.localizedDescription)")
+        let data = try await get(pageURL, timeout: 15) { error in
+            "could not load \(pageURL.absoluteString): \(error.localizedDescription)"
         }
         do {
             return try JSONDecoder().decode([MediaCoverage].self, from: data).map(\.item)
         } catch {
             throw Failure(description: "\(pageURL.absoluteString) did not return a JSON array of media items: \(error)")
         }
+    }
+
+    /// The body of a GET that answered 2xx; a failure says `unreachable(error)` when no answer came at all.
+    private static func get(
+        _ url: URL,
+        timeout: TimeInterval,
+        unreachable: (any Error) -> String
+    ) async throws(Failure) -> Data {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeout
+        let body: Data
+        let response: URLResponse
+        do {
+            (body, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw Failure(description: unreachable(error))
+        }
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            throw Failure(
+                description:
+                    "\(url.host ?? url.absoluteString) answered HTTP \(http.statusCode) for \(url.absoluteString)"
+            )
+        }
+        return body
     }
 
     private static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]

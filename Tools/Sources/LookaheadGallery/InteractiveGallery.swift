@@ -22,7 +22,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         /// Lines of the log pane; 0 hides it.
         public var logLines = 0
         public var framesPerSecond = 60
-        /// Also titled "Hello N" in list mode, as in the classic demo.
+        /// The colour behind everything (images with transparency are composited over it).
         public var background = RGB(24, 24, 28)
 
         public init() {}
@@ -80,7 +80,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     private let log: GalleryLog
     private let options: Options
     private let reload: @Sendable () async throws(GallerySource.Failure) -> [GalleryItem]
-    private let inbox = Inbox()
+    private let inbox = Inbox<Message>()
     private let renderQueue = DispatchQueue(label: "Lookahead.Gallery.render", attributes: .concurrent)
 
     private var items: [GalleryItem]
@@ -88,6 +88,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     private var controller: ListPrefetchController
     private var cells: [Cell] = []
     private var boundCells: [Int: Int] = [:]  // item → cell
+    private var requests: [Int: ImageRequest] = [:]
     private var artCache: [ImageCacheKey: (art: TerminalArt?, graphics: String?)] = [:]
     private var artOrder: [ImageCacheKey] = []
     private var previous: ScreenBuffer?
@@ -129,10 +130,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         let inbox = inbox
         try terminal.start { signal in inbox.post(.signal(signal)) }
         defer { terminal.restore() }
-        let stopped = Atomic<Bool>(false)
         let stop = StopFlag()
         terminal.readKeys(onKeys: { inbox.post(.keys($0)) }, shouldStop: { stop.isSet })
-        _ = stopped
         let frame = Duration.nanoseconds(1_000_000_000 / Int64(max(1, options.framesPerSecond)))
         let clock = ContinuousClock()
         var last = clock.now
@@ -194,7 +193,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             case .items(let newItems):
                 isRefreshing = false
                 notice = nil
-                unbindAll()
+                // The memory cache is emptied before the cells bind again (`replaceItems` unbinds and rebinds).
                 pipeline.configuration.memoryCache?.removeAll()
                 artCache.removeAll()
                 artOrder.removeAll()
@@ -265,7 +264,16 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     // MARK: - Cells
 
+    /// The request of an item at the current layout, built once: the prefetch wish list asks for every row in
+    /// the window on every frame. Emptied when the layout or the items change.
     private func request(for item: Int) -> ImageRequest {
+        if let request = requests[item] { return request }
+        let request = makeRequest(for: item)
+        requests[item] = request
+        return request
+    }
+
+    private func makeRequest(for item: Int) -> ImageRequest {
         let layout = navigator.layout
         // Chafa resolves a symbol cell from about 8×8 pixels; terminal cells are twice as tall as wide.
         let width = layout.imageColumns * 8
@@ -335,6 +343,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         var layout = navigator.layout
         layout.mode = layout.mode == .list ? .grid : .list
         unbindAll()
+        requests.removeAll()
         navigator.relayout(layout)
         previous = nil
     }
@@ -344,6 +353,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         layout.columns = max(1, columns)
         layout.rows = max(1, rows)
         unbindAll()
+        requests.removeAll()
         navigator.relayout(layout)
         previous = nil
     }
@@ -374,6 +384,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     private func replaceItems(_ newItems: [GalleryItem]) {
         unbindAll()
         items = newItems
+        requests.removeAll()
         navigator.itemCountChanged(newItems.count)
         _ = controller.itemCountChanged(newItems.count)
         previous = nil
@@ -622,29 +633,9 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     // MARK: - Threads
 
-    /// Messages from other threads, taken by the frame loop.
-    private final class Inbox: Sendable {
-        private let items = Mutex<[Message]>([])
-        func post(_ message: Message) { items.withLock { $0.append(message) } }
-        func take() -> [Message] {
-            items.withLock { items in
-                defer { items.removeAll() }
-                return items
-            }
-        }
-    }
-
     private final class StopFlag: Sendable {
         private let value = Atomic<Bool>(false)
         var isSet: Bool { value.load(ordering: .acquiring) }
         func set() { value.store(true, ordering: .releasing) }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -81,10 +81,18 @@ struct GalleryCommand: AsyncParsableCommand {
         guard graphics == "auto" || GraphicsMode(rawValue: graphics) != nil else {
             throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
         }
-        let rates = [failRate, resetRate, truncateRate, slowRate]
-        guard rates.allSatisfy({ (0...1).contains($0) }), rates.reduce(0, +) <= 1 else {
-            throw ValidationError("the fault rates must each be in 0…1, and add up to at most 1")
-        }
+        if let failure = faults.validationFailure { throw ValidationError(failure) }
+    }
+
+    /// The faults the embedded server injects.
+    private var faults: FixtureServer.FaultInjection {
+        FixtureServer.FaultInjection(
+            failureRate: failRate,
+            resetRate: resetRate,
+            truncationRate: truncateRate,
+            slowRate: slowRate,
+            slowDelay: .milliseconds(slowMs)
+        )
     }
 
     func run() async throws {
@@ -102,15 +110,41 @@ struct GalleryCommand: AsyncParsableCommand {
                 configuration.jitter = .milliseconds(jitterMs)
                 configuration.seed = 42
                 configuration.mediaCount = mediaCount
-                configuration.faults = FixtureServer.FaultInjection(
-                    failureRate: failRate,
-                    resetRate: resetRate,
-                    truncationRate: truncateRate,
-                    slowRate: slowRate,
-                    slowDelay: .milliseconds(slowMs)
-                )
+                configuration.faults = faults
             }
         )
+    }
+
+    /// Lists a source's items; a failure stops the server and ends the program with a clear message.
+    private func listItems(of source: GallerySource, limit: Int = 1000, stopping server: FixtureServer?)
+        async throws -> [GalleryItem]
+    {
+        do {
+            return try await source.items(limit: limit)
+        } catch {
+            await server?.stop()
+            throw GalleryFailure(description: "could not list the gallery's items: \(error.description)")
+        }
+    }
+
+    /// A pipeline whose disk cache lives in a temporary folder, which the caller removes at the end. The fixture
+    /// server's port changes from run to run, and with it every URL: a disk cache kept across runs would only
+    /// fill up.
+    private static func makePipeline(
+        memoryCache: MemoryCache,
+        diskSizeLimit: Int,
+        maximumBackgroundDataLoads: Int? = nil,
+        log: GalleryLog
+    ) -> (pipeline: ImagePipeline, diskFolder: URL) {
+        let diskFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
+        let pipeline = ImagePipeline {
+            $0.memoryCache = memoryCache
+            $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: diskSizeLimit)
+            $0.maximumBackgroundDataLoads = maximumBackgroundDataLoads
+            $0.eventHandler = log.pipelineEvent
+        }
+        return (pipeline, diskFolder)
     }
 
     // MARK: - Interactive
@@ -132,22 +166,14 @@ struct GalleryCommand: AsyncParsableCommand {
             case let path?: .file(path)
             }
         let galleryLog = GalleryLog(destination: destination)
-        let items: [GalleryItem]
-        do {
-            items = try await itemSource.items()
-        } catch {
-            await server?.stop()
-            throw GalleryFailure(description: "could not list the gallery's items: \(error.description)")
-        }
-        let diskFolder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
+        let items = try await listItems(of: itemSource, stopping: server)
+        let (pipeline, diskFolder) = Self.makePipeline(
+            memoryCache: MemoryCache(costLimit: 128 << 20, countLimit: 300),
+            diskSizeLimit: 200 << 20,
+            maximumBackgroundDataLoads: 4,
+            log: galleryLog
+        )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
-        let pipeline = ImagePipeline {
-            $0.memoryCache = MemoryCache(costLimit: 128 << 20, countLimit: 300)
-            $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: 200 << 20)
-            $0.maximumBackgroundDataLoads = 4
-            $0.eventHandler = galleryLog.pipelineEvent
-        }
         var options = InteractiveGallery.Options()
         options.mode = GalleryMode(rawValue: mode) ?? .list
         options.graphics = graphics == "auto" ? GraphicsMode.detect() : GraphicsMode(rawValue: graphics) ?? .symbols
@@ -190,35 +216,33 @@ struct GalleryCommand: AsyncParsableCommand {
     // MARK: - Headless
 
     private func runHeadless() async throws {
-        let server = try await startServer()
         let log = GalleryLog(isQuiet: quiet)
-        // The fixture server's port changes from run to run, and with it every URL: a disk cache kept across runs
-        // would only fill up. Each run gets a fresh one, removed at the end; rows evicted from the 100-image memory
-        // cache come back from it when the script scrolls back up.
-        let diskFolder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: diskFolder) }
-        let pipeline = ImagePipeline {
-            $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 100)
-            $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: 100 << 20)
-            $0.eventHandler = log.pipelineEvent
-        }
+        // The rows come from --source, or from the embedded server's image route. Rows evicted from the 100-image
+        // memory cache come back from the disk cache when the script scrolls back up.
+        let server: FixtureServer?
         let urls: [URL]
         if let source {
-            // The rows come from the given source; the embedded server only serves nothing then.
-            do {
-                let items = try await GallerySource.parse(source, itemCount: rows).items(limit: rows)
-                urls = items.map { $0.imageURL(imageSize) }
-            } catch {
-                await server.stop()
-                throw GalleryFailure(description: "could not list the gallery's items: \(error.description)")
-            }
+            server = nil
+            let items = try await listItems(
+                of: GallerySource.parse(source, itemCount: rows),
+                limit: rows,
+                stopping: nil
+            )
+            urls = items.map { $0.imageURL(imageSize) }
         } else {
-            urls = (1...max(1, rows)).map { server.imageURL($0, width: imageSize, height: imageSize) }
+            let started = try await startServer()
+            server = started
+            urls = (1...max(1, rows)).map { started.imageURL($0, width: imageSize, height: imageSize) }
         }
+        let (pipeline, diskFolder) = Self.makePipeline(
+            memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
+            diskSizeLimit: 100 << 20,
+            log: log
+        )
+        defer { try? FileManager.default.removeItem(at: diskFolder) }
         log.say(
             "✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from "
-                + (source ?? server.baseURL.absoluteString)
+                + (source ?? server?.baseURL.absoluteString ?? "")
         )
         log.say("📊 Total items: \(urls.count)")
         let settings = HeadlessGallery.Settings(
@@ -234,7 +258,7 @@ struct GalleryCommand: AsyncParsableCommand {
             script: .standard(rowCount: urls.count, viewportRows: viewportRows)
         )
         let elapsed = start.duration(to: clock.now)
-        await server.stop()
+        await server?.stop()
         printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
     }
 

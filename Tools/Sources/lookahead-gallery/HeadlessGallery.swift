@@ -53,7 +53,7 @@ struct HeadlessGallery: Sendable {
     let log: GalleryLog
     let settings: Settings
     private let urls: [URL]
-    private let inbox = Inbox()
+    private let inbox = Inbox<Change>()
     private var cells: [Cell] = []
     private var rows: [RowState]
     private var controller: ListPrefetchController
@@ -123,7 +123,7 @@ struct HeadlessGallery: Sendable {
             deadline = deadline.advanced(by: settings.frameDuration)
             if clock.now > deadline.advanced(by: settings.frameDuration) { summary.lateFrames += 1 }
             let remaining = clock.now.duration(to: deadline)
-            if remaining > .zero { Thread.sleep(forTimeInterval: remaining.secondsValue) }
+            if remaining > .zero { Thread.sleep(forTimeInterval: remaining.seconds) }
         }
         for row in visible { disappear(row, &summary) }
         prefetcher.stopPrefetching()
@@ -186,27 +186,9 @@ struct HeadlessGallery: Sendable {
             }
         }
     }
-
-    /// Slot changes posted from other threads, taken by the frame loop.
-    private final class Inbox: Sendable {
-        private let items = Mutex<[Change]>([])
-        func post(_ change: Change) { items.withLock { $0.append(change) } }
-        func take() -> [Change] {
-            items.withLock { items in
-                defer { items.removeAll() }
-                return items
-            }
-        }
-    }
 }
 
 extension Duration {
-    /// The duration in seconds.
-    var secondsValue: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     /// The duration in whole milliseconds.
     var milliseconds: Int64 {
         let (seconds, attoseconds) = components
