@@ -364,7 +364,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].slot.retry()
     }
 
-    /// The pull-to-refresh counterpart: the first page is loaded again; when it arrives, the memory cache is
+    /// The pull-to-refresh counterpart: the items are listed again (every page); when they arrive, the memory cache is
     /// emptied and every cell loads anew (from the disk cache or the network). The old rows stay until then.
     private func refresh() {
         guard !isRefreshing else { return }

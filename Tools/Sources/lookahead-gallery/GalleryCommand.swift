@@ -13,7 +13,7 @@ struct GalleryCommand: AsyncParsableCommand {
         abstract: "Scrolls a list of rows whose images load over real HTTP through the Lookahead pipeline.",
         discussion: """
             In a terminal: a full-screen gallery. Keys: ↑↓ / j k move, ←→ / h l in the grid, PgUp/PgDn, Home/End, \
-            the mouse wheel, g list ⇄ grid, r refresh (empties the memory cache, reloads the first page), \
+            the mouse wheel, g list ⇄ grid, r refresh (lists the items again, empties the memory cache), \
             Enter retries the selected failed image, q or Ctrl-C quits.
             With --headless (or when not in a terminal): a scripted scroll, logged line by line.
             """
