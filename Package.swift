@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // The HTTP transport on Linux, where FoundationNetworking's URLSession cannot be made safe.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "Lookahead",
             dependencies: [
@@ -34,6 +36,7 @@ let package = Package(
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

@@ -29,10 +29,12 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "LookaheadFixtures",
             dependencies: [
                 "CJPEGEncoder",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -21,6 +21,12 @@ public struct DataLoadRequest: Sendable {
     /// The largest body to accept; a loader must fail with ``DataLoadingError/responseTooLarge(limit:)``
     /// beyond it, whether or not the response declared its length.
     public var maximumResponseSize: Int?
+    /// The most time the whole transfer may take, redirects included; `nil` for no limit. A loader must fail
+    /// with ``DataLoadingError/timedOut(_:)`` past it.
+    public var timeout: Duration?
+    /// The most time the transfer may go without receiving a byte; `nil` for no limit. A loader must fail with
+    /// ``DataLoadingError/timedOut(_:)`` past it.
+    public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
 
@@ -28,10 +34,14 @@ public struct DataLoadRequest: Sendable {
     public init(
         url: URL,
         maximumResponseSize: Int? = nil,
+        timeout: Duration? = nil,
+        idleTimeout: Duration? = nil,
         progress: @escaping @Sendable (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in }
     ) {
         self.url = url
         self.maximumResponseSize = maximumResponseSize
+        self.timeout = timeout
+        self.idleTimeout = idleTimeout
         self.progress = progress
     }
 }
@@ -51,19 +61,58 @@ public struct DataLoadResponse: Sendable {
 }
 
 /// Failures a data loader reports so the pipeline can name them precisely.
-public enum DataLoadingError: Error, Sendable, CustomStringConvertible {
-    /// The server answered with a status code outside 200–299.
+public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server answered with a status code outside 200–299 (after following redirects).
     case statusCodeUnacceptable(Int, HTTPResponseInfo?)
     /// The body is, or was declared to be, larger than the limit in bytes.
     case responseTooLarge(limit: Int)
-    /// The loader cannot load this kind of URL.
+    /// The URL cannot be loaded: no scheme, no host, or malformed (a `data:` URL that does not parse).
     case unsupportedURL(URL)
+    /// The URL's scheme is not one the loader accepts (`ftp`, `javascript`; `file` unless local files are
+    /// allowed). Redirects to such a scheme fail the same way.
+    case unsupportedScheme(String)
+    /// The server redirected more than `limit` times.
+    case tooManyRedirects(limit: Int)
+    /// A redirect led back to a URL already visited for this request.
+    case redirectLoop(URL)
+    /// The transfer took longer than allowed.
+    case timedOut(Timeout)
+    /// The connection ended before the body was complete: fewer bytes than `Content-Length` announced, or a
+    /// chunked body cut off. Nothing partial is returned.
+    case truncated(received: Int64, expected: Int64?)
+    /// The connection failed: refused, reset, no such host, TLS failure. `message` is the transport's.
+    case connectionFailed(String)
+    /// A local file could not be read: missing, not a regular file (a FIFO, a device, a folder), or unreadable.
+    case fileUnreadable(path: String, reason: String)
+
+    /// Which time limit a transfer exceeded.
+    public enum Timeout: Sendable, Equatable, CustomStringConvertible {
+        /// The whole transfer took longer than ``DataLoadRequest/timeout``.
+        case total(Duration)
+        /// No byte arrived for ``DataLoadRequest/idleTimeout``.
+        case idle(Duration)
+
+        public var description: String {
+            switch self {
+            case .total(let limit): "the transfer took longer than \(limit)"
+            case .idle(let limit): "no data arrived for \(limit)"
+            }
+        }
+    }
 
     public var description: String {
         switch self {
         case .statusCodeUnacceptable(let code, _): "Status code \(code) is not acceptable"
         case .responseTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
         case .unsupportedURL(let url): "Unsupported URL: \(url.absoluteString)"
+        case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
+        case .tooManyRedirects(let limit): "More than \(limit) redirects"
+        case .redirectLoop(let url): "Redirect loop: \(url.absoluteString) was already visited"
+        case .timedOut(let timeout): "Timed out: \(timeout)"
+        case .truncated(let received, let expected):
+            "The connection closed after \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes"
+        case .connectionFailed(let message): "Connection failed: \(message)"
+        case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }
     }
 }

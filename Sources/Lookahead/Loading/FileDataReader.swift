@@ -1,48 +1,96 @@
-// Lookahead — FileDataReader: `file:` URLs, read off the cooperative pool with the same size limit as HTTP.
+// Lookahead — FileDataReader: local files, when allowed: regular files only, off the cooperative pool,
+// cancellable, with the response size limit.
 
 import Foundation
+import Synchronization
 
-/// Reads local files for ``URLSessionDataLoader``, which passes every `file:` URL here: FoundationNetworking's
-/// `URLSession` does not load them on Linux, and on Apple platforms a direct read is cheaper than a session task.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads local files for the default loaders when ``DataLoaderOptions/allowsLocalFiles`` is on.
 ///
-/// - The read runs on a dedicated concurrent queue, never on the cooperative thread pool.
+/// - The file is opened non-blocking and must be a regular file: a FIFO, a device or a folder fails at once
+///   with ``DataLoadingError/fileUnreadable(path:reason:)`` instead of blocking a thread forever.
+/// - The read runs on a dedicated concurrent queue in 1 MiB chunks, never on the cooperative thread pool.
+///   Cancelling the caller resumes it at once with `CancellationError`; the read stops at the next chunk.
 /// - The size limit is checked from the file's size before reading and again on the bytes read, so a file that
 ///   grows meanwhile cannot pass it either.
-/// - Cancellation is checked before the read starts and after it ends.
 enum FileDataReader {
     private static let queue = DispatchQueue(
         label: "Lookahead.FileDataReader",
         qos: .userInitiated,
         attributes: .concurrent
     )
+    private static let chunkSize = 1 << 20
 
     static func read(_ request: DataLoadRequest) async throws -> DataLoadResponse {
         try Task.checkCancellation()
-        let url = request.url
+        let path = request.url.path
         let limit = request.maximumResponseSize
-        let progress = request.progress
-        let data = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+        let isCancelled = Atomic<Bool>(false)
+        let data = try await ResumeOnce<Data>.run { once in
             queue.async {
-                continuation.resume(with: Result { try readFile(at: url, limit: limit) })
+                let result = Result { () throws(DataLoadingError) -> Data? in
+                    try readFile(atPath: path, limit: limit) { isCancelled.load(ordering: .relaxed) }
+                }
+                switch result {
+                case .success(let data?): once.resume(with: .success(data))
+                case .success(nil): once.resume(with: .failure(CancellationError()))
+                case .failure(let error): once.resume(with: .failure(error))
+                }
             }
+        } onCancel: {
+            isCancelled.store(true, ordering: .relaxed)
         }
         try Task.checkCancellation()
-        progress(Int64(data.count), Int64(data.count))
+        request.progress(Int64(data.count), Int64(data.count))
         return DataLoadResponse(data: data)
     }
 
-    private static func readFile(at url: URL, limit: Int?) throws -> Data {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        if let limit {
-            let size = try handle.seekToEnd()
-            guard size <= UInt64(limit) else { throw DataLoadingError.responseTooLarge(limit: limit) }
-            try handle.seek(toOffset: 0)
-            // One byte past the limit tells a file that grew from one that fits.
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            guard data.count <= limit else { throw DataLoadingError.responseTooLarge(limit: limit) }
-            return data
+    /// Reads a regular file; `nil` when cancelled part way.
+    private static func readFile(
+        atPath path: String,
+        limit: Int?,
+        isCancelled: () -> Bool
+    ) throws(DataLoadingError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .fileUnreadable(path: path, reason: "not a regular file")
         }
-        return try handle.readToEnd() ?? Data()
+        let size = Int(info.st_size)
+        if let limit, size > limit { throw .responseTooLarge(limit: limit) }
+        // One byte past the limit tells a file that grew from one that fits.
+        let ceiling = limit.map { $0 + 1 } ?? Int.max
+        var data = Data(capacity: min(size, ceiling))
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while data.count < ceiling {
+            if isCancelled() { return nil }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, errno)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<min(count, ceiling - data.count)])
+        }
+        if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
+        return data
     }
+
+    private static func failure(_ path: String, _ code: Int32) -> DataLoadingError {
+        .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

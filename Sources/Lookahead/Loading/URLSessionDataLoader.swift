@@ -1,4 +1,4 @@
-// Lookahead — URLSessionDataLoader: the default data loader, URLSession with a streaming delegate.
+// Lookahead — URLSessionDataLoader: URLSession with a streaming delegate; the default on Apple platforms.
 
 import Foundation
 import Synchronization
@@ -7,20 +7,26 @@ import Synchronization
 public import FoundationNetworking
 #endif
 
-/// Loads data over HTTP with `URLSession` (FoundationNetworking on Linux).
+/// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
 ///
 /// - No `URLCache`: the pipeline's own caches hold images; HTTP caching would store every body twice.
 /// - Only 2xx responses are accepted; others fail with ``DataLoadingError/statusCodeUnacceptable(_:_:)``.
-/// - The size limit is enforced from `Content-Length` before the body arrives, and again while it streams,
-///   so a server that does not declare the length cannot send more than the limit either.
-/// - Cancelling the calling task cancels the `URLSessionDataTask`: the transfer stops and the server sees
-///   the connection close.
-/// - `file:` URLs are read directly from disk, off the cooperative pool, with the same size limit.
+/// - The size limit is enforced from `Content-Length` before the body arrives, and again while it streams.
+/// - Redirects: at most ``DataLoaderOptions/maximumRedirects``, `http`/`https` only, no loops.
+/// - ``DataLoadRequest/idleTimeout`` is the request's timeout interval; ``DataLoadRequest/timeout`` is a
+///   deadline for the whole transfer.
+/// - Cancelling the calling task resumes it at once. The `URLSessionTask` is cancelled right away on Apple
+///   platforms; on Linux, FoundationNetworking crashes when a task is cancelled between a redirect and its next
+///   request, so there the task is stopped from its next delegate callback instead (a redirect is answered
+///   with `nil`, a response with `.cancel`). Prefer ``CurlDataLoader`` on Linux: it is the default there.
+/// - `data:` URLs decode in memory; `file:` URLs only when ``DataLoaderOptions/allowsLocalFiles`` is on.
 ///
 /// ```swift
-/// let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader()))
+/// let pipeline = ImagePipeline { $0.dataLoader = URLSessionDataLoader() }
 /// ```
 public final class URLSessionDataLoader: DataLoading {
+    /// What the loader accepts.
+    public let options: DataLoaderOptions
     private let session: URLSession
     private let router: TaskRouter
 
@@ -36,11 +42,16 @@ public final class URLSessionDataLoader: DataLoading {
     }
 
     /// Creates a loader with its own `URLSession`.
-    public init(configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration) {
-        let router = TaskRouter()
+    public init(
+        configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration,
+        options: DataLoaderOptions = DataLoaderOptions()
+    ) {
+        let router = TaskRouter(maximumRedirects: options.maximumRedirects)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Lookahead.URLSessionDataLoader"
+        configuration.httpMaximumConnectionsPerHost = options.maximumConnectionsPerHost
+        self.options = options
         self.router = router
         self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
     }
@@ -50,61 +61,57 @@ public final class URLSessionDataLoader: DataLoading {
     }
 
     public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
-        if request.url.isFileURL { return try await FileDataReader.read(request) }
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw DataLoadingError.unsupportedURL(request.url)
+        switch DataSource(request.url, options: options) {
+        case .rejected(let error):
+            throw error
+        case .inline:
+            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
+            request.progress(Int64(data.count), Int64(data.count))
+            return DataLoadResponse(data: data)
+        case .file:
+            return try await FileDataReader.read(request)
+        case .network:
+            break
         }
         // A request started from a cancelled task would still reach the server.
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        let handle = CancellationHandle()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<DataLoadResponse, any Error>) in
-                let task = session.dataTask(with: urlRequest)
-                router.register(
-                    task.taskIdentifier,
-                    TaskRouter.Transfer(
-                        limit: request.maximumResponseSize,
-                        progress: request.progress,
-                        continuation: continuation
-                    )
-                )
-                if handle.attach(task) {
-                    task.resume()
-                } else {
-                    router.finish(task.taskIdentifier, error: CancellationError())
-                    task.cancel()  // never started; cancelling removes it from the session
+        if let idle = request.idleTimeout { urlRequest.timeoutInterval = idle.seconds }
+        if let agent = options.userAgent { urlRequest.setValue(agent, forHTTPHeaderField: "User-Agent") }
+        for (name, value) in options.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let session = session
+        let router = router
+        let started = Mutex<URLSessionDataTask?>(nil)
+        return try await ResumeOnce<DataLoadResponse>.run { completion in
+            let task = session.dataTask(with: urlRequest)
+            router.register(task, TaskRouter.Transfer(request: request, completion: completion))
+            started.withLock { $0 = task }
+            task.resume()
+            if let timeout = request.timeout {
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak router] in
+                    router?.expire(task, after: timeout)
                 }
             }
         } onCancel: {
-            handle.cancel()
+            if let task = started.withLock({ $0 }) { router.stop(task) }
         }
     }
 }
 
-// MARK: - Cancellation
+/// The platform's default data loader: ``CurlDataLoader`` on Linux, ``URLSessionDataLoader`` on Apple
+/// platforms. Both take ``DataLoaderOptions`` and enforce the same limits.
+#if canImport(CCurl)
+public typealias DefaultDataLoader = CurlDataLoader
+#else
+public typealias DefaultDataLoader = URLSessionDataLoader
+#endif
 
-/// Connects Swift task cancellation, which may come before the data task exists, to the data task.
-private final class CancellationHandle: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, isCancelled: Bool)>((nil, false))
-
-    /// Stores the task; `false` when cancellation came first and the task must not start.
-    func attach(_ task: URLSessionDataTask) -> Bool {
-        state.withLock { state in
-            guard !state.isCancelled else { return false }
-            state.task = task
-            return true
-        }
-    }
-
-    func cancel() {
-        let task = state.withLock { state in
-            state.isCancelled = true
-            return state.task
-        }
-        task?.cancel()
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 
@@ -113,36 +120,88 @@ private final class CancellationHandle: Sendable {
 /// Receives the session's delegate callbacks (on its serial queue) and routes them to the transfer they belong to.
 private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer: Sendable {
-        let limit: Int?
-        let progress: @Sendable (Int64, Int64?) -> Void
-        let continuation: CheckedContinuation<DataLoadResponse, any Error>
+        let request: DataLoadRequest
+        let completion: ResumeOnce<DataLoadResponse>
         var data = Data()
         var response: HTTPResponseInfo?
         var expected: Int64?
-        var failure: (any Error)?
-    }
+        var failure: DataLoadingError?
+        var visited: Set<String> = []
+        var redirects = 0
+        /// The caller is gone; stop the task at its next callback.
+        var isStopping = false
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
-
-    func register(_ id: Int, _ transfer: Transfer) {
-        transfers.withLock { $0[id] = transfer }
-    }
-
-    /// Removes a transfer and resumes its continuation exactly once.
-    func finish(_ id: Int, error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return }
-        if let failure = transfer.failure {
-            transfer.continuation.resume(throwing: failure)
-        } else if let error {
-            transfer.continuation.resume(throwing: Self.map(error))
-        } else {
-            transfer.continuation.resume(returning: DataLoadResponse(data: transfer.data, response: transfer.response))
+        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>) {
+            self.request = request
+            self.completion = completion
+            self.visited = [request.url.absoluteString]
         }
     }
 
-    private static func map(_ error: any Error) -> any Error {
-        if let urlError = error as? URLError, urlError.code == .cancelled { return CancellationError() }
-        return error
+    private let maximumRedirects: Int
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    init(maximumRedirects: Int) {
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func register(_ task: URLSessionDataTask, _ transfer: Transfer) {
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
+    }
+
+    /// The caller cancelled (and has been resumed).
+    func stop(_ task: URLSessionDataTask) {
+        modify(task.taskIdentifier) { $0.isStopping = true }
+        #if !canImport(FoundationNetworking)
+        task.cancel()  // safe in every state on Apple platforms
+        #endif
+    }
+
+    /// The deadline passed: fail the caller now, stop the task at its next callback.
+    func expire(_ task: URLSessionDataTask, after timeout: Duration) {
+        let completion = modify(task.taskIdentifier) { transfer -> ResumeOnce<DataLoadResponse> in
+            transfer.isStopping = true
+            return transfer.completion
+        }
+        completion?.resume(with: .failure(DataLoadingError.timedOut(.total(timeout))))
+        #if !canImport(FoundationNetworking)
+        task.cancel()
+        #endif
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let maximumRedirects = maximumRedirects
+        let follow =
+            modify(task.taskIdentifier) { transfer -> Bool in
+                if transfer.isStopping { return false }
+                guard let target = request.url else {
+                    transfer.failure = .unsupportedURL(transfer.request.url)
+                    return false
+                }
+                let scheme = target.scheme?.lowercased() ?? ""
+                guard scheme == "http" || scheme == "https" else {
+                    transfer.failure = .unsupportedScheme(scheme)
+                    return false
+                }
+                transfer.redirects += 1
+                guard transfer.redirects <= maximumRedirects else {
+                    transfer.failure = .tooManyRedirects(limit: maximumRedirects)
+                    return false
+                }
+                guard transfer.visited.insert(target.absoluteString).inserted else {
+                    transfer.failure = .redirectLoop(target)
+                    return false
+                }
+                return true
+            } ?? false
+        // Answering nil ends the task with the 3xx as its response: the one safe way to stop it here.
+        completionHandler(follow ? request : nil)
     }
 
     func urlSession(
@@ -152,6 +211,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let accepted = modify(dataTask.taskIdentifier) { transfer -> Bool in
+            if transfer.isStopping || transfer.failure != nil { return false }
             guard let http = response as? HTTPURLResponse else {
                 transfer.expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
                 return true
@@ -164,16 +224,17 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             transfer.response = info
             transfer.expected = info.expectedContentLength
             if !(200..<300).contains(http.statusCode) {
-                transfer.failure = DataLoadingError.statusCodeUnacceptable(http.statusCode, info)
+                transfer.failure = .statusCodeUnacceptable(http.statusCode, info)
                 return false
             }
-            if let limit = transfer.limit, let expected = transfer.expected, expected > Int64(limit) {
-                transfer.failure = DataLoadingError.responseTooLarge(limit: limit)
+            let limit = transfer.request.maximumResponseSize
+            if let limit, let expected = transfer.expected, expected > Int64(limit) {
+                transfer.failure = .responseTooLarge(limit: limit)
                 return false
             }
             // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
             if let expected = transfer.expected, expected > 0 {
-                transfer.data.reserveCapacity(Int(min(expected, Int64(transfer.limit ?? Int.max), 8 << 20)))
+                transfer.data.reserveCapacity(Int(min(expected, Int64(limit ?? Int.max), 8 << 20)))
             }
             return true
         }
@@ -185,19 +246,51 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         let update =
             modify(dataTask.taskIdentifier) {
                 transfer -> (progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?)? in
-                guard transfer.failure == nil else { return nil }
-                if let limit = transfer.limit, transfer.data.count + data.count > limit {
-                    transfer.failure = DataLoadingError.responseTooLarge(limit: limit)
+                guard transfer.failure == nil, !transfer.isStopping else { return nil }
+                if let limit = transfer.request.maximumResponseSize, transfer.data.count + data.count > limit {
+                    transfer.failure = .responseTooLarge(limit: limit)
                     transfer.data = Data()
                     return nil
                 }
                 transfer.data.append(data)
-                return (transfer.progress, Int64(transfer.data.count), transfer.expected)
+                return (transfer.request.progress, Int64(transfer.data.count), transfer.expected)
             } ?? nil
         if let update {
             update.progress(update.completed, update.total)
         } else {
+            // A body callback comes after the last redirect, so cancelling here is safe on every platform.
             dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let result: Result<DataLoadResponse, any Error>
+        if let failure = transfer.failure {
+            result = .failure(failure)
+        } else if transfer.isStopping {
+            result = .failure(CancellationError())
+        } else if let error {
+            result = .failure(Self.map(error, transfer: transfer))
+        } else if let response = transfer.response, !(200..<300).contains(response.statusCode) {
+            result = .failure(DataLoadingError.statusCodeUnacceptable(response.statusCode, response))
+        } else if let expected = transfer.expected, Int64(transfer.data.count) < expected {
+            result = .failure(DataLoadingError.truncated(received: Int64(transfer.data.count), expected: expected))
+        } else {
+            result = .success(DataLoadResponse(data: transfer.data, response: transfer.response))
+        }
+        transfer.completion.resume(with: result)
+    }
+
+    private static func map(_ error: any Error, transfer: Transfer) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        switch urlError.code {
+        case .cancelled: return CancellationError()
+        case .timedOut: return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)))
+        case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
+        case .networkConnectionLost:
+            return DataLoadingError.truncated(received: Int64(transfer.data.count), expected: transfer.expected)
+        default: return DataLoadingError.connectionFailed(urlError.localizedDescription)
         }
     }
 
@@ -207,9 +300,5 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             guard transfers[id] != nil else { return nil }
             return body(&transfers[id]!)
         }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(task.taskIdentifier, error: error)
     }
 }

@@ -25,6 +25,9 @@ extension ImagePipeline {
         case cancelled
         /// The request has no URL, or one that cannot be loaded.
         case invalidURL(URL?)
+        /// The URL's scheme is not allowed: anything but `http`, `https` and `data` by default (`file` needs
+        /// ``DataLoaderOptions/allowsLocalFiles``). Also when a redirect leads to such a scheme.
+        case unsupportedScheme(String)
         /// The pipeline was invalidated before or while the request ran.
         case pipelineInvalidated
         /// The request asked for cached data only and the caches had none.
@@ -43,6 +46,7 @@ extension ImagePipeline {
             case .processingFailed(let identifier, let message): "Processor \(identifier) failed: \(message)"
             case .cancelled: "Request was cancelled"
             case .invalidURL(let url): "Invalid URL: \(url?.absoluteString ?? "nil")"
+            case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
             case .pipelineInvalidated: "Pipeline was invalidated"
             case .dataMissingInCache: "Data is not in the cache and loading was not allowed"
             }
@@ -66,6 +70,8 @@ extension ImagePipeline.Error {
             self = .responseTooLarge(limit: limit)
         case DataLoadingError.unsupportedURL(let url):
             self = .invalidURL(url)
+        case DataLoadingError.unsupportedScheme(let scheme):
+            self = .unsupportedScheme(scheme)
         default:
             self = .dataLoadingFailed(error)
         }

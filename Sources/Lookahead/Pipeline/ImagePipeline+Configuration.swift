@@ -12,7 +12,8 @@ extension ImagePipeline {
     /// }
     /// ```
     public struct Configuration: Sendable {
-        /// Loads image data. Defaults to ``URLSessionDataLoader``.
+        /// Loads image data. Defaults to ``DefaultDataLoader``: libcurl on Linux, `URLSession` on Apple platforms,
+        /// `http` and `https` only (and `data:` URLs).
         public var dataLoader: any DataLoading
         /// Keeps decoded images; `nil` disables memory caching.
         public var memoryCache: MemoryCache?
@@ -41,6 +42,10 @@ extension ImagePipeline {
         public var decodingConcurrency: Int
         /// The largest response body accepted, in bytes; `nil` for no limit. Default 64 MiB.
         public var maximumResponseSize: Int?
+        /// The most time one download may take, redirects included; `nil` for no limit. Default 30 seconds.
+        public var dataLoadTimeout: Duration?
+        /// The most time a download may go without receiving a byte; `nil` for no limit. Default 15 seconds.
+        public var dataLoadIdleTimeout: Duration?
         /// The most pixels an image may declare in its header. Default 64 megapixels.
         public var maximumPixelCount: Int
         /// Share identical work between requests. On by default; off only to measure what it saves.
@@ -56,13 +61,13 @@ extension ImagePipeline {
 
         /// Creates the default configuration.
         public init() {
-            self.init(dataLoader: URLSessionDataLoader(), memoryCache: MemoryCache(), diskCache: nil)
+            self.init(dataLoader: DefaultDataLoader(), memoryCache: MemoryCache(), diskCache: nil)
             diskCacheChoice = .shared
         }
 
         /// Creates a configuration.
         public init(
-            dataLoader: any DataLoading = URLSessionDataLoader(),
+            dataLoader: any DataLoading = DefaultDataLoader(),
             memoryCache: MemoryCache? = MemoryCache(),
             diskCache: (any DataCaching)? = DiskCache.shared,
             decoders: [any ImageDecoding] = ImageDecoders.default
@@ -75,6 +80,8 @@ extension ImagePipeline {
             self.maximumBackgroundDataLoads = nil
             self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
             self.maximumResponseSize = 64 << 20
+            self.dataLoadTimeout = .seconds(30)
+            self.dataLoadIdleTimeout = .seconds(15)
             self.maximumPixelCount = 64 << 20
             self.isCoalescingEnabled = true
             self.eventHandler = nil

@@ -9,7 +9,8 @@ extension ImagePipeline {
     func load(_ request: ImageRequest, operation: Int) async -> Result<TaskGraph.LoadedData, Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
-        let diskCache = url.isFileURL ? nil : configuration.diskCache
+        // Local files and `data:` URLs are not downloads: the disk cache would only copy them.
+        let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : configuration.diskCache
         if let diskCache, policy.readsDiskCache {
             if let data = await readDiskCache(diskCache, key: request.urlString) {
                 configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
@@ -35,7 +36,12 @@ extension ImagePipeline {
     private func download(_ url: URL, operation: Int) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
-        let dataRequest = DataLoadRequest(url: url, maximumResponseSize: limit) { [weak self] completed, total in
+        let dataRequest = DataLoadRequest(
+            url: url,
+            maximumResponseSize: limit,
+            timeout: configuration.dataLoadTimeout,
+            idleTimeout: configuration.dataLoadIdleTimeout
+        ) { [weak self] completed, total in
             self?.operationProgressed(operation, completed: completed, total: total)
         }
         let result: Result<DataLoadResponse, Error>

@@ -1,4 +1,4 @@
-// Lookahead tests — file URLs through the default data loader and the pipeline.
+// Lookahead tests — file URLs through the default data loader and the pipeline, when local files are allowed.
 
 import Foundation
 import Testing
@@ -6,9 +6,16 @@ import Testing
 @testable import Lookahead
 
 @Suite struct FileURLLoadingTests {
+    private static var localFiles: DataLoaderOptions {
+        var options = DataLoaderOptions()
+        options.allowsLocalFiles = true
+        return options
+    }
+
     private func pipeline(maximumResponseSize: Int? = 64 << 20) -> ImagePipeline {
         ImagePipeline {
             $0.diskCache = nil
+            $0.dataLoader = DefaultDataLoader(options: Self.localFiles)
             $0.maximumResponseSize = maximumResponseSize
         }
     }
@@ -30,6 +37,7 @@ import Testing
         let disk = DiskCache(directory: cacheFolder.url)
         let pipeline = ImagePipeline {
             $0.diskCache = disk
+            $0.dataLoader = DefaultDataLoader(options: Self.localFiles)
             $0.memoryCache = nil
         }
         _ = try await pipeline.image(for: ImageRequest(url: url))
@@ -46,8 +54,43 @@ import Testing
         await #expect {
             _ = try await pipeline().image(for: ImageRequest(url: url))
         } throws: { error in
-            guard case .dataLoadingFailed = error as? ImagePipeline.Error else { return false }
-            return true
+            guard case .dataLoadingFailed(let underlying) = error as? ImagePipeline.Error,
+                case .fileUnreadable(let path, _) = underlying as? DataLoadingError
+            else { return false }
+            return path == url.path
+        }
+    }
+
+    @Test func localFilesAreOffByDefault() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("photo.jpg")
+        try TestImages.jpeg.write(to: url)
+        let pipeline = ImagePipeline { $0.diskCache = nil }
+        await #expect {
+            _ = try await pipeline.image(for: ImageRequest(url: url))
+        } throws: { error in
+            guard case .unsupportedScheme(let scheme) = error as? ImagePipeline.Error else { return false }
+            return scheme == "file"
+        }
+    }
+
+    @Test(arguments: ["fifo", "folder"])
+    func onlyRegularFilesAreRead(kind: String) async throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/" + kind
+        if kind == "fifo" {
+            // Nobody ever writes to it: a blocking open or read would hang here forever.
+            #expect(mkfifo(path, 0o600) == 0)
+        } else {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        }
+        await #expect {
+            _ = try await pipeline().image(for: ImageRequest(url: URL(fileURLWithPath: path)))
+        } throws: { error in
+            guard case .dataLoadingFailed(let underlying) = error as? ImagePipeline.Error,
+                case .fileUnreadable(_, let reason) = underlying as? DataLoadingError
+            else { return false }
+            return reason == "not a regular file"
         }
     }
 

@@ -2,10 +2,7 @@
 // by default), picsum.photos, or a folder of image files.
 
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Lookahead
 
 /// One item of the gallery.
 public struct GalleryItem: Sendable, Equatable {
@@ -81,7 +78,7 @@ public enum GallerySource: Sendable, Equatable {
     /// Fails with a clear message when the first image cannot be fetched (no network, a proxy, DNS).
     static func checkReachable(_ url: URL) async throws(Failure) {
         _ = try await get(url, timeout: 8) { error in
-            "\(url.host ?? url.absoluteString) is unreachable (\(error.localizedDescription)); "
+            "\(url.host ?? url.absoluteString) is unreachable (\(error)); "
                 + "without the internet, leave out --source (the embedded server) or give a folder of images"
         }
     }
@@ -97,7 +94,7 @@ public enum GallerySource: Sendable, Equatable {
             ]
         guard let pageURL = components.url else { throw Failure(description: "not a URL: \(url)") }
         let data = try await get(pageURL, timeout: 15) { error in
-            "could not load \(pageURL.absoluteString): \(error.localizedDescription)"
+            "could not load \(pageURL.absoluteString): \(error)"
         }
         do {
             return try JSONDecoder().decode([MediaCoverage].self, from: data).map(\.item)
@@ -106,28 +103,37 @@ public enum GallerySource: Sendable, Equatable {
         }
     }
 
+    /// The most a page of the media API may weigh: a server sending more is refused, not buffered.
+    static let maximumPageSize = 8 << 20
+
+    /// Fetches JSON pages with the library's default loader: its size limit, deadlines and redirect policy.
+    private static let loader = DefaultDataLoader()
+
     /// The body of a GET that answered 2xx; a failure says `unreachable(error)` when no answer came at all.
     private static func get(
         _ url: URL,
         timeout: TimeInterval,
         unreachable: (any Error) -> String
     ) async throws(Failure) -> Data {
-        var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
-        let body: Data
-        let response: URLResponse
+        let request = DataLoadRequest(
+            url: url,
+            maximumResponseSize: maximumPageSize,
+            timeout: .seconds(timeout),
+            idleTimeout: .seconds(timeout)
+        )
         do {
-            (body, response) = try await URLSession.shared.data(for: request)
+            return try await loader.loadData(for: request).data
+        } catch DataLoadingError.statusCodeUnacceptable(let code, _) {
+            throw Failure(
+                description: "\(url.host ?? url.absoluteString) answered HTTP \(code) for \(url.absoluteString)"
+            )
+        } catch DataLoadingError.responseTooLarge(let limit) {
+            throw Failure(
+                description: "\(url.absoluteString) sent more than \(limit >> 20) MiB; not a page of media items"
+            )
         } catch {
             throw Failure(description: unreachable(error))
         }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw Failure(
-                description:
-                    "\(url.host ?? url.absoluteString) answered HTTP \(http.statusCode) for \(url.absoluteString)"
-            )
-        }
-        return body
     }
 
     private static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]

@@ -7,6 +7,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookahead-bench",
         abstract: "Measures Lookahead against baselines and peers, side by side in one run.",
-        subcommands: [EngineBenchmark.self, DiskBenchmark.self, DecodeBenchmark.self, ScrollBenchmark.self]
+        subcommands: [
+            EngineBenchmark.self, DiskBenchmark.self, DecodeBenchmark.self, ScrollBenchmark.self, FaultsBenchmark.self,
+        ]
     )
 }

@@ -134,11 +134,18 @@ struct GalleryCommand: AsyncParsableCommand {
         memoryCache: MemoryCache,
         diskSizeLimit: Int,
         maximumBackgroundDataLoads: Int? = nil,
+        source: String?,
         log: GalleryLog
     ) -> (pipeline: ImagePipeline, diskFolder: URL) {
+        // Local files only for a folder the user named: a media API must not make the gallery read local files.
+        var options = DataLoaderOptions()
+        if let source, case .directory? = try? GallerySource.parse(source, itemCount: 1) {
+            options.allowsLocalFiles = true
+        }
         let diskFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
         let pipeline = ImagePipeline {
+            $0.dataLoader = DefaultDataLoader(options: options)
             $0.memoryCache = memoryCache
             $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: diskSizeLimit)
             $0.maximumBackgroundDataLoads = maximumBackgroundDataLoads
@@ -171,6 +178,7 @@ struct GalleryCommand: AsyncParsableCommand {
             memoryCache: MemoryCache(costLimit: 128 << 20, countLimit: 300),
             diskSizeLimit: 200 << 20,
             maximumBackgroundDataLoads: 4,
+            source: source,
             log: galleryLog
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
@@ -237,6 +245,7 @@ struct GalleryCommand: AsyncParsableCommand {
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
             diskSizeLimit: 100 << 20,
+            source: source,
             log: log
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }

@@ -12,7 +12,7 @@ import Testing
 
     private func makePipeline(_ disk: DiskCache) -> ImagePipeline {
         ImagePipeline {
-            $0.dataLoader = URLSessionDataLoader()
+            $0.dataLoader = DefaultDataLoader()
             $0.diskCache = disk
             $0.memoryCache = nil  // every request reaches the disk cache or the network
         }

@@ -1,4 +1,4 @@
-// Lookahead tools tests — the pipeline and URLSessionDataLoader against the real fixture server on loopback.
+// Lookahead tools tests — the pipeline and both transports against the real fixture server on loopback.
 
 import Foundation
 import Lookahead
@@ -6,10 +6,13 @@ import LookaheadFixtures
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct PipelineOverHTTPTests {
-    private func makePipeline(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
+    private func makePipeline(
+        _ transport: Transport = .default,
+        _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
+    ) -> ImagePipeline {
         ImagePipeline {
             $0.diskCache = nil
-            $0.dataLoader = URLSessionDataLoader()
+            $0.dataLoader = transport.makeLoader()
             $0.memoryCache = MemoryCache(costLimit: 32 << 20)
             configure(&$0)
         }
@@ -24,9 +27,9 @@ import Testing
         }
     }
 
-    @Test func loadsTheRightImageForEachURL() async throws {
+    @Test(arguments: Transport.allCases) func loadsTheRightImageForEachURL(transport: Transport) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline()
+        let pipeline = makePipeline(transport)
         for n in [3, 4] {
             let response = try await pipeline.image(for: server.imageURL(n, width: 40, height: 30))
             #expect(response.image.width == 40 && response.image.height == 30)
@@ -68,9 +71,9 @@ import Testing
         await server.stop()
     }
 
-    @Test func cancellingALoadClosesTheConnection() async throws {
+    @Test(arguments: Transport.allCases) func cancellingALoadClosesTheConnection(transport: Transport) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline()
+        let pipeline = makePipeline(transport)
         let url = server.baseURL.appending(path: "faults/slow").appending(queryItems: [
             URLQueryItem(name: "bytes", value: "400000"), URLQueryItem(name: "chunk", value: "1024"),
             URLQueryItem(name: "delayMs", value: "20"),
@@ -87,9 +90,10 @@ import Testing
         await server.stop()
     }
 
-    @Test(arguments: [404, 500]) func statusCodesAreTypedErrors(code: Int) async throws {
+    @Test(arguments: Transport.allCases, [404, 500])
+    func statusCodesAreTypedErrors(transport: Transport, code: Int) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline()
+        let pipeline = makePipeline(transport)
         let error = await error(loading: server.baseURL.appending(path: "status/\(code)"), with: pipeline)
         guard case .statusCodeUnacceptable(code) = error else {
             Issue.record("got \(String(describing: error))")
@@ -101,11 +105,10 @@ import Testing
         await server.stop()
     }
 
-    @Test(arguments: ["true", "false"]) func oversizedResponsesFailWithAndWithoutContentLength(length: String)
-        async throws
-    {
+    @Test(arguments: Transport.allCases, ["true", "false"])
+    func oversizedResponsesFailWithAndWithoutContentLength(transport: Transport, length: String) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline { $0.maximumResponseSize = 100_000 }
+        let pipeline = makePipeline(transport) { $0.maximumResponseSize = 100_000 }
         let url = server.baseURL.appending(path: "faults/large").appending(queryItems: [
             URLQueryItem(name: "bytes", value: "2000000"), URLQueryItem(name: "length", value: length),
         ])
@@ -117,9 +120,9 @@ import Testing
         await server.stop()
     }
 
-    @Test func brokenBodiesAreTypedErrors() async throws {
+    @Test(arguments: Transport.allCases) func brokenBodiesAreTypedErrors(transport: Transport) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline { $0.maximumPixelCount = 10_000_000 }
+        let pipeline = makePipeline(transport) { $0.maximumPixelCount = 10_000_000 }
         let base = server.baseURL
         let empty = await error(loading: base.appending(path: "faults/empty"), with: pipeline)
         guard case .dataIsEmpty = empty else { Issue.record("empty: \(String(describing: empty))"); return }
@@ -141,9 +144,9 @@ import Testing
         await server.stop()
     }
 
-    @Test func connectionFailuresAreTypedErrors() async throws {
+    @Test(arguments: Transport.allCases) func connectionFailuresAreTypedErrors(transport: Transport) async throws {
         let server = try await FixtureServer.start()
-        let pipeline = makePipeline()
+        let pipeline = makePipeline(transport)
         let reset = await error(loading: server.baseURL.appending(path: "faults/reset"), with: pipeline)
         guard case .dataLoadingFailed = reset else { Issue.record("reset: \(String(describing: reset))"); return }
         let closedURL = server.imageURL(1)

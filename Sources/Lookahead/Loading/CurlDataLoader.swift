@@ -1,0 +1,80 @@
+// Lookahead — CurlDataLoader: the default data loader on Linux, libcurl's multi interface on a thread of its own.
+
+#if canImport(CCurl)
+import Foundation
+import Synchronization
+
+/// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
+///
+/// FoundationNetworking's `URLSession` on Linux cannot be made safe for image lists: cancelling a task between
+/// a redirect and its next request kills the process ("Received callback for HTTP redirection, but we're not
+/// waiting for it"), and its delegate callbacks trail the socket, so a size limit is noticed only after
+/// hundreds of megabytes are buffered. This loader talks to libcurl directly:
+///
+/// - **Cancellation** resumes the caller at once, in any state of the transfer; the transfer is then removed
+///   from the multi handle on its own thread, which closes its connection.
+/// - **Bounded memory.** The status, the declared length and every body chunk (after content decoding) are
+///   checked in libcurl's callbacks as they arrive, and the transfer aborts at the limit: an endless body or a
+///   compression bomb costs at most ``DataLoadRequest/maximumResponseSize`` plus libcurl's buffers. Error
+///   bodies (non-2xx) are never read.
+/// - **Time limits:** ``DataLoadRequest/timeout`` for the whole transfer, ``DataLoadRequest/idleTimeout`` for
+///   any stretch without a byte (a trickling server is cut off).
+/// - **Redirects:** at most ``DataLoaderOptions/maximumRedirects``, `http`/`https` only; a loop fails with
+///   ``DataLoadingError/redirectLoop(_:)``.
+/// - **Truncation:** a body shorter than its `Content-Length` fails with ``DataLoadingError/truncated(received:expected:)``.
+/// - `data:` URLs decode in memory; `file:` URLs only when ``DataLoaderOptions/allowsLocalFiles`` is on; any
+///   other scheme fails with ``DataLoadingError/unsupportedScheme(_:)``.
+/// - No HTTP cache and no cookies: the pipeline's caches hold images.
+public final class CurlDataLoader: DataLoading {
+    /// What the loader accepts.
+    public let options: DataLoaderOptions
+    private let multi: CurlMulti
+
+    /// Creates a loader with a multi handle and a thread of its own.
+    public init(options: DataLoaderOptions = DataLoaderOptions()) {
+        self.options = options
+        self.multi = CurlMulti(maximumConnectionsPerHost: options.maximumConnectionsPerHost)
+    }
+
+    deinit {
+        multi.shutDown()
+    }
+
+    public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        switch DataSource(request.url, options: options) {
+        case .rejected(let error):
+            throw error
+        case .inline:
+            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
+            request.progress(Int64(data.count), Int64(data.count))
+            return DataLoadResponse(data: data)
+        case .file:
+            return try await FileDataReader.read(request)
+        case .network:
+            break
+        }
+        // A request started from a cancelled task would still reach the server.
+        try Task.checkCancellation()
+        let multi = multi
+        let options = options
+        let box = TransferBox()
+        return try await ResumeOnce<DataLoadResponse>.run { completion in
+            let transfer = CurlTransfer(request: request, options: options, completion: completion)
+            box.transfer = transfer
+            multi.add(transfer)
+        } onCancel: {
+            if let transfer = box.transfer { multi.cancel(transfer) }
+        }
+    }
+}
+
+/// Hands the transfer created inside the continuation to the cancellation handler.
+private final class TransferBox: Sendable {
+    private let storage = Mutex<CurlTransfer?>(nil)
+
+    var transfer: CurlTransfer? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
+#endif

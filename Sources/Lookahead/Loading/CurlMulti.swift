@@ -1,0 +1,115 @@
+// Lookahead — CurlMulti: one libcurl multi handle, driven by a thread of its own.
+
+#if canImport(CCurl)
+import CCurl
+import Foundation
+import Synchronization
+
+/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool.
+///
+/// Other threads only post to the inbox and wake the thread (`curl_multi_wakeup` is thread safe); the thread
+/// adds handles, removes cancelled ones, drives `curl_multi_perform` and finishes what completed. Removing an
+/// easy handle is allowed in any state of its transfer — mid-redirect included — and closes its connection,
+/// so a cancelled download stops at once on the wire as well.
+// SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its Mutex; `handle` is
+// used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
+final class CurlMulti: @unchecked Sendable {
+    private struct Inbox {
+        var added: [CurlTransfer] = []
+        var cancelled: [CurlTransfer] = []
+        var isShutDown = false
+    }
+
+    private let handle: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    private static let globalInitialization: Void = {
+        _ = curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    init(maximumConnectionsPerHost: Int) {
+        _ = Self.globalInitialization
+        guard let handle = curl_multi_init() else { fatalError("libcurl could not create a multi handle") }
+        self.handle = handle
+        _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maximumConnectionsPerHost))
+        let thread = Thread { [self] in run() }
+        thread.name = "Lookahead.CurlMulti"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// Starts a transfer.
+    func add(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.added.append(transfer) }
+        curl_multi_wakeup(handle)
+    }
+
+    /// Stops a transfer; its caller has been resumed already.
+    func cancel(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.cancelled.append(transfer) }
+        curl_multi_wakeup(handle)
+    }
+
+    /// Cancels everything and ends the thread.
+    func shutDown() {
+        inbox.withLock { $0.isShutDown = true }
+        curl_multi_wakeup(handle)
+    }
+
+    // MARK: - The thread
+
+    private func run() {
+        while true {
+            let (added, cancelled, isShutDown) = inbox.withLock { inbox in
+                defer {
+                    inbox.added.removeAll()
+                    inbox.cancelled.removeAll()
+                }
+                return (inbox.added, inbox.cancelled, inbox.isShutDown)
+            }
+            for transfer in added { start(transfer) }
+            for transfer in cancelled { stop(transfer, with: CancellationError()) }
+            if isShutDown {
+                for transfer in Array(active.values) { stop(transfer, with: CancellationError()) }
+                curl_multi_cleanup(handle)
+                return
+            }
+            var running: Int32 = 0
+            _ = curl_multi_perform(handle, &running)
+            finishCompleted()
+            _ = curl_multi_poll(handle, nil, 0, 1000, nil)
+        }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        guard !transfer.completion.isResumed else { return }  // cancelled before it started
+        guard transfer.makeHandle(), let easy = transfer.easy,
+            curl_multi_add_handle(handle, easy) == CURLM_OK
+        else {
+            transfer.completion.resume(
+                with: .failure(DataLoadingError.connectionFailed("libcurl refused the transfer"))
+            )
+            return
+        }
+        active[easy] = transfer
+    }
+
+    private func stop(_ transfer: CurlTransfer, with error: any Error) {
+        guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
+        _ = curl_multi_remove_handle(handle, easy)
+        transfer.completion.resume(with: .failure(error))
+    }
+
+    private func finishCompleted() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(handle, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            _ = curl_multi_remove_handle(handle, easy)
+            guard let transfer = active.removeValue(forKey: easy) else { continue }
+            transfer.completion.resume(with: transfer.result(code: code).mapError { $0 })
+        }
+    }
+}
+#endif

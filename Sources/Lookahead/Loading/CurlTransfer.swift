@@ -1,0 +1,282 @@
+// Lookahead — CurlTransfer: one HTTP transfer on a libcurl easy handle, with the limits checked as bytes arrive.
+
+#if canImport(CCurl)
+import CCurl
+import Foundation
+
+/// The state of one transfer. Created on the caller's thread, then handed to ``CurlMulti``, whose thread alone
+/// runs the callbacks and finishes it.
+///
+/// Every limit is enforced where the bytes arrive, synchronously, by returning a short count from a callback,
+/// which makes libcurl abort the transfer before it reads more:
+/// - the final response's status (non-2xx: the body is never read) and declared `Content-Length`, in the
+///   header callback at the end of each response's headers;
+/// - every redirect (count, loop, scheme), in the same place, before libcurl follows it;
+/// - the body's size after content decoding (so a compression bomb stops at the limit), in the write callback;
+/// - the idle timeout, in the progress callback, which libcurl calls at least once a second.
+///
+/// The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
+// SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
+// (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
+// the multi's inbox lock orders the hand-over. `completion` is itself thread safe.
+final class CurlTransfer: @unchecked Sendable {
+    let request: DataLoadRequest
+    let completion: ResumeOnce<DataLoadResponse>
+    private(set) var easy: UnsafeMutableRawPointer?
+    private let options: DataLoaderOptions
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    private var body = Data()
+    private var statusCode = 0
+    private var headers: [String: String] = [:]
+    private var expectedLength: Int64?
+    private var isFinalResponse = false
+    private var visited: Set<String> = []
+    private var redirectCount = 0
+    private var failure: DataLoadingError?
+    private var reportedBytes: Int64 = 0
+    private let start = ContinuousClock.now
+    private var lastActivity = ContinuousClock.now
+
+    init(request: DataLoadRequest, options: DataLoaderOptions, completion: ResumeOnce<DataLoadResponse>) {
+        self.request = request
+        self.options = options
+        self.completion = completion
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        visited.insert(request.url.absoluteString)
+    }
+
+    deinit {
+        if let easy { curl_easy_cleanup(easy) }
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: - Setup
+
+    /// Creates and configures the easy handle; `false` when libcurl refuses (out of memory).
+    func makeHandle() -> Bool {
+        guard let easy = curl_easy_init() else { return false }
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        set(easy, CURLOPT_URL, string: request.url.absoluteString)
+        set(easy, CURLOPT_NOSIGNAL, 1)
+        set(easy, CURLOPT_PROTOCOLS_STR, string: "http,https")
+        set(easy, CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
+        set(easy, CURLOPT_FOLLOWLOCATION, 1)
+        // Our header callback stops the transfer at the limit first; libcurl's own cap is a second line.
+        set(easy, CURLOPT_MAXREDIRS, options.maximumRedirects + 1)
+        set(easy, CURLOPT_ACCEPT_ENCODING, string: "")
+        set(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        set(easy, CURLOPT_PIPEWAIT, 1)
+        if let agent = options.userAgent { set(easy, CURLOPT_USERAGENT, string: agent) }
+        if let timeout = request.timeout { set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
+        if let idle = request.idleTimeout { set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(idle)) }
+        if let limit = request.maximumResponseSize {
+            _ = lookahead_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+        }
+        var fields = ["Accept: image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"]
+        for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { fields.append("\(name): \(value)") }
+        for field in fields { headerList = curl_slist_append(headerList, field) }
+        _ = lookahead_curl_set_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        _ = lookahead_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = lookahead_curl_set_pointer(easy, CURLOPT_PRIVATE, context)
+        _ = lookahead_curl_set_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        _ = lookahead_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
+        _ = lookahead_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        _ = lookahead_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = lookahead_curl_set_progress_function(easy, curlProgressCallback)
+        _ = lookahead_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
+        set(easy, CURLOPT_NOPROGRESS, 0)
+        return true
+    }
+
+    private func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+        _ = lookahead_curl_set_long(easy, option, value)
+    }
+
+    private func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, string: String) {
+        // libcurl copies string options (since 7.17), so the temporary C string may go.
+        _ = lookahead_curl_set_string(easy, option, string)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+
+    // MARK: - Callbacks (on the multi's thread)
+
+    /// A header line of any response in the chain: status lines start a response, the empty line ends one.
+    fileprivate func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        lastActivity = .now
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2)
+            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            headers = [:]
+            return true
+        }
+        if line.isEmpty { return endOfHeaders() }
+        guard let colon = line.firstIndex(of: ":") else { return true }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        return true
+    }
+
+    private func endOfHeaders() -> Bool {
+        if (100..<200).contains(statusCode) { return true }  // 100 Continue and friends: the real one follows
+        if (300..<400).contains(statusCode), let location = headers["location"] {
+            return acceptRedirect(to: location)
+        }
+        let info = responseInfo()
+        guard (200..<300).contains(statusCode) else {
+            failure = .statusCodeUnacceptable(statusCode, info)
+            return false
+        }
+        isFinalResponse = true
+        let isEncoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
+        expectedLength = isEncoded ? nil : info.expectedContentLength
+        if let limit = request.maximumResponseSize, let declared = info.expectedContentLength,
+            declared > Int64(limit)
+        {
+            // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
+            failure = .responseTooLarge(limit: limit)
+            return false
+        }
+        // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
+        if let expected = expectedLength, expected > 0 {
+            body.reserveCapacity(Int(min(expected, Int64(request.maximumResponseSize ?? Int.max), 8 << 20)))
+        }
+        return true
+    }
+
+    private func acceptRedirect(to location: String) -> Bool {
+        guard let current = currentURL(), let target = URL(string: location, relativeTo: current)?.absoluteURL
+        else {
+            failure = .unsupportedURL(request.url)
+            return false
+        }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            failure = .unsupportedScheme(scheme)
+            return false
+        }
+        redirectCount += 1
+        guard redirectCount <= options.maximumRedirects else {
+            failure = .tooManyRedirects(limit: options.maximumRedirects)
+            return false
+        }
+        guard visited.insert(target.absoluteString).inserted else {
+            failure = .redirectLoop(target)
+            return false
+        }
+        return true
+    }
+
+    /// Body bytes, after content decoding.
+    fileprivate func receiveBody(_ pointer: UnsafeRawPointer, count: Int) -> Bool {
+        lastActivity = .now
+        guard isFinalResponse, failure == nil else { return false }
+        if let limit = request.maximumResponseSize, body.count + count > limit {
+            failure = .responseTooLarge(limit: limit)
+            body = Data()
+            return false
+        }
+        body.append(pointer.assumingMemoryBound(to: UInt8.self), count: count)
+        let received = Int64(body.count)
+        if received - reportedBytes >= 64 << 10 || received == expectedLength {
+            reportedBytes = received
+            request.progress(received, expectedLength)
+        }
+        return true
+    }
+
+    /// Called by libcurl as bytes move and about once a second otherwise; `false` aborts the transfer.
+    fileprivate func checkProgress() -> Bool {
+        if completion.isResumed { return false }  // the caller is gone: stop at once
+        guard let idle = request.idleTimeout, ContinuousClock.now - lastActivity > idle else { return true }
+        failure = .timedOut(.idle(idle))
+        return false
+    }
+
+    // MARK: - Completion
+
+    /// The result of a finished transfer, from libcurl's code and what the callbacks recorded.
+    func result(code: CURLcode) -> Result<DataLoadResponse, DataLoadingError> {
+        if let failure { return .failure(failure) }
+        switch code {
+        case CURLE_OK:
+            guard isFinalResponse else { return .failure(.statusCodeUnacceptable(statusCode, responseInfo())) }
+            return .success(DataLoadResponse(data: body, response: responseInfo()))
+        case CURLE_OPERATION_TIMEDOUT:
+            if let timeout = request.timeout, ContinuousClock.now - start >= timeout * 0.95 {
+                return .failure(.timedOut(.total(timeout)))
+            }
+            return .failure(.timedOut(.idle(request.idleTimeout ?? .zero)))
+        case CURLE_PARTIAL_FILE:
+            return .failure(.truncated(received: Int64(body.count), expected: expectedLength))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .failure(.tooManyRedirects(limit: options.maximumRedirects))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .failure(.unsupportedScheme(request.url.scheme ?? ""))
+        case CURLE_URL_MALFORMAT:
+            return .failure(.unsupportedURL(request.url))
+        case CURLE_FILESIZE_EXCEEDED:
+            return .failure(.responseTooLarge(limit: request.maximumResponseSize ?? 0))
+        default:
+            return .failure(.connectionFailed(message(for: code)))
+        }
+    }
+
+    private func message(for code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    }
+
+    private func currentURL() -> URL? {
+        guard let easy else { return nil }
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard lookahead_curl_get_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else {
+            return nil
+        }
+        return URL(string: String(cString: pointer))
+    }
+
+    private func responseInfo() -> HTTPResponseInfo {
+        HTTPResponseInfo(url: currentURL() ?? request.url, statusCode: statusCode, headers: headers)
+    }
+}
+
+// MARK: - C callbacks
+
+private func transfer(_ context: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private typealias DataCallback =
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+private typealias ProgressCallback =
+    @convention(c) (
+        UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t
+    ) -> Int32
+
+private let curlHeaderCallback: DataCallback = { pointer, size, count, context in
+    let length = size * count
+    guard let pointer else { return length }
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: length).bindMemory(to: UInt8.self)
+    return transfer(context).receiveHeader(bytes) ? length : 0
+}
+
+private let curlWriteCallback: DataCallback = { pointer, size, count, context in
+    let length = size * count
+    guard let pointer, length > 0 else { return length }
+    return transfer(context).receiveBody(UnsafeRawPointer(pointer), count: length) ? length : 0
+}
+
+private let curlProgressCallback: ProgressCallback = { context, _, _, _, _ in
+    transfer(context).checkProgress() ? 0 : 1
+}
+#endif

@@ -1,0 +1,59 @@
+// Lookahead — DataLoaderOptions: what the default data loaders accept, and where each URL goes.
+
+import Foundation
+
+/// Settings shared by the default data loaders (``CurlDataLoader`` on Linux, ``URLSessionDataLoader``).
+///
+/// ```swift
+/// var options = DataLoaderOptions()
+/// options.allowsLocalFiles = true          // an app showing the user's own photos
+/// let pipeline = ImagePipeline { $0.dataLoader = DefaultDataLoader(options: options) }
+/// ```
+public struct DataLoaderOptions: Sendable {
+    /// The most redirects followed for one request; one more fails with
+    /// ``DataLoadingError/tooManyRedirects(limit:)``. Redirects go to `http` and `https` only. Default 5.
+    public var maximumRedirects: Int
+    /// Whether `file:` URLs are read. Off by default: a remote list of URLs must not make an app read local
+    /// files. When on, only regular files are read (never a FIFO or a device), off the cooperative pool.
+    public var allowsLocalFiles: Bool
+    /// The most connections open to one host at once. Default 6.
+    public var maximumConnectionsPerHost: Int
+    /// The `User-Agent` header; `nil` sends the transport's own.
+    public var userAgent: String?
+    /// Headers added to every request.
+    public var headers: [String: String]
+
+    /// Creates the default options.
+    public init() {
+        maximumRedirects = 5
+        allowsLocalFiles = false
+        maximumConnectionsPerHost = 6
+        userAgent = "Lookahead"
+        headers = [:]
+    }
+}
+
+/// Where a default loader sends a URL: the network, the file reader, the `data:` decoder, or nowhere.
+enum DataSource {
+    case network
+    case file
+    case inline
+    case rejected(DataLoadingError)
+
+    init(_ url: URL, options: DataLoaderOptions) {
+        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
+            self = .rejected(.unsupportedURL(url))
+            return
+        }
+        switch scheme {
+        case "http", "https":
+            self = url.host.map { $0.isEmpty } == false ? .network : .rejected(.unsupportedURL(url))
+        case "file":
+            self = options.allowsLocalFiles ? .file : .rejected(.unsupportedScheme(scheme))
+        case "data":
+            self = .inline
+        default:
+            self = .rejected(.unsupportedScheme(scheme))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// Lookahead — ResumeOnce: a continuation that the first of several parties resumes, and only the first.
+
+import Synchronization
+
+/// Wraps a continuation so that whichever comes first — the work finishing or the caller cancelling —
+/// resumes it, and later attempts do nothing. Cancellation thereby resumes the caller at once, whatever state
+/// the underlying work is in; the work is stopped afterwards, from where stopping it is safe.
+final class ResumeOnce<Value: Sendable>: Sendable {
+    private enum State {
+        case idle
+        case armed(CheckedContinuation<Value, any Error>)
+        case cancelledEarly
+        case resumed
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Runs `start` with a fresh `ResumeOnce` and waits for its value. Cancelling the calling task resumes the
+    /// wait at once with `CancellationError` and calls `onCancel`; `start` is not called when the task was
+    /// cancelled before it could run.
+    static func run(
+        _ start: (ResumeOnce<Value>) -> Void,
+        onCancel: @escaping @Sendable () -> Void
+    ) async throws -> Value {
+        let once = ResumeOnce<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if once.arm(continuation) { start(once) }
+            }
+        } onCancel: {
+            once.resume(with: .failure(CancellationError()))
+            onCancel()
+        }
+    }
+
+    /// Installs the continuation; `false` (after resuming it with `CancellationError`) when cancellation came
+    /// first.
+    private func arm(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
+        let cancelled = state.withLock { state -> Bool in
+            if case .cancelledEarly = state {
+                state = .resumed
+                return true
+            }
+            state = .armed(continuation)
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    /// Whether the continuation was resumed (the work finished or the caller cancelled).
+    var isResumed: Bool {
+        state.withLock { state in
+            switch state {
+            case .resumed, .cancelledEarly: true
+            case .idle, .armed: false
+            }
+        }
+    }
+
+    /// Resumes the continuation if nobody did yet; `false` when it was already resumed.
+    @discardableResult
+    func resume(with result: Result<Value, any Error>) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+            switch state {
+            case .armed(let continuation):
+                state = .resumed
+                return continuation
+            case .idle:
+                if case .failure(let error) = result, error is CancellationError { state = .cancelledEarly }
+                return nil
+            case .cancelledEarly, .resumed:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+        return continuation != nil
+    }
+}

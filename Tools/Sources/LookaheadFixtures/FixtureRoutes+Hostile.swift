@@ -1,0 +1,162 @@
+// Lookahead fixtures — FixtureRoutes+Hostile: a network that misbehaves the way real ones do.
+
+import Foundation
+import Hummingbird
+
+extension FixtureRoutes {
+    /// Adds the `/hostile/...` network routes. Every one is deterministic and ends when the client goes away
+    /// (a body that never ends checks the connection between writes).
+    ///
+    /// | Route | Response |
+    /// |---|---|
+    /// | `redirect/{hops}?delayMs=&to=` | 302 to `redirect/{hops-1}` … then to `to` (default a 64×64 JPEG) |
+    /// | `redirect-loop/{name}` | `a` → `b` → `a` …: a loop of two |
+    /// | `redirect-to?location=` | 302 to any location (`ftp://…`, `file:///etc/passwd`) |
+    /// | `endless` | 200, chunked, bytes for ever |
+    /// | `gzip-bomb?mb=` | 200, `Content-Encoding: gzip`, inflates to `mb` MiB of zeros (default 1024) |
+    /// | `declared-huge?bytes=` | 200 with `Content-Length: bytes` (default 200 MB), then 64 KiB, then silence |
+    /// | `short-body?declared=&sent=` | `Content-Length: declared`, `sent` bytes of a JPEG, then the connection closes |
+    /// | `trickle?intervalMs=&bytes=` | one byte every `intervalMs` (default 20 s) |
+    /// | `stall-headers` | nothing at all until the client leaves |
+    /// | `stall-body` | headers and the first 1 KiB of a JPEG, then nothing |
+    func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
+        router.get("/hostile/redirect/{hops}") { request, context in
+            try await redirect(request, context: context)
+        }
+        router.get("/hostile/redirect-loop/{name}") { _, context in
+            let name = context.parameters.get("name") ?? "a"
+            return Self.redirect(to: "/hostile/redirect-loop/" + (name == "a" ? "b" : "a"))
+        }
+        router.get("/hostile/redirect-to") { request, _ in
+            Self.redirect(to: request.uri.queryParameters.get("location") ?? "/")
+        }
+        router.get("/hostile/endless") { _, context in
+            Self.endless(context: context)
+        }
+        router.get("/hostile/gzip-bomb") { request, _ in
+            let size = Self.integer(request.uri.queryParameters.get("mb"), default: 1024, in: 1...(16 << 10)) ?? 1024
+            let body = ByteBuffer(bytes: CompressionBomb.gzip(mebibytes: size))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg", .contentEncoding: "gzip"],
+                body: .init(byteBuffer: body)
+            )
+        }
+        router.get("/hostile/declared-huge") { request, context in
+            let declared =
+                Self.integer(request.uri.queryParameters.get("bytes"), default: 200_000_000, in: 1...(1 << 40))
+                ?? 200_000_000
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: ResponseBody(contentLength: declared) { writer in
+                    try await writer.write(ByteBuffer(repeating: 0xFF, count: 64 << 10))
+                    await Self.waitForDeparture(context: context)
+                    throw CancellationError()
+                }
+            )
+        }
+        router.get("/hostile/short-body") { request, context in
+            try await shortBody(request, context: context)
+        }
+        router.get("/hostile/trickle") { request, context in
+            Self.trickle(request, context: context)
+        }
+        router.get("/hostile/stall-headers") { _, context in
+            await Self.waitForDeparture(context: context)
+            return Response(status: .ok)
+        }
+        router.get("/hostile/stall-body") { _, context in
+            let jpeg = try await cache.jpeg(for: .init(number: 1, width: 200, height: 200, quality: 85))
+            let head = jpeg.getSlice(at: jpeg.readerIndex, length: min(1024, jpeg.readableBytes)) ?? ByteBuffer()
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: ResponseBody(contentLength: jpeg.readableBytes) { writer in
+                    try await writer.write(head)
+                    await Self.waitForDeparture(context: context)
+                    throw CancellationError()
+                }
+            )
+        }
+    }
+
+    private func redirect(_ request: Request, context: FixtureRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let hops = context.parameters.get("hops", as: Int.self), (0...100).contains(hops),
+            let delay = Self.integer(query.get("delayMs"), default: 0, in: 0...10_000)
+        else { return Self.text(.badRequest, "hops must be in 0...100 and delayMs in 0...10000\n") }
+        if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+        let target = query.get("to") ?? "/images/1.jpg?w=64&h=64"
+        guard hops > 0 else { return Self.redirect(to: target) }
+        var next = "/hostile/redirect/\(hops - 1)?delayMs=\(delay)"
+        if let to = query.get("to"), let escaped = to.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            next += "&to=" + escaped
+        }
+        return Self.redirect(to: next)
+    }
+
+    private func shortBody(_ request: Request, context: FixtureRequestContext) async throws -> Response {
+        let jpeg = try await cache.jpeg(for: .init(number: 2, width: 200, height: 200, quality: 85))
+        let query = request.uri.queryParameters
+        let declared = Self.integer(query.get("declared"), default: jpeg.readableBytes, in: 1...(1 << 30)) ?? 1
+        let sent = Self.integer(query.get("sent"), default: declared / 2, in: 0...(1 << 30)) ?? 0
+        let part = jpeg.getSlice(at: jpeg.readerIndex, length: min(sent, jpeg.readableBytes)) ?? ByteBuffer()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg"],
+            body: ResponseBody(contentLength: declared) { writer in
+                try await writer.write(part)
+                await context.closeConnection()
+                throw CancellationError()
+            }
+        )
+    }
+
+    private static func endless(context: FixtureRequestContext) -> Response {
+        let block = ByteBuffer(repeating: 0xAB, count: 64 << 10)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg"],
+            body: ResponseBody { writer in
+                while context.isConnectionOpen() {
+                    try await writer.write(block)
+                }
+                throw CancellationError()
+            }
+        )
+    }
+
+    private static func trickle(_ request: Request, context: FixtureRequestContext) -> Response {
+        let query = request.uri.queryParameters
+        let interval = integer(query.get("intervalMs"), default: 20_000, in: 1...600_000) ?? 20_000
+        let length = integer(query.get("bytes"), default: 1000, in: 1...(1 << 20)) ?? 1000
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg"],
+            body: ResponseBody(contentLength: length) { writer in
+                for _ in 0..<length {
+                    try await writer.write(ByteBuffer(repeating: 0xFF, count: 1))
+                    let resume = ContinuousClock.now + .milliseconds(interval)
+                    while ContinuousClock.now < resume {
+                        guard context.isConnectionOpen() else { throw CancellationError() }
+                        try await Task.sleep(for: .milliseconds(min(interval, 50)))
+                    }
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    /// Returns once the client has closed the connection (polled every 50 ms), or after ten minutes.
+    static func waitForDeparture(context: FixtureRequestContext) async {
+        let giveUp = ContinuousClock.now + .seconds(600)
+        while context.isConnectionOpen(), ContinuousClock.now < giveUp {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func redirect(to location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .contentType: "text/plain"])
+    }
+}
