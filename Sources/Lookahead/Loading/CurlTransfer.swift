@@ -187,7 +187,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         body.append(pointer.assumingMemoryBound(to: UInt8.self), count: count)
         let received = Int64(body.count)
-        if received - reportedBytes >= 64 << 10 || received == expectedLength {
+        if received - reportedBytes >= 16 << 10 || received == expectedLength {
             reportedBytes = received
             request.progress(received, expectedLength)
         }

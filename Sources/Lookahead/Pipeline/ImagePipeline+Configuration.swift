@@ -46,6 +46,10 @@ extension ImagePipeline {
         public var dataLoadTimeout: Duration?
         /// The most time a download may go without receiving a byte; `nil` for no limit. Default 15 seconds.
         public var dataLoadIdleTimeout: Duration?
+        /// A download that reports no progress for this long gives its slot to the next queued one and goes on
+        /// outside the limit (at most ``dataLoadingConcurrency`` such downloads at once), so a few trickling
+        /// servers cannot hold up every other image. `nil` keeps every download in its slot. Default 2 seconds.
+        public var stalledDownloadInterval: Duration?
         /// The most pixels an image may declare in its header. Default 64 megapixels.
         public var maximumPixelCount: Int
         /// Share identical work between requests. On by default; off only to measure what it saves.
@@ -82,6 +86,7 @@ extension ImagePipeline {
             self.maximumResponseSize = 64 << 20
             self.dataLoadTimeout = .seconds(30)
             self.dataLoadIdleTimeout = .seconds(15)
+            self.stalledDownloadInterval = .seconds(2)
             self.maximumPixelCount = 64 << 20
             self.isCoalescingEnabled = true
             self.eventHandler = nil

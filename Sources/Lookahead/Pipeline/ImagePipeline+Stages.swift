@@ -44,6 +44,8 @@ extension ImagePipeline {
         ) { [weak self] completed, total in
             self?.operationProgressed(operation, completed: completed, total: total)
         }
+        let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
+        defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>
         do {
             let response = try await configuration.dataLoader.loadData(for: dataRequest)
@@ -66,6 +68,23 @@ extension ImagePipeline {
             if !error.isCancellation { configuration.eventHandler?(.dataLoadFailed(url, error)) }
         }
         return result
+    }
+
+    /// Parks the download's slot once a whole interval passes without progress.
+    private func watchStall(of operation: Int, every interval: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            var seen: Int64 = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                let progress = self.operationProgress(operation)
+                if progress == seen {
+                    self.operationStalled(operation)
+                    return
+                }
+                seen = progress
+            }
+        }
     }
 
     /// Decodes data with the first decoder that recognises it. Runs on the decode queue.

@@ -230,6 +230,16 @@ public final class ImagePipeline: Sendable {
         )
     }
 
+    /// The bytes a running operation has reported so far.
+    func operationProgress(_ operation: Int) -> Int64 {
+        state.withLock { $0.graph.progress(ofOperation: operation) }
+    }
+
+    /// A download has made no progress for a while: it gives its slot to the next queued one.
+    func operationStalled(_ operation: Int) {
+        perform(state.withLock { Self.resolve($0.graph.operationStalled(operation), in: &$0) })
+    }
+
     private func operationFinished(_ operation: Int, with result: Result<TaskGraph.StageResult, Error>) {
         perform(state.withLock { Self.resolve($0.graph.operationFinished(operation, with: result), in: &$0) })
     }

@@ -112,6 +112,10 @@ package struct TaskGraph {
         let token: OperationToken
         /// Holds one of the queue's background slots (started at `.low` or below, not promoted since).
         var isBackground: Bool
+        /// Gave its slot back after stalling; it still runs.
+        var isParked = false
+        /// The bytes it has reported.
+        var completedBytes: Int64 = 0
     }
 
     private var nodes: [Int: Node] = [:]
@@ -151,6 +155,10 @@ package struct TaskGraph {
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
         nodesByKey.first { $0.key.stage == .data && $0.key.image.url == url }.flatMap { nodes[$0.value]?.priority }
     }
+    /// The bytes a running operation has reported; 0 for an unknown one.
+    package func progress(ofOperation operation: Int) -> Int64 { operations[operation]?.completedBytes ?? 0 }
+    /// Running downloads that gave their slot back after stalling.
+    package var parkedDataLoadCount: Int { dataQueue.parkedCount }
     /// URLs of queued data stages, next to start first.
     package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { nodes[$0]?.key.image.url } }
 
@@ -185,6 +193,7 @@ package struct TaskGraph {
 
     /// A running operation reports progress.
     package mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> [Action] {
+        operations[operation]?.completedBytes = completed
         guard let node = operations[operation]?.node else { return [] }
         for task in tasks(above: node) {
             actions.append(.progress(task: task, completed: completed, total: total))
@@ -200,7 +209,9 @@ package struct TaskGraph {
         guard let finished = operations.removeValue(forKey: operation) else {
             preconditionFailure("Internal inconsistency: unknown operation \(operation) finished")
         }
-        withQueue(finished.queue) { $0.finishOne(isBackground: finished.isBackground) }
+        withQueue(finished.queue) { queue in
+            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
+        }
         if let id = finished.node, let node = removeNode(id) {
             switch result {
             case .success(let value):
@@ -209,6 +220,17 @@ package struct TaskGraph {
                 fail(node, with: error)
             }
         }
+        startQueuedWork()
+        return takeActions()
+    }
+
+    /// A running download has received (almost) nothing for a while: it keeps running, but gives its slot to the
+    /// next queued download. Each operation is parked at most once, and at most as many as the download limit.
+    package mutating func operationStalled(_ operation: Int) -> [Action] {
+        guard let running = operations[operation], running.queue == .data, !running.isParked else { return [] }
+        guard dataQueue.park(isBackground: running.isBackground) else { return [] }
+        operations[operation]!.isParked = true
+        operations[operation]!.isBackground = false
         startQueuedWork()
         return takeActions()
     }
@@ -312,7 +334,9 @@ package struct TaskGraph {
             withQueue(kind) { $0.move(id, from: node.priority, to: priority) }
         case .running(let operation):
             // A promoted prefetch gives its background slot back, so more prefetches may start.
-            if operations[operation]?.isBackground == true, !WorkQueue.isBackground(priority) {
+            if operations[operation]?.isBackground == true, operations[operation]?.isParked == false,
+                !WorkQueue.isBackground(priority)
+            {
                 operations[operation]!.isBackground = false
                 withQueue(operations[operation]!.queue) { $0.promoteRunning() }
             }

@@ -7,7 +7,8 @@ import DequeModule
 /// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
 /// priority changes while queued moves to the back of its new level. At most ``limit`` stages run at once, and
 /// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
-/// take every slot and make an on-screen image wait behind them.
+/// take every slot and make an on-screen image wait behind them. A running stage that stalls can be parked: it
+/// goes on, but its slot is free, so six trickling servers cannot hold up every other download.
 struct WorkQueue {
     /// The most stages that run at once.
     let limit: Int
@@ -17,6 +18,8 @@ struct WorkQueue {
     private(set) var runningCount = 0
     /// The background stages running now.
     private(set) var runningBackgroundCount = 0
+    /// Running stages that gave their slot back because they stalled; at most ``limit`` at once.
+    private(set) var parkedCount = 0
     private var levels = [Deque<Int>](repeating: [], count: ImageRequest.Priority.allCases.count)
 
     init(limit: Int, backgroundLimit: Int? = nil) {
@@ -73,6 +76,21 @@ struct WorkQueue {
     mutating func promoteRunning() {
         precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
         runningBackgroundCount -= 1
+    }
+
+    /// Frees the slot of a running stage that stalled, so a queued one can start; `false` when as many stages
+    /// as the limit are parked already (then it keeps its slot).
+    mutating func park(isBackground: Bool) -> Bool {
+        guard parkedCount < limit else { return false }
+        finishOne(isBackground: isBackground)
+        parkedCount += 1
+        return true
+    }
+
+    /// A parked stage finished: it held no slot.
+    mutating func finishParked() {
+        precondition(parkedCount > 0, "Internal inconsistency: no parked stage to finish")
+        parkedCount -= 1
     }
 
     /// Frees the slot of a stage that finished (or was cancelled and has now stopped).

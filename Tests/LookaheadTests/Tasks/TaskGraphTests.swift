@@ -185,6 +185,42 @@ import Testing
         #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["4.jpg"])
     }
 
+    @Test func aStalledDownloadGivesItsSlotToTheNextOne() {
+        var graph = TaskGraph(dataLoadLimit: 2, decodeLimit: 1)
+        let first = starts(graph.submit(task: 1, request: request(1)))[0]
+        let second = starts(graph.submit(task: 2, request: request(2)))[0]
+        #expect(starts(graph.submit(task: 3, request: request(3))).isEmpty)
+        #expect(starts(graph.submit(task: 4, request: request(4))).isEmpty)
+        // The first stalls: the third starts while the first goes on.
+        let third = starts(graph.operationStalled(first.operation))
+        #expect(third.count == 1 && graph.parkedDataLoadCount == 1)
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["4.jpg"])
+        // Parking is once per operation, and decode work is never parked.
+        #expect(graph.operationStalled(first.operation).isEmpty)
+        // The parked one finishing frees no slot (it held none); its result still reaches its task.
+        let done = graph.operationFinished(first.operation, with: .success(data))
+        #expect(starts(done).map(\.work).allSatisfy { if case .decode = $0 { true } else { false } })
+        #expect(graph.parkedDataLoadCount == 0)
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["4.jpg"])
+        // A running one finishing frees its slot: the fourth starts.
+        let fourth = starts(graph.operationFinished(second.operation, with: .success(data)))
+        #expect(fourth.contains { if case .load = $0.work { true } else { false } })
+    }
+
+    @Test func noMoreStalledDownloadsAreParkedThanTheLimit() {
+        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        var running = starts(graph.submit(task: 1, request: request(1)))[0]
+        _ = graph.submit(task: 2, request: request(2))
+        _ = graph.submit(task: 3, request: request(3))
+        let next = starts(graph.operationStalled(running.operation))
+        #expect(next.count == 1 && graph.parkedDataLoadCount == 1)
+        running = next[0]
+        // One parked already, at a limit of one: the second stalled download keeps its slot.
+        #expect(starts(graph.operationStalled(running.operation)).isEmpty)
+        #expect(graph.parkedDataLoadCount == 1)
+        #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["3.jpg"])
+    }
+
     @Test func withoutCoalescingEveryRequestLoads() {
         var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2, isCoalescingEnabled: false)
         #expect(starts(graph.submit(task: 1, request: request(1))).count == 1)
