@@ -69,7 +69,9 @@ final class CurlTransfer: @unchecked Sendable {
         set(easy, CURLOPT_MAXREDIRS, options.maximumRedirects + 1)
         set(easy, CURLOPT_ACCEPT_ENCODING, string: "")
         set(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        set(easy, CURLOPT_PIPEWAIT, 1)
+        // Over TLS, wait to learn whether the first connection multiplexes (HTTP/2) before opening more. Over
+        // plain HTTP (1.1 only) waiting would serialise every download to a host behind the first one.
+        if request.url.scheme?.lowercased() == "https" { set(easy, CURLOPT_PIPEWAIT, 1) }
         if let agent = options.userAgent { set(easy, CURLOPT_USERAGENT, string: agent) }
         if let timeout = request.timeout { set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         if let idle = request.idleTimeout { set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(idle)) }

@@ -284,6 +284,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     private static func map(_ error: any Error, transfer: Transfer) -> any Error {
         guard let urlError = error as? URLError else { return error }
+        let received = Int64(transfer.data.count)
+        if let expected = transfer.expected, received < expected, urlError.code != .cancelled,
+            urlError.code != .timedOut
+        {
+            return DataLoadingError.truncated(received: received, expected: expected)
+        }
         switch urlError.code {
         case .cancelled: return CancellationError()
         case .timedOut: return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)))

@@ -4,8 +4,9 @@ import Foundation
 import Hummingbird
 
 extension FixtureRoutes {
-    /// Adds the `/hostile/...` network routes. Every one is deterministic and ends when the client goes away
-    /// (a body that never ends checks the connection between writes).
+    /// Adds the `/hostile/...` network routes. Every one is deterministic and bounded in time: a route that
+    /// stalls holds the connection for at most `holdMs` milliseconds (default 60 000), then closes it; a body that
+    /// never ends stops when a write fails because the client went away.
     ///
     /// | Route | Response |
     /// |---|---|
@@ -16,9 +17,9 @@ extension FixtureRoutes {
     /// | `gzip-bomb?mb=` | 200, `Content-Encoding: gzip`, inflates to `mb` MiB of zeros (default 1024) |
     /// | `declared-huge?bytes=` | 200 with `Content-Length: bytes` (default 200 MB), then 64 KiB, then silence |
     /// | `short-body?declared=&sent=` | `Content-Length: declared`, `sent` bytes of a JPEG, then the connection closes |
-    /// | `trickle?intervalMs=&bytes=` | one byte every `intervalMs` (default 20 s) |
-    /// | `stall-headers` | nothing at all until the client leaves |
-    /// | `stall-body` | headers and the first 1 KiB of a JPEG, then nothing |
+    /// | `trickle?intervalMs=&bytes=&holdMs=` | one byte every `intervalMs` (default 20 s), for at most `holdMs` |
+    /// | `stall-headers?holdMs=` | nothing at all until the client leaves or `holdMs` passes |
+    /// | `stall-body?holdMs=` | headers and the first 1 KiB of a JPEG, then nothing |
     func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/redirect/{hops}") { request, context in
             try await redirect(request, context: context)
@@ -51,8 +52,7 @@ extension FixtureRoutes {
                 headers: [.contentType: "image/jpeg"],
                 body: ResponseBody(contentLength: declared) { writer in
                     try await writer.write(ByteBuffer(repeating: 0xFF, count: 64 << 10))
-                    await Self.waitForDeparture(context: context)
-                    throw CancellationError()
+                    try await Self.hold(request, context: context)
                 }
             )
         }
@@ -62,11 +62,11 @@ extension FixtureRoutes {
         router.get("/hostile/trickle") { request, context in
             Self.trickle(request, context: context)
         }
-        router.get("/hostile/stall-headers") { _, context in
-            await Self.waitForDeparture(context: context)
+        router.get("/hostile/stall-headers") { request, context in
+            try await Self.hold(request, context: context)
             return Response(status: .ok)
         }
-        router.get("/hostile/stall-body") { _, context in
+        router.get("/hostile/stall-body") { request, context in
             let jpeg = try await cache.jpeg(for: .init(number: 1, width: 200, height: 200, quality: 85))
             let head = jpeg.getSlice(at: jpeg.readerIndex, length: min(1024, jpeg.readableBytes)) ?? ByteBuffer()
             return Response(
@@ -74,8 +74,7 @@ extension FixtureRoutes {
                 headers: [.contentType: "image/jpeg"],
                 body: ResponseBody(contentLength: jpeg.readableBytes) { writer in
                     try await writer.write(head)
-                    await Self.waitForDeparture(context: context)
-                    throw CancellationError()
+                    try await Self.hold(request, context: context)
                 }
             )
         }
@@ -131,6 +130,8 @@ extension FixtureRoutes {
         let query = request.uri.queryParameters
         let interval = integer(query.get("intervalMs"), default: 20_000, in: 1...600_000) ?? 20_000
         let length = integer(query.get("bytes"), default: 1000, in: 1...(1 << 20)) ?? 1000
+        let hold = integer(query.get("holdMs"), default: 60_000, in: 0...600_000) ?? 60_000
+        let giveUp = ContinuousClock.now + .milliseconds(hold)
         return Response(
             status: .ok,
             headers: [.contentType: "image/jpeg"],
@@ -139,7 +140,10 @@ extension FixtureRoutes {
                     try await writer.write(ByteBuffer(repeating: 0xFF, count: 1))
                     let resume = ContinuousClock.now + .milliseconds(interval)
                     while ContinuousClock.now < resume {
-                        guard context.isConnectionOpen() else { throw CancellationError() }
+                        guard context.isConnectionOpen(), ContinuousClock.now < giveUp else {
+                            await context.closeConnection()
+                            throw CancellationError()
+                        }
                         try await Task.sleep(for: .milliseconds(min(interval, 50)))
                     }
                 }
@@ -148,12 +152,16 @@ extension FixtureRoutes {
         )
     }
 
-    /// Returns once the client has closed the connection (polled every 50 ms), or after ten minutes.
-    static func waitForDeparture(context: FixtureRequestContext) async {
-        let giveUp = ContinuousClock.now + .seconds(600)
+    /// Holds the connection without writing for `holdMs` milliseconds of the request's query (default 60 000),
+    /// or until the client has gone, then closes it and ends the response with an error.
+    static func hold(_ request: Request, context: FixtureRequestContext) async throws {
+        let hold = integer(request.uri.queryParameters.get("holdMs"), default: 60_000, in: 0...600_000) ?? 60_000
+        let giveUp = ContinuousClock.now + .milliseconds(hold)
         while context.isConnectionOpen(), ContinuousClock.now < giveUp {
-            try? await Task.sleep(for: .milliseconds(50))
+            try? await Task.sleep(for: .milliseconds(20))
         }
+        await context.closeConnection()
+        throw CancellationError()
     }
 
     static func redirect(to location: String) -> Response {
