@@ -46,9 +46,6 @@ package final class DiskCacheTicket: Sendable {
         return true
     }
 
-    /// Whether a verdict was reached.
-    package var isSettledForTesting: Bool { isSettled.load(ordering: .acquiring) }
-
     /// Marks the ticket settled; `true` for the first caller only.
     private func settle() -> Bool {
         isSettled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
