@@ -46,6 +46,7 @@ struct FixtureRoutes: Sendable {
         }
         registerMedia(on: router)
         registerFaults(on: router)
+        registerHostileBodies(on: router)
     }
 
     // MARK: - Images
