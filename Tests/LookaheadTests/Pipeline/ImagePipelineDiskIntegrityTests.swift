@@ -2,10 +2,13 @@
 // garbage read from the disk is removed, so the next load asks the network again.
 
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Lookahead
+
+#if !LOOKAHEAD_PTHREAD_LOCKS
+import Synchronization
+#endif
 
 /// A real DiskCache that also counts the stores and removals the pipeline asks for.
 final class CountingDiskCache: DataCaching {

@@ -1,7 +1,12 @@
 // Lookahead tests — a swift-log handler that keeps every message, to check what a component logged.
 
 import Logging
+
+@testable import Lookahead
+
+#if !LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization
+#endif
 
 /// Collects log records in memory; thread safe.
 final class LogRecorder: Sendable {
