@@ -59,6 +59,7 @@ let package = Package(
             dependencies: [
                 "Lookahead",
                 "LookaheadSimulation",
+                .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),

@@ -45,3 +45,36 @@ save("png", "rgba.png", gradient("RGBA"))
 save("png", "palette.png", base.convert("P"))
 save("png", "interlaced.png", base, interlace=True)
 save("png", "sixteen.png", gradient("I;16"))
+
+
+def scan_bomb(jpeg, width, height, extra_scans):
+    """A progressive JPEG followed by `extra_scans` copies of one more scan (first component, AC 1-63, Ah 0 Al 0,
+    every block an end-of-band run): valid scans, each a pass over every block. Decoders must stop at their scan
+    limit (libjpeg-turbo: 500)."""
+    assert jpeg.endswith(b"\xff\xd9")
+    sof = jpeg.index(b"\xff\xc2")
+    component = jpeg[sof + 10]
+    symbols = bytes(k << 4 for k in range(15))  # EOB0..EOB14, 4-bit codes: symbol k is code k
+    counts = bytes([0, 0, 0, len(symbols)] + [0] * 12)
+    body = b"\x13" + counts + symbols  # AC table 3
+    table = b"\xff\xc4" + (2 + len(body)).to_bytes(2, "big") + body
+    header = bytes([0xFF, 0xDA, 0, 8, 1, component, 0x03, 1, 63, 0])
+    bits = ""
+    remaining = ((width + 7) // 8) * ((height + 7) // 8)
+    while remaining > 0:
+        run = min(remaining, 32767)
+        magnitude = run.bit_length() - 1
+        bits += format(magnitude, "04b") + (format(run - (1 << magnitude), f"0{magnitude}b") if magnitude else "")
+        remaining -= run
+    bits += "1" * (-len(bits) % 8)
+    entropy = b""
+    for start in range(0, len(bits), 8):
+        byte = int(bits[start:start + 8], 2)
+        entropy += bytes([byte]) + (b"\x00" if byte == 0xFF else b"")
+    return jpeg[:-2] + table + (header + entropy) * extra_scans + b"\xff\xd9"
+
+
+progressive = io.BytesIO()
+gradient("RGB", (64, 64)).save(progressive, "JPEG", quality=80, progressive=True)
+with open(os.path.join(out, "jpeg", "scan-bomb.jpg"), "wb") as file:
+    file.write(scan_bomb(progressive.getvalue(), 64, 64, 600))

@@ -16,4 +16,13 @@ public protocol DataCaching: Sendable {
     func removeData(for key: String)
     /// Removes everything.
     func removeAll()
+    /// Waits until everything stored or removed so far is written, without blocking a thread. Programs call it
+    /// (through ``ImagePipeline/flush()``) before they exit. The default implementation returns at once: right for
+    /// caches that write synchronously or keep nothing in flight.
+    func flush() async
+}
+
+extension DataCaching {
+    /// Returns at once: a cache that writes in the background implements its own.
+    public func flush() async {}
 }

@@ -7,15 +7,19 @@ import Synchronization
 /// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size
 /// needs no download.
 ///
-/// - **Never a corrupt image.** Each entry carries its key, its length and a SHA-256 of its data, checked on
-///   every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
+/// - **Never a corrupt image.** Each entry carries a SHA-256 of its key, its length and a SHA-256 of its data,
+///   checked on every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
 ///   never handed to a decoder.
 /// - **Atomic writes.** An entry is written under a temporary name and renamed into place. Writes are not
 ///   `fsync`ed by default: a killed process loses nothing the kernel has (the page cache survives it); after a
 ///   power loss an entry can be lost or cut short, and the checksum turns it into a miss. Set
 ///   `synchronizesWrites` to `fsync` every entry before the rename.
+/// - **Private.** The folder is `0700` (an existing folder this user owns is tightened), every file in it `0600`,
+///   and no entry holds its key: URLs may carry credentials and tokens, so an entry stores a digest of the key.
+///   Entries of the older format that held the key are removed when the cache opens (logged once) and are never
+///   served.
 /// - **Readable at once.** `storeData(_:for:)` stages the data in memory and returns; a background queue writes
-///   it. `flush()` waits for the writes (for tests).
+///   it. `await flush()` waits for the writes without blocking a thread; call it before the program exits.
 /// - **Never over the limit.** An in-memory index knows every entry's size and last use (not the file access
 ///   time, which Linux often does not update). Whenever a store takes the total over ``sizeLimit``, the least
 ///   recently used entries are removed until the total is at most ``sizeLimit`` × ``trimRatio`` — before the new
@@ -109,7 +113,7 @@ public final class DiskCache: DataCaching {
         self.trimRatio = min(1, max(0, trimRatio))
         self.synchronizesWrites = synchronizesWrites
         self.logger = logger
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        DiskCacheFile.prepareDirectory(directory.path)
         switch DiskCacheFile.lock(directory: directory.path) {
         case .locked(let descriptor):
             lockDescriptor = descriptor
@@ -151,18 +155,19 @@ public final class DiskCache: DataCaching {
             if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
             return nil
         case .corrupt(let reason):
-            logger.warning("Removed a corrupt disk cache entry for \(key): \(reason)")
-            if !isReadOnly {
-                state.withLock { _ = $0.index.remove(name) }
-                queue.async { self.removeFilesUnlessStoredAgain([name]) }
-            }
+            logger.warning("Removed a corrupt disk cache entry \(name): \(reason)")
+            removeUnreadable(name)
+            return nil
+        case .outdated(let version):
+            logger.debug("Removed a disk cache entry \(name) of format version \(version)")
+            removeUnreadable(name)
             return nil
         }
     }
 
     public func storeData(_ data: Data, for key: String) {
         guard !isReadOnly, !data.isEmpty else { return }
-        let size = DiskCacheFile.fileSize(key: key, dataCount: data.count)
+        let size = DiskCacheFile.fileSize(dataCount: data.count)
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
         let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
@@ -205,9 +210,17 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Inspection
 
-    /// Waits until every write and removal issued so far is on disk.
+    /// Waits until every write and removal issued so far is on disk, blocking the calling thread.
     public func flush() {
         queue.sync {}
+    }
+
+    /// Waits until every write and removal issued so far is on disk, without blocking a thread: the writes run on
+    /// the cache's own queue, never on the cooperative pool. Call it before a program exits.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
     }
 
     /// The bytes the entries take (staged ones included), as the index counts them.
@@ -231,6 +244,14 @@ public final class DiskCache: DataCaching {
     // MARK: - Background work (on `queue`)
 
     private func loadIndex() {
+        if !isReadOnly {
+            let removed = DiskCacheFile.migrate(directory: path)
+            if removed > 0 {
+                logger.notice(
+                    "Removed \(removed) disk cache entries of an older format (they held their keys) from \(path)"
+                )
+            }
+        }
         let scanned = DiskCacheFile.scan(directory: path, removeTemporaryFiles: !isReadOnly)
         let evicted = state.withLock { state -> [String] in
             state.index.merge(scanned: scanned)
@@ -259,7 +280,7 @@ public final class DiskCache: DataCaching {
                 }
                 if isFirst { logger.warning("Disk cache at \(path) stopped writing: \(error)") }
             } else {
-                logger.warning("Disk cache could not write an entry for \(key): \(error)")
+                logger.warning("Disk cache could not write entry \(name): \(error)")
             }
             return
         }
@@ -282,9 +303,16 @@ public final class DiskCache: DataCaching {
                     synchronize: synchronizesWrites
                 )
             } catch  where error.code == ENOENT && attempt == 1 {
-                try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                DiskCacheFile.prepareDirectory(path)
             }
         }
+    }
+
+    /// Forgets an entry that cannot be served and deletes its file (only the lock owner deletes).
+    private func removeUnreadable(_ name: String) {
+        guard !isReadOnly else { return }
+        state.withLock { _ = $0.index.remove(name) }
+        queue.async { self.removeFilesUnlessStoredAgain([name]) }
     }
 
     /// Deletes files, except those whose key was stored again after the deletion was decided: their new

@@ -16,26 +16,38 @@ import Darwin
 /// ```
 /// offset  size  field
 ///      0     4  magic "LKHD"
-///      4     1  format version (1)
+///      4     1  format version (2)
 ///      5     3  reserved, zero
-///      8     4  key length, little endian
-///     12     8  data length, little endian
-///     20    32  SHA-256 of the data
-///     52     …  key (UTF-8), then data
+///      8     8  data length, little endian
+///     16    32  SHA-256 of the key (UTF-8)
+///     48    32  SHA-256 of the data
+///     80     …  data
 /// ```
 ///
+/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Version 1
+/// stored it in plain text; its entries are removed when a writer opens the folder (see ``migrate(directory:)``)
+/// and are never served.
+///
 /// A file is written whole under a temporary name and renamed into place, so a reader sees either no entry or a
-/// complete one. Every read checks the magic, the key, the length against the file size, and the checksum; any
-/// mismatch makes the entry a miss.
+/// complete one. Every read checks the magic, the version, the key's digest, the length against the file size, and
+/// the checksum; any mismatch makes the entry a miss. Folders are created `0700` and files `0600`: the cache shows
+/// what its user looked at.
 enum DiskCacheFile {
-    static let headerSize = 52
+    static let headerSize = 80
     private static let magic: [UInt8] = Array("LKHD".utf8)
-    private static let version: UInt8 = 1
+    static let version: UInt8 = 2
+    /// The file recording which entry format a folder has been migrated to.
+    static let formatMarkerName = ".format"
+    /// Permissions of the cache folder and of every file in it.
+    static let directoryMode: mode_t = 0o700
+    static let fileMode: mode_t = 0o600
 
     enum ReadResult {
         case hit(Data)
         case missing
         case corrupt(String)
+        /// An entry of another format version; never served.
+        case outdated(version: UInt8)
     }
 
     /// An I/O failure with its `errno`.
@@ -65,8 +77,8 @@ enum DiskCacheFile {
     }
 
     /// The size a stored entry takes on disk.
-    static func fileSize(key: String, dataCount: Int) -> Int {
-        headerSize + key.utf8.count + dataCount
+    static func fileSize(dataCount: Int) -> Int {
+        headerSize + dataCount
     }
 
     // MARK: - Reading
@@ -83,25 +95,23 @@ enum DiskCacheFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
         let fileSize = Int(info.st_size)
-        let keyBytes = Array(key.utf8)
-        let prefixSize = headerSize + keyBytes.count
-        guard fileSize >= prefixSize else { return .corrupt("truncated header (\(fileSize) bytes)") }
-
-        var prefix = [UInt8](repeating: 0, count: prefixSize)
-        guard readFully(descriptor, into: &prefix) else { return .corrupt("short read") }
-        guard Array(prefix[0..<4]) == magic, prefix[4] == version else { return .corrupt("bad magic or version") }
-        let keyLength = Int(littleEndian(prefix, at: 8, size: 4))
-        let dataLength = Int(littleEndian(prefix, at: 12, size: 8))
-        guard keyLength == keyBytes.count, Array(prefix[headerSize..<prefixSize]) == keyBytes else {
+        guard fileSize >= 5 else { return .corrupt("truncated header (\(fileSize) bytes)") }
+        var header = [UInt8](repeating: 0, count: min(fileSize, headerSize))
+        guard readFully(descriptor, into: &header) else { return .corrupt("short read") }
+        guard Array(header[0..<4]) == magic else { return .corrupt("bad magic") }
+        guard header[4] == version else { return .outdated(version: header[4]) }
+        guard fileSize >= headerSize else { return .corrupt("truncated header (\(fileSize) bytes)") }
+        let dataLength = Int(littleEndian(header, at: 8, size: 8))
+        guard Array(header[16..<48]) == Array(SHA256.hash(data: Array(key.utf8))) else {
             return .corrupt("key mismatch")
         }
-        guard dataLength == fileSize - prefixSize else {
-            return .corrupt("length mismatch: header says \(dataLength), file holds \(fileSize - prefixSize)")
+        guard dataLength == fileSize - headerSize else {
+            return .corrupt("length mismatch: header says \(dataLength), file holds \(fileSize - headerSize)")
         }
         var data = Data(count: dataLength)
         let complete = data.withUnsafeMutableBytes { buffer in readFully(descriptor, into: buffer) }
         guard complete else { return .corrupt("short read") }
-        guard Array(SHA256.hash(data: data)) == Array(prefix[20..<52]) else { return .corrupt("checksum mismatch") }
+        guard Array(SHA256.hash(data: data)) == Array(header[48..<80]) else { return .corrupt("checksum mismatch") }
         if touch { _ = futimens(descriptor, nil) }
         return .hit(data)
     }
@@ -118,18 +128,16 @@ enum DiskCacheFile {
         synchronize: Bool
     ) throws(IOError) {
         let temporary = directory + "/" + temporaryName
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw IOError(operation: "open", code: errno) }
         var failure: IOError?
         var header = [UInt8](repeating: 0, count: headerSize)
         header.replaceSubrange(0..<4, with: magic)
         header[4] = version
-        let keyBytes = Array(key.utf8)
-        store(UInt64(keyBytes.count), into: &header, at: 8, size: 4)
-        store(UInt64(data.count), into: &header, at: 12, size: 8)
-        header.replaceSubrange(20..<52, with: Array(SHA256.hash(data: data)))
-        let prefix = header + keyBytes
-        if !prefix.withUnsafeBytes({ writeFully(descriptor, $0) })
+        store(UInt64(data.count), into: &header, at: 8, size: 8)
+        header.replaceSubrange(16..<48, with: Array(SHA256.hash(data: Array(key.utf8))))
+        header.replaceSubrange(48..<80, with: Array(SHA256.hash(data: data)))
+        if !header.withUnsafeBytes({ writeFully(descriptor, $0) })
             || !data.withUnsafeBytes({ writeFully(descriptor, $0) })
         {
             failure = IOError(operation: "write", code: errno)
@@ -180,8 +188,9 @@ enum DiskCacheFile {
     /// Takes the folder's lock file. The lock lasts until the descriptor is closed; another cache (in this
     /// process or another) that holds it makes this one `heldElsewhere`.
     static func lock(directory: String) -> LockResult {
-        let descriptor = open(directory + "/.lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(directory + "/.lock", O_RDONLY | O_CREAT | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { return .failed(IOError(operation: "open lock file", code: errno)) }
+        tighten(descriptor: descriptor, to: fileMode)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)

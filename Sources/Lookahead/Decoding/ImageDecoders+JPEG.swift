@@ -14,11 +14,21 @@ extension ImageDecoders {
     /// - The EXIF orientation is applied: bitmaps come out upright.
     /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
     ///   image is never shown as if it were the image.
+    /// - A progressive JPEG is decoded in scans, each a pass over every block, so a small file of thousands of
+    ///   scans could hold a decode thread for tens of seconds. Its scans are counted before decoding (a walk over
+    ///   the markers), and scans × 8×8 blocks may not exceed ``maximumProgressiveWork``; libjpeg-turbo's own limit
+    ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well. Real encoders write about ten scans.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
+        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. The default, 2²⁶, allows
+        /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels, well under a second of
+        /// decoding; real progressive files use a tenth of that.
+        public var maximumProgressiveWork: Int
 
         /// Creates the decoder.
-        public init() {}
+        public init(maximumProgressiveWork: Int = 1 << 26) {
+            self.maximumProgressiveWork = maximumProgressiveWork
+        }
 
         public func canDecode(_ header: Data) -> Bool {
             header.count >= 3 && header.starts(with: [0xFF, 0xD8, 0xFF])
@@ -34,6 +44,7 @@ extension ImageDecoders {
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                     return .failure(error("empty data"))
                 }
+                if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
                 return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation)
             }
             return try result.get().applying(orientation)
@@ -75,7 +86,7 @@ extension ImageDecoders {
             let outHeight = Int(lookahead_tj_scaled(height, factor))
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
-            let flags = Int32(TJFLAG_STOPONWARNING)
+            let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
             var status: Int32 = 0
             var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
                 status = tjDecompress2(
@@ -96,6 +107,17 @@ extension ImageDecoders {
             }
             if isCMYK { convertCMYKToRGBA(&pixels) }
             return .success(Bitmap(width: outWidth, height: outHeight, pixels: pixels))
+        }
+
+        /// An error when the data is a progressive JPEG whose scans × blocks exceed the budget.
+        private static func excessiveScans(_ raw: UnsafeRawBufferPointer, budget: Int) -> ImageDecodingError? {
+            guard let (scans, blocks) = progressiveWork(raw), scans > 1 else { return nil }
+            let (work, overflow) = scans.multipliedReportingOverflow(by: blocks)
+            guard overflow || work > budget else { return nil }
+            return ImageDecodingError(
+                codec: "JPEG",
+                message: "too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)"
+            )
         }
 
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.

@@ -10,7 +10,9 @@ extension ImageDecoders {
     ///
     /// Dimensions come from the header and are checked against the pixel limit before the pixel buffer is
     /// allocated; ancillary chunks are capped at 4 MiB each and 16 MiB together, so a file cannot make the
-    /// decoder hold more than that beside the image. CRC errors fail decoding, up to and including the last chunk.
+    /// decoder hold more than that beside the image, and at most 1,000 of them are kept. CRC errors fail decoding,
+    /// up to and including the last chunk. The work is bounded by the pixel count (inflating more than the image
+    /// needs is an error) and by the size of the data.
     public struct PNG: ImageDecoding {
         public let name = "PNG"
 
@@ -42,6 +44,10 @@ extension ImageDecoders {
             _ context: ImageDecodingContext
         ) -> Result<Bitmap, ImageDecodingError> {
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
+            spng_set_option(decoder, SPNG_CHUNK_COUNT_LIMIT, 1000)
+            // No side may exceed the pixel limit: rejected while the header is read.
+            let side = UInt32(clamping: min(context.maximumPixelCount, Int(Int32.max)))
+            spng_set_image_limits(decoder, side, side)
             var status = spng_set_png_buffer(decoder, source, size)
             guard status == 0 else { return .failure(error(status)) }
             var header = spng_ihdr()

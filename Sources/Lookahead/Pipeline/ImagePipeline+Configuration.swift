@@ -111,5 +111,10 @@ extension ImagePipeline {
         case dataLoadCancelled(URL)
         /// An image was decoded (or processed) in the given time.
         case imageDecoded(ImageCacheKey, width: Int, height: Int, duration: Duration)
+        /// Data was loaded but did not decode: not an image, or a broken one. Network data that fails is never
+        /// stored in the disk cache.
+        case decodingFailed(URL, ImagePipeline.Error)
+        /// Data read from the disk cache failed to decode and was removed from it; the next load asks the network.
+        case diskCacheEntryRemoved(URL, reason: ImagePipeline.Error)
     }
 }

@@ -3,27 +3,38 @@
 import Foundation
 
 extension ImagePipeline {
-    /// Loads a request's data: from the disk cache when allowed, else from the data loader (storing the result
-    /// in the disk cache when allowed). Enforces the size limit even if the loader does not. Local files skip the
-    /// disk cache: they are on disk already.
+    /// Loads a request's data: from the disk cache when allowed, else from the data loader. Enforces the size limit
+    /// even if the loader does not. Local files skip the disk cache: they are on disk already.
+    ///
+    /// Downloaded data is not stored here: its ``DiskCacheTicket`` stores it once it decodes (see ``decode(_:for:)``)
+    /// or, for data-only requests, once it passes the structural check.
     func load(_ request: ImageRequest, operation: Int) async -> Result<TaskGraph.LoadedData, Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
+        let key = request.urlString
         // Local files and `data:` URLs are not downloads: the disk cache would only copy them.
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : configuration.diskCache
         if let diskCache, policy.readsDiskCache {
-            if let data = await readDiskCache(diskCache, key: request.urlString) {
+            if let data = await readDiskCache(diskCache, key: key) {
                 configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
-                return .success(TaskGraph.LoadedData(response: DataLoadResponse(data: data), cacheType: .disk))
+                let ticket = DiskCacheTicket(origin: .disk, cache: diskCache, key: key, data: data)
+                return .success(
+                    TaskGraph.LoadedData(
+                        response: DataLoadResponse(data: data),
+                        cacheType: .disk,
+                        diskCacheTicket: ticket
+                    )
+                )
             }
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
-        let result = await download(url, operation: operation)
-        if case .success(let response) = result, policy.writesDiskCache {
-            diskCache?.storeData(response.data, for: request.urlString)
+        return await download(url, operation: operation).map { response in
+            let ticket = (policy.writesDiskCache ? diskCache : nil).map {
+                DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
+            }
+            return TaskGraph.LoadedData(response: response, diskCacheTicket: ticket)
         }
-        return result.map { TaskGraph.LoadedData(response: $0) }
     }
 
     /// Reads the disk cache on the I/O queue: never on the caller's thread or the cooperative pool.
@@ -87,15 +98,18 @@ extension ImagePipeline {
         }
     }
 
-    /// Decodes data with the first decoder that recognises it. Runs on the decode queue.
+    /// Decodes data with the first decoder that recognises it, and settles the data's place in the disk cache:
+    /// stored if it came from the network, removed if it came from the disk and is not an image. Runs on the decode
+    /// queue.
     func decode(_ loaded: TaskGraph.LoadedData, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
         let context = ImageDecodingContext(
             thumbnail: request.thumbnail,
             maximumPixelCount: configuration.maximumPixelCount
         )
         let start = ContinuousClock.now
-        return ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context).map {
-            decoded in
+        let result = ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context)
+        settleDiskCacheEntry(loaded, for: request, after: result.map { _ in () })
+        return result.map { decoded in
             configuration.eventHandler?(
                 .imageDecoded(
                     request.decodeKey,

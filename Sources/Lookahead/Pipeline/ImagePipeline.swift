@@ -97,6 +97,9 @@ public final class ImagePipeline: Sendable {
     /// Loads a request's original data — disk cache first, then the data loader, stored in the disk cache —
     /// without decoding it or touching the memory cache. What an ``ImagePrefetcher`` with the `.diskCache`
     /// destination uses. Cancelling the calling Swift task cancels it.
+    ///
+    /// Loaded data must pass ``ImageDecoders/validateStructure(_:decoders:)`` (a decoder recognises it and it is
+    /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
     public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
         if Task.isCancelled { throw .cancelled }
         let task = DataTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request)

@@ -59,6 +59,10 @@ final class DataTask: TaskReceiver {
     func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>, in pipeline: ImagePipeline) {
         switch result {
         case .success(.data(let loaded)):
+            if case .failure(let error) = pipeline.acceptWithoutDecoding(loaded) {
+                resolve(.failure(error))
+                return
+            }
             resolve(
                 .success(
                     ImagePipeline.DataResponse(

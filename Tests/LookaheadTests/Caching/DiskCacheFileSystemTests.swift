@@ -107,7 +107,7 @@ struct DiskCacheFileSystemTests {
         for n in 0..<4 {
             let response = try await pipeline.image(for: URL(string: "https://example.com/\(n).jpg")!)
             #expect(response.image.width == 64)
-            cache.flush()
+            await cache.flush()
         }
         #expect(cache.writeFailure != nil)
         #expect(loader.record.value.started.count == 4)

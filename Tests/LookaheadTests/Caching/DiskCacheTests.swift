@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func sweepRemovesTheLeastRecentlyReadFirst() {
-        let entry = DiskCacheFile.fileSize(key: "key-0", dataCount: 1000)
+        let entry = DiskCacheFile.fileSize(dataCount: 1000)
         let cache = DiskCache(directory: folder.url, sizeLimit: entry * 4, trimRatio: 0.75)
         for n in 0..<4 { cache.storeData(data(n), for: "key-\(n)") }
         cache.flush()

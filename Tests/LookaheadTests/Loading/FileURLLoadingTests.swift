@@ -41,7 +41,7 @@ import Testing
             $0.memoryCache = nil
         }
         _ = try await pipeline.image(for: ImageRequest(url: url))
-        disk.flush()
+        await disk.flush()
         #expect(disk.cachedData(for: url.absoluteString) == nil)
         // A remote URL would have been stored: the same cache takes data as usual.
         disk.storeData(Data([1, 2, 3]), for: "https://example.com/a.jpg")

@@ -66,7 +66,7 @@ import Testing
         }
         let url = "data:image/jpeg;base64," + TestImages.jpeg.base64EncodedString()
         _ = try await pipeline.image(for: URL(string: url)!)
-        disk.flush()
+        await disk.flush()
         #expect(disk.totalCount == 0)
     }
 }

@@ -32,7 +32,7 @@ import Testing
     @Test func aDiskHitDecodesAndFillsTheMemoryCache() async throws {
         let first = try await makePipeline().image(for: request())
         #expect(first.cacheType == nil)
-        disk.flush()
+        await disk.flush()
         // A new pipeline (a relaunch): empty memory, same disk.
         let pipeline = makePipeline()
         let second = try await pipeline.image(for: request())
@@ -59,7 +59,7 @@ import Testing
         let response = try await makePipeline().image(for: request([.reloadIgnoringCachedData]))
         #expect(response.cacheType == nil)
         #expect(loads == 1)
-        disk.flush()
+        await disk.flush()
         #expect(disk.cachedData(for: url.absoluteString) == TestImages.jpeg)
     }
 
@@ -81,10 +81,10 @@ import Testing
     @Test func disableDiskCacheReadsAndWrites() async throws {
         let pipeline = makePipeline(memory: false)
         _ = try await pipeline.image(for: request([.disableDiskCacheWrites]))
-        disk.flush()
+        await disk.flush()
         #expect(disk.totalCount == 0)
         _ = try await pipeline.image(for: request())
-        disk.flush()
+        await disk.flush()
         #expect(disk.totalCount == 1)
         let response = try await pipeline.image(for: request([.disableDiskCacheReads]))
         #expect(response.cacheType == nil)
@@ -107,7 +107,7 @@ import Testing
 
     @Test func aCorruptDiskEntryFallsBackToTheNetwork() async throws {
         _ = try await makePipeline().image(for: request())
-        disk.flush()
+        await disk.flush()
         let path = disk.filePath(for: url.absoluteString)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[bytes.count / 2] ^= 0xFF

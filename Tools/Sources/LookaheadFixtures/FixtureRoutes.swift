@@ -48,6 +48,7 @@ struct FixtureRoutes: Sendable {
         registerMedia(on: router)
         registerFaults(on: router)
         registerHostileNetwork(on: router)
+        registerHostileBodies(on: router)
     }
 
     // MARK: - Images

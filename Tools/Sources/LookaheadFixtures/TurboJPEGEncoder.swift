@@ -2,18 +2,20 @@
 
 import CJPEGEncoder
 
-/// Encodes packed RGB pixels as a baseline JPEG (4:2:0 chroma subsampling).
+/// Encodes packed RGB pixels as a baseline (or progressive) JPEG (4:2:0 chroma subsampling).
 ///
 /// The only file in the module that touches C pointers. A compressor handle is created and
 /// destroyed per call: it is cheap next to the encode itself, and it keeps the encoder free of
 /// shared mutable state.
 enum TurboJPEGEncoder {
-    /// Encodes `pixels` (`width * height * 3` bytes, rows top to bottom) at `quality` (1...100).
+    /// Encodes `pixels` (`width * height * 3` bytes, rows top to bottom) at `quality` (1...100); `progressive`
+    /// writes libjpeg-turbo's standard progression of scans instead of one baseline scan.
     static func encode(
         rgb pixels: [UInt8],
         width: Int,
         height: Int,
-        quality: Int
+        quality: Int,
+        progressive: Bool = false
     ) throws(FixtureServer.Error) -> [UInt8] {
         guard width > 0, height > 0, pixels.count == width * height * 3 else {
             throw .encodingFailed(reason: "expected \(width)×\(height)×3 bytes, got \(pixels.count)")
@@ -40,7 +42,7 @@ enum TurboJPEGEncoder {
                 &outputSize,
                 Int32(TJSAMP_420.rawValue),
                 Int32(min(max(quality, 1), 100)),
-                0
+                progressive ? Int32(TJFLAG_PROGRESSIVE) : 0
             )
         }
         guard status == 0, let output else {

@@ -25,10 +25,20 @@ public final class GalleryLog: Sendable {
         public var downloadsStarted = 0
         public var downloadsFinished = 0
         public var downloadsCancelled = 0
+        /// Downloads that failed: the network, the server's status, the size limit.
         public var downloadsFailed = 0
+        /// Data that arrived (from the network or the disk cache) but did not decode.
+        public var decodesFailed = 0
+        /// Disk cache entries removed because they did not decode.
+        public var diskEntriesRemoved = 0
         public var sharedRequests = 0
         public var bytes = 0
         public var diskHits = 0
+
+        /// The failures, network and decoding apart: "3 network, 2 decoding".
+        public var failureSummary: String {
+            "\(downloadsFailed) network, \(decodesFailed) decoding"
+        }
 
         /// Downloads started and not yet ended.
         public var downloadsInFlight: Int {
@@ -113,6 +123,12 @@ public final class GalleryLog: Sendable {
         case .diskCacheHit(let url, _):
             counters.withLock { $0.diskHits += 1 }
             line("📦 Image loaded from disk cache: \(url.absoluteString)")
+        case .decodingFailed(let url, let error):
+            counters.withLock { $0.decodesFailed += 1 }
+            line("❌ Decoding failed: \(url.absoluteString) — \(error)")
+        case .diskCacheEntryRemoved(let url, _):
+            counters.withLock { $0.diskEntriesRemoved += 1 }
+            line("🗑️ Removed from the disk cache (did not decode): \(url.absoluteString)")
         case .memoryCacheHit, .imageDecoded:
             break
         }

@@ -149,7 +149,7 @@ struct FaultsBenchmark: AsyncParsableCommand {
             result = "\(error)".replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
         }
         let elapsed = ContinuousClock.now - start
-        disk.flush()
+        await disk.flush()
         let entries = disk.totalCount
         let milliseconds = Int((elapsed.seconds * 1000).rounded())
         print("\(result)\t\(milliseconds)\t\(before)\t\(Self.memory("VmHWM"))\t\(entries)")

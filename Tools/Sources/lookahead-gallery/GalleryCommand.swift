@@ -203,11 +203,13 @@ struct GalleryCommand: AsyncParsableCommand {
             thread.name = "gallery-frames"
             thread.start()
         }
+        pipeline.invalidate()
+        await pipeline.flush()
         await server?.stop()
         let counters = galleryLog.snapshot
         print(
             "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
-                + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed), "
+                + "(\(counters.downloadsCancelled) cancelled), failures: \(counters.failureSummary), "
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
                 + "\(summary.frames) frames, \(summary.lateFrames) late; work per frame "
                 + String(
@@ -267,6 +269,9 @@ struct GalleryCommand: AsyncParsableCommand {
             script: .standard(rowCount: urls.count, viewportRows: viewportRows)
         )
         let elapsed = start.duration(to: clock.now)
+        // Stop what is still loading and let the disk cache finish its writes before the folder is removed.
+        pipeline.invalidate()
+        await pipeline.flush()
         await server?.stop()
         printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
     }
@@ -289,6 +294,9 @@ struct GalleryCommand: AsyncParsableCommand {
             "   downloads: \(counters.downloadsStarted) started, \(counters.downloadsFinished) finished, "
                 + "\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed, "
                 + "\(counters.sharedRequests) requests joined a download in flight"
+        )
+        log.say(
+            "   failures: \(counters.failureSummary) (\(counters.diskEntriesRemoved) removed from the disk cache)"
         )
         log.say("   bytes downloaded: \(counters.bytes) (\(counters.bytes / 1024) KiB)")
         log.say(

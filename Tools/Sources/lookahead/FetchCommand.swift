@@ -33,19 +33,28 @@ struct FetchCommand: AsyncParsableCommand {
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maximumPixelSize: $0) })
         let clock = ContinuousClock()
         let start = clock.now
+        let result: Result<ImageResponse, ImagePipeline.Error>
         do {
-            let response = try await pipeline.image(for: request)
+            result = .success(try await pipeline.image(for: request))
+        } catch {
+            result = .failure(error)
+        }
+        let elapsed = start.duration(to: clock.now)
+        // The disk cache writes in the background: wait for it, or the entry is lost when the program exits.
+        await pipeline.flush()
+        switch result {
+        case .success(let response):
             let source = response.cacheType.map { "\($0) cache" } ?? "network"
             let status = response.httpResponse.map { " (HTTP \($0.statusCode))" } ?? ""
             print(
                 "\(url.absoluteString): \(response.image.width)×\(response.image.height) from the \(source)\(status) "
-                    + "in \(start.duration(to: clock.now).formattedMilliseconds)"
+                    + "in \(elapsed.formattedMilliseconds)"
             )
             if let out {
                 try ImageEncoders.PNG.encode(response.image).write(to: URL(fileURLWithPath: out))
                 print("saved \(out)")
             }
-        } catch {
+        case .failure(let error):
             print("\(url.absoluteString): \(error)")
             throw ExitCode(1)
         }

@@ -35,10 +35,10 @@ import Testing
 
         // Not written to disk: the next load goes to the network again.
         #expect(try await pipeline.image(for: request([.disableDiskCacheWrites])).cacheType == nil)
-        disk.flush()
+        await disk.flush()
         #expect(try await pipeline.image(for: request()).cacheType == nil)
         #expect(server.requestCount(forPath: path) == 2)
-        disk.flush()
+        await disk.flush()
 
         // Now on disk: served from it, also to cache-only requests and to a new pipeline (a relaunch).
         #expect(try await pipeline.image(for: request()).cacheType == .disk)

@@ -1,0 +1,53 @@
+// Lookahead — DiskCacheTicket: what the disk cache does with loaded data once decoding has judged it.
+
+import Foundation
+import Synchronization
+
+/// Ties loaded data to the disk cache until decoding settles its fate, once, however many decode stages (thumbnails
+/// of different sizes) share the download:
+///
+/// - Data from the **network** is stored only when a decode succeeds (or, for data-only requests, when
+///   ``ImageDecoders/validateStructure(_:decoders:)`` passes): an HTML error page or a body cut short is never
+///   kept, so the next load asks the server again.
+/// - Data from the **disk cache** that fails to decode is removed, so it is not served again.
+///
+/// The first verdict wins: data that decoded once is neither stored twice nor removed by a later failure.
+package final class DiskCacheTicket: Sendable {
+    /// Where the data came from.
+    package enum Origin: Sendable {
+        case network
+        case disk
+    }
+
+    package let origin: Origin
+    private let cache: any DataCaching
+    private let key: String
+    private let data: Data
+    private let isSettled = Atomic<Bool>(false)
+
+    package init(origin: Origin, cache: any DataCaching, key: String, data: Data) {
+        self.origin = origin
+        self.cache = cache
+        self.key = key
+        self.data = data
+    }
+
+    /// The data proved to be an image: network data is stored (once).
+    package func accept() {
+        guard settle() else { return }
+        if origin == .network { cache.storeData(data, for: key) }
+    }
+
+    /// The data proved not to be an image. Disk data is removed (once); returns whether this call removed it.
+    @discardableResult
+    package func reject() -> Bool {
+        guard origin == .disk, settle() else { return false }
+        cache.removeData(for: key)
+        return true
+    }
+
+    /// Marks the ticket settled; `true` for the first caller only.
+    private func settle() -> Bool {
+        isSettled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}

@@ -1,0 +1,18 @@
+// Lookahead — ImagePipeline.flush(): waiting for the disk cache's writes before a program exits.
+
+extension ImagePipeline {
+    /// Waits until the data handed to the disk cache so far is on disk, without blocking a thread.
+    ///
+    /// The disk cache writes in the background, so a program that exits right after a load can lose the entry.
+    /// Call this before exiting:
+    ///
+    /// ```swift
+    /// let response = try await pipeline.image(for: url)
+    /// await pipeline.flush()
+    /// ```
+    ///
+    /// Loads still running keep going; what they store later is not waited for.
+    public func flush() async {
+        await configuration.diskCache?.flush()
+    }
+}
