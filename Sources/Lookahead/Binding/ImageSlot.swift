@@ -18,7 +18,8 @@ import Synchronization
 /// - `prepareForReuse`: cancels the load, or — when the row is still in the prefetch window — demotes it to
 ///   prefetch priority and hands it to the prefetcher, which cancels it when the row leaves the window.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
-/// - A failure leaves `.failed` with the error; `retry()` loads again.
+/// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
+///   backoff.
 /// - Every change is reported through the one `onChange` callback, called on the caller's thread for
 ///   synchronous changes and on a background thread for completions.
 public final class ImageSlot: Sendable {
@@ -159,9 +160,12 @@ public final class ImageSlot: Sendable {
         onChange(.empty)
     }
 
-    /// Loads the failed request again.
+    /// Loads the failed request again, now: an explicit retry, which does not wait for the URL's failure
+    /// backoff (``ImageRequest/Options/skipFailureBackoff``). Configuring a failed request again does wait: a
+    /// row scrolled back on screen shows the failure without asking the server again until the backoff allows.
     public func retry() {
-        guard case .failed(_, let request) = state else { return }
+        guard case .failed(_, var request) = state else { return }
+        request.options.insert(.skipFailureBackoff)
         let generation = inner.withLock { inner -> Int in
             inner.generation += 1
             inner.state = .loading(request)

@@ -43,6 +43,9 @@ extension ImagePipeline {
         public var maximumResponseSize: Int?
         /// The most pixels an image may declare in its header. Default 64 megapixels.
         public var maximumPixelCount: Int
+        /// How long a URL that failed waits before it is loaded again; `nil` loads it again on every request.
+        /// Default: 1 s doubling up to 60 s, with jitter; see ``ImagePipeline/FailureBackoff``.
+        public var failureBackoff: ImagePipeline.FailureBackoff?
         /// Share identical work between requests. On by default; off only to measure what it saves.
         public var isCoalescingEnabled: Bool
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
@@ -76,6 +79,7 @@ extension ImagePipeline {
             self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
             self.maximumResponseSize = 64 << 20
             self.maximumPixelCount = 64 << 20
+            self.failureBackoff = ImagePipeline.FailureBackoff()
             self.isCoalescingEnabled = true
             self.eventHandler = nil
         }

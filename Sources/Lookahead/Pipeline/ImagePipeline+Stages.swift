@@ -18,6 +18,7 @@ extension ImagePipeline {
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
+        if let error = admitDownload(of: request) { return .failure(error) }
         let result = await download(url, operation: operation)
         if case .success(let response) = result, policy.writesDiskCache {
             diskCache?.storeData(response.data, for: request.urlString)
@@ -39,6 +40,7 @@ extension ImagePipeline {
             self?.operationProgressed(operation, completed: completed, total: total)
         }
         let result: Result<DataLoadResponse, Error>
+        var failedResponse: HTTPResponseInfo?
         do {
             let response = try await configuration.dataLoader.loadData(for: dataRequest)
             if Task.isCancelled {
@@ -52,12 +54,14 @@ extension ImagePipeline {
             }
         } catch {
             result = .failure(Task.isCancelled ? .cancelled : Error(loading: error))
+            if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
         }
         switch result {
         case .success(let response):
             configuration.eventHandler?(.dataLoadFinished(url, byteCount: response.data.count))
         case .failure(let error):
             if !error.isCancellation { configuration.eventHandler?(.dataLoadFailed(url, error)) }
+            downloadFailed(url, error: error, response: failedResponse)
         }
         return result
     }
@@ -69,7 +73,15 @@ extension ImagePipeline {
             maximumPixelCount: configuration.maximumPixelCount
         )
         let start = ContinuousClock.now
-        return ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context).map {
+        let result = ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context)
+        if loaded.cacheType == nil {
+            // Network data: an image clears the URL's failures; garbage counts as one (see `FailureBackoff`).
+            switch result {
+            case .success: decodedNetworkData(of: request, error: nil)
+            case .failure(let error): decodedNetworkData(of: request, error: error)
+            }
+        }
+        return result.map {
             decoded in
             configuration.eventHandler?(
                 .imageDecoded(
