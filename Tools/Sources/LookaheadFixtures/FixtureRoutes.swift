@@ -11,6 +11,7 @@ import Hummingbird
 /// | `GET /media/{quality}/{key}` | the cover of a media item (like an image) |
 /// | `GET /status/{code}` | that status (200...599) with a short text body |
 /// | `GET /faults/...` | broken responses, see `FixtureRoutes+Faults.swift` |
+/// | `GET /hostile/status/{code}/{name}` | that status under any name, optionally with `Retry-After` |
 ///
 /// The two image routes also break responses on purpose when
 /// ``FixtureServer/Configuration/faults`` asks for it.
@@ -46,6 +47,7 @@ struct FixtureRoutes: Sendable {
         }
         registerMedia(on: router)
         registerFaults(on: router)
+        registerHostileStatus(on: router)
     }
 
     // MARK: - Images
