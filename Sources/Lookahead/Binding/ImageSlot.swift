@@ -14,7 +14,8 @@ import Synchronization
 /// ```
 ///
 /// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
-///   A miss shows `.loading` and loads at visible priority.
+///   So does a URL that failed and still waits (``ImagePipeline/Configuration/failureBackoff``): `.failed` at
+///   once, without a load. A miss shows `.loading` and loads at visible priority.
 /// - `prepareForReuse`: cancels the load, or — when the row is still in the prefetch window — demotes it to
 ///   prefetch priority and hands it to the prefetcher, which cancels it when the row leaves the window.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
@@ -109,16 +110,20 @@ public final class ImageSlot: Sendable {
             return
         }
         let cached = pipeline.cachedImage(for: request)
+        // A URL that failed and still waits shows its failure at once, like a memory hit: no spinner, no task.
+        let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.generation += 1
             inner.task = nil
-            inner.state = cached.map { State.loaded($0, request, .memory) } ?? State.loading(request)
+            inner.state =
+                cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
+                ?? State.loading(request)
             return (previous, inner.generation, inner.state)
         }
         previous?.cancel()
         onChange(state)
-        guard cached == nil, startsLoading else { return }
+        guard cached == nil, waiting == nil, startsLoading else { return }
         start(request, generation: generation)
     }
 

