@@ -14,11 +14,13 @@ import Synchronization
 /// ```
 ///
 /// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
-///   A miss shows `.loading` and loads at visible priority.
+///   So does a URL that failed and still waits (``ImagePipeline/Configuration/failureBackoff``): `.failed` at
+///   once, without a load. A miss shows `.loading` and loads at visible priority.
 /// - `prepareForReuse`: cancels the load, or — when the row is still in the prefetch window — demotes it to
 ///   prefetch priority and hands it to the prefetcher, which cancels it when the row leaves the window.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
-/// - A failure leaves `.failed` with the error; `retry()` loads again.
+/// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
+///   backoff.
 /// - Every change is reported through the one `onChange` callback, called on the caller's thread for
 ///   synchronous changes and on a background thread for completions.
 public final class ImageSlot: Sendable {
@@ -108,16 +110,20 @@ public final class ImageSlot: Sendable {
             return
         }
         let cached = pipeline.cachedImage(for: request)
+        // A URL that failed and still waits shows its failure at once, like a memory hit: no spinner, no task.
+        let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.generation += 1
             inner.task = nil
-            inner.state = cached.map { State.loaded($0, request, .memory) } ?? State.loading(request)
+            inner.state =
+                cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
+                ?? State.loading(request)
             return (previous, inner.generation, inner.state)
         }
         previous?.cancel()
         onChange(state)
-        guard cached == nil, startsLoading else { return }
+        guard cached == nil, waiting == nil, startsLoading else { return }
         start(request, generation: generation)
     }
 
@@ -159,9 +165,12 @@ public final class ImageSlot: Sendable {
         onChange(.empty)
     }
 
-    /// Loads the failed request again.
+    /// Loads the failed request again, now: an explicit retry, which does not wait for the URL's failure
+    /// backoff (``ImageRequest/Options/skipFailureBackoff``). Configuring a failed request again does wait: a
+    /// row scrolled back on screen shows the failure without asking the server again until the backoff allows.
     public func retry() {
-        guard case .failed(_, let request) = state else { return }
+        guard case .failed(_, var request) = state else { return }
+        request.options.insert(.skipFailureBackoff)
         let generation = inner.withLock { inner -> Int in
             inner.generation += 1
             inner.state = .loading(request)

@@ -32,6 +32,11 @@ extension ImagePipeline {
         case pipelineInvalidated
         /// The request asked for cached data only and the caches had none.
         case dataMissingInCache
+        /// The URL failed recently and waits before it is loaded again (see
+        /// ``ImagePipeline/Configuration/failureBackoff``): the request failed at once, without the network.
+        /// `lastError` is the URL's last failure; an automatic attempt is allowed after `retryIn`, or, when `nil`,
+        /// only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
+        indirect case failureBackoff(lastError: ImagePipeline.Error, retryIn: Duration?)
 
         public var description: String {
             switch self {
@@ -49,6 +54,10 @@ extension ImagePipeline {
             case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
             case .pipelineInvalidated: "Pipeline was invalidated"
             case .dataMissingInCache: "Data is not in the cache and loading was not allowed"
+            case .failureBackoff(let lastError, let retryIn?):
+                "Not loaded again for \(String(format: "%.1f", retryIn.secondsValue)) s after: \(lastError)"
+            case .failureBackoff(let lastError, nil):
+                "Not loaded again until an explicit retry: \(lastError)"
             }
         }
     }

@@ -115,6 +115,9 @@ extension ImageRequest {
         public static let disableDiskCacheReads = Options(rawValue: 1 << 4)
         /// Do not store downloaded data in the disk cache.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
+        /// Load even if the URL failed recently and waits before automatic attempts
+        /// (``ImagePipeline/Configuration/failureBackoff``): for a user's explicit retry.
+        public static let skipFailureBackoff = Options(rawValue: 1 << 6)
     }
 }
 
@@ -127,7 +130,8 @@ extension ImageRequest {
         DataPolicy(
             readsDiskCache: !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData),
             writesDiskCache: !options.contains(.disableDiskCacheWrites),
-            loadsFromNetwork: !options.contains(.returnCacheDataDontLoad)
+            loadsFromNetwork: !options.contains(.returnCacheDataDontLoad),
+            skipsFailureBackoff: options.contains(.skipFailureBackoff)
         )
     }
 
@@ -169,4 +173,7 @@ package struct DataPolicy: Hashable, Sendable {
     package var readsDiskCache: Bool
     package var writesDiskCache: Bool
     package var loadsFromNetwork: Bool
+    /// An explicit retry: the download does not wait for the URL's failure backoff (and is not shared with one
+    /// that does).
+    package var skipsFailureBackoff = false
 }

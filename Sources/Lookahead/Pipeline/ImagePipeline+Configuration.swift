@@ -52,6 +52,9 @@ extension ImagePipeline {
         public var stalledDownloadInterval: Duration?
         /// The most pixels an image may declare in its header. Default 64 megapixels.
         public var maximumPixelCount: Int
+        /// How long a URL that failed waits before it is loaded again; `nil` loads it again on every request.
+        /// Default: 1 s doubling up to 60 s, with jitter; see ``ImagePipeline/FailureBackoff``.
+        public var failureBackoff: ImagePipeline.FailureBackoff?
         /// Share identical work between requests. On by default; off only to measure what it saves.
         public var isCoalescingEnabled: Bool
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
@@ -88,6 +91,7 @@ extension ImagePipeline {
             self.dataLoadIdleTimeout = .seconds(15)
             self.stalledDownloadInterval = .seconds(2)
             self.maximumPixelCount = 64 << 20
+            self.failureBackoff = ImagePipeline.FailureBackoff()
             self.isCoalescingEnabled = true
             self.eventHandler = nil
         }

@@ -29,6 +29,7 @@ extension ImagePipeline {
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
+        if let error = admitDownload(of: request) { return .failure(error) }
         return await download(url, operation: operation).map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).map {
                 DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
@@ -58,6 +59,7 @@ extension ImagePipeline {
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>
+        var failedResponse: HTTPResponseInfo?
         do {
             let response = try await configuration.dataLoader.loadData(for: dataRequest)
             if Task.isCancelled {
@@ -71,12 +73,14 @@ extension ImagePipeline {
             }
         } catch {
             result = .failure(Task.isCancelled ? .cancelled : Error(loading: error))
+            if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
         }
         switch result {
         case .success(let response):
             configuration.eventHandler?(.dataLoadFinished(url, byteCount: response.data.count))
         case .failure(let error):
             if !error.isCancellation { configuration.eventHandler?(.dataLoadFailed(url, error)) }
+            downloadFailed(url, error: error, response: failedResponse)
         }
         return result
     }
@@ -109,6 +113,13 @@ extension ImagePipeline {
         let start = ContinuousClock.now
         let result = ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context)
         settleDiskCacheEntry(loaded, for: request, after: result.map { _ in () })
+        if loaded.cacheType == nil {
+            // Network data: an image clears the URL's failures; garbage counts as one (see `FailureBackoff`).
+            switch result {
+            case .success: decodedNetworkData(of: request, error: nil)
+            case .failure(let error): decodedNetworkData(of: request, error: error)
+            }
+        }
         return result.map { decoded in
             configuration.eventHandler?(
                 .imageDecoded(

@@ -20,7 +20,8 @@ import Synchronization
 /// the highest priority of the requests waiting on it and cancelled when the last of them leaves. Downloads
 /// run at most ``Configuration/dataLoadingConcurrency`` at a time; decoding runs on dedicated threads, at
 /// most ``Configuration/decodingConcurrency`` at a time, never on the caller's thread or the cooperative pool.
-/// Failures are never cached.
+/// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
+/// meanwhile fail at once (``Configuration/failureBackoff``).
 ///
 /// - Important: Thread safe. All bookkeeping is one state machine under one lock; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
@@ -42,6 +43,8 @@ public final class ImagePipeline: Sendable {
 
     private let state: Mutex<State>
     private let nextTaskID = Atomic<Int>(0)
+    /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
+    let failureRecords: FailureRecords?
     private let decodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.decode", attributes: .concurrent)
     /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
     let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
@@ -49,6 +52,7 @@ public final class ImagePipeline: Sendable {
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
         self.state = Mutex(
             State(
                 graph: TaskGraph(
@@ -104,6 +108,7 @@ public final class ImagePipeline: Sendable {
         if Task.isCancelled { throw .cancelled }
         let task = DataTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request)
         if request.url == nil { throw .invalidURL(nil) }
+        if let error = failureBackoffError(for: request) { throw error }
         let effects = state.withLock { state -> Effects? in
             guard !state.isInvalidated else { return nil }
             state.tasks[task.id] = task
@@ -119,6 +124,7 @@ public final class ImagePipeline: Sendable {
                 self.state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) }
             )
         }
+        if case .success(let response) = result, response.cacheType == nil { loadedNetworkData(of: request) }
         return try result.get()
     }
 
@@ -197,6 +203,11 @@ public final class ImagePipeline: Sendable {
         }
         if !request.dataPolicy.loadsFromNetwork, configuration.diskCache == nil || !request.dataPolicy.readsDiskCache {
             task.finish(.failure(.dataMissingInCache))
+            return
+        }
+        // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
+        if let error = failureBackoffError(for: request) {
+            task.finish(.failure(error))
             return
         }
         let effects = state.withLock { state -> Effects? in

@@ -12,7 +12,9 @@ import Synchronization
 /// ```
 ///
 /// - Requests run at most ``maxConcurrentRequestCount`` at a time (2 by default), at ``priority`` (`.low`),
-///   in the order given. What is already in the memory cache, or already being fetched, is skipped.
+///   in the order given. What is already in the memory cache, or already being fetched, is skipped, and so is
+///   a URL that failed recently and still waits (``ImagePipeline/isInFailureBackoff(_:)``): a wish list
+///   re-ranked every frame asks the server again only when the pipeline's backoff allows.
 /// - Starting is deferred to the prefetcher's next turn: a start and a stop in the same tick start nothing.
 /// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
 ///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
@@ -195,17 +197,37 @@ public final class ImagePrefetcher: Sendable {
         return true
     }
 
-    /// Starts what the queue allows. Runs on the prefetcher's turn, never inside a caller's call.
+    /// Starts what the queue allows. Runs on the prefetcher's turn, never inside a caller's call. Requests with
+    /// nothing to do (already in memory, or their URL waits after a failure) free their slot at once, and the
+    /// next ones are taken in the same turn.
     package func drain() {
-        let (starts, priority) = state.withLock { state in
-            state.isDrainScheduled = false
-            return (state.queue.next(), state.priority)
+        var isFirstTurn = true
+        while true {
+            let (starts, priority) = state.withLock { state in
+                if isFirstTurn { state.isDrainScheduled = false }
+                return (state.queue.next(), state.priority)
+            }
+            isFirstTurn = false
+            guard !starts.isEmpty, start(starts, priority: priority) else { return }
         }
+    }
+
+    /// Starts requests taken from the queue; returns whether some were skipped (and freed their slot).
+    private func start(_ starts: [(key: ImageCacheKey, request: ImageRequest)], priority: ImageRequest.Priority)
+        -> Bool
+    {
+        var skipped = false
         for (key, request) in starts {
             var request = request
             request.priority = priority
             if destination == .memoryCache, pipeline.cachedImage(for: request) != nil {
-                finish(key, work: nil)  // already in memory: nothing to do
+                skip(key)  // already in memory: nothing to do
+                skipped = true
+                continue
+            }
+            if pipeline.isInFailureBackoff(request) {
+                skip(key)  // failed recently: the pipeline would fail it at once
+                skipped = true
                 continue
             }
             let work = OperationToken()
@@ -226,6 +248,7 @@ public final class ImagePrefetcher: Sendable {
                 }
             )
         }
+        return skipped
     }
 
     private func cancel(_ running: Running) {
@@ -233,8 +256,13 @@ public final class ImagePrefetcher: Sendable {
         running.imageTask?.cancel()
     }
 
-    /// Frees the slot of `work` (or of a request skipped before it had any work).
-    private func finish(_ key: ImageCacheKey, work: OperationToken?) {
+    /// Frees the slot of a request skipped before it had any work; the drain in progress takes the next ones.
+    private func skip(_ key: ImageCacheKey) {
+        state.withLock { $0.queue.finished(key) { $0 == nil } }
+    }
+
+    /// Frees the slot of `work` and schedules the next turn.
+    private func finish(_ key: ImageCacheKey, work: OperationToken) {
         let shouldSchedule = state.withLock { state -> Bool in
             state.queue.finished(key) { entry in entry?.work === work }
             return scheduleDrain(&state)

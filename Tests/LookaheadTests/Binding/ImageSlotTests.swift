@@ -142,4 +142,39 @@ import Testing
         #expect(loader.record.value.started.count == 2)
         #expect(changes.value == ["loading", "failed", "loading", "failed"])
     }
+
+    @Test func aFailedRowShownAgainWaitsForTheBackoffButRetryDoesNot() async {
+        let loader = GatedDataLoader(
+            isGated: false,
+            responses: ["https://example.com/9.jpg": .failure(.statusCodeUnacceptable(500, nil))]
+        )
+        let failures = AsyncCondition<[ImagePipeline.Error]>([])
+        let slot = ImageSlot(
+            pipeline: ImagePipeline {
+                $0.dataLoader = loader
+                $0.diskCache = nil
+                $0.failureBackoff = ImagePipeline.FailureBackoff(clock: ManualClock())
+            }
+        ) { state in
+            if case .failed(let error, _) = state { failures.update { $0.append(error) } }
+        }
+        slot.configure(with: request(9))
+        await failures.wait { $0.count == 1 }
+        // The row scrolls away and back, twice: the failure shows at once, in the call, without the loader.
+        for count in 2...3 {
+            slot.prepareForReuse()
+            slot.configure(with: request(9))
+            #expect(failures.value.count == count)
+        }
+        #expect(loader.record.value.started.count == 1)
+        guard case .failureBackoff(.statusCodeUnacceptable(500), _) = failures.value.last else {
+            Issue.record("expected a backoff failure, got \(failures.value)"); return
+        }
+        slot.retry()  // the user asked: at once
+        await failures.wait { $0.count == 4 }
+        #expect(loader.record.value.started.count == 2)
+        guard case .statusCodeUnacceptable(500) = failures.value.last else {
+            Issue.record("the retry should reach the loader, got \(failures.value)"); return
+        }
+    }
 }

@@ -83,7 +83,10 @@ final class EventLog: Sendable {
         let loader = loader(answering: body)
         let pipeline = makePipeline(loader)
         for attempt in 1...2 {
-            let failure = await error { _ = try await pipeline.image(for: url) }
+            // The second load is an explicit retry: the failure backoff would otherwise answer it without asking.
+            var request = ImageRequest(url: url)
+            if attempt > 1 { request.options.insert(.skipFailureBackoff) }
+            let failure = await error { _ = try await pipeline.image(for: request) }
             switch (name, failure) {
             case ("html", .noDecoder?), ("truncated", .decodingFailed(codec: "JPEG", _)?): break
             default: Issue.record("\(name), attempt \(attempt): \(String(describing: failure))")

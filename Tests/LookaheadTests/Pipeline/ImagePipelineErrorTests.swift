@@ -143,6 +143,8 @@ import Testing
             .responseTooLarge(limit: 1), .noDecoder(header: "00"), .decodingFailed(codec: "JPEG", message: "bad"),
             .imageTooLarge(width: 1, height: 2, limit: 1), .processingFailed(identifier: "p", message: "m"),
             .cancelled, .invalidURL(nil), .pipelineInvalidated, .dataMissingInCache,
+            .failureBackoff(lastError: .statusCodeUnacceptable(500), retryIn: .seconds(2)),
+            .failureBackoff(lastError: .statusCodeUnacceptable(404), retryIn: nil),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
     }

@@ -175,9 +175,10 @@ import Testing
             $0.dataLoader = loader
             $0.diskCache = nil
         }
-        for _ in 0..<2 {
+        // The second is an explicit retry: it does not wait for the URL's failure backoff.
+        for options: ImageRequest.Options in [[], [.skipFailureBackoff]] {
             await #expect {
-                try await pipeline.image(for: url(1))
+                try await pipeline.image(for: ImageRequest(url: url(1), options: options))
             } throws: { error in
                 if case ImagePipeline.Error.statusCodeUnacceptable(500) = error { return true }
                 return false

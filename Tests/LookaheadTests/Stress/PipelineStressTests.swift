@@ -70,6 +70,8 @@ private struct YieldingLoader: DataLoading {
                 switch error {
                 case .cancelled: #expect(task.state == .cancelled)
                 case .statusCodeUnacceptable(503): #expect(n % 10 == 9)
+                // A later request for a URL that failed fails at once while the URL backs off.
+                case .failureBackoff(.statusCodeUnacceptable(503), let retryIn): #expect(n % 10 == 9 && retryIn != nil)
                 default: Issue.record("unexpected error \(error)")
                 }
             }

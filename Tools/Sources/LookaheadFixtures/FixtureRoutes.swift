@@ -12,6 +12,7 @@ import Hummingbird
 /// | `GET /status/{code}` | that status (200...599) with a short text body |
 /// | `GET /faults/...` | broken responses, see `FixtureRoutes+Faults.swift` |
 /// | `GET /hostile/...` | a misbehaving network, see `FixtureRoutes+Hostile.swift` |
+/// | `GET /hostile/status/{code}/{name}` | that status under any name, optionally with `Retry-After` |
 ///
 /// The two image routes also break responses on purpose when
 /// ``FixtureServer/Configuration/faults`` asks for it.
@@ -49,6 +50,7 @@ struct FixtureRoutes: Sendable {
         registerFaults(on: router)
         registerHostileNetwork(on: router)
         registerHostileBodies(on: router)
+        registerHostileStatus(on: router)
     }
 
     // MARK: - Images

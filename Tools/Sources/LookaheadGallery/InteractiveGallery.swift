@@ -193,8 +193,10 @@ public final class InteractiveGallery: @unchecked Sendable {
             case .items(let newItems):
                 isRefreshing = false
                 notice = nil
-                // The memory cache is emptied before the cells bind again (`replaceItems` unbinds and rebinds).
+                // The memory cache is emptied before the cells bind again (`replaceItems` unbinds and rebinds), and
+                // failures are forgotten: a refresh is an explicit retry of every row, not held back by the backoff.
                 pipeline.configuration.memoryCache?.removeAll()
+                pipeline.forgetAllFailures()
                 artCache.removeAll()
                 artOrder.removeAll()
                 replaceItems(newItems)
@@ -358,6 +360,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         previous = nil
     }
 
+    /// Enter on a failed row: an explicit retry, so the slot loads at once, past the pipeline's failure backoff.
     private func retry(_ item: Int) {
         guard let cell = boundCells[item], case .failed = cells[cell].display else { return }
         cells[cell].display = .loading
@@ -620,6 +623,7 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     private static func shortDescription(_ error: ImagePipeline.Error) -> String {
         switch error {
+        case .failureBackoff(let lastError, _): shortDescription(lastError)
         case .statusCodeUnacceptable(let code): "HTTP \(code)"
         case .decodingFailed: "corrupt image"
         case .dataIsEmpty: "empty response"

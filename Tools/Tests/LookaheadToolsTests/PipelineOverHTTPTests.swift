@@ -99,8 +99,16 @@ import Testing
             Issue.record("got \(String(describing: error))")
             return
         }
-        // Failures are not cached: a retry reaches the server again.
-        _ = await self.error(loading: server.baseURL.appending(path: "status/\(code)"), with: pipeline)
+        // Failures are not cached: an explicit retry reaches the server again, while a plain request for the
+        // URL, which waits after its failure, fails at once.
+        let url = server.baseURL.appending(path: "status/\(code)")
+        _ = try? await pipeline.image(for: ImageRequest(url: url, options: .skipFailureBackoff))
+        #expect(server.requestCount(forPath: "/status/\(code)") == 2)
+        guard case .failureBackoff(.statusCodeUnacceptable(code), _) = await self.error(loading: url, with: pipeline)
+        else {
+            Issue.record("a plain request should wait")
+            return
+        }
         #expect(server.requestCount(forPath: "/status/\(code)") == 2)
         await server.stop()
     }

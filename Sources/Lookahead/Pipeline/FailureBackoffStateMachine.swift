@@ -1,0 +1,217 @@
+// Lookahead — FailureBackoffStateMachine: per-URL failure records and when each URL may be loaded again.
+
+import Foundation
+
+/// The pipeline's memory of failed URLs, as a value type whose event methods return what to do.
+///
+/// Each URL that failed has a record: how many failures in a row, the last error, and when an automatic attempt
+/// is allowed again (`nil`: never automatically). Records live in an LRU store of at most `capacity` URLs, so a
+/// feed of endlessly many broken URLs cannot grow it. Time is a `Duration` since an origin the owner chooses,
+/// so tests drive it by hand. Not thread safe: ``FailureRecords`` keeps it under a `Mutex`.
+///
+/// One failure counts per attempt: a failure counts (and the wait grows) only when an attempt was admitted
+/// since the last one counted, so the failures of every request sharing one download, or of two decodes of
+/// the same bytes, count once.
+package struct FailureBackoffStateMachine {
+    /// What is known about a URL that failed.
+    package struct Record: Sendable {
+        /// Failures in a row, counted once per attempt.
+        package var failureCount: Int
+        /// The error of the last failure.
+        package var lastError: ImagePipeline.Error
+        /// When an automatic attempt is allowed again; `nil`: only an explicit one.
+        package var retryAt: Duration?
+        /// An attempt was admitted since the last failure counted: the next failure counts.
+        package var isAttemptAdmitted = false
+    }
+
+    /// Whether a load may go to the network.
+    package enum Admission: Sendable {
+        /// Go ahead.
+        case allow
+        /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
+        case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
+    }
+
+    /// How a failure counts.
+    package enum Classification: Equatable, Sendable {
+        /// Not the URL's fault (cancelled, invalidated, processing): no record.
+        case ignored
+        /// May work later: back off, then try again.
+        case transient
+        /// Will not work by itself (4xx, over a limit): no automatic attempt.
+        case permanent
+    }
+
+    /// What a recorded failure led to.
+    package enum Outcome: Equatable, Sendable {
+        /// Not counted: the error is not the URL's fault.
+        case ignored
+        /// Counted (or, with no attempt since the last count, folded into it): wait this long.
+        case backingOff(retryIn: Duration)
+        /// No automatic attempt until a success, a bypass or the record is forgotten.
+        case permanent
+    }
+
+    package let policy: ImagePipeline.FailureBackoff
+    private var records: LRUStorage<String, Record>
+
+    package init(policy: ImagePipeline.FailureBackoff) {
+        self.policy = policy
+        self.records = LRUStorage(costLimit: .max, countLimit: max(1, policy.capacity))
+    }
+
+    /// The number of URLs remembered.
+    package var count: Int { records.count }
+
+    /// The record of a URL, if any (marks it recently used).
+    package mutating func record(for url: String) -> Record? {
+        records.value(forKey: url, now: .zero)
+    }
+
+    // MARK: - Events
+
+    /// A request wants the URL: may it go to the network? Does not note an attempt (see ``admit(_:now:bypass:)``).
+    package mutating func check(_ url: String, now: Duration) -> Admission {
+        guard let record = records.value(forKey: url, now: .zero) else { return .allow }
+        return Self.admission(of: record, now: now)
+    }
+
+    /// A download is about to start: allowed when the URL has no record, its wait is over, or `bypass` (an
+    /// explicit retry). An allowed attempt is noted, so its failure counts.
+    package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> Admission {
+        guard var record = records.value(forKey: url, now: .zero) else { return .allow }
+        if !bypass, case .deny(let error, let retryIn) = Self.admission(of: record, now: now) {
+            return .deny(lastError: error, retryIn: retryIn)
+        }
+        record.isAttemptAdmitted = true
+        records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
+        return .allow
+    }
+
+    /// A load of the URL failed. `retryAfter` is the server's `Retry-After`, already read as a delay; it is
+    /// honoured for 429 and 503 only.
+    @discardableResult
+    package mutating func recordFailure(
+        _ url: String,
+        error: ImagePipeline.Error,
+        retryAfter: Duration? = nil,
+        now: Duration
+    ) -> Outcome {
+        let classification = Self.classify(error)
+        guard classification != .ignored else { return .ignored }
+        var record: Record
+        if let existing = records.value(forKey: url, now: .zero) {
+            record = existing
+            guard record.isAttemptAdmitted else {
+                // The same attempt failing again (a second decode of the same bytes, a request that shared
+                // the download): keep the count and the wait, remember the newer error.
+                record.lastError = error
+                records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
+                return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
+            }
+            record.failureCount += 1
+        } else {
+            record = Record(failureCount: 1, lastError: error, retryAt: nil)
+        }
+        record.lastError = error
+        record.isAttemptAdmitted = false
+        let outcome: Outcome
+        switch classification {
+        case .permanent, .ignored:
+            record.retryAt = nil
+            outcome = .permanent
+        case .transient:
+            var wait = delay(afterFailure: record.failureCount, of: url)
+            if let retryAfter, Self.honoursRetryAfter(error) {
+                wait = max(wait, min(max(.zero, retryAfter), policy.maximumRetryAfter))
+            }
+            record.retryAt = now + wait
+            outcome = .backingOff(retryIn: wait)
+        }
+        records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
+        return outcome
+    }
+
+    /// A load of the URL succeeded: its failures are forgotten.
+    package mutating func recordSuccess(_ url: String) {
+        _ = records.removeValue(forKey: url)
+    }
+
+    /// Forgets a URL's failures.
+    package mutating func forget(_ url: String) {
+        _ = records.removeValue(forKey: url)
+    }
+
+    /// Forgets every failure.
+    package mutating func forgetAll() {
+        records.removeAll()
+    }
+
+    // MARK: - Policy
+
+    /// The wait after the n-th failure in a row (n ≥ 1): exponential, capped, less a deterministic jitter.
+    package func delay(afterFailure count: Int, of url: String) -> Duration {
+        let initial = max(0, policy.initialDelay.secondsValue)
+        let maximum = max(initial, policy.maximumDelay.secondsValue)
+        let exponent = Double(min(max(0, count - 1), 1024))
+        let base = min(maximum, initial * pow(max(1, policy.multiplier), exponent))
+        let jitter = min(1, max(0, policy.jitter))
+        let fraction = Self.jitterFraction(url: url, attempt: count)
+        return .seconds(base * (1 - jitter * fraction))
+    }
+
+    /// How an error counts against its URL.
+    package static func classify(_ error: ImagePipeline.Error) -> Classification {
+        switch error {
+        case .cancelled, .pipelineInvalidated, .dataMissingInCache, .processingFailed:
+            .ignored
+        case .failureBackoff(let lastError, _):
+            classify(lastError)
+        case .statusCodeUnacceptable(let code):
+            (400..<500).contains(code) && code != 408 && code != 429 ? .permanent : .transient
+        case .responseTooLarge, .imageTooLarge, .invalidURL, .unsupportedScheme:
+            .permanent
+        case .dataLoadingFailed(let underlying as DataLoadingError):
+            switch underlying {
+            case .fileUnreadable: .ignored  // a local read costs the network nothing
+            case .unsupportedURL, .unsupportedScheme, .responseTooLarge: .permanent
+            default: .transient
+            }
+        case .dataLoadingFailed, .dataIsEmpty, .noDecoder, .decodingFailed:
+            .transient
+        }
+    }
+
+    private static func honoursRetryAfter(_ error: ImagePipeline.Error) -> Bool {
+        if case .statusCodeUnacceptable(let code) = error { return code == 429 || code == 503 }
+        return false
+    }
+
+    private static func admission(of record: Record, now: Duration) -> Admission {
+        guard let retryAt = record.retryAt else { return .deny(lastError: record.lastError, retryIn: nil) }
+        return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
+    }
+
+    /// A number in [0, 1) from the URL and the attempt: FNV-1a over the URL's bytes, mixed with the attempt by
+    /// the SplitMix64 finaliser. Stable across runs and processes (unlike `Hasher`).
+    package static func jitterFraction(url: String, attempt: Int) -> Double {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        var z = hash ^ (UInt64(truncatingIfNeeded: attempt) &* 0x9e37_79b9_7f4a_7c15)
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    package var secondsValue: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

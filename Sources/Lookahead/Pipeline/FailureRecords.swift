@@ -1,0 +1,57 @@
+// Lookahead — FailureRecords: the pipeline's failure backoff under its own lock, on the configured clock.
+
+import Synchronization
+
+/// The ``FailureBackoffStateMachine`` of a pipeline, under a `Mutex` of its own (never the task graph's lock,
+/// so a check from a scroll callback does not wait for the graph), reading the time from the policy's clock.
+///
+/// - Important: Thread safe; every method returns at once.
+final class FailureRecords: Sendable {
+    private let machine: Mutex<FailureBackoffStateMachine>
+    private let now: @Sendable () -> Duration
+
+    init(policy: ImagePipeline.FailureBackoff) {
+        self.machine = Mutex(FailureBackoffStateMachine(policy: policy))
+        self.now = policy.now
+    }
+
+    /// The error a request fails with at once, or `nil` when it may go to the network. Requests that do not load
+    /// from the network, or that skip the backoff, always may.
+    func check(_ request: ImageRequest) -> ImagePipeline.Error? {
+        let policy = request.dataPolicy
+        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff else { return nil }
+        let now = now()
+        return Self.error(for: machine.withLock { $0.check(request.urlString, now: now) })
+    }
+
+    /// Asks to start a download of the request's URL; `nil` to go ahead (the attempt is noted).
+    func admit(_ request: ImageRequest) -> ImagePipeline.Error? {
+        let now = now()
+        let bypass = request.dataPolicy.skipsFailureBackoff
+        return Self.error(for: machine.withLock { $0.admit(request.urlString, now: now, bypass: bypass) })
+    }
+
+    func recordFailure(_ url: String, error: ImagePipeline.Error, retryAfter: Duration?) {
+        let now = now()
+        machine.withLock { _ = $0.recordFailure(url, error: error, retryAfter: retryAfter, now: now) }
+    }
+
+    func recordSuccess(_ url: String) {
+        machine.withLock { $0.recordSuccess(url) }
+    }
+
+    func forget(_ url: String) {
+        machine.withLock { $0.forget(url) }
+    }
+
+    func forgetAll() {
+        machine.withLock { $0.forgetAll() }
+    }
+
+    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
+        switch admission {
+        case .allow: nil
+        case .deny(let lastError, let retryIn): .failureBackoff(lastError: lastError, retryIn: retryIn)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+// Lookahead — ImagePipeline.FailureBackoff: how long a URL that failed waits before it is loaded again.
+
+import Foundation
+
+extension ImagePipeline {
+    /// How long the pipeline waits before loading a URL again after it failed: exponential backoff with jitter,
+    /// per URL, so a list that asks for a broken image on every frame does not ask the server on every frame.
+    ///
+    /// ```swift
+    /// let pipeline = ImagePipeline {
+    ///     $0.failureBackoff = .init(initialDelay: .milliseconds(500), maximumDelay: .seconds(30))
+    /// }
+    /// ```
+    ///
+    /// The pipeline remembers the last failure of each URL (at most ``capacity`` URLs, least recently used
+    /// forgotten first). While a URL waits, every request for it fails at once, without the network, with
+    /// ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)``; the first request after the wait goes to the
+    /// network again. A success forgets the URL.
+    ///
+    /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a
+    ///   jitter of up to ``jitter`` of it. The jitter comes from a hash of the URL and the failure count: the
+    ///   same run waits the same, and URLs that failed together are not retried together.
+    /// - HTTP 4xx other than 408 and 429 is not retried automatically; neither is a response or image over the
+    ///   size limits, nor a URL that cannot be loaded. An explicit retry still can.
+    /// - `Retry-After` on 429 and 503 (delta-seconds or HTTP-date) is honoured: the wait is the longer of it
+    ///   (at most ``maximumRetryAfter``) and the backoff.
+    /// - Undecodable network data counts as a failure of its URL: a 200 answer with an HTML body, asked for on
+    ///   every frame, is a storm too. Data from the disk cache that fails to decode does not count.
+    /// - Cancellations never count, nor does anything after the data arrived and decoded (processing).
+    /// - One failure is counted per attempt: failures of requests sharing one download count once.
+    /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
+    ///   ``ImagePipeline/forgetFailures(for:)`` and ``ImagePipeline/forgetAllFailures()``.
+    public struct FailureBackoff: Sendable {
+        /// The wait after the first failure. Default 1 s.
+        public var initialDelay: Duration
+        /// The factor each further failure in a row multiplies the wait by. Default 2.
+        public var multiplier: Double
+        /// The longest wait between automatic attempts (before jitter). Default 60 s.
+        public var maximumDelay: Duration
+        /// The largest share of a wait that jitter removes, 0…1. Default 0.2: a wait of 4 s is 3.2–4 s.
+        public var jitter: Double
+        /// The longest `Retry-After` honoured; a server asking for more gets this. Default 10 minutes.
+        public var maximumRetryAfter: Duration
+        /// The most URLs remembered. Default 4,096.
+        public var capacity: Int
+        /// The time waits are measured on: the elapsed time since the policy was created.
+        let now: @Sendable () -> Duration
+
+        /// Creates a backoff policy.
+        ///
+        /// - Parameters:
+        ///   - initialDelay: The wait after the first failure.
+        ///   - multiplier: The factor each further failure multiplies the wait by (at least 1).
+        ///   - maximumDelay: The longest wait, before jitter.
+        ///   - jitter: The largest share of a wait that jitter removes, 0…1.
+        ///   - maximumRetryAfter: The longest `Retry-After` honoured.
+        ///   - capacity: The most URLs remembered.
+        ///   - clock: The clock waits are measured on; tests pass one they advance by hand.
+        public init<C: Clock>(
+            initialDelay: Duration = .seconds(1),
+            multiplier: Double = 2,
+            maximumDelay: Duration = .seconds(60),
+            jitter: Double = 0.2,
+            maximumRetryAfter: Duration = .seconds(600),
+            capacity: Int = 4096,
+            clock: C = ContinuousClock()
+        ) where C.Duration == Duration {
+            self.initialDelay = initialDelay
+            self.multiplier = multiplier
+            self.maximumDelay = maximumDelay
+            self.jitter = jitter
+            self.maximumRetryAfter = maximumRetryAfter
+            self.capacity = capacity
+            let start = clock.now
+            self.now = { start.duration(to: clock.now) }
+        }
+    }
+}
+
+// MARK: - Pipeline API
+
+extension ImagePipeline {
+    /// `true` when a load of this request would fail at once because its URL failed recently and is waiting
+    /// (see ``Configuration/failureBackoff``). A synchronous lookup, cheap enough for every row on every frame;
+    /// ``ImagePrefetcher`` uses it to skip such URLs.
+    public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
+        failureRecords?.check(request) != nil
+    }
+
+    /// Forgets the failures of a URL: the next request for it goes to the network. For a user's explicit retry.
+    public func forgetFailures(for url: URL) {
+        failureRecords?.forget(url.absoluteString)
+    }
+
+    /// Forgets every failure: the next request for any URL goes to the network. For a user's refresh.
+    public func forgetAllFailures() {
+        failureRecords?.forgetAll()
+    }
+
+    // MARK: - From the stages
+
+    /// The error a request fails with at once because its URL waits after a failure; `nil` to go ahead.
+    /// Consulted when a request starts; the download itself asks ``admitDownload(of:)``.
+    func failureBackoffError(for request: ImageRequest) -> Error? {
+        failureRecords?.check(request)
+    }
+
+    /// Asks to start a download: `nil` to go ahead (the attempt is noted, so its failure counts), or the error
+    /// to fail with instead.
+    func admitDownload(of request: ImageRequest) -> Error? {
+        failureRecords?.admit(request)
+    }
+
+    /// A download failed: count it, with the response's `Retry-After` when it has one.
+    func downloadFailed(_ url: URL, error: Error, response: HTTPResponseInfo?) {
+        guard let failureRecords, !error.isCancellation else { return }
+        var retryAfter: Duration?
+        if let response, response.statusCode == 429 || response.statusCode == 503 {
+            retryAfter = RetryAfter.delay(in: response.headers, now: Date())
+        }
+        failureRecords.recordFailure(url.absoluteString, error: error, retryAfter: retryAfter)
+    }
+
+    /// Network data decoded (or failed to): a success forgets the URL's failures, a failure counts.
+    func decodedNetworkData(of request: ImageRequest, error: Error?) {
+        guard let failureRecords else { return }
+        if let error {
+            failureRecords.recordFailure(request.urlString, error: error, retryAfter: nil)
+        } else {
+            failureRecords.recordSuccess(request.urlString)
+        }
+    }
+
+    /// A data-only load delivered network data: nothing more will be learnt about it, so its URL is fine.
+    func loadedNetworkData(of request: ImageRequest) {
+        failureRecords?.recordSuccess(request.urlString)
+    }
+}
