@@ -4,11 +4,13 @@ import CZlib
 import Synchronization
 
 /// Gzip streams of zeros, made with zlib once per size and kept: 1 GiB of zeros compresses to about 1 MB.
-enum CompressionBomb {
+/// The fixture server's `/hostile/gzip-bomb` route serves them; call ``gzip(mebibytes:)`` ahead to make one
+/// before a measurement.
+public enum CompressionBomb {
     private static let made = Mutex<[Int: [UInt8]]>([:])
 
     /// A gzip member that inflates to `mebibytes` MiB of zero bytes.
-    static func gzip(mebibytes: Int) -> [UInt8] {
+    public static func gzip(mebibytes: Int) -> [UInt8] {
         if let body = made.withLock({ $0[mebibytes] }) { return body }
         let body = compress(zeroMebibytes: mebibytes)
         made.withLock { $0[mebibytes] = body }
