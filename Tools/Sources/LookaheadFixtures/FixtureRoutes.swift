@@ -55,6 +55,16 @@ struct FixtureRoutes: Sendable {
 
     // MARK: - Images
 
+    /// For `hops=N` (N > 0) in the query: a 302 to the same URL with `hops=N-1`; hop 0 is the image itself.
+    static func nextHop(_ request: Request) -> Response? {
+        guard let query = request.uri.query, let hops = request.uri.queryParameters.get("hops").flatMap({ Int($0) }),
+            hops > 0
+        else { return nil }
+        let rest = query.split(separator: "&").filter { !$0.hasPrefix("hops=") }
+        let next = (rest + ["hops=\(hops - 1)"]).joined(separator: "&")
+        return redirect(to: request.uri.path + "?" + next)
+    }
+
     private func image(_ request: Request, context: FixtureRequestContext) async throws -> Response {
         let arrival = ContinuousClock.now
         guard let number = context.parameters.get("n", as: Int.self), number >= 0 else {
@@ -82,6 +92,7 @@ struct FixtureRoutes: Sendable {
         arrival: ContinuousClock.Instant
     ) async throws -> Response {
         let path = request.uri.path
+        if let redirect = Self.nextHop(request) { return redirect }
         let fault = configuration.faults.fault(seed: configuration.seed, path: path, attempt: context.requestIndex)
         // Failures and resets never send the picture, so they skip encoding it.
         var jpeg = ByteBuffer()

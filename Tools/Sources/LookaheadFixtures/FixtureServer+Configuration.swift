@@ -49,6 +49,9 @@ extension FixtureServer {
         /// Failures to inject into the image routes; none by default. They are drawn from
         /// ``seed``, so the same seed gives the same faults.
         public var faults: FaultInjection
+        /// Redirects in front of every image URL that ``FixtureServer/imageURL(_:width:height:)`` makes (0...5),
+        /// as CDNs answer: each hop is a 302 to the same URL with one hop less. 0 by default.
+        public var redirectHops = 0
         /// Whether Hummingbird's own log lines (server started, connection errors, shutdown) are
         /// printed. Off by default: `stop()` cancels the server, which Hummingbird reports as an
         /// error-level line that means nothing here. When on, `LOG_LEVEL` picks the level.

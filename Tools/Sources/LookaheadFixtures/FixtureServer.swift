@@ -152,6 +152,7 @@ public final class FixtureServer: Sendable {
         var query: [String] = []
         if let width { query.append("w=\(width)") }
         if let height { query.append("h=\(height)") }
+        if configuration.redirectHops > 0 { query.append("hops=\(min(configuration.redirectHops, 5))") }
         return url("/images/\(n).jpg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
 

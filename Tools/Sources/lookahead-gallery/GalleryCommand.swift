@@ -52,6 +52,9 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "The delay of a slow response, in milliseconds.")
     var slowMs = 2000
 
+    @Option(help: "Redirects (302) the embedded server puts in front of each image URL of the headless run (0…5).")
+    var redirects = 0
+
     @Option(help: "Images the embedded server's media API lists.")
     var mediaCount = 240
 
@@ -111,6 +114,7 @@ struct GalleryCommand: AsyncParsableCommand {
                 configuration.seed = 42
                 configuration.mediaCount = mediaCount
                 configuration.faults = faults
+                configuration.redirectHops = redirects
             }
         )
     }

@@ -61,6 +61,16 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         await server.stop()
     }
 
+    @Test func imageURLsCanSitBehindRedirectsLikeACDN() async throws {
+        let server = try await FixtureServer.start(configuration: .init { $0.redirectHops = 2 })
+        let url = server.imageURL(7, width: 32, height: 32)
+        let response = try await ImagePipeline { $0.diskCache = nil }.image(for: url)
+        #expect(response.image.width == 32)
+        #expect(response.httpResponse?.url?.query?.contains("hops=0") == true)
+        #expect(server.requestCount(forPath: "/images/7.jpg") == 3, "two redirects, then the image")
+        await server.stop()
+    }
+
     @Test(arguments: Transport.allCases)
     func aRedirectLoopIsItsOwnError(transport: Transport) async throws {
         let server = try await FixtureServer.start()
