@@ -41,18 +41,7 @@ public final class CurlDataLoader: DataLoading {
     }
 
     public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
-        switch DataSource(request.url, options: options) {
-        case .rejected(let error):
-            throw error
-        case .inline:
-            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
-            request.progress(Int64(data.count), Int64(data.count))
-            return DataLoadResponse(data: data)
-        case .file:
-            return try await FileDataReader.read(request)
-        case .network:
-            break
-        }
+        if let local = try await DataSource.loadWithoutNetwork(request, options: options) { return local }
         // A request started from a cancelled task would still reach the server.
         try Task.checkCancellation()
         let multi = multi

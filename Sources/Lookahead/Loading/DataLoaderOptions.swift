@@ -59,3 +59,25 @@ enum DataSource {
         }
     }
 }
+
+extension DataSource {
+    /// Loads what needs no network (`data:` and, when allowed, `file:` URLs) and throws for URLs no loader may
+    /// load; `nil` for `http` and `https`, which the caller's transport loads.
+    static func loadWithoutNetwork(
+        _ request: DataLoadRequest,
+        options: DataLoaderOptions
+    ) async throws -> DataLoadResponse? {
+        switch DataSource(request.url, options: options) {
+        case .rejected(let error):
+            throw error
+        case .inline:
+            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
+            request.progress(Int64(data.count), Int64(data.count))
+            return DataLoadResponse(data: data)
+        case .file:
+            return try await FileDataReader.read(request)
+        case .network:
+            return nil
+        }
+    }
+}
