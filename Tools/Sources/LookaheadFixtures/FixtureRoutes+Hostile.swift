@@ -164,7 +164,13 @@ extension FixtureRoutes {
         throw CancellationError()
     }
 
+    /// A 302 with a short HTML body, as web servers and CDNs send them.
     static func redirect(to location: String) -> Response {
-        Response(status: .found, headers: [.location: location, .contentType: "text/plain"])
+        let body = "<html><body>Found. Redirecting to <a href=\"\(location)\">\(location)</a></body></html>\n"
+        return Response(
+            status: .found,
+            headers: [.location: location, .contentType: "text/html"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
     }
 }
