@@ -23,7 +23,17 @@ private final class TmuxSession {
             ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
             + "; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon"
             + " | tr '\\n' ' ' | sed 's/^/TTY: /'; echo; sleep 120"
-        try Self.tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        let arguments = ["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command]
+        // The server exits with its last session; a new session asked for while the previous test's server is
+        // still exiting gets "server exited unexpectedly". Asking again then starts a fresh server.
+        for attempt in 1... {
+            do {
+                try Self.tmux(arguments)
+                return
+            } catch let error as TmuxError where error.description.contains("exited unexpectedly") && attempt < 10 {
+                Thread.sleep(forTimeInterval: 0.1)  // waiting for another process (the old server) to go
+            }
+        }
     }
 
     deinit {
