@@ -5,6 +5,7 @@ import Foundation
 import Lookahead
 import LookaheadFixtures
 import LookaheadGallery
+import Synchronization
 
 @main
 struct GalleryCommand: AsyncParsableCommand {
@@ -209,7 +210,7 @@ struct GalleryCommand: AsyncParsableCommand {
         }
         pipeline.invalidate()
         await pipeline.flush()
-        await server?.stop()
+        Self.leaveRunningUntilExit(server)
         let counters = galleryLog.snapshot
         print(
             "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
@@ -226,6 +227,17 @@ struct GalleryCommand: AsyncParsableCommand {
                 )
         )
     }
+
+    /// Keeps the embedded server running until the process exits, instead of stopping it. Cancelling a
+    /// Hummingbird server while connections it accepted are still queued can trap in SwiftNIO ("Deinited
+    /// NIOAsyncWriter without calling finish()"), as the gallery did now and then on quit; the process is about to
+    /// end, so there is nothing to shut down gracefully.
+    private static func leaveRunningUntilExit(_ server: FixtureServer?) {
+        guard let server else { return }
+        embeddedServers.withLock { $0.append(server) }
+    }
+
+    private static let embeddedServers = Mutex<[FixtureServer]>([])
 
     // MARK: - Headless
 
@@ -276,7 +288,7 @@ struct GalleryCommand: AsyncParsableCommand {
         // Stop what is still loading and let the disk cache finish its writes before the folder is removed.
         pipeline.invalidate()
         await pipeline.flush()
-        await server?.stop()
+        Self.leaveRunningUntilExit(server)
         printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
     }
 
