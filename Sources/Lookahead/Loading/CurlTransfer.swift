@@ -104,8 +104,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        max(1, Int((duration.secondsValue * 1000).rounded(.up)))
     }
 
     // MARK: - Callbacks (on the multi's thread)

@@ -66,7 +66,7 @@ public final class URLSessionDataLoader: DataLoading {
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        if let idle = request.idleTimeout { urlRequest.timeoutInterval = idle.seconds }
+        if let idle = request.idleTimeout { urlRequest.timeoutInterval = idle.secondsValue }
         if let agent = options.userAgent { urlRequest.setValue(agent, forHTTPHeaderField: "User-Agent") }
         for (name, value) in options.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let session = session
@@ -78,7 +78,7 @@ public final class URLSessionDataLoader: DataLoading {
             started.withLock { $0 = task }
             task.resume()
             if let timeout = request.timeout {
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak router] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.secondsValue) { [weak router] in
                     router?.expire(task, after: timeout)
                 }
             }
@@ -95,14 +95,6 @@ public typealias DefaultDataLoader = CurlDataLoader
 #else
 public typealias DefaultDataLoader = URLSessionDataLoader
 #endif
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}
 
 // MARK: - Delegate
 

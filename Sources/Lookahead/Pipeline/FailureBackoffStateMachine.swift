@@ -207,11 +207,3 @@ package struct FailureBackoffStateMachine {
         return Double(z >> 11) / Double(1 << 53)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    package var secondsValue: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -130,8 +130,7 @@ extension FixtureRoutes {
         let query = request.uri.queryParameters
         let interval = integer(query.get("intervalMs"), default: 20_000, in: 1...600_000) ?? 20_000
         let length = integer(query.get("bytes"), default: 1000, in: 1...(1 << 20)) ?? 1000
-        let hold = integer(query.get("holdMs"), default: 60_000, in: 0...600_000) ?? 60_000
-        let giveUp = ContinuousClock.now + .milliseconds(hold)
+        let giveUp = holdDeadline(request)
         return Response(
             status: .ok,
             headers: [.contentType: "image/jpeg"],
@@ -139,12 +138,9 @@ extension FixtureRoutes {
                 for _ in 0..<length {
                     try await writer.write(ByteBuffer(repeating: 0xFF, count: 1))
                     let resume = ContinuousClock.now + .milliseconds(interval)
-                    while ContinuousClock.now < resume {
-                        guard context.isConnectionOpen(), ContinuousClock.now < giveUp else {
-                            await context.closeConnection()
-                            throw CancellationError()
-                        }
-                        try await Task.sleep(for: .milliseconds(min(interval, 50)))
+                    if await !waitWhileConnected(until: min(resume, giveUp), context: context) || resume > giveUp {
+                        await context.closeConnection()
+                        throw CancellationError()
                     }
                 }
                 try await writer.finish(nil)
@@ -155,13 +151,28 @@ extension FixtureRoutes {
     /// Holds the connection without writing for `holdMs` milliseconds of the request's query (default 60 000),
     /// or until the client has gone, then closes it and ends the response with an error.
     static func hold(_ request: Request, context: FixtureRequestContext) async throws {
-        let hold = integer(request.uri.queryParameters.get("holdMs"), default: 60_000, in: 0...600_000) ?? 60_000
-        let giveUp = ContinuousClock.now + .milliseconds(hold)
-        while context.isConnectionOpen(), ContinuousClock.now < giveUp {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await waitWhileConnected(until: holdDeadline(request), context: context)
         await context.closeConnection()
         throw CancellationError()
+    }
+
+    /// When a route that stalls lets go: `holdMs` of the query (default 60 000) from now.
+    private static func holdDeadline(_ request: Request) -> ContinuousClock.Instant {
+        let hold = integer(request.uri.queryParameters.get("holdMs"), default: 60_000, in: 0...600_000) ?? 60_000
+        return .now + .milliseconds(hold)
+    }
+
+    /// Waits until `deadline`, polling the connection every 20 ms; `false` as soon as the client is gone (or the
+    /// server stops).
+    private static func waitWhileConnected(
+        until deadline: ContinuousClock.Instant,
+        context: FixtureRequestContext
+    ) async -> Bool {
+        while ContinuousClock.now < deadline {
+            guard context.isConnectionOpen(), !Task.isCancelled else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return context.isConnectionOpen()
     }
 
     /// A 302 with a short HTML body, as web servers and CDNs send them.

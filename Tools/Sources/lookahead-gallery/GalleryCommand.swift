@@ -139,14 +139,12 @@ struct GalleryCommand: AsyncParsableCommand {
         memoryCache: MemoryCache,
         diskSizeLimit: Int,
         maximumBackgroundDataLoads: Int? = nil,
-        source: String?,
+        source: GallerySource?,
         log: GalleryLog
     ) -> (pipeline: ImagePipeline, diskFolder: URL) {
         // Local files only for a folder the user named: a media API must not make the gallery read local files.
         var options = DataLoaderOptions()
-        if let source, case .directory? = try? GallerySource.parse(source, itemCount: 1) {
-            options.allowsLocalFiles = true
-        }
+        if case .directory? = source { options.allowsLocalFiles = true }
         let diskFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("lookahead-gallery-\(ProcessInfo.processInfo.processIdentifier)")
         let pipeline = ImagePipeline {
@@ -183,7 +181,7 @@ struct GalleryCommand: AsyncParsableCommand {
             memoryCache: MemoryCache(costLimit: 128 << 20, countLimit: 300),
             diskSizeLimit: 200 << 20,
             maximumBackgroundDataLoads: 4,
-            source: source,
+            source: itemSource,
             log: galleryLog
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
@@ -247,13 +245,10 @@ struct GalleryCommand: AsyncParsableCommand {
         // memory cache come back from the disk cache when the script scrolls back up.
         let server: FixtureServer?
         let urls: [URL]
-        if let source {
+        let parsedSource = try source.map { try GallerySource.parse($0, itemCount: rows) }
+        if let parsedSource {
             server = nil
-            let items = try await listItems(
-                of: GallerySource.parse(source, itemCount: rows),
-                limit: rows,
-                stopping: nil
-            )
+            let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
             urls = items.map { $0.imageURL(imageSize) }
         } else {
             let started = try await startServer()
@@ -263,7 +258,7 @@ struct GalleryCommand: AsyncParsableCommand {
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
             diskSizeLimit: 100 << 20,
-            source: source,
+            source: parsedSource,
             log: log
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }

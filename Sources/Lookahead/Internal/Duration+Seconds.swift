@@ -1,0 +1,9 @@
+// Lookahead — Duration in seconds, for the APIs that take a `TimeInterval` or a number.
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    package var secondsValue: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
