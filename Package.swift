@@ -7,7 +7,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
-        .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
         .library(name: "LookaheadUI", targets: ["LookaheadUI"]),
     ],
     dependencies: [
@@ -49,16 +48,10 @@ let package = Package(
             dependencies: ["Lookahead"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-        .target(
-            name: "LookaheadSimulation",
-            dependencies: ["Lookahead"],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
         .testTarget(
             name: "LookaheadTests",
             dependencies: [
                 "Lookahead",
-                "LookaheadSimulation",
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),

@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "LookaheadFixtures", targets: ["LookaheadFixtures"]),
         .library(name: "LookaheadGallery", targets: ["LookaheadGallery"]),
+        .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
         .executable(name: "lookahead-fixture-server", targets: ["lookahead-fixture-server"]),
         .executable(name: "lookahead-gallery", targets: ["lookahead-gallery"]),
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
@@ -73,12 +74,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The scroll simulation: the real pipeline, prefetcher and list loader, in virtual time over a modelled
+        // network.
+        .target(
+            name: "LookaheadSimulation",
+            dependencies: [.product(name: "Lookahead", package: "Lookahead")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "lookahead-bench",
             dependencies: [
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
-                .product(name: "LookaheadSimulation", package: "Lookahead"),
+                "LookaheadSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -99,6 +107,11 @@ let package = Package(
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LookaheadSimulationTests",
+            dependencies: ["LookaheadSimulation", .product(name: "Lookahead", package: "Lookahead")],
             swiftSettings: strict
         ),
         .testTarget(

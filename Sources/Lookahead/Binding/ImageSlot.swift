@@ -10,14 +10,14 @@ import Synchronization
 ///     DispatchQueue.main.async { cell.render(state) }   // re-render; never write into a reused view
 /// }
 /// slot.configure(with: ImageRequest(url: photo.url))    // a memory hit shows at once, in this call
-/// slot.prepareForReuse(keepingAsPrefetchIn: prefetcher) // still near the screen: demote, don't cancel
+/// slot.prepareForReuse()                               // the cell shows another row: the load stops
 /// ```
 ///
 /// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
 ///   So does a URL that failed and still waits (``ImagePipeline/Configuration/failureBackoff``): `.failed` at
 ///   once, without a load. A miss shows `.loading` and loads at visible priority.
-/// - `prepareForReuse`: cancels the load, or — when the row is still in the prefetch window — demotes it to
-///   prefetch priority and hands it to the prefetcher, which cancels it when the row leaves the window.
+/// - `prepareForReuse()`: cancels the load. `detachLoad()` hands it over instead: ``ListImageLoader`` demotes the
+///   load of a row still near the screen to a prefetch.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
 /// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
 ///   backoff.
@@ -146,23 +146,25 @@ public final class ImageSlot: Sendable {
         start(request, generation: generation)
     }
 
-    /// The cell is about to show another row (or none): the load for this one stops, or, with a prefetcher
-    /// (the row is still in the prefetch window), continues at prefetch priority under the prefetcher's care.
-    public func prepareForReuse(keepingAsPrefetchIn prefetcher: ImagePrefetcher? = nil) {
+    /// The cell is about to show another row (or none): the load for this one stops.
+    public func prepareForReuse() {
+        detachLoad()?.cancel()
+    }
+
+    /// Empties the slot, like ``prepareForReuse()``, but hands its running load over instead of cancelling it: the
+    /// caller now owns the task and must cancel it when it is no longer wanted. What ``ListImageLoader`` uses to
+    /// demote a reused cell's load to a prefetch while its row is still near the screen.
+    @discardableResult
+    public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
             inner.generation += 1
             inner.state = .empty
             defer { inner.task = nil }
             return inner.task
         }
-        if let task {
-            if let prefetcher, task.state == .running {
-                prefetcher.adopt(task)
-            } else {
-                task.cancel()
-            }
-        }
         onChange(.empty)
+        guard let task, task.state == .running else { return nil }
+        return task
     }
 
     /// Loads the failed request again, now: an explicit retry, which does not wait for the URL's failure
@@ -198,15 +200,7 @@ public final class ImageSlot: Sendable {
             task.cancel()
             return
         }
-        Task { [weak self] in
-            let result: Result<ImageResponse, ImagePipeline.Error>
-            do throws(ImagePipeline.Error) {
-                result = .success(try await task.response)
-            } catch {
-                result = .failure(error)
-            }
-            self?.complete(result, generation: generation)
-        }
+        task.onFinish { [weak self] result in self?.complete(result, generation: generation) }
     }
 
     /// Applies a result only if it belongs to the current configuration.

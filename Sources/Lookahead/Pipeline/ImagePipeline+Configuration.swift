@@ -60,6 +60,8 @@ extension ImagePipeline {
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
         /// must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
+        /// Runs the stages' work; `nil` for the default (Swift tasks for downloads, dedicated threads for decoding).
+        @_spi(Simulation) public var executor: (any ImagePipelineExecutor)?
 
         private enum DiskCacheChoice: Sendable {
             case shared
@@ -94,6 +96,7 @@ extension ImagePipeline {
             self.failureBackoff = ImagePipeline.FailureBackoff()
             self.isCoalescingEnabled = true
             self.eventHandler = nil
+            self.executor = nil
         }
     }
 

@@ -45,7 +45,7 @@ public final class ImagePipeline: Sendable {
     private let nextTaskID = Atomic<Int>(0)
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
-    private let decodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.decode", attributes: .concurrent)
+    private let executor: any ImagePipelineExecutor
     /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
     let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
 
@@ -53,6 +53,7 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
+        self.executor = configuration.executor ?? DefaultPipelineExecutor()
         self.state = Mutex(
             State(
                 graph: TaskGraph(
@@ -261,19 +262,19 @@ public final class ImagePipeline: Sendable {
     func start(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority) {
         switch work {
         case .load(let request):
-            let task = Task(priority: Self.taskPriority(priority)) {
+            let task = executor.runLoad(priority: Self.taskPriority(priority)) {
                 let result = await self.load(request, operation: operation)
                 self.operationFinished(operation, with: result.map { .data($0) })
             }
             token.attach(task)
         case .decode(let data, let request):
-            decodeQueue.async {
+            executor.runDecode {
                 let result: Result<TaskGraph.Output, Error> =
                     token.isCancelled ? .failure(.cancelled) : self.decode(data, for: request)
                 self.operationFinished(operation, with: result.map { .image($0) })
             }
         case .process(let input, let request):
-            decodeQueue.async {
+            executor.runDecode {
                 let result: Result<TaskGraph.Output, Error> =
                     token.isCancelled ? .failure(.cancelled) : self.process(input, for: request)
                 self.operationFinished(operation, with: result.map { .image($0) })

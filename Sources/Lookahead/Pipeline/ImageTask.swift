@@ -41,6 +41,7 @@ public final class ImageTask: Sendable {
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
+        var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
 
         var finalEvent: Event? {
             if isCancelled { return .cancelled }
@@ -133,6 +134,18 @@ public final class ImageTask: Sendable {
         }
     }
 
+    /// Calls `completion` once with the final result — at once if the task has finished, else on the thread that
+    /// finishes it (a cancellation delivers `.cancelled` on the cancelling thread). No Swift task is created: what
+    /// ``ImageSlot`` and ``ImagePrefetcher`` use, so a cell's load costs no hop through the cooperative pool.
+    public func onFinish(_ completion: @escaping @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void) {
+        let ready = storage.withLock { storage -> Result<ImageResponse, ImagePipeline.Error>? in
+            if let result = storage.result { return result }
+            storage.completions.append(completion)
+            return nil
+        }
+        if let ready { completion(ready) }
+    }
+
     // MARK: - Delivery (from the pipeline)
 
     func didStart() {
@@ -150,7 +163,8 @@ public final class ImageTask: Sendable {
         let taken = storage.withLock {
             storage -> (
                 subscribers: [AsyncStream<Event>.Continuation],
-                waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>]
+                waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
+                completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void]
             )? in
             guard storage.finalEvent == nil else { return nil }
             storage.result = result
@@ -158,8 +172,9 @@ public final class ImageTask: Sendable {
             defer {
                 storage.subscribers.removeAll()
                 storage.waiters.removeAll()
+                storage.completions.removeAll()
             }
-            return (Array(storage.subscribers.values), storage.waiters)
+            return (Array(storage.subscribers.values), storage.waiters, storage.completions)
         }
         guard let taken else { return false }
         let event: Event = isCancellation ? .cancelled : .finished(result)
@@ -168,6 +183,7 @@ public final class ImageTask: Sendable {
             subscriber.finish()
         }
         for waiter in taken.waiters { waiter.resume(returning: result) }
+        for completion in taken.completions { completion(result) }
         return true
     }
 

@@ -54,6 +54,16 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentRequestCount: Int
     private let state: Mutex<State>
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let observer: (@Sendable (Activity) -> Void)?
+
+    /// What a prefetch did, for an observer that measures (``ListImageLoader`` learns load latency from it).
+    @_spi(Simulation)
+    public enum Activity: Sendable {
+        /// A prefetch started loading (it was not in memory and not waiting after a failure).
+        case started(ImageRequest)
+        /// A started prefetch ended.
+        case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
+    }
 
     /// Creates a prefetcher.
     public convenience init(
@@ -70,13 +80,17 @@ public final class ImagePrefetcher: Sendable {
         )
     }
 
-    /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive).
-    package init(
+    /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
+    /// what it starts and finishes to `observer`.
+    @_spi(Simulation)
+    public init(
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
-        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        observer: (@Sendable (Activity) -> Void)? = nil
     ) {
+        self.observer = observer
         self.pipeline = pipeline
         self.destination = destination
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
@@ -108,10 +122,14 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
     /// running and no longer listed is cancelled, the rest waits in this order. The declarative counterpart
     /// of start/stop, for a ``ListPrefetchController`` whose wish list is re-ranked every frame.
-    public func prefetch(_ requests: [ImageRequest]) {
+    ///
+    /// - Parameter keeping: Requests that are not worth starting but not worth stopping either (rows a little
+    ///   beyond the window): those already running go on; none of them start.
+    public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) {
         let items = requests.map { (key: key(for: $0), request: $0) }
+        let kept = Set(keeping.map(key(for:)))
         let (cancelled, shouldSchedule) = state.withLock { state in
-            (state.queue.replace(with: items), scheduleDrain(&state))
+            (state.queue.replace(with: items, keeping: kept), scheduleDrain(&state))
         }
         for running in cancelled { cancel(running) }
         if shouldSchedule { schedule { [weak self] in self?.drain() } }
@@ -148,12 +166,7 @@ public final class ImagePrefetcher: Sendable {
             return
         }
         task.priority = priority
-        work.attach(
-            Task { [weak self] in
-                _ = try? await task.response
-                self?.finish(key, work: work)
-            }
-        )
+        task.onFinish { [weak self] result in self?.finish(key, work: work, request: task.request, result: result) }
     }
 
     /// While paused, running prefetches finish but no new ones start.
@@ -217,9 +230,10 @@ public final class ImagePrefetcher: Sendable {
         -> Bool
     {
         var skipped = false
-        for (key, request) in starts {
-            var request = request
-            request.priority = priority
+        for (key, original) in starts {
+            var prioritised = original
+            prioritised.priority = priority
+            let request = prioritised
             if destination == .memoryCache, pipeline.cachedImage(for: request) != nil {
                 skip(key)  // already in memory: nothing to do
                 skipped = true
@@ -236,17 +250,27 @@ public final class ImagePrefetcher: Sendable {
                 imageTask?.cancel()  // stopped between the drain and now
                 continue
             }
-            let pipeline = pipeline
-            work.attach(
-                Task { [weak self] in
-                    if let imageTask {
-                        _ = try? await imageTask.response
-                    } else {
-                        _ = try? await pipeline.data(for: request)
-                    }
-                    self?.finish(key, work: work)
+            observer?(.started(request))
+            if let imageTask {
+                // No Swift task per prefetch: the image task calls back when it finishes.
+                imageTask.onFinish { [weak self] result in
+                    self?.finish(key, work: work, request: request, result: result.map { _ in () })
                 }
-            )
+            } else {
+                let pipeline = pipeline
+                work.attach(
+                    Task { [weak self] in
+                        let result: Result<Void, ImagePipeline.Error>
+                        do throws(ImagePipeline.Error) {
+                            _ = try await pipeline.data(for: request)
+                            result = .success(())
+                        } catch {
+                            result = .failure(error)
+                        }
+                        self?.finish(key, work: work, request: request, result: result)
+                    }
+                )
+            }
         }
         return skipped
     }
@@ -262,10 +286,19 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Frees the slot of `work` and schedules the next turn.
-    private func finish(_ key: ImageCacheKey, work: OperationToken) {
+    private func finish<Success>(
+        _ key: ImageCacheKey,
+        work: OperationToken,
+        request: ImageRequest,
+        result: Result<Success, ImagePipeline.Error>
+    ) {
         let shouldSchedule = state.withLock { state -> Bool in
             state.queue.finished(key) { entry in entry?.work === work }
             return scheduleDrain(&state)
+        }
+        switch result {
+        case .success: observer?(.finished(request, succeeded: true))
+        case .failure(let error): observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
         }
         if shouldSchedule { schedule { [weak self] in self?.drain() } }
     }

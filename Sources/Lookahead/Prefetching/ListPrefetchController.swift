@@ -206,6 +206,17 @@ public struct ListPrefetchController: Sendable {
         return rows
     }
 
+    /// The rows worth keeping a running download for: from the first to the last of the visible and desired rows,
+    /// `margin` more on each side. A row just outside the window (its size changes with the speed every frame)
+    /// keeps its download; only a row well beyond it gives it up.
+    public func keptRows(margin: Int) -> Range<Int> {
+        guard !visible.isEmpty, itemCount > 0 else { return 0..<0 }
+        let desired = desiredRows
+        let low = min(visible.lowerBound, desired.min() ?? visible.lowerBound) - max(0, margin)
+        let high = max(visible.upperBound - 1, desired.max() ?? visible.upperBound) + max(0, margin)
+        return max(0, low)..<min(itemCount, high + 1)
+    }
+
     /// How far (in seconds of current velocity) a fling coasts: ∫ rⁿ over milliseconds = 1 / −ln r ms.
     private var restingDistanceSeconds: Double {
         let rate = min(0.9999, max(0.9, configuration.decelerationRate))

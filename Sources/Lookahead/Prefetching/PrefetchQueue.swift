@@ -40,13 +40,13 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
     }
 
     /// Makes `items` the whole wish list, in order: pending requests become exactly those not already running;
-    /// running requests not listed are returned for cancelling.
-    package mutating func replace(with items: [(key: Key, request: ImageRequest)]) -> [Handle] {
+    /// running requests neither listed nor in `keeping` are returned for cancelling.
+    package mutating func replace(with items: [(key: Key, request: ImageRequest)], keeping: Set<Key> = []) -> [Handle] {
         let wanted = Set(items.map(\.key))
         pending.removeAll()
         requests.removeAll()
         var cancelled: [Handle] = []
-        for key in runningOrder where !wanted.contains(key) {
+        for key in runningOrder where !wanted.contains(key) && !keeping.contains(key) {
             if let handle = running.removeValue(forKey: key), let handle { cancelled.append(handle) }
         }
         enqueue(items)

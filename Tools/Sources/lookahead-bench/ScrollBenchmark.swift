@@ -9,7 +9,13 @@ struct ScrollBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scroll",
         abstract:
-            "Simulated scrolling: placeholder time, first-shown-with-image share, wasted bytes, hitches per strategy."
+            "Simulated scrolling over the real library: placeholder time, first-shown-with-image share, wasted bytes, "
+            + "restarts, cancellations, hitches per strategy.",
+        discussion: """
+            Each strategy drives the real ImagePipeline, ImagePrefetcher and ImageSlot (Lookahead's, \
+            ListImageLoader) in virtual time over a modelled network; see LookaheadSimulation. Figures other than \
+            hitches are deterministic per seed; hitches add the measured main-thread cost of the real calls.
+            """
     )
 
     @Option(help: "Rows in the list.")
@@ -18,54 +24,74 @@ struct ScrollBenchmark: ParsableCommand {
     @Option(help: "Seed of the latency draws (the first, with --seeds).")
     var seed: UInt64 = 1
 
-    @Option(help: "Run this many seeds (seed, seed+1, …) and report the mean of each figure.")
+    @Option(help: "Run this many seeds (seed, seed+1, …): each seed's figures, then the mean.")
     var seeds = 1
 
-    @Option(help: "Write the reports as JSON to this file.")
+    @Option(help: "Latency per request in milliseconds, MIN-MAX, drawn uniformly per row and attempt.")
+    var latency = "100-300"
+
+    @Option(help: "Bandwidth per connection, bytes per second.")
+    var bandwidth = 4_000_000.0
+
+    @Option(help: "Frame rates to run, comma-separated.")
+    var frameRates = "60,120"
+
+    @Option(help: "Trajectories to run, comma-separated (slowDrag, fling, directionChange, jumpToTop); all by default.")
+    var trajectories: String?
+
+    @Option(help: "Write the reports (every seed) as JSON to this file.")
     var json: String?
 
     @Option(help: "Write an SVG chart of placeholder time per strategy and trajectory to this file.")
     var svg: String?
 
     func run() throws {
-        var reports: [ScrollReport] = []
+        guard let range = Self.parseRange(latency) else {
+            throw ValidationError("--latency takes MIN-MAX in milliseconds, e.g. 100-300")
+        }
+        let rates = frameRates.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let chosen =
+            try trajectories.map { list in
+                try list.split(separator: ",").map { name in
+                    guard let trajectory = ScrollScenario.Trajectory(rawValue: String(name)) else {
+                        throw ValidationError("unknown trajectory \(name)")
+                    }
+                    return trajectory
+                }
+            } ?? ScrollScenario.Trajectory.allCases
+        var everyRun: [ScrollReport] = []
+        var means: [ScrollReport] = []
         let seedList = (0..<UInt64(max(1, seeds))).map { seed &+ $0 }
-        let seedText = seedList.count == 1 ? "seed \(seed)" : "mean of seeds \(seed)…\(seedList.last ?? seed)"
-        print("lookahead-bench scroll — \(rows) rows, 8 visible, latency 100–300 ms, 6 connections, \(seedText)")
+        let seedText = seedList.count == 1 ? "seed \(seed)" : "seeds \(seed)…\(seedList.last ?? seed)"
+        print(
+            "lookahead-bench scroll — \(rows) rows, 8 visible, latency \(latency) ms, "
+                + "\(Int(bandwidth / 1000)) kB/s per connection, 6 connections, \(seedText)"
+        )
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
-        print("cancelled downloads, hitch ratio (ms of missed deadlines per s; < 5 good, > 10 critical)")
-        for frameRate in [60, 120] {
-            for trajectory in ScrollScenario.Trajectory.allCases {
+        print("downloads started, restarted (same URL again), cancelled, hitch ratio (ms of missed deadlines per s)")
+        for frameRate in rates {
+            for trajectory in chosen {
                 let runs = seedList.map { seed in
                     var scenario = ScrollScenario()
                     scenario.rows = rows
                     scenario.seed = seed
                     scenario.frameRate = frameRate
                     scenario.trajectory = trajectory
+                    scenario.latencyMilliseconds = range
+                    scenario.bytesPerSecond = bandwidth
                     return ScrollSimulator.compare(scenario)
                 }
+                everyRun += runs.flatMap { $0 }
                 let results = ScrollStrategy.allCases.compactMap { strategy in
                     ScrollReport.mean(of: runs.flatMap { $0.filter { $0.strategy == strategy } })
                 }
-                reports += results
+                means += results
                 print("")
-                print("\(trajectory.rawValue) @ \(frameRate) Hz")
-                print("  strategy          p50     p95     total   first-image  never-shown  cancels  hitch")
-                for report in results {
-                    print(
-                        "  " + report.strategy.label.padding(toLength: 14, withPad: " ", startingAt: 0)
-                            + String(
-                                format: "%7.0f %7.0f %9.0f   %5.1f%%      %5.1f%%      %5d   %6.1f",
-                                report.placeholderP50,
-                                report.placeholderP95,
-                                report.placeholderTotal,
-                                report.firstShownWithImageShare * 100,
-                                report.neverShownShare * 100,
-                                report.cancellations,
-                                report.hitchRatio
-                            )
-                    )
-                }
+                print("\(trajectory.rawValue) @ \(frameRate) Hz\(seedList.count > 1 ? ", mean of \(seedList.count) seeds" : "")")
+                print(
+                    "  strategy          p50     p95     total   first-image  never-shown  started restarted cancels  hitch"
+                )
+                for report in results { print("  " + Self.row(report)) }
                 if let ours = results.first(where: { $0.strategy == .lookahead }),
                     let oracle = results.first(where: { $0.strategy == .oracle }),
                     let uikit = results.first(where: { $0.strategy == .uikit })
@@ -78,22 +104,64 @@ struct ScrollBenchmark: ParsableCommand {
                         )
                     )
                 }
+                if seedList.count > 1 { Self.printPerSeed(runs) }
             }
         }
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(reports).write(to: URL(fileURLWithPath: json))
+            try encoder.encode(everyRun).write(to: URL(fileURLWithPath: json))
             print("\nJSON: \(json)")
         }
         if let svg {
-            try ScrollChart.svg(reports.filter { $0.frameRate == 60 }, seeds: seedList.count).write(
+            try ScrollChart.svg(means.filter { $0.frameRate == rates.first }, seeds: seedList.count).write(
                 toFile: svg,
                 atomically: true,
                 encoding: .utf8
             )
             print("SVG: \(svg)")
         }
+    }
+
+    private static func row(_ report: ScrollReport) -> String {
+        report.strategy.label.padding(toLength: 14, withPad: " ", startingAt: 0)
+            + String(
+                format: "%7.0f %7.0f %9.0f   %5.1f%%      %5.1f%%      %5d  %5d  %5d   %6.1f",
+                report.placeholderP50,
+                report.placeholderP95,
+                report.placeholderTotal,
+                report.firstShownWithImageShare * 100,
+                report.neverShownShare * 100,
+                report.downloadsStarted,
+                report.restarts,
+                report.cancellations,
+                report.hitchRatio
+            )
+    }
+
+    /// Lookahead against the oracle on every seed: the ratio of placeholder time, and Lookahead's wasted share.
+    private static func printPerSeed(_ runs: [[ScrollReport]]) {
+        var ratios: [Double] = []
+        var line = "  per seed (lookahead ÷ oracle placeholder, never-shown %):"
+        for reports in runs {
+            guard let ours = reports.first(where: { $0.strategy == .lookahead }),
+                let oracle = reports.first(where: { $0.strategy == .oracle })
+            else { continue }
+            let ratio = ours.placeholderTotal / max(1, oracle.placeholderTotal)
+            ratios.append(ratio)
+            line += String(format: " %llu:%.2f/%.0f", ours.seed, ratio, ours.neverShownShare * 100)
+        }
+        print(line)
+        if let worst = ratios.max() {
+            let mean = ratios.reduce(0, +) / Double(ratios.count)
+            print(String(format: "  ratio per seed: mean %.2f, worst %.2f", mean, worst))
+        }
+    }
+
+    static func parseRange(_ text: String) -> ClosedRange<Double>? {
+        let parts = text.split(separator: "-").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, parts[0] >= 0, parts[0] <= parts[1] else { return nil }
+        return parts[0]...parts[1]
     }
 }
 

@@ -1,9 +1,10 @@
 // Lookahead simulation — what is simulated: the list, the scroll, the network and the decoder.
 
 import Foundation
+import Lookahead
 
 /// A list scrolled along a trajectory, over a modelled network.
-public struct ScrollScenario: Sendable, Hashable, Codable {
+public struct ScrollScenario: Sendable {
     /// How the user scrolls.
     public enum Trajectory: String, Sendable, Hashable, Codable, CaseIterable {
         /// A slow drag: 2.5 rows a second for eight seconds.
@@ -34,12 +35,12 @@ public struct ScrollScenario: Sendable, Hashable, Codable {
     public var imageBytes = 30_000
     /// Decode time per image on a decode thread, milliseconds.
     public var decodeMilliseconds = 3.0
-    /// Main-thread time to configure a cell asynchronously, milliseconds.
-    public var configureMilliseconds = 0.2
     /// Images the memory cache holds (the classic demo's NSCache holds 100).
     public var memoryCacheCount = 100
     /// Seeds the latency draws.
     public var seed: UInt64 = 1
+    /// How Lookahead's list loader is tuned (the library's defaults unless a study changes them).
+    public var loaderConfiguration = ListImageLoader.Configuration()
 
     /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
     public init() {}

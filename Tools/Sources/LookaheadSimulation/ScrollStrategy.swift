@@ -11,7 +11,7 @@ public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// UIKit's prefetching: about a screen ahead, two prefetches at a time (the peers' default), cancelled
     /// when they leave the window; asynchronous configure.
     case uikit
-    /// Lookahead: ListPrefetchController, ImagePrefetcher's queue, background download slots, demotion on reuse.
+    /// Lookahead: `ListImageLoader` — its window, prefetcher, background download slots and demotion on reuse.
     case lookahead
     /// Knows the future — the whole trajectory and every load's latency — and loads, earliest deadline first,
     /// the rows it can still show for at least two frames, on every connection. A strong reference, not a proven
@@ -40,6 +40,8 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     public var strategy: ScrollStrategy
     public var trajectory: ScrollScenario.Trajectory
     public var frameRate: Int
+    /// The seed of the latency draws (the first seed, for a mean).
+    public var seed: UInt64
     /// Rows that appeared on screen.
     public var rowsShown: Int
     /// Rows whose first frame on screen already had the final image.
@@ -51,7 +53,11 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     /// Bytes received, and of those the bytes of images that never appeared on screen.
     public var bytesDownloaded: Int
     public var bytesNeverShown: Int
-    /// Downloads cancelled.
+    /// Transfers started, the distinct URLs among them, and transfers of a URL started again.
+    public var downloadsStarted: Int
+    public var distinctURLsStarted: Int
+    public var restarts: Int
+    /// Transfers cancelled after they started.
     public var cancellations: Int
     /// Milliseconds of missed frame deadlines per second of scrolling (Apple: < 5 good, > 10 critical).
     public var hitchRatio: Double
@@ -81,6 +87,9 @@ extension ScrollReport {
         mean.placeholderTotal = average(\.placeholderTotal)
         mean.bytesDownloaded = averageCount(\.bytesDownloaded)
         mean.bytesNeverShown = averageCount(\.bytesNeverShown)
+        mean.downloadsStarted = averageCount(\.downloadsStarted)
+        mean.distinctURLsStarted = averageCount(\.distinctURLsStarted)
+        mean.restarts = averageCount(\.restarts)
         mean.cancellations = averageCount(\.cancellations)
         mean.hitchRatio = average(\.hitchRatio)
         return mean

@@ -1,0 +1,269 @@
+// Lookahead — ListImageLoader: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
+
+import Foundation
+import Synchronization
+
+/// Loads the images of a scrolling list: what its cells show and what they are about to show.
+///
+/// Owns a ``ListPrefetchController`` (which rows to prefetch, from how the list scrolls), an ``ImagePrefetcher``
+/// (which loads them) and the cells' ``ImageSlot``s by row. The list tells it three things, from its UI thread:
+///
+/// ```swift
+/// let loader = ListImageLoader(pipeline: pipeline, itemCount: photos.count)
+/// // every frame (scrollViewDidScroll, a display link, onAppear/onDisappear):
+/// loader.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
+/// // a cell shows a row (cellForRowAt):
+/// loader.bind(row: row, request: ImageRequest(url: photos[row].url), to: cell.slot)
+/// // a cell stops showing it (didEndDisplaying, prepareForReuse):
+/// loader.unbind(row: row)
+/// ```
+///
+/// - **Binding.** A memory hit shows in the `bind` call; a miss loads at visible priority — unless the list is
+///   flinging, when the cell shows its placeholder and loads once the scroll slows
+///   (``ListPrefetchController/isFlinging``), so the download slots go to the rows where the fling will rest.
+/// - **Unbinding** does not cancel: the load becomes a prefetch, and the window below decides its fate.
+/// - **No thrash.** A download that started is not cancelled by the next frame's small change of window. Rows a
+///   little beyond the window (``Configuration/keepMargin``) keep the downloads they have without starting new
+///   ones, and a download no longer wanted goes on for ``Configuration/cancellationDelay`` before it is
+///   cancelled, so a row that comes back within that time finds its download still running and joins it. Only
+///   rows a fling has passed are cancelled at once: their downloads would only delay the rows it will rest on.
+/// - **Latency.** How long prefetches take feeds the window size (``ListPrefetchController/recordLoadLatency(_:)``).
+///
+/// - Important: Thread safe, but meant to be driven from one thread, the list's; every call returns at once and
+///   blocks on nothing but its own lock.
+public final class ListImageLoader: Sendable {
+    /// Tuning; the defaults suit a phone-sized list of images.
+    public struct Configuration: Sendable {
+        /// How the prefetch window follows the scroll.
+        public var window = ListPrefetchController.Configuration()
+        /// Rows beyond the prefetch window (on either side) whose running downloads go on; none start there.
+        /// `nil`: half a viewport, at least two rows.
+        public var keepMargin: Int?
+        /// How long a download no longer wanted goes on before it is cancelled.
+        public var cancellationDelay = Duration.milliseconds(400)
+        /// The most prefetches that run at once (demoted cell loads come on top).
+        public var maximumConcurrentPrefetches = 4
+        /// The priority of loads for visible rows.
+        public var visiblePriority = ImageRequest.Priority.high
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    /// What a call changed, for logs: rows that joined the wish list and rows whose downloads were given up.
+    public typealias Update = ListPrefetchController.Update
+
+    private struct State {
+        var controller: ListPrefetchController
+        /// The slot bound to each row on screen.
+        var slots: [Int: ImageSlot] = [:]
+        /// Rows whose downloads may be running (wished for, or a cell's load handed over), and when each was last
+        /// wished for or near the window.
+        var tracked: [Int: Duration] = [:]
+        /// Rows on the wish list at the last update.
+        var wished: Set<Int> = []
+        /// When each running prefetch started, by image key, for the latency feedback.
+        var started: [ImageCacheKey: Duration] = [:]
+    }
+
+    /// The pipeline that loads the images.
+    public let pipeline: ImagePipeline
+    /// The tuning.
+    public let configuration: Configuration
+    /// The prefetcher that loads the rows ahead; the loader feeds it every update.
+    public let prefetcher: ImagePrefetcher
+    private let shared: Shared
+    private let now: @Sendable () -> Duration
+
+    /// Creates a loader for a list of `itemCount` rows.
+    public convenience init(
+        pipeline: ImagePipeline = .shared,
+        itemCount: Int,
+        configuration: Configuration = Configuration()
+    ) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let queue = DispatchQueue(label: "Lookahead.ListImageLoader.prefetch")
+        self.init(
+            pipeline: pipeline,
+            itemCount: itemCount,
+            configuration: configuration,
+            now: { start.duration(to: clock.now) },
+            prefetchScheduler: { work in queue.async(execute: work) }
+        )
+    }
+
+    /// Creates a loader on a clock of the caller's (`now` is the time since any fixed start) whose prefetcher runs
+    /// its turns through `prefetchScheduler`: what tests and the scroll simulation pass.
+    @_spi(Simulation)
+    public init(
+        pipeline: ImagePipeline,
+        itemCount: Int,
+        configuration: Configuration,
+        now: @escaping @Sendable () -> Duration,
+        prefetchScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
+        self.pipeline = pipeline
+        self.configuration = configuration
+        self.now = now
+        let shared = Shared(
+            State(controller: ListPrefetchController(itemCount: itemCount, configuration: configuration.window))
+        )
+        self.shared = shared
+        self.prefetcher = ImagePrefetcher(
+            pipeline: pipeline,
+            destination: .memoryCache,
+            maxConcurrentRequestCount: configuration.maximumConcurrentPrefetches,
+            scheduler: prefetchScheduler,
+            observer: { activity in
+                // Latency: from the start of a prefetch to its image, the time the window ahead must cover.
+                switch activity {
+                case .started(let request):
+                    shared.state.withLock { $0.started[request.imageKey] = now() }
+                case .finished(let request, let succeeded, _):
+                    shared.state.withLock { state in
+                        guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else { return }
+                        state.controller.recordLoadLatency(now() - start)
+                    }
+                }
+            }
+        )
+    }
+
+    deinit {
+        prefetcher.stopPrefetching()
+    }
+
+    // MARK: - The list
+
+    /// The controller's view of the scroll: velocity, window, whether it flings.
+    public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
+
+    /// Whether the list moves too fast for visible rows to load before they leave (see
+    /// ``ListPrefetchController/isFlinging``).
+    public var isFlinging: Bool { shared.state.withLock { $0.controller.isFlinging } }
+
+    /// The list now has `count` rows.
+    @discardableResult
+    public func itemCountChanged(_ count: Int, requests: (Int) -> ImageRequest?) -> Update {
+        update(requests: requests) { $0.itemCountChanged(count) }
+    }
+
+    /// The visible rows changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
+    /// enough, starts the loads of visible cells that were bound during a fling.
+    ///
+    /// - Parameter requests: The image request of a row; asked for the rows of the window, during this call.
+    @discardableResult
+    public func visibleRowsChanged(_ rows: Range<Int>, requests: (Int) -> ImageRequest?) -> Update {
+        let time = now()
+        return update(requests: requests) { $0.visibleRangeChanged(rows, at: time) }
+    }
+
+    /// A cell shows `row`: binds its slot, which shows a memory hit at once and otherwise loads — at once, or when
+    /// a fling slows down. A download already running for the row (a prefetch) is joined, never restarted.
+    public func bind(row: Int, request: ImageRequest?, to slot: ImageSlot) {
+        let (previous, isFlinging) = shared.state.withLock { state in
+            (state.slots.updateValue(slot, forKey: row), state.controller.isFlinging)
+        }
+        if let previous, previous !== slot { release(previous) }
+        slot.configure(with: request, startsLoading: !isFlinging)
+    }
+
+    /// The cell that showed `row` no longer does. Its load is not cancelled: it becomes a prefetch, which the
+    /// window keeps while the row is near the screen and cancels once the row is left behind.
+    public func unbind(row: Int) {
+        let time = now()
+        let slot = shared.state.withLock { state -> ImageSlot? in
+            guard let slot = state.slots.removeValue(forKey: row) else { return nil }
+            if state.tracked[row] == nil { state.tracked[row] = time }
+            return slot
+        }
+        if let slot { release(slot) }
+    }
+
+    /// Stops everything: every prefetch and every bound cell's load.
+    public func stop() {
+        let slots = shared.state.withLock { state -> [ImageSlot] in
+            defer {
+                state.slots.removeAll()
+                state.tracked.removeAll()
+                state.wished.removeAll()
+            }
+            return Array(state.slots.values)
+        }
+        prefetcher.stopPrefetching()
+        for slot in slots { slot.prepareForReuse() }
+    }
+
+    // MARK: - The window
+
+    private func release(_ slot: ImageSlot) {
+        if let task = slot.detachLoad() { prefetcher.adopt(task) }
+    }
+
+    /// Applies a change to the controller, then feeds the prefetcher: the wish list to start, the rows to keep.
+    private func update(
+        requests: (Int) -> ImageRequest?,
+        _ change: (inout ListPrefetchController) -> ListPrefetchController.Update
+    ) -> Update {
+        let time = now()
+        let plan = shared.state.withLock { state in
+            _ = change(&state.controller)
+            return self.plan(&state, at: time)
+        }
+        let wished = plan.wish.compactMap(requests)
+        let kept = plan.keep.compactMap(requests)
+        prefetcher.prefetch(wished, keeping: kept)
+        for slot in plan.slotsToStart { slot.startLoading() }
+        return plan.update
+    }
+
+    /// The state under its lock, shared with the prefetcher's observer.
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+    }
+
+    private struct Plan {
+        var wish: [Int] = []
+        var keep: [Int] = []
+        var slotsToStart: [ImageSlot] = []
+        var update = Update()
+    }
+
+    /// Under the lock: the rows to prefetch, the rows whose downloads go on, and the rows given up.
+    private func plan(_ state: inout State, at time: Duration) -> Plan {
+        let controller = state.controller
+        var plan = Plan()
+        plan.wish = controller.desiredRows
+        let visible = controller.visible
+        let margin = configuration.keepMargin ?? max(2, visible.count / 2)
+        let window = controller.keptRows(margin: margin)
+        // Rows a fling has passed: behind the visible rows, in the direction of the scroll.
+        func passed(_ row: Int) -> Bool {
+            guard controller.isFlinging else { return false }
+            return controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound
+        }
+        var tracked: [Int: Duration] = [:]
+        for row in plan.wish { tracked[row] = time }
+        for (row, since) in state.tracked where tracked[row] == nil {
+            if window.contains(row) {
+                tracked[row] = time
+            } else if time - since < configuration.cancellationDelay, !passed(row) {
+                tracked[row] = since
+            } else {
+                plan.update.cancel.append(row)
+            }
+        }
+        let wish = Set(plan.wish)
+        plan.keep = tracked.keys.filter { !wish.contains($0) }.sorted()
+        plan.update.prefetch = plan.wish.filter { state.tracked[$0] == nil }
+        plan.update.cancel.sort()
+        state.tracked = tracked
+        state.wished = wish
+        if !controller.isFlinging {
+            plan.slotsToStart = visible.compactMap { state.slots[$0] }
+        }
+        return plan
+    }
+}
