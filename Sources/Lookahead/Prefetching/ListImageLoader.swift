@@ -42,7 +42,7 @@ public final class ListImageLoader: Sendable {
         /// How long a download no longer wanted goes on before it is cancelled.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
-        public var maximumConcurrentPrefetches = 4
+        public var maximumConcurrentPrefetches = 6
         /// The priority of loads for visible rows.
         public var visiblePriority = ImageRequest.Priority.high
 
@@ -55,8 +55,9 @@ public final class ListImageLoader: Sendable {
 
     private struct State {
         var controller: ListPrefetchController
-        /// The slot bound to each row on screen.
+        /// The slot bound to each row on screen, and the image key each row's slot shows.
         var slots: [Int: ImageSlot] = [:]
+        var keys: [Int: ImageCacheKey] = [:]
         /// Rows whose downloads may be running (wished for, or a cell's load handed over), and when each was last
         /// wished for or near the window.
         var tracked: [Int: Duration] = [:]
@@ -106,9 +107,9 @@ public final class ListImageLoader: Sendable {
         self.pipeline = pipeline
         self.configuration = configuration
         self.now = now
-        let shared = Shared(
-            State(controller: ListPrefetchController(itemCount: itemCount, configuration: configuration.window))
-        )
+        var window = configuration.window
+        window.concurrentLoads = configuration.maximumConcurrentPrefetches
+        let shared = Shared(State(controller: ListPrefetchController(itemCount: itemCount, configuration: window)))
         self.shared = shared
         self.prefetcher = ImagePrefetcher(
             pipeline: pipeline,
@@ -121,10 +122,13 @@ public final class ListImageLoader: Sendable {
                 case .started(let request):
                     shared.state.withLock { $0.started[request.imageKey] = now() }
                 case .finished(let request, let succeeded, _):
-                    shared.state.withLock { state in
-                        guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else { return }
+                    let waiting = shared.state.withLock { state -> [ImageSlot] in
+                        guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else { return [] }
                         state.controller.recordLoadLatency(now() - start)
+                        // A cell on screen that did not start its own load (during a fling) shows the image now.
+                        return state.keys.compactMap { row, key in key == request.imageKey ? state.slots[row] : nil }
                     }
+                    for slot in waiting { slot.startLoading() }
                 }
             }
         )
@@ -152,21 +156,30 @@ public final class ListImageLoader: Sendable {
     /// The visible rows changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
     /// enough, starts the loads of visible cells that were bound during a fling.
     ///
-    /// - Parameter requests: The image request of a row; asked for the rows of the window, during this call.
+    /// - Parameters:
+    ///   - rows: The rows on screen.
+    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known: the
+    ///     speed estimate is then smooth rather than stepping by whole rows.
+    ///   - requests: The image request of a row; asked for the rows of the window, during this call.
     @discardableResult
-    public func visibleRowsChanged(_ rows: Range<Int>, requests: (Int) -> ImageRequest?) -> Update {
+    public func visibleRowsChanged(
+        _ rows: Range<Int>,
+        position: Double? = nil,
+        requests: (Int) -> ImageRequest?
+    ) -> Update {
         let time = now()
-        return update(requests: requests) { $0.visibleRangeChanged(rows, at: time) }
+        return update(requests: requests) { $0.visibleRangeChanged(rows, at: time, position: position) }
     }
 
     /// A cell shows `row`: binds its slot, which shows a memory hit at once and otherwise loads — at once, or when
     /// a fling slows down. A download already running for the row (a prefetch) is joined, never restarted.
     public func bind(row: Int, request: ImageRequest?, to slot: ImageSlot) {
-        let (previous, isFlinging) = shared.state.withLock { state in
-            (state.slots.updateValue(slot, forKey: row), state.controller.isFlinging)
+        let (previous, startsLoading) = shared.state.withLock { state in
+            state.keys[row] = request?.imageKey
+            return (state.slots.updateValue(slot, forKey: row), state.controller.isWorthLoading(row))
         }
         if let previous, previous !== slot { release(previous) }
-        slot.configure(with: request, startsLoading: !isFlinging)
+        slot.configure(with: request, startsLoading: startsLoading)
     }
 
     /// The cell that showed `row` no longer does. Its load is not cancelled: it becomes a prefetch, which the
@@ -174,6 +187,7 @@ public final class ListImageLoader: Sendable {
     public func unbind(row: Int) {
         let time = now()
         let slot = shared.state.withLock { state -> ImageSlot? in
+            state.keys[row] = nil
             guard let slot = state.slots.removeValue(forKey: row) else { return nil }
             if state.tracked[row] == nil { state.tracked[row] = time }
             return slot
@@ -186,6 +200,7 @@ public final class ListImageLoader: Sendable {
         let slots = shared.state.withLock { state -> [ImageSlot] in
             defer {
                 state.slots.removeAll()
+                state.keys.removeAll()
                 state.tracked.removeAll()
                 state.wished.removeAll()
             }
@@ -213,6 +228,9 @@ public final class ListImageLoader: Sendable {
         }
         let wished = plan.wish.compactMap(requests)
         let kept = plan.keep.compactMap(requests)
+        // During a fling no visible cell loads: the prefetches, for rows about to be on screen, take every slot.
+        let priority: ImageRequest.Priority = plan.isFlinging ? .normal : .low
+        if prefetcher.priority != priority { prefetcher.priority = priority }
         prefetcher.prefetch(wished, keeping: kept)
         for slot in plan.slotsToStart { slot.startLoading() }
         return plan.update
@@ -228,6 +246,7 @@ public final class ListImageLoader: Sendable {
         var wish: [Int] = []
         var keep: [Int] = []
         var slotsToStart: [ImageSlot] = []
+        var isFlinging = false
         var update = Update()
     }
 
@@ -236,6 +255,7 @@ public final class ListImageLoader: Sendable {
         let controller = state.controller
         var plan = Plan()
         plan.wish = controller.desiredRows
+        plan.isFlinging = controller.isFlinging
         let visible = controller.visible
         let margin = configuration.keepMargin ?? max(2, visible.count / 2)
         let window = controller.keptRows(margin: margin)
@@ -247,7 +267,7 @@ public final class ListImageLoader: Sendable {
         var tracked: [Int: Duration] = [:]
         for row in plan.wish { tracked[row] = time }
         for (row, since) in state.tracked where tracked[row] == nil {
-            if window.contains(row) {
+            if window.contains(row), !passed(row) {
                 tracked[row] = time
             } else if time - since < configuration.cancellationDelay, !passed(row) {
                 tracked[row] = since
@@ -261,9 +281,7 @@ public final class ListImageLoader: Sendable {
         plan.update.cancel.sort()
         state.tracked = tracked
         state.wished = wish
-        if !controller.isFlinging {
-            plan.slotsToStart = visible.compactMap { state.slots[$0] }
-        }
+        plan.slotsToStart = visible.filter(controller.isWorthLoading).compactMap { state.slots[$0] }
         return plan
     }
 }

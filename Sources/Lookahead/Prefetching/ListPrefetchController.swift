@@ -36,6 +36,10 @@ public struct ListPrefetchController: Sendable {
         public var behind = 2
         /// Covers latency variance: the window ahead is `velocity × latency × safety`.
         public var safetyFactor = 1.5
+        /// During a fling, a row is worth a download only if its image would then stay on screen this long.
+        public var minimumVisibleTime = Duration.milliseconds(100)
+        /// Loads that run at once, for the fling's estimate of when a queued row's image arrives.
+        public var concurrentLoads = 4
         /// The load latency assumed until one is measured.
         public var initialLatency = Duration.milliseconds(250)
         /// Deceleration per millisecond after a fling (`UIScrollView.DecelerationRate.normal` is 0.998).
@@ -45,6 +49,8 @@ public struct ListPrefetchController: Sendable {
         /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
         /// visible row steps by one in a single frame is not one.
         public var flingConfirmation = Duration.milliseconds(40)
+        /// A coasting fling ends when its modelled speed falls below this many rows per second.
+        public var coastingStopSpeed = 1.0
         /// A move of more than this many viewports between two updates is a jump, not a scroll.
         public var jumpThreshold = 4.0
         /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
@@ -95,6 +101,14 @@ public struct ListPrefetchController: Sendable {
     private var lastTime: Duration?
     /// Since when the speed has been above the fling speed.
     private var fastSince: Duration?
+    /// A confirmed fling coasting: its modelled speed (rows per second), direction, and when that speed held.
+    private var coast: Coast?
+
+    private struct Coast: Sendable {
+        var speed: Double
+        var sign: Double
+        var time: Duration
+    }
     private var direction = 1.0
     private var appeared: Set<Int> = []
 
@@ -108,9 +122,16 @@ public struct ListPrefetchController: Sendable {
     // MARK: - Events
 
     /// The visible rows changed at `time` (any monotonic timestamp, e.g. since the list appeared).
-    public mutating func visibleRangeChanged(_ range: Range<Int>, at time: Duration) -> Update {
+    ///
+    /// - Parameter position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when the
+    ///   list knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
+    ///   first visible row.
+    public mutating func visibleRangeChanged(_ range: Range<Int>, at time: Duration, position: Double? = nil)
+        -> Update
+    {
         let range = range.clamped(to: 0..<itemCount)
-        let position = Double(range.lowerBound)
+        let position = position ?? Double(range.lowerBound)
+        var jumped = false
         if let lastPosition, let lastTime {
             let seconds = Self.seconds(time - lastTime)
             let moved = position - lastPosition
@@ -118,6 +139,7 @@ public struct ListPrefetchController: Sendable {
             if abs(moved) > viewport * configuration.jumpThreshold {
                 // A jump (scroll to top): no velocity; the new window replaces the old one entirely.
                 velocity = 0
+                jumped = true
             } else if seconds > 0 {
                 let sample = moved / seconds
                 // After a pause, the old velocity says nothing: take the new sample as it is.
@@ -130,9 +152,29 @@ public struct ListPrefetchController: Sendable {
         lastPosition = position
         lastTime = time
         visible = range
-        let isFast = abs(velocity) > Double(max(1, range.count)) * configuration.flingThreshold
-        fastSince = isFast ? fastSince ?? time : nil
+        updateCoasting(at: time, jumped: jumped)
         return recompute()
+    }
+
+    /// A fling, once confirmed, coasts: its speed follows the deceleration model from its peak rather than the
+    /// noisy estimate from whole-row steps, until the list nearly stops, reverses, jumps or is pushed faster.
+    private mutating func updateCoasting(at time: Duration, jumped: Bool) {
+        let viewport = Double(max(1, visible.count))
+        let isFast = abs(velocity) > viewport * configuration.flingThreshold
+        fastSince = isFast ? fastSince ?? time : nil
+        if var current = coast {
+            current.speed *= Foundation.exp(-decelerationPerSecond * Self.seconds(time - current.time))
+            current.time = time
+            let reversed = velocity * current.sign < 0 && abs(velocity) > viewport
+            let pushed = abs(velocity) > current.speed * 1.5 + viewport
+            let stopped = current.speed < configuration.coastingStopSpeed
+            coast = jumped || reversed || pushed || stopped ? nil : current
+            // A fling that ran out has stopped: what is left of the estimate is the noise of whole-row steps.
+            if stopped { velocity = 0 }
+        }
+        if let fastSince, time - fastSince >= configuration.flingConfirmation, abs(velocity) > coast?.speed ?? 0 {
+            coast = Coast(speed: abs(velocity), sign: velocity < 0 ? -1 : 1, time: time)
+        }
     }
 
     /// A row appeared (SwiftUI `onAppear`): the visible range becomes the span of the rows on screen.
@@ -157,10 +199,7 @@ public struct ListPrefetchController: Sendable {
     /// Whether the list moves too fast for visible rows to load before they leave: while it does, cells should
     /// show placeholders without starting loads (``ImageSlot/configure(with:startsLoading:)``), so the download
     /// slots go to the rows where the scroll will come to rest.
-    public var isFlinging: Bool {
-        guard let fastSince, let lastTime else { return false }
-        return lastTime - fastSince >= configuration.flingConfirmation
-    }
+    public var isFlinging: Bool { coast != nil }
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
     public mutating func recordLoadLatency(_ measured: Duration) {
@@ -173,7 +212,6 @@ public struct ListPrefetchController: Sendable {
     /// Rows to keep prefetched now, in the order they should start.
     public var desiredRows: [Int] {
         guard !visible.isEmpty, itemCount > 0 else { return [] }
-        let viewport = visible.count
         let speed = abs(velocity)
         let ahead = min(
             configuration.maximumAhead,
@@ -185,18 +223,13 @@ public struct ListPrefetchController: Sendable {
             guard row >= 0, row < itemCount, !visible.contains(row), seen.insert(row).inserted else { return }
             rows.append(row)
         }
-        // A fling: the rows around where it will come to rest first, nearest to that point first.
+        // A fling: only the rows it will show long enough to be worth a download, in the order it reaches them —
+        // the rows it flies past would arrive too late, and the rows around its resting point matter most.
         if isFlinging {
-            let coast = velocity * restingDistanceSeconds
-            let rest = Int((Double(visible.lowerBound) + coast).rounded())
-            let restRange = max(0, min(itemCount - viewport, rest))..<min(itemCount, max(0, rest) + viewport)
-            for row in restRange.clamped(to: 0..<itemCount) { add(row) }
-            for offset in 1...max(1, configuration.behind) {
-                add(restRange.upperBound - 1 + offset)
-                add(restRange.lowerBound - offset)
-            }
+            for row in flingRows { add(row) }
+            return rows
         }
-        // Then the rows just ahead, nearest first, and a few behind.
+        // Otherwise the rows just ahead, nearest first, and a few behind.
         for offset in 0..<ahead {
             add(direction > 0 ? visible.upperBound + offset : visible.lowerBound - 1 - offset)
         }
@@ -217,10 +250,83 @@ public struct ListPrefetchController: Sendable {
         return max(0, low)..<min(itemCount, high + 1)
     }
 
-    /// How far (in seconds of current velocity) a fling coasts: ∫ rⁿ over milliseconds = 1 / −ln r ms.
-    private var restingDistanceSeconds: Double {
+    /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
+    /// (``Configuration/minimumVisibleTime`` after the measured latency), were the scroll to decelerate from here
+    /// as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
+    /// or pass slowly.
+    public func isWorthLoading(_ row: Int) -> Bool {
+        guard abs(modelVelocity) > 0, visible.contains(row) else { return true }
+        let (_, exit) = visibility(of: row)
+        return exit - Self.seconds(latency) >= Self.seconds(configuration.minimumVisibleTime)
+    }
+
+    /// The rows a fling will show long enough to be worth a download, in the order it reaches them: each row's
+    /// time on screen comes from the deceleration, its image's arrival from the measured latency, one more latency
+    /// for every `concurrentLoads` rows queued before it. Then `behind` rows past the resting point, in case it
+    /// stops a little later.
+    private var flingRows: [Int] {
+        let forward = modelVelocity > 0
+        let rest = restingDistance
+        let viewport = Double(max(1, visible.count))
+        let latency = Self.seconds(self.latency)
+        let minimum = Self.seconds(configuration.minimumVisibleTime)
+        let queue = Double(max(1, configuration.concurrentLoads))
+        var rows: [Int] = []
+        var row = forward ? visible.upperBound : visible.lowerBound - 1
+        var beyond = 0
+        while row >= 0, row < itemCount, beyond < configuration.behind {
+            let (enter, exit) = visibility(of: row)
+            if enter.isInfinite {
+                // Past the resting point: a few rows for an estimate that falls short.
+                if distance(toReach: row) < rest + viewport + Double(configuration.behind) { rows.append(row) }
+                beyond += 1
+            } else {
+                let arrival = latency * (1 + (Double(rows.count) / queue).rounded(.down))
+                if exit - max(enter, arrival) >= minimum { rows.append(row) }
+            }
+            row += forward ? 1 : -1
+        }
+        return rows
+    }
+
+    /// When, from now, a row enters and leaves the screen if the scroll decelerates from its current velocity
+    /// (seconds; infinity for never). A visible row has entered already (0).
+    private func visibility(of row: Int) -> (enter: Double, exit: Double) {
+        let rest = restingDistance
+        let rate = decelerationPerSecond
+        func time(_ distance: Double) -> Double {
+            guard distance > 0 else { return 0 }
+            guard distance < rest else { return .infinity }
+            return -Foundation.log(1 - distance / rest) / rate
+        }
+        let viewport = Double(max(1, visible.count))
+        let top = Double(visible.lowerBound)
+        if modelVelocity > 0 {
+            // The top edge moves down: the row shows while top ∈ (row − viewport, row].
+            return (time(Double(row) - viewport + 1 - top), time(Double(row) + 1 - top))
+        } else {
+            // The top edge moves up: the row shows while top ∈ (row − viewport, row].
+            return (time(top - Double(row)), time(top - Double(row) + viewport))
+        }
+    }
+
+    /// How far the top edge must move, in the direction of the scroll, for a row to start showing.
+    private func distance(toReach row: Int) -> Double {
+        let viewport = Double(max(1, visible.count))
+        let top = Double(visible.lowerBound)
+        return modelVelocity > 0 ? Double(row) - viewport + 1 - top : top - Double(row)
+    }
+
+    /// How far (rows) the scroll coasts from here: |velocity| / k.
+    private var restingDistance: Double { abs(modelVelocity) / decelerationPerSecond }
+
+    /// The velocity the predictions use: the coasting fling's modelled one, else the estimate.
+    private var modelVelocity: Double { coast.map { $0.sign * $0.speed } ?? velocity }
+
+    /// The deceleration constant k per second: the velocity falls as e^(−k t), k = −ln(rate per ms) × 1000.
+    private var decelerationPerSecond: Double {
         let rate = min(0.9999, max(0.9, configuration.decelerationRate))
-        return 1 / -Foundation.log(rate) / 1000
+        return -Foundation.log(rate) * 1000
     }
 
     private mutating func recompute() -> Update {

@@ -142,7 +142,7 @@ private final class Simulation: @unchecked Sendable {
             let next = first..<min(scenario.rows, Int((offset + scenario.viewportRows).rounded(.up)))
             let clock = ContinuousClock()
             let start = clock.now
-            let blocked = update(to: next, frameStart: frameStart)
+            let blocked = update(to: next, position: offset, frameStart: frameStart)
             let measured = start.duration(to: clock.now) - blocked.wall
             // What the frame's own calls scheduled at this instant (the prefetcher's turn) runs now.
             time.run(until: time.now)
@@ -162,7 +162,7 @@ private final class Simulation: @unchecked Sendable {
 
     /// Moves the list to `next`: the window first (as `scrollViewDidScroll` comes before layout), then the cells
     /// that left and the cells that came. Returns the time a synchronous load blocked the frame.
-    private func update(to next: Range<Int>, frameStart: Duration) -> (virtual: Duration, wall: Duration) {
+    private func update(to next: Range<Int>, position: Double, frameStart: Duration) -> (virtual: Duration, wall: Duration) {
         let left = visible.filter { !next.contains($0) }
         let came = next.filter { !visible.contains($0) }
         visible = next
@@ -170,7 +170,11 @@ private final class Simulation: @unchecked Sendable {
         switch strategy {
         case .lookahead:
             guard let loader else { break }
-            loader.visibleRowsChanged(next) { requests[$0] }
+            let update = loader.visibleRowsChanged(next, position: position) { requests[$0] }
+            if ProcessInfo.processInfo.environment["SIM_FRAMES"] != nil, !update.isEmpty || left.count + came.count > 0 {
+                let c = loader.controller
+                print("t=\(time.now) vis=\(next) v=\(Int(c.velocity)) fling=\(c.isFlinging) +\(update.prefetch) -\(update.cancel) desired=\(c.desiredRows.prefix(12))")
+            }
             for row in left {
                 loader.unbind(row: row)
                 release(row)
