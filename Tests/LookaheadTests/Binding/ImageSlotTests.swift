@@ -1,9 +1,9 @@
-// Lookahead tests — ImageSlot: synchronous memory hits, reuse, stale completions, demotion, failure and retry.
+// Lookahead tests — ImageSlot: synchronous memory hits, reuse, stale completions, hand-over, failure and retry.
 
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1))) struct ImageSlotTests {
     let loader = GatedDataLoader()
@@ -97,22 +97,20 @@ import Testing
         await loader.waitForCancellations(1)
     }
 
-    @Test func reuseInsideTheWindowDemotesAndTheprefetcherCancelsLater() async {
-        let scheduler = ManualScheduler()
-        let prefetcher = ImagePrefetcher(
-            pipeline: pipeline,
-            destination: .memoryCache,
-            maxConcurrentRequestCount: 2,
-            scheduler: scheduler.schedule
-        )
+    @Test func detachingHandsTheRunningLoadOverWithoutCancellingIt() async {
         let slot = makeSlot()
         slot.configure(with: request(1))
         await loader.waitForPending(1)
-        slot.prepareForReuse(keepingAsPrefetchIn: prefetcher)
-        #expect(pipeline.inspectGraph { $0.dataPriority(for: "https://example.com/1.jpg") } == .low)
+        let task = slot.detachLoad()
+        #expect(task?.request.url == request(1).url)
+        #expect(task?.state == .running)
+        guard case .empty = slot.state else {
+            Issue.record("the slot should be empty, is \(slot.state)")
+            return
+        }
+        #expect(slot.detachLoad() == nil, "the load was handed over once")
         #expect(loader.record.value.cancelled.isEmpty)
-        #expect(prefetcher.counts.running == 1)
-        prefetcher.stopPrefetching(with: [request(1)])
+        task?.cancel()
         await loader.waitForCancellations(1)
     }
 

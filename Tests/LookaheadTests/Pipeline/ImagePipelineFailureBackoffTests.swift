@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization

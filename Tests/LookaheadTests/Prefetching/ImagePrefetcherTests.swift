@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1))) struct ImagePrefetcherTests {
     let loader = GatedDataLoader()
