@@ -23,6 +23,10 @@ public final class GalleryLog: Sendable {
     /// What happened so far.
     public struct Counters: Sendable {
         public var downloadsStarted = 0
+        /// Downloads of a URL whose download had already started before (every start after a URL's first).
+        public var downloadsRestarted = 0
+        /// URLs whose download started at least once.
+        public var distinctURLsStarted = 0
         public var downloadsFinished = 0
         public var downloadsCancelled = 0
         /// Downloads that failed: the network, the server's status, the size limit.
@@ -51,7 +55,14 @@ public final class GalleryLog: Sendable {
         var recent: [String] = []
     }
 
-    private let counters = Mutex(Counters())
+    /// The counters, and what they are counted from per URL.
+    private struct Tally {
+        var counters = Counters()
+        var startedURLs: Set<URL> = []
+        var finishedBytes: [URL: Int] = [:]
+    }
+
+    private let tally = Mutex(Tally())
     private let output: Mutex<Output>
     private let destination: Destination
     /// Whether event lines are dropped (summary lines still go out with ``say(_:)``).
@@ -72,7 +83,16 @@ public final class GalleryLog: Sendable {
         self.output = Mutex(output)
     }
 
-    public var snapshot: Counters { counters.withLock { $0 } }
+    public var snapshot: Counters { tally.withLock { $0.counters } }
+
+    /// Bytes of the finished downloads of URLs not in `used` (a URL downloaded twice counts twice): what was
+    /// downloaded for nothing, when `used` holds the URLs whose image was shown. Cancelled downloads are left out:
+    /// the pipeline's events do not say how many of their bytes arrived.
+    public func finishedBytes(ofURLsNotIn used: Set<URL>) -> Int {
+        tally.withLock { tally in
+            tally.finishedBytes.reduce(0) { sum, entry in used.contains(entry.key) ? sum : sum + entry.value }
+        }
+    }
 
     /// The last `count` event lines (with the `.memory` destination).
     public func recentLines(_ count: Int) -> [String] {
@@ -106,28 +126,36 @@ public final class GalleryLog: Sendable {
     @Sendable public func pipelineEvent(_ event: ImagePipeline.Event) {
         switch event {
         case .dataLoadStarted(let url):
-            counters.withLock { $0.downloadsStarted += 1 }
+            tally.withLock { tally in
+                tally.counters.downloadsStarted += 1
+                if tally.startedURLs.insert(url).inserted {
+                    tally.counters.distinctURLsStarted += 1
+                } else {
+                    tally.counters.downloadsRestarted += 1
+                }
+            }
             line("⬇️ Starting download: \(url.absoluteString)")
-        case .dataLoadFinished(_, let byteCount):
-            counters.withLock {
-                $0.downloadsFinished += 1
-                $0.bytes += byteCount
+        case .dataLoadFinished(let url, let byteCount):
+            tally.withLock { tally in
+                tally.counters.downloadsFinished += 1
+                tally.counters.bytes += byteCount
+                tally.finishedBytes[url, default: 0] += byteCount
             }
         case .dataLoadCancelled:
-            counters.withLock { $0.downloadsCancelled += 1 }
+            tally.withLock { $0.counters.downloadsCancelled += 1 }
         case .dataLoadFailed(let url, let error):
-            counters.withLock { $0.downloadsFailed += 1 }
+            tally.withLock { $0.counters.downloadsFailed += 1 }
             line("❌ Download failed: \(url.absoluteString) — \(error)")
         case .coalesced:
-            counters.withLock { $0.sharedRequests += 1 }
+            tally.withLock { $0.counters.sharedRequests += 1 }
         case .diskCacheHit(let url, _):
-            counters.withLock { $0.diskHits += 1 }
+            tally.withLock { $0.counters.diskHits += 1 }
             line("📦 Image loaded from disk cache: \(url.absoluteString)")
         case .decodingFailed(let url, let error):
-            counters.withLock { $0.decodesFailed += 1 }
+            tally.withLock { $0.counters.decodesFailed += 1 }
             line("❌ Decoding failed: \(url.absoluteString) — \(error)")
         case .diskCacheEntryRemoved(let url, _):
-            counters.withLock { $0.diskEntriesRemoved += 1 }
+            tally.withLock { $0.counters.diskEntriesRemoved += 1 }
             line("🗑️ Removed from the disk cache (did not decode): \(url.absoluteString)")
         case .memoryCacheHit, .imageDecoded:
             break

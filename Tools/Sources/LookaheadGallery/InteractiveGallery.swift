@@ -1,5 +1,5 @@
 // Lookahead gallery — the full-screen terminal gallery: a frame loop on a thread of its own, cells bound with
-// ImageSlot, prefetching by ListPrefetchController and ImagePrefetcher, images drawn by chafa off the loop.
+// ImageSlot through a ListImageLoader, which also prefetches, images drawn by chafa off the loop.
 
 import Foundation
 import Lookahead
@@ -7,12 +7,12 @@ import Synchronization
 
 /// The interactive gallery. ``run()`` blocks its thread — the gallery's "main thread" — until the user quits.
 ///
-/// Each frame: take the keys and the slot changes that arrived, move the scroll, bind cells to the items that
-/// came on screen (an ``ImageSlot`` each; a memory hit shows in the same frame), unbind the ones that left
-/// (demoted to a prefetch while still in the window), feed the visible range to the ``ListPrefetchController``
-/// and its wish list to the ``ImagePrefetcher``, then draw the screen into a ``ScreenBuffer`` and write only the
-/// cells that changed. Nothing in the loop waits: decoding runs in the pipeline, drawing images with chafa on a
-/// queue of its own.
+/// Each frame: take the keys and the slot changes that arrived, move the scroll, tell the ``ListImageLoader`` the
+/// visible items (it moves its prefetch window and prefetches), unbind the cells of the items that left (their
+/// loads go on as prefetches while near the screen), bind cells to the items that came (an ``ImageSlot`` each; a
+/// memory hit shows in the same frame), then draw the screen into a ``ScreenBuffer`` and write only the cells that
+/// changed. Nothing in the loop waits: decoding runs in the pipeline, drawing images with chafa on a queue of its
+/// own.
 // SAFETY: every mutable property is used only by the thread that calls `run()` (after `init` hands the object
 // over); other threads reach the gallery through `inbox` (a Mutex) and the pipeline's thread-safe types.
 public final class InteractiveGallery: @unchecked Sendable {
@@ -75,7 +75,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     }
 
     private let pipeline: ImagePipeline
-    private let prefetcher: ImagePrefetcher
+    private let loader: ListImageLoader
     private let terminal: Terminal
     private let log: GalleryLog
     private let options: Options
@@ -85,7 +85,6 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     private var items: [GalleryItem]
     private var navigator: GalleryNavigator
-    private var controller: ListPrefetchController
     private var cells: [Cell] = []
     private var boundCells: [Int: Int] = [:]  // item → cell
     private var requests: [Int: ImageRequest] = [:]
@@ -108,7 +107,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         reload: @escaping @Sendable () async throws(GallerySource.Failure) -> [GalleryItem]
     ) {
         self.pipeline = pipeline
-        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 4)
+        self.loader = ListImageLoader(pipeline: pipeline, itemCount: items.count)
         self.terminal = terminal
         self.log = log
         self.options = options
@@ -122,7 +121,6 @@ public final class InteractiveGallery: @unchecked Sendable {
             logLines: options.logLines
         )
         self.navigator = GalleryNavigator(layout: layout, itemCount: items.count)
-        self.controller = ListPrefetchController(itemCount: items.count)
     }
 
     /// Runs until `q`, Ctrl-C, SIGINT/SIGTERM/SIGHUP or the end of input; the terminal is restored on return.
@@ -145,7 +143,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             if terminal.takeResize(), let size = Terminal.size() { relayout(columns: size.columns, rows: size.rows) }
             let moved = navigator.advance(by: elapsed.seconds)
             if moved && options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
-            bindVisibleCells(at: start.duration(to: now))
+            bindVisibleCells()
             spinnerPhase = Int(start.duration(to: now).seconds * 10)
             draw()
             summary.frames += 1
@@ -159,8 +157,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             if running, after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
         }
         stop.set()
-        prefetcher.stopPrefetching()
-        for cell in cells.indices { cells[cell].slot.prepareForReuse() }
+        loader.stop()
         return summary
     }
 
@@ -289,16 +286,14 @@ public final class InteractiveGallery: @unchecked Sendable {
         )
     }
 
-    private func bindVisibleCells(at time: Duration) {
+    /// As UIKit calls them: the scroll (the loader moves its window, prefetches, and starts the loads a fling held
+    /// back), then the cells that ended displaying, then the ones that will display.
+    private func bindVisibleCells() {
         let visible = navigator.visibleItems
-        for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
-        let update = controller.visibleRangeChanged(visible, at: time)
+        let update = loader.visibleRowsChanged(visible) { request(for: $0) }
         for line in update.logMessages { log.line(line) }
+        for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
         for item in visible where boundCells[item] == nil { bind(item) }
-        prefetcher.prefetch(controller.desiredRows.map { request(for: $0) })
-        if !controller.isFlinging {
-            for item in visible { if let cell = boundCells[item] { cells[cell].slot.startLoading() } }
-        }
     }
 
     private func bind(_ item: Int) {
@@ -309,9 +304,9 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].display = .loading
         boundCells[item] = cell
         log.line("🔄 Cell configured for row \(item + 1)")
-        // A memory hit changes the state inside configure; its message is applied on the next frame, but the art
-        // cache lets the image show at once.
-        cells[cell].slot.configure(with: request, startsLoading: !controller.isFlinging)
+        // A memory hit changes the state inside bind; its message is applied on the next frame, but the art cache
+        // lets the image show at once. A miss loads at once, or once a fling slows down.
+        loader.bind(row: item, request: request, to: cells[cell].slot)
         if case .loaded(_, _, let cache) = cells[cell].slot.state, let cached = artCache[request.imageKey] {
             cells[cell].display = .image(cached.art, graphics: cached.graphics, cache: cache)
         }
@@ -323,8 +318,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].request = nil
         cells[cell].display = .loading
         shownGraphics.remove(cell)
-        let keep = controller.prefetched.contains(item) ? prefetcher : nil
-        cells[cell].slot.prepareForReuse(keepingAsPrefetchIn: keep)
+        // A running load goes on as a prefetch; the loader's window decides when to give it up.
+        loader.unbind(row: item)
     }
 
     private func makeCell() -> Int {
@@ -389,7 +384,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         items = newItems
         requests.removeAll()
         navigator.itemCountChanged(newItems.count)
-        _ = controller.itemCountChanged(newItems.count)
+        let update = loader.itemCountChanged(newItems.count) { request(for: $0) }
+        for line in update.logMessages { log.line(line) }
         previous = nil
     }
 
@@ -600,7 +596,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             "\(layout.mode.rawValue)",
             "items \(items.count)",
             "visible \(range)",
-            "prefetch \(controller.prefetched.count)",
+            "prefetch \(loader.controller.prefetched.count)",
             "↓ \(counters.downloadsInFlight) in flight",
             "hits mem \(summary.memoryHits) disk \(counters.diskHits)",
             "failed \(summary.failures)",

@@ -212,7 +212,8 @@ struct GalleryCommand: AsyncParsableCommand {
         let counters = galleryLog.snapshot
         print(
             "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
-                + "(\(counters.downloadsCancelled) cancelled), failures: \(counters.failureSummary), "
+                + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsRestarted) restarted), "
+                + "failures: \(counters.failureSummary), "
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
                 + "\(summary.frames) frames, \(summary.lateFrames) late; work per frame "
                 + String(
@@ -304,7 +305,17 @@ struct GalleryCommand: AsyncParsableCommand {
         log.say(
             "   downloads: \(counters.downloadsStarted) started, \(counters.downloadsFinished) finished, "
                 + "\(counters.downloadsCancelled) cancelled, \(counters.downloadsFailed) failed, "
+                + "\(counters.downloadsRestarted) restarted, "
                 + "\(counters.sharedRequests) requests joined a download in flight"
+        )
+        log.say("   distinct URLs started: \(counters.distinctURLsStarted)")
+        // Finished downloads only: the pipeline's events do not say how many bytes a cancelled download had
+        // received, so what cancelled downloads wasted is not in this figure.
+        let wasted = log.finishedBytes(ofURLsNotIn: summary.shownURLs)
+        let wastedShare = counters.bytes == 0 ? 0 : Double(wasted) * 100 / Double(counters.bytes)
+        log.say(
+            "   wasted bytes: \(wasted) (\(String(format: "%.1f", wastedShare)) %) — finished downloads whose image "
+                + "was never on screen"
         )
         log.say(
             "   failures: \(counters.failureSummary) (\(counters.diskEntriesRemoved) removed from the disk cache)"

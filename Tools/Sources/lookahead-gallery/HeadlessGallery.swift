@@ -1,5 +1,5 @@
-// Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, prefetched
-// by ListPrefetchController and ImagePrefetcher, its cells bound with ImageSlot.
+// Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, its rows
+// loaded by a ListImageLoader, its cells bound with ImageSlot.
 
 import Foundation
 import Lookahead
@@ -7,9 +7,9 @@ import LookaheadGallery
 import Synchronization
 
 /// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable
-/// cells, each with an ``ImageSlot``; a ``ListPrefetchController`` deciding what to prefetch; an
-/// ``ImagePrefetcher`` loading it. Slot changes arrive on other threads and are applied on the next frame, only
-/// when the cell still shows the row they belong to.
+/// cells, each with an ``ImageSlot``, bound to rows through a ``ListImageLoader``, which is told the visible rows
+/// every frame and prefetches around them. Slot changes arrive on other threads and are applied on the next
+/// frame, only when the cell still shows the row they belong to.
 ///
 /// The frame loop runs on a thread of its own, the way a UI runs on its main thread: it never awaits, and
 /// configuring a row costs a memory-cache lookup at most.
@@ -28,6 +28,8 @@ struct HeadlessGallery: Sendable {
         var lateFrames = 0
         var staleChangesDropped = 0
         var memoryHits = 0
+        /// The URLs of the rows that had their image on screen at least once.
+        var shownURLs: Set<URL> = []
     }
 
     /// A reusable cell: the slot, and the row it shows.
@@ -44,28 +46,28 @@ struct HeadlessGallery: Sendable {
     private struct RowState: Sendable {
         var wasShown = false
         var hasImage = false
+        /// Whether the row ever had its image while on screen.
+        var imageWasShown = false
         var placeholderFrames = 0
         var cell: Int?
     }
 
     let pipeline: ImagePipeline
-    let prefetcher: ImagePrefetcher
+    let loader: ListImageLoader
     let log: GalleryLog
     let settings: Settings
     private let urls: [URL]
     private let inbox = Inbox<Change>()
     private var cells: [Cell] = []
     private var rows: [RowState]
-    private var controller: ListPrefetchController
 
     init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
-        self.prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 4)
+        self.loader = ListImageLoader(pipeline: pipeline, itemCount: urls.count)
         self.urls = urls
         self.log = log
         self.settings = settings
         self.rows = Array(repeating: RowState(), count: urls.count)
-        self.controller = ListPrefetchController(itemCount: urls.count)
         let inbox = inbox
         self.cells = (0..<(settings.viewportRows + 2)).map { index in
             Cell(
@@ -108,15 +110,13 @@ struct HeadlessGallery: Sendable {
             applyChanges(&summary)
             let first = Int(offset.rounded(.down))
             let next = first..<min(rows.count, Int((offset + Double(settings.viewportRows)).rounded(.up)))
-            let update = controller.visibleRangeChanged(next, at: start.duration(to: clock.now))
+            // As UIKit calls them: the scroll (the loader moves its window and prefetches), then the cells that
+            // ended displaying, then the ones that will display.
+            let update = loader.visibleRowsChanged(next) { [urls] in ImageRequest(url: urls[$0]) }
             for line in update.logMessages { log.line(line) }
             for row in visible where !next.contains(row) { disappear(row, &summary) }
             for row in next where !visible.contains(row) { appear(row, &summary) }
             visible = next
-            prefetcher.prefetch(controller.desiredRows.map { ImageRequest(url: urls[$0]) })
-            if !controller.isFlinging {
-                for row in visible where !rows[row].hasImage { rows[row].cell.map { cells[$0].slot.startLoading() } }
-            }
             for row in visible where !rows[row].hasImage { rows[row].placeholderFrames += 1 }
             frame += 1
             summary.frames += 1
@@ -126,7 +126,8 @@ struct HeadlessGallery: Sendable {
             if remaining > .zero { Thread.sleep(forTimeInterval: remaining.seconds) }
         }
         for row in visible { disappear(row, &summary) }
-        prefetcher.stopPrefetching()
+        loader.stop()
+        summary.shownURLs = Set(rows.indices.filter { rows[$0].imageWasShown }.map { urls[$0] })
         return summary
     }
 
@@ -140,10 +141,12 @@ struct HeadlessGallery: Sendable {
         let isFirstShow = !rows[row].wasShown
         rows[row].wasShown = true
         if isFirstShow { summary.rowsShown += 1 }
-        // A memory hit is applied inside configure: the change is already in the inbox; take it now.
-        cells[cell].slot.configure(with: ImageRequest(url: urls[row]), startsLoading: !controller.isFlinging)
+        // A memory hit is applied inside bind: the change is already in the inbox; take it now. A miss loads at
+        // once, or once a fling slows down.
+        loader.bind(row: row, request: ImageRequest(url: urls[row]), to: cells[cell].slot)
         if case .loaded(_, _, .memory) = cells[cell].slot.state {
             rows[row].hasImage = true
+            rows[row].imageWasShown = true
             summary.memoryHits += 1
             log.line("📦 Image loaded from cache: \(urls[row].absoluteString)")
         } else if isFirstShow {
@@ -162,9 +165,8 @@ struct HeadlessGallery: Sendable {
         guard let cell = rows[row].cell else { return }
         rows[row].cell = nil
         cells[cell].row = nil
-        // Still in the prefetch window: the load goes on at prefetch priority; otherwise it stops.
-        let keep = controller.prefetched.contains(row) ? prefetcher : nil
-        cells[cell].slot.prepareForReuse(keepingAsPrefetchIn: keep)
+        // A running load goes on as a prefetch; the loader's window decides when to give it up.
+        loader.unbind(row: row)
     }
 
     private mutating func applyChanges(_ summary: inout Summary) {
@@ -178,6 +180,7 @@ struct HeadlessGallery: Sendable {
             case .loaded(_, _, let cacheType):
                 guard !rows[row].hasImage else { continue }
                 rows[row].hasImage = true
+                rows[row].imageWasShown = true
                 if cacheType == nil { log.line("✅ Image downloaded and cached: \(urls[row].absoluteString)") }
             case .failed(let error, _):
                 log.line("❌ Row \(row + 1) failed: \(error)")
