@@ -38,6 +38,7 @@ public final class ImagePrefetcher: Sendable {
     struct Running: Sendable {
         let work: OperationToken
         let imageTask: ImageTask?
+        let request: ImageRequest
     }
 
     private struct State {
@@ -125,7 +126,9 @@ public final class ImagePrefetcher: Sendable {
     ///
     /// - Parameter keeping: Requests that are not worth starting but not worth stopping either (rows a little
     ///   beyond the window): those already running go on; none of them start.
-    public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) {
+    /// - Returns: The running prefetches this cancelled.
+    @discardableResult
+    public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {
         let items = requests.map { (key: key(for: $0), request: $0) }
         let kept = Set(keeping.map(key(for:)))
         let (cancelled, shouldSchedule) = state.withLock { state in
@@ -133,6 +136,7 @@ public final class ImagePrefetcher: Sendable {
         }
         for running in cancelled { cancel(running) }
         if shouldSchedule { schedule { [weak self] in self?.drain() } }
+        return cancelled.map(\.request)
     }
 
     /// Stops prefetching images for URLs: queued ones are dropped, running ones cancelled.
@@ -159,7 +163,7 @@ public final class ImagePrefetcher: Sendable {
         let key = key(for: task.request)
         let work = OperationToken()
         let (adopted, priority) = state.withLock { state in
-            (state.queue.adopt(key, handle: Running(work: work, imageTask: task)), state.priority)
+            (state.queue.adopt(key, handle: Running(work: work, imageTask: task, request: task.request)), state.priority)
         }
         guard adopted else {
             task.cancel()  // this prefetcher already loads it; that load keeps the download alive
@@ -246,7 +250,7 @@ public final class ImagePrefetcher: Sendable {
             }
             let work = OperationToken()
             let imageTask = destination == .memoryCache ? pipeline.imageTask(with: request) : nil
-            guard state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask), to: key) }) else {
+            guard state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask, request: request), to: key) }) else {
                 imageTask?.cancel()  // stopped between the drain and now
                 continue
             }

@@ -50,7 +50,7 @@ public final class ListImageLoader: Sendable {
         public init() {}
     }
 
-    /// What a call changed, for logs: rows that joined the wish list and rows whose downloads were given up.
+    /// What a call changed, for logs: rows that joined the wish list and rows whose running downloads were cancelled.
     public typealias Update = ListPrefetchController.Update
 
     private struct State {
@@ -231,9 +231,12 @@ public final class ListImageLoader: Sendable {
         // During a fling no visible cell loads: the prefetches, for rows about to be on screen, take every slot.
         let priority: ImageRequest.Priority = plan.isFlinging ? .normal : .low
         if prefetcher.priority != priority { prefetcher.priority = priority }
-        prefetcher.prefetch(wished, keeping: kept)
+        let cancelled = Set(prefetcher.prefetch(wished, keeping: kept).map(\.imageKey))
         for slot in plan.slotsToStart { slot.startLoading() }
-        return plan.update
+        // The log names the rows whose downloads stopped, not every row that left the window.
+        var update = plan.update
+        update.cancel = update.cancel.filter { row in requests(row).map { cancelled.contains($0.imageKey) } ?? false }
+        return update
     }
 
     /// The state under its lock, shared with the prefetcher's observer.
@@ -267,7 +270,7 @@ public final class ListImageLoader: Sendable {
         var tracked: [Int: Duration] = [:]
         for row in plan.wish { tracked[row] = time }
         for (row, since) in state.tracked where tracked[row] == nil {
-            if window.contains(row), !passed(row) {
+            if window.contains(row) {
                 tracked[row] = time
             } else if time - since < configuration.cancellationDelay, !passed(row) {
                 tracked[row] = since

@@ -290,7 +290,10 @@ public final class InteractiveGallery: @unchecked Sendable {
     /// back), then the cells that ended displaying, then the ones that will display.
     private func bindVisibleCells() {
         let visible = navigator.visibleItems
-        let update = loader.visibleRowsChanged(visible) { request(for: $0) }
+        // The scroll position in items, fractional: the loader's speed estimate then follows the scroll smoothly.
+        let layout = navigator.layout
+        let position = navigator.offset / Double(max(1, layout.itemHeight)) * Double(layout.itemsPerRow)
+        let update = loader.visibleRowsChanged(visible, position: position) { request(for: $0) }
         for line in update.logMessages { log.line(line) }
         for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
         for item in visible where boundCells[item] == nil { bind(item) }

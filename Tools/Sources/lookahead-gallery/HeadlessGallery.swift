@@ -112,7 +112,7 @@ struct HeadlessGallery: Sendable {
             let next = first..<min(rows.count, Int((offset + Double(settings.viewportRows)).rounded(.up)))
             // As UIKit calls them: the scroll (the loader moves its window and prefetches), then the cells that
             // ended displaying, then the ones that will display.
-            let update = loader.visibleRowsChanged(next) { [urls] in ImageRequest(url: urls[$0]) }
+            let update = loader.visibleRowsChanged(next, position: offset) { [urls] in ImageRequest(url: urls[$0]) }
             for line in update.logMessages { log.line(line) }
             for row in visible where !next.contains(row) { disappear(row, &summary) }
             for row in next where !visible.contains(row) { appear(row, &summary) }
@@ -171,6 +171,7 @@ struct HeadlessGallery: Sendable {
 
     private mutating func applyChanges(_ summary: inout Summary) {
         for change in inbox.take() {
+            if case .empty = change.state { continue }  // the cell was unbound: nothing to show
             // The cell may show another row by now: a change for an earlier request is dropped.
             guard let row = cells[change.cell].row, change.state.request?.url == urls[row] else {
                 summary.staleChangesDropped += 1
