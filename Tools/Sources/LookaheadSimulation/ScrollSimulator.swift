@@ -170,11 +170,7 @@ private final class Simulation: @unchecked Sendable {
         switch strategy {
         case .lookahead:
             guard let loader else { break }
-            let update = loader.visibleRowsChanged(next, position: position) { requests[$0] }
-            if ProcessInfo.processInfo.environment["SIM_FRAMES"] != nil, !update.isEmpty || left.count + came.count > 0 {
-                let c = loader.controller
-                print("t=\(time.now) vis=\(next) v=\(Int(c.velocity)) fling=\(c.isFlinging) +\(update.prefetch) -\(update.cancel) desired=\(c.desiredRows.prefix(12))")
-            }
+            loader.visibleRowsChanged(next, position: position) { requests[$0] }
             for row in left {
                 loader.unbind(row: row)
                 release(row)
@@ -198,7 +194,11 @@ private final class Simulation: @unchecked Sendable {
                     let clock = ContinuousClock()
                     let start = clock.now
                     // The main thread waits for the image: virtual time runs until it is there.
-                    while !hasImage(row), let due = time.nextEventTime { time.run(until: due) }
+                    while !hasImage(row) {
+                        time.run(until: time.now)  // the load's first steps, at this instant
+                        guard !hasImage(row), let due = time.nextEventTime else { break }
+                        time.run(until: due)
+                    }
                     blocked.wall += start.duration(to: clock.now)
                 }
                 appeared(row)
@@ -302,11 +302,6 @@ private final class Simulation: @unchecked Sendable {
         }
         let ledger = network.ledger
         let bytes = ledger.bytes
-        if ProcessInfo.processInfo.environment["SIM_TRACE"] == strategy.rawValue {
-            for row in rows.indices where bytes[row] != nil || rows[row].wasShown {
-                print("row \(row) shown \(rows[row].wasShown) displayed \(rows[row].everDisplayedImage) starts \(ledger.starts[row] ?? 0) bytes \(bytes[row] ?? 0) placeholder \(rows[row].placeholder)")
-            }
-        }
         return ScrollReport(
             strategy: strategy,
             trajectory: scenario.trajectory,

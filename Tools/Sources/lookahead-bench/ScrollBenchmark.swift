@@ -79,9 +79,6 @@ struct ScrollBenchmark: ParsableCommand {
                     scenario.trajectory = trajectory
                     scenario.latencyMilliseconds = range
                     scenario.bytesPerSecond = bandwidth
-                    if let text = ProcessInfo.processInfo.environment["SIM_MIN_VISIBLE_MS"], let ms = Int64(text) {
-                        scenario.loaderConfiguration.window.minimumVisibleTime = .milliseconds(ms)
-                    }
                     return ScrollSimulator.compare(scenario)
                 }
                 everyRun += runs.flatMap { $0 }

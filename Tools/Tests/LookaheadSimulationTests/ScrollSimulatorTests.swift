@@ -1,22 +1,47 @@
-// Lookahead tests — the scroll simulator: deterministic, and the strategies rank as they should.
+// Lookahead tests — the scroll simulation: deterministic, driven by the real library, and the strategies rank as
+// they should.
 
+import Lookahead
 import Testing
 
 @testable import LookaheadSimulation
 
 @Suite struct ScrollSimulatorTests {
+    /// The figures that do not depend on this machine's speed: all but the hitch ratio, which adds measured time.
+    private func deterministic(_ reports: [ScrollReport]) -> [ScrollReport] {
+        reports.map { report in
+            var report = report
+            report.hitchRatio = 0
+            return report
+        }
+    }
+
     @Test(arguments: ScrollScenario.Trajectory.allCases) func theSameSeedGivesTheSameFigures(
         trajectory: ScrollScenario.Trajectory
     ) {
         var scenario = ScrollScenario()
         scenario.trajectory = trajectory
-        #expect(ScrollSimulator.compare(scenario) == ScrollSimulator.compare(scenario))
+        #expect(deterministic(ScrollSimulator.compare(scenario)) == deterministic(ScrollSimulator.compare(scenario)))
         var other = scenario
         other.seed = 99
-        #expect(ScrollSimulator.run(other, strategy: .lookahead) != ScrollSimulator.run(scenario, strategy: .lookahead))
+        #expect(
+            deterministic([ScrollSimulator.run(other, strategy: .lookahead)])
+                != deterministic([ScrollSimulator.run(scenario, strategy: .lookahead)])
+        )
     }
 
-    @Test(arguments: [60, 120]) func onAFlingLookaheadBeatsTheFixedWindowsAndTheOracleBeatsEveryone(frameRate: Int) {
+    @Test func theLoaderUnderTestIsTheLibrarysOwn() {
+        // A change to ListImageLoader's configuration changes what the simulation measures: it runs that object,
+        // not a model of it.
+        var scenario = ScrollScenario()
+        let standard = ScrollSimulator.run(scenario, strategy: .lookahead)
+        scenario.loaderConfiguration.maximumConcurrentPrefetches = 1
+        let narrow = ScrollSimulator.run(scenario, strategy: .lookahead)
+        #expect(narrow.placeholderTotal > standard.placeholderTotal)
+        #expect(narrow.downloadsStarted != standard.downloadsStarted)
+    }
+
+    @Test(arguments: [60, 120]) func onAFlingLookaheadBeatsTheFixedWindowsWithoutThrash(frameRate: Int) {
         var scenario = ScrollScenario()
         scenario.frameRate = frameRate
         let reports = Dictionary(uniqueKeysWithValues: ScrollSimulator.compare(scenario).map { ($0.strategy, $0) })
@@ -25,31 +50,46 @@ import Testing
         let oracle = reports[.oracle]!
         #expect(lookahead.placeholderTotal < uikit.placeholderTotal)
         #expect(lookahead.placeholderTotal < reports[.prefetchLazy]!.placeholderTotal)
-        #expect(oracle.placeholderTotal <= lookahead.placeholderTotal)
-        #expect(lookahead.placeholderTotal <= oracle.placeholderTotal * 1.4)
+        #expect(lookahead.placeholderTotal <= oracle.placeholderTotal * 1.25)
         #expect(lookahead.bytesNeverShown < uikit.bytesNeverShown)
         #expect(lookahead.rowsFirstShownWithImage > uikit.rowsFirstShownWithImage)
-        #expect(lookahead.hitchRatio == 0)
+        // No download of a URL is started twice, and few are cancelled once started.
+        #expect(lookahead.restarts == 0)
+        #expect(lookahead.cancellations * 4 <= lookahead.downloadsStarted)
+        #expect(uikit.cancellations * 2 > uikit.downloadsStarted, "the fixed window thrashes, as measured before")
     }
 
-    @Test func synchronousLoadingFreezesAndPrefetchingOnlyHelpsWhenSlow() {
+    @Test func synchronousLoadingFreezes() {
         var slow = ScrollScenario()
         slow.trajectory = .slowDrag
-        let fling = ScrollScenario()
-        let slowReports = Dictionary(uniqueKeysWithValues: ScrollSimulator.compare(slow).map { ($0.strategy, $0) })
-        let flingReports = Dictionary(uniqueKeysWithValues: ScrollSimulator.compare(fling).map { ($0.strategy, $0) })
-        // The classic demo's table, as numbers: synchronous freezes; prefetch + synchronous is smooth only when
-        // slow (fewer hitches than synchronous, still far over 10 ms/s on a fling); lazy async never hitches.
-        #expect(slowReports[.synchronous]!.hitchRatio > 10)
-        #expect(slowReports[.prefetchSynchronous]!.hitchRatio < slowReports[.synchronous]!.hitchRatio)
-        #expect(flingReports[.prefetchSynchronous]!.hitchRatio > 10)
-        #expect(flingReports[.prefetchLazy]!.hitchRatio == 0)
-        #expect(slowReports[.synchronous]!.placeholderTotal == 0, "a frozen screen shows no placeholders")
+        let reports = Dictionary(uniqueKeysWithValues: ScrollSimulator.compare(slow).map { ($0.strategy, $0) })
+        // The classic demo's table, as numbers: the synchronous strategies block the main thread for whole loads
+        // (virtual time, so this holds on any machine); a frozen screen shows no placeholders.
+        #expect(reports[.synchronous]!.hitchRatio > 10)
+        #expect(reports[.prefetchSynchronous]!.hitchRatio < reports[.synchronous]!.hitchRatio)
+        #expect(reports[.synchronous]!.placeholderTotal == 0)
     }
 
-    @Test func everyRowOnTheTrajectoryIsCounted() {
+    @Test func everyRowOnTheTrajectoryIsCountedAndTheBytesAddUp() {
         let report = ScrollSimulator.run(ScrollScenario(), strategy: .uikit)
         #expect(report.rowsShown > 150 && report.rowsShown <= 200)
         #expect(report.bytesDownloaded > 0)
+        #expect(report.bytesNeverShown <= report.bytesDownloaded)
+        #expect(report.distinctURLsStarted + report.restarts == report.downloadsStarted)
+    }
+
+    @Test func theModelledNetworkTakesItsLatencyAndBandwidth() {
+        // A list no longer than the screen, so nothing scrolls, with a connection per row: each image arrives after
+        // the latency plus its bytes over the bandwidth plus one decode, and the placeholder time says so.
+        var scenario = ScrollScenario()
+        scenario.rows = 8
+        scenario.connectionLimit = 8
+        scenario.latencyMilliseconds = 500...500
+        scenario.bytesPerSecond = 30_000  // 1 s per 30 kB image
+        let report = ScrollSimulator.run(scenario, strategy: .uikit)
+        // 1.5 s + 3 ms of decoding, counted in whole 60 Hz frames: 91 frames.
+        #expect(report.rowsShown == 8)
+        #expect(abs(report.placeholderP50 - 91 * 1000 / 60) < 1)
+        #expect(abs(report.placeholderP95 - 91 * 1000 / 60) < 1)
     }
 }
