@@ -57,31 +57,37 @@ extension View {
     }
 }
 
-/// Owns a ``ListPrefetchController`` and an ``ImagePrefetcher`` for a SwiftUI list.
+/// Drives a ``ListImageLoader`` from a SwiftUI list: the rows on screen are those that appeared and have not
+/// disappeared.
 @MainActor @Observable public final class PrefetchCoordinator {
-    private var controller: ListPrefetchController
-    private let prefetcher: ImagePrefetcher
+    /// The loader: its window and prefetcher.
+    public let loader: ListImageLoader
     private let request: (Int) -> ImageRequest?
-    private let start = ContinuousClock.now
+    private var appeared: Set<Int> = []
 
     public init(
         itemCount: Int,
-        prefetcher: ImagePrefetcher = ImagePrefetcher(),
+        pipeline: ImagePipeline = .shared,
+        configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
         request: @escaping (Int) -> ImageRequest?
     ) {
-        self.controller = ListPrefetchController(itemCount: itemCount)
-        self.prefetcher = prefetcher
+        self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
         self.request = request
     }
 
     public func rowAppeared(_ row: Int) {
-        _ = controller.itemAppeared(row, at: start.duration(to: .now))
-        prefetcher.prefetch(controller.desiredRows.compactMap(request))
+        appeared.insert(row)
+        visibleRowsChanged()
     }
 
     public func rowDisappeared(_ row: Int) {
-        _ = controller.itemDisappeared(row, at: start.duration(to: .now))
-        prefetcher.prefetch(controller.desiredRows.compactMap(request))
+        appeared.remove(row)
+        visibleRowsChanged()
+    }
+
+    private func visibleRowsChanged() {
+        guard let low = appeared.min(), let high = appeared.max() else { return }
+        loader.visibleRowsChanged(low..<(high + 1), requests: request)
     }
 }
 #endif

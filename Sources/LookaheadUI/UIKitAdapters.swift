@@ -1,5 +1,5 @@
-// LookaheadUI — UIKit adapters: a prefetch data source and an image-view binding. Thin forwarding over the
-// platform-neutral ListPrefetchController, ImagePrefetcher and ImageSlot, where every decision lives.
+// LookaheadUI — UIKit adapters: a table or collection view driving a ListImageLoader, and an image-view binding.
+// Thin forwarding over the platform-neutral ListImageLoader and ImageSlot, where every decision lives.
 // Apple platforms only: this file is empty on Linux and cannot be built or tested there.
 
 #if canImport(UIKit)
@@ -7,41 +7,64 @@ import Foundation
 public import Lookahead
 public import UIKit
 
-/// Feeds a table or collection view's visible rows to a ``ListPrefetchController`` and its wish list to an
-/// ``ImagePrefetcher``. Set it as `prefetchDataSource` and call ``scrollViewDidScroll(_:)`` from the delegate.
+/// Drives a ``ListImageLoader`` from a table or collection view (section 0). Set it as `prefetchDataSource`, call
+/// ``scrollViewDidScroll(_:)`` from the delegate, ``bind(_:row:)`` from `cellForRowAt` and ``unbind(row:)`` from
+/// `didEndDisplaying`.
 @MainActor
 public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefetching,
     UICollectionViewDataSourcePrefetching
 {
-    public private(set) var controller: ListPrefetchController
-    public let prefetcher: ImagePrefetcher
+    /// The loader: its window, prefetcher and the cells' slots.
+    public let loader: ListImageLoader
     private let request: (IndexPath) -> ImageRequest?
-    private let start = ContinuousClock.now
 
     /// - Parameter request: The image request for a row (section 0).
     public init(
         itemCount: Int,
-        prefetcher: ImagePrefetcher = ImagePrefetcher(),
+        pipeline: ImagePipeline = .shared,
+        configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
         request: @escaping (IndexPath) -> ImageRequest?
     ) {
-        self.controller = ListPrefetchController(itemCount: itemCount)
-        self.prefetcher = prefetcher
+        self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
         self.request = request
     }
 
     /// Call from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
         let rows: [Int]
+        var position: Double?
         switch scrollView {
-        case let table as UITableView: rows = (table.indexPathsForVisibleRows ?? []).map(\.row)
-        case let collection as UICollectionView: rows = collection.indexPathsForVisibleItems.map(\.item)
-        default: return
+        case let table as UITableView:
+            rows = (table.indexPathsForVisibleRows ?? []).map(\.row)
+            // The fractional row at the top edge, so the loader's speed estimate follows the scroll smoothly.
+            if let first = rows.min() {
+                let frame = table.rectForRow(at: IndexPath(row: first, section: 0))
+                let top = table.contentOffset.y + table.adjustedContentInset.top
+                if frame.height > 0 { position = Double(first) + Double((top - frame.minY) / frame.height) }
+            }
+        case let collection as UICollectionView:
+            rows = collection.indexPathsForVisibleItems.map(\.item)
+        default:
+            return
         }
-        visibleRowsChanged(rows)
+        guard let low = rows.min(), let high = rows.max() else { return }
+        loader.visibleRowsChanged(low..<(high + 1), position: position) { request(IndexPath(item: $0, section: 0)) }
     }
 
-    /// Whether cells should start loads now (not during a fling).
-    public var shouldLoadVisibleImages: Bool { !controller.isFlinging }
+    /// The list's row count changed.
+    public func itemCountChanged(_ count: Int) {
+        loader.itemCountChanged(count) { request(IndexPath(item: $0, section: 0)) }
+    }
+
+    /// Call from `cellForRowAt`: the cell's image view shows the row's image (a memory hit at once).
+    public func bind(_ binding: ImageViewBinding, row: Int) {
+        loader.bind(row: row, request: request(IndexPath(item: row, section: 0)), to: binding.slot)
+    }
+
+    /// Call from `didEndDisplaying`: the row's load becomes a prefetch while the row is near the screen.
+    public func unbind(row: Int) {
+        loader.unbind(row: row)
+    }
 
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
         scrollViewDidScroll(tableView)
@@ -59,15 +82,10 @@ public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefet
     {
         scrollViewDidScroll(collectionView)
     }
-
-    private func visibleRowsChanged(_ rows: [Int]) {
-        guard let low = rows.min(), let high = rows.max() else { return }
-        _ = controller.visibleRangeChanged(low..<(high + 1), at: start.duration(to: .now))
-        prefetcher.prefetch(controller.desiredRows.compactMap { request(IndexPath(item: $0, section: 0)) })
-    }
 }
 
-/// Binds an image view to an ``ImageSlot``: configure it in `cellForRowAt`, reuse it in `prepareForReuse`.
+/// Binds an image view to an ``ImageSlot``: bind it through ``ListPrefetchingAdapter/bind(_:row:)`` (or configure
+/// its slot) in `cellForRowAt`.
 @MainActor
 public final class ImageViewBinding {
     public let slot: ImageSlot
