@@ -9,13 +9,18 @@ import Foundation
 /// prefetching and rows to cancel, nearest first. Drive it from the UI thread and hand the update to an
 /// ``ImagePrefetcher``.
 ///
-/// - **Velocity.** Rows per second, smoothed, from successive visible ranges.
+/// - **Velocity.** Rows per second, smoothed, from successive positions: the fractional scroll position when the
+///   list gives it, else the first visible row.
 /// - **Ahead, adaptively.** The window ahead holds the rows the list will reach while an image loads:
 ///   `minimumAhead + |velocity| × latency × safety`, at most `maximumAhead`; `behind` rows stay behind. The
 ///   latency is measured (``recordLoadLatency(_:)``).
-/// - **Flings.** A fast scroll decelerates like `UIScrollView` (rate 0.998 per millisecond), so it stops about
-///   `velocity × 0.5 s` ahead. The rows around that resting point come first: they will be on screen for long,
-///   while the rows in between fly past before they could load.
+/// - **Flings.** A fast scroll, once confirmed, coasts as `UIScrollView` decelerates (rate 0.998 per
+///   millisecond), so it stops about `velocity × 0.5 s` ahead. From that model the controller predicts when each
+///   row enters and leaves the screen, and asks only for the rows that would still be on screen for
+///   `minimumVisibleTime` after their image arrives, in the order the fling reaches them: the rows it flies past
+///   would arrive too late, the rows around its resting point matter most (``isWorthLoading(_:)`` tells the same
+///   for a visible row). The fling ends when its modelled speed falls below `coastingStopSpeed`, or on a
+///   reversal, a jump or a push faster.
 /// - **Reversal and jumps.** Reversing direction cancels the old side; a jump (scroll to top) cancels everything
 ///   outside the new window.
 ///
@@ -44,7 +49,7 @@ public struct ListPrefetchController: Sendable {
         public var initialLatency = Duration.milliseconds(250)
         /// Deceleration per millisecond after a fling (`UIScrollView.DecelerationRate.normal` is 0.998).
         public var decelerationRate = 0.998
-        /// Above this speed (in viewports per second) the resting point of a fling is prefetched first.
+        /// Above this speed (in viewports per second) a scroll is a fling.
         public var flingThreshold = 3.0
         /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
         /// visible row steps by one in a single frame is not one.
