@@ -61,8 +61,6 @@ public final class ListImageLoader: Sendable {
         /// Rows whose downloads may be running (wished for, or a cell's load handed over), and when each was last
         /// wished for or near the window.
         var tracked: [Int: Duration] = [:]
-        /// Rows on the wish list at the last update.
-        var wished: Set<Int> = []
         /// When each running prefetch started, by image key, for the latency feedback.
         var started: [ImageCacheKey: Duration] = [:]
     }
@@ -202,7 +200,6 @@ public final class ListImageLoader: Sendable {
                 state.slots.removeAll()
                 state.keys.removeAll()
                 state.tracked.removeAll()
-                state.wished.removeAll()
             }
             return Array(state.slots.values)
         }
@@ -283,7 +280,6 @@ public final class ListImageLoader: Sendable {
         plan.update.prefetch = plan.wish.filter { state.tracked[$0] == nil }
         plan.update.cancel.sort()
         state.tracked = tracked
-        state.wished = wish
         plan.slotsToStart = visible.filter(controller.isWorthLoading).compactMap { state.slots[$0] }
         return plan
     }
