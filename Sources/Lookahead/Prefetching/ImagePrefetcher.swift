@@ -163,7 +163,10 @@ public final class ImagePrefetcher: Sendable {
         let key = key(for: task.request)
         let work = OperationToken()
         let (adopted, priority) = state.withLock { state in
-            (state.queue.adopt(key, handle: Running(work: work, imageTask: task, request: task.request)), state.priority)
+            (
+                state.queue.adopt(key, handle: Running(work: work, imageTask: task, request: task.request)),
+                state.priority
+            )
         }
         guard adopted else {
             task.cancel()  // this prefetcher already loads it; that load keeps the download alive
@@ -250,7 +253,10 @@ public final class ImagePrefetcher: Sendable {
             }
             let work = OperationToken()
             let imageTask = destination == .memoryCache ? pipeline.imageTask(with: request) : nil
-            guard state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask, request: request), to: key) }) else {
+            guard
+                state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask, request: request), to: key) }
+                )
+            else {
                 imageTask?.cancel()  // stopped between the drain and now
                 continue
             }

@@ -121,7 +121,9 @@ public final class ListImageLoader: Sendable {
                     shared.state.withLock { $0.started[request.imageKey] = now() }
                 case .finished(let request, let succeeded, _):
                     let waiting = shared.state.withLock { state -> [ImageSlot] in
-                        guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else { return [] }
+                        guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else {
+                            return []
+                        }
                         state.controller.recordLoadLatency(now() - start)
                         // A cell on screen that did not start its own load (during a fling) shows the image now.
                         return state.keys.compactMap { row, key in key == request.imageKey ? state.slots[row] : nil }

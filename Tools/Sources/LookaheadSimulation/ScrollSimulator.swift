@@ -77,7 +77,11 @@ private final class Simulation: @unchecked Sendable {
         self.network = network
         var configuration = ImagePipeline.Configuration(
             dataLoader: network,
-            memoryCache: MemoryCache(costLimit: .max / 2, countLimit: scenario.memoryCacheCount, entryCostLimit: .max / 2),
+            memoryCache: MemoryCache(
+                costLimit: .max / 2,
+                countLimit: scenario.memoryCacheCount,
+                entryCostLimit: .max / 2
+            ),
             diskCache: nil
         )
         configuration.executor = time
@@ -162,7 +166,9 @@ private final class Simulation: @unchecked Sendable {
 
     /// Moves the list to `next`: the window first (as `scrollViewDidScroll` comes before layout), then the cells
     /// that left and the cells that came. Returns the time a synchronous load blocked the frame.
-    private func update(to next: Range<Int>, position: Double, frameStart: Duration) -> (virtual: Duration, wall: Duration) {
+    private func update(to next: Range<Int>, position: Double, frameStart: Duration) -> (
+        virtual: Duration, wall: Duration
+    ) {
         let left = visible.filter { !next.contains($0) }
         let came = next.filter { !visible.contains($0) }
         visible = next
@@ -313,7 +319,9 @@ private final class Simulation: @unchecked Sendable {
             placeholderP95: percentile(0.95),
             placeholderTotal: placeholders.reduce(0, +),
             bytesDownloaded: bytes.values.reduce(0, +),
-            bytesNeverShown: rows.indices.filter { !rows[$0].everDisplayedImage }.reduce(0) { $0 + bytes[$1, default: 0] },
+            bytesNeverShown: rows.indices.filter { !rows[$0].everDisplayedImage }.reduce(0) {
+                $0 + bytes[$1, default: 0]
+            },
             downloadsStarted: ledger.starts.values.reduce(0, +),
             distinctURLsStarted: ledger.starts.count,
             restarts: ledger.starts.values.reduce(0) { $0 + max(0, $1 - 1) },

@@ -87,7 +87,9 @@ struct ScrollBenchmark: ParsableCommand {
                 }
                 means += results
                 print("")
-                print("\(trajectory.rawValue) @ \(frameRate) Hz\(seedList.count > 1 ? ", mean of \(seedList.count) seeds" : "")")
+                print(
+                    "\(trajectory.rawValue) @ \(frameRate) Hz\(seedList.count > 1 ? ", mean of \(seedList.count) seeds" : "")"
+                )
                 print(
                     "  strategy          p50     p95     total   first-image  never-shown  started restarted cancels  hitch"
                 )
