@@ -253,10 +253,8 @@ public final class ImagePrefetcher: Sendable {
             }
             let work = OperationToken()
             let imageTask = destination == .memoryCache ? pipeline.imageTask(with: request) : nil
-            guard
-                state.withLock({ $0.queue.attach(Running(work: work, imageTask: imageTask, request: request), to: key) }
-                )
-            else {
+            let running = Running(work: work, imageTask: imageTask, request: request)
+            guard state.withLock({ $0.queue.attach(running, to: key) }) else {
                 imageTask?.cancel()  // stopped between the drain and now
                 continue
             }
