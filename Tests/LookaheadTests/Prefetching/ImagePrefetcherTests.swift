@@ -18,14 +18,17 @@ import Testing
         }
     }
 
-    private func makePrefetcher(_ destination: ImagePrefetcher.Destination = .memoryCache, limit: Int = 2)
-        -> ImagePrefetcher
-    {
+    private func makePrefetcher(
+        _ destination: ImagePrefetcher.Destination = .memoryCache,
+        limit: Int = 2,
+        observer: (@Sendable (ImagePrefetcher.Activity) -> Void)? = nil
+    ) -> ImagePrefetcher {
         ImagePrefetcher(
             pipeline: pipeline,
             destination: destination,
             maxConcurrentRequestCount: limit,
-            scheduler: scheduler.schedule
+            scheduler: scheduler.schedule,
+            observer: observer
         )
     }
 
@@ -103,6 +106,42 @@ import Testing
         _ = try await visible.response
         #expect(loader.record.value.started.count == 1)
         _ = prefetcher
+    }
+
+    @Test func prefetchKeepingLetsRunningWorkGoOnStartsNothingAndReturnsWhatItCancelled() async throws {
+        let finished = AsyncCondition<[String]>([])
+        let prefetcher = makePrefetcher(limit: 2) { activity in
+            if case .finished(let request, _, _) = activity { finished.update { $0.append(request.urlString) } }
+        }
+        let requests = urls(1...5).map { ImageRequest(url: $0) }
+        let keys = urls(1...5).map(\.absoluteString)
+        #expect(prefetcher.prefetch([requests[0], requests[1], requests[4]]).isEmpty)
+        scheduler.runAll()
+        await loader.waitForPending(2)  // 1 and 2 run, 5 waits
+
+        // 1 is only kept: it goes on. 2 is in neither list: cancelled. 5 waited: dropped, not "cancelled".
+        // 4 is only kept and never ran: it does not start.
+        let cancelled = prefetcher.prefetch([requests[2]], keeping: [requests[0], requests[3]])
+        try #require(cancelled.map(\.url) == [requests[1].url])
+        await loader.waitForCancellations(1)
+        #expect(loader.record.value.cancelled == [keys[1]])
+        scheduler.runAll()
+        await loader.waitForPending(2)  // 1 and 3
+        #expect(Set(loader.record.value.started) == Set(keys[0...2]))
+        #expect(prefetcher.counts == (pending: 0, running: 2))
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: keys[0]) } == .low, "1 still loads")
+
+        // 1 finishes and frees its slot: still nothing starts 4.
+        loader.release(keys[0])
+        await finished.wait { $0.contains(keys[0]) }
+        scheduler.runAll()
+        #expect(prefetcher.counts == (pending: 0, running: 1))
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: keys[3]) } == nil)
+        #expect(pipeline.inspectGraph { $0.dataPriority(for: keys[4]) } == nil)
+
+        // A later list without 3 cancels it, and says so.
+        #expect(prefetcher.prefetch([], keeping: [requests[3]]).map(\.url) == [requests[2].url])
+        #expect(prefetcher.counts == (pending: 0, running: 0))
     }
 
     @Test func stoppingCancelsRunningWork() async {

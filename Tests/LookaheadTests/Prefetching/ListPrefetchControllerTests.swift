@@ -1,5 +1,6 @@
 // Lookahead tests — ListPrefetchController, driven synchronously with explicit timestamps.
 
+import Foundation
 import Testing
 
 @testable import Lookahead
@@ -71,18 +72,19 @@ import Testing
         #expect(flinging == 0, "but it is never taken for a fling")
     }
 
-    @Test func aFlingPrefetchesWhereItWillComeToRestFirst() {
+    @Test func aFlingPrefetchesWhereItWillComeToRestAndSkipsTheRowsItFliesPast() {
         var controller = ListPrefetchController(itemCount: 400)
         _ = controller.visibleRangeChanged(20..<28, at: .zero)
-        // 100 rows a second: a UIScrollView-like fling coasts about 50 rows further.
-        var update = ListPrefetchController.Update()
+        // 100 rows a second: a UIScrollView-like fling coasts about 50 rows further, to rest near row 80.
         for step in 1...5 {
-            update = controller.visibleRangeChanged((20 + step * 2)..<(28 + step * 2), at: ms(step * 20))
+            _ = controller.visibleRangeChanged((20 + step * 2)..<(28 + step * 2), at: ms(step * 20))
         }
-        let first = controller.prefetched.first ?? 0
-        #expect(first > 60 && first < 95, "the resting window comes first (got \(controller.prefetched.prefix(10)))")
-        #expect(controller.prefetched.contains(controller.visible.upperBound), "the next row is still prefetched")
-        _ = update
+        let prefetched = controller.prefetched
+        #expect(controller.isFlinging)
+        #expect(Set(80...86).isSubset(of: prefetched), "the resting window (got \(prefetched))")
+        #expect(!prefetched.contains { (38..<50).contains($0) }, "rows passed at full speed would load too late")
+        #expect(prefetched == prefetched.sorted(), "in the order the fling reaches them")
+        #expect(prefetched.allSatisfy { $0 <= 80 + 8 + 2 }, "at most `behind` rows past the resting window")
     }
 
     @Test func reversingCancelsTheOldSide() {
@@ -128,5 +130,190 @@ import Testing
         #expect(controller.visible == 1..<7)
         #expect(controller.prefetched.first == 7)
         _ = update
+    }
+
+    // MARK: - Flings with fractional positions
+
+    /// A fling of `speed` rows a second from row `start`, decelerating like `UIScrollView` (0.998 per
+    /// millisecond): the top of the viewport is at `start + speed / k × (1 − e^(−k t))`.
+    private struct Deceleration {
+        static let k = -Foundation.log(0.998) * 1000
+        var start = 100.0
+        var speed = 200.0
+
+        func position(at seconds: Double) -> Double { start + speed / Self.k * (1 - Foundation.exp(-Self.k * seconds)) }
+        func speed(at seconds: Double) -> Double { speed * Foundation.exp(-Self.k * seconds) }
+        /// Where the top of the viewport comes to rest.
+        var rest: Double { start + speed / Self.k }
+    }
+
+    /// Feeds the controller the rows on screen with the top of the viewport at `position` (8 rows high).
+    private func scroll(_ controller: inout ListPrefetchController, to position: Double, at seconds: Double) {
+        let top = Int(position.rounded(.down))
+        _ = controller.visibleRangeChanged(
+            top..<(top + 8),
+            at: .nanoseconds(Int64((seconds * 1e9).rounded())),
+            position: position
+        )
+    }
+
+    /// Frame times in seconds: at 60 Hz, or uneven (dropped frames, a short one) when `isUneven`.
+    private func frames(until end: Double, isUneven: Bool) -> [Double] {
+        let pattern = isUneven ? [16.7, 16.7, 33.3, 8.3, 16.7, 50.0, 25.0] : [1000.0 / 60]
+        var times: [Double] = []
+        var time = 0.0
+        while time < end {
+            time += pattern[times.count % pattern.count] / 1000
+            times.append(time)
+        }
+        return times
+    }
+
+    @Test(arguments: [false, true]) func aDeceleratingFlingCoastsUntilItsModelledSpeedStops(isUneven: Bool) {
+        let fling = Deceleration()
+        var controller = ListPrefetchController(itemCount: 2000)
+        scroll(&controller, to: fling.start, at: 0)
+        var confirmed: Double?
+        var ended: (time: Double, velocity: Double)?
+        var resumed: [Double] = []
+        for time in frames(until: 4, isUneven: isUneven) {
+            scroll(&controller, to: fling.position(at: time), at: time)
+            if controller.isFlinging {
+                if confirmed == nil { confirmed = time }
+                if ended != nil { resumed.append(time) }
+            } else if confirmed != nil, ended == nil {
+                ended = (time, controller.velocity)
+            }
+        }
+        guard let confirmed, let ended else {
+            Issue.record("the fling was never confirmed, or never ended")
+            return
+        }
+        #expect(confirmed <= 0.1, "confirmed within a few frames")
+        // The modelled speed follows the real one, so the fling ends when the list is nearly still: not while it
+        // still moves 2 rows a second, and by the time it moves half a row a second.
+        #expect(fling.speed(at: ended.time) < 2, "ended at \(ended.time) s, \(fling.speed(at: ended.time)) rows/s")
+        #expect(fling.speed(at: ended.time) > 0.5, "ended at \(ended.time) s, \(fling.speed(at: ended.time)) rows/s")
+        #expect(ended.velocity == 0, "a fling that ran out leaves no velocity")
+        #expect(resumed.isEmpty, "a fling, once ended, is not taken up again: \(resumed)")
+    }
+
+    /// A fling confirmed and coasting at about 107 rows a second (20 frames in).
+    private func coastingFling() -> (controller: ListPrefetchController, position: Double, time: Double) {
+        let fling = Deceleration()
+        var controller = ListPrefetchController(itemCount: 2000)
+        scroll(&controller, to: fling.start, at: 0)
+        let times = frames(until: 1.0 / 3, isUneven: false)
+        for time in times { scroll(&controller, to: fling.position(at: time), at: time) }
+        return (controller, fling.position(at: times.last!), times.last!)
+    }
+
+    @Test func aReversalEndsTheFlingAtOnce() {
+        var (controller, position, time) = coastingFling()
+        #expect(controller.isFlinging)
+        // The finger drags back at 15 rows a second: less than a fling, more than a viewport a second.
+        var hasReversed = false
+        for frame in 1...30 {
+            position -= 0.25
+            time += 1.0 / 60
+            scroll(&controller, to: position, at: time)
+            hasReversed = hasReversed || controller.velocity < -8
+            #expect(controller.isFlinging == !hasReversed, "frame \(frame): velocity \(controller.velocity)")
+            if frame == 5 { #expect(hasReversed, "the estimate turns within a few frames") }
+        }
+        #expect(!controller.isFlinging)
+    }
+
+    @Test func aJumpEndsTheFlingAtOnce() {
+        var (controller, _, time) = coastingFling()
+        #expect(controller.isFlinging)
+        _ = controller.visibleRangeChanged(0..<8, at: .nanoseconds(Int64((time + 1.0 / 60) * 1e9)), position: 0)
+        #expect(!controller.isFlinging)
+        #expect(controller.velocity == 0)
+        #expect(
+            controller.desiredRows.allSatisfy { $0 < 20 },
+            "no row of the old resting point: \(controller.desiredRows)"
+        )
+    }
+
+    @Test func aFlingPrefetchesAroundItsRestingPointAndNothingFarBeyond() {
+        let fling = Deceleration()
+        var controller = ListPrefetchController(itemCount: 2000)
+        scroll(&controller, to: fling.start, at: 0)
+        let behind = controller.configuration.behind
+        let restingScreen = Set(Int(fling.rest)..<(Int(fling.rest) + 8))
+        var checked = 0
+        for time in frames(until: 2, isUneven: false) {
+            let position = fling.position(at: time)
+            scroll(&controller, to: position, at: time)
+            guard controller.isFlinging else { continue }
+            checked += 1
+            let desired = controller.desiredRows
+            let visible = controller.visible
+            #expect(restingScreen.subtracting(visible).isSubset(of: desired), "\(time) s: \(desired)")
+            // The controller's resting point comes from its speed estimate, which trails a decelerating list by
+            // about the smoothing time constant and half a frame: up to 6 % further than the real one.
+            let restEstimate = position + (fling.rest - position) * 1.06
+            let limit = restEstimate + 8 + Double(behind)
+            #expect(desired.allSatisfy { Double($0) < limit }, "\(time) s: past \(limit): \(desired)")
+            // Rows the list flies past at more than 100 rows a second are not worth a download.
+            if fling.speed(at: time) > 150 {
+                #expect(!desired.contains { $0 < visible.upperBound + 15 }, "\(time) s: \(desired.prefix(8))")
+            }
+        }
+        #expect(checked > 60)
+    }
+
+    @Test func duringAFlingOnlyTheRowsItRestsOnAreWorthLoading() {
+        let fling = Deceleration()
+        var controller = ListPrefetchController(itemCount: 2000)
+        scroll(&controller, to: fling.start, at: 0)
+        var fast = 0
+        var resting = 0
+        for time in frames(until: 3, isUneven: false) {
+            let position = fling.position(at: time)
+            scroll(&controller, to: position, at: time)
+            guard controller.isFlinging else { continue }
+            let visible = Array(controller.visible)
+            if fling.speed(at: time) > 50 {
+                // Every row on screen leaves in less than the 250 ms an image takes.
+                fast += 1
+                #expect(visible.allSatisfy { !controller.isWorthLoading($0) }, "\(time) s")
+                #expect(controller.isWorthLoading(Int(fling.rest) + 4), "a row where it rests, not yet on screen")
+            } else if fling.rest - position < 2 {
+                // Nearly there: the rows on screen that stay on screen once it rests are worth loading.
+                resting += 1
+                let staying = visible.filter { $0 >= Int(fling.rest) }
+                #expect(staying.count >= 6)
+                #expect(staying.allSatisfy(controller.isWorthLoading), "\(time) s, \(fling.rest - position) rows left")
+            }
+        }
+        #expect(fast > 20 && resting > 10)
+    }
+
+    @Test func keptRowsSpanTheVisibleAndDesiredRowsWithAMargin() {
+        var still = ListPrefetchController(itemCount: 200)
+        _ = still.visibleRangeChanged(50..<58, at: .zero)
+        #expect(Set(still.desiredRows) == [58, 59, 60, 61, 49, 48])
+        #expect(still.keptRows(margin: 3) == 45..<65)
+        #expect(still.keptRows(margin: 0) == 48..<62)
+        #expect(still.keptRows(margin: -4) == 48..<62, "a negative margin counts as none")
+
+        var (flinging, _, _) = coastingFling()
+        #expect(flinging.isFlinging)
+        let desired = flinging.desiredRows
+        let visible = flinging.visible
+        let high = desired.max() ?? 0
+        #expect(high > visible.upperBound + 20, "the resting point is far ahead")
+        #expect(desired.allSatisfy { $0 >= visible.upperBound }, "the fling wants only rows ahead")
+        #expect(flinging.keptRows(margin: 2) == (visible.lowerBound - 2)..<(high + 3), "spans the gap")
+
+        var top = ListPrefetchController(itemCount: 60)
+        _ = top.visibleRangeChanged(0..<8, at: .zero)
+        #expect(top.keptRows(margin: 5) == 0..<17, "clamped at the first row")
+        _ = top.visibleRangeChanged(52..<60, at: .seconds(10))
+        #expect(top.keptRows(margin: 5).upperBound == 60, "clamped at the last row")
+        _ = flinging.itemCountChanged(0)
+        #expect(flinging.keptRows(margin: 5).isEmpty)
     }
 }

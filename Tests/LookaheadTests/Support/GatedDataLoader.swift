@@ -104,6 +104,11 @@ final class GatedDataLoader: DataLoading {
         await record.wait { $0.pending.values.filter { $0.continuation != nil }.count >= count }
     }
 
+    /// Suspends until a load for `url` waits at the gate.
+    func waitForPending(_ url: String) async {
+        await record.wait { $0.pending.values.contains { $0.url == url && $0.continuation != nil } }
+    }
+
     /// Suspends until `count` loads were cancelled.
     func waitForCancellations(_ count: Int) async {
         await record.wait { $0.cancelled.count >= count }
