@@ -43,8 +43,6 @@ public final class ListImageLoader: Sendable {
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
-        /// The priority of loads for visible rows.
-        public var visiblePriority = ImageRequest.Priority.high
 
         /// The default configuration.
         public init() {}

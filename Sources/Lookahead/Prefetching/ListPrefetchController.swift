@@ -260,7 +260,7 @@ public struct ListPrefetchController: Sendable {
     /// as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
     /// or pass slowly.
     public func isWorthLoading(_ row: Int) -> Bool {
-        guard abs(modelVelocity) > 0, visible.contains(row) else { return true }
+        guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)
         return exit - Self.seconds(latency) >= Self.seconds(configuration.minimumVisibleTime)
     }
