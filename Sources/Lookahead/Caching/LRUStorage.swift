@@ -10,12 +10,14 @@
 struct LRUStorage<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
-        var value: Value
         var cost: Int
-        var expiresAt: Duration?
     }
 
+    // Parallel arrays by slot. A hit reads only `expiries` (plain values) and `values` (one retain, the image
+    // returned): keeping the key beside them made every hit copy the key's strings and arrays as well.
     private var entries: [Entry?] = []
+    private var values: [Value?] = []
+    private var expiries: [Duration?] = []
     private var newer: [Int] = []
     private var older: [Int] = []
     private var freeSlots: [Int] = []
@@ -43,7 +45,7 @@ struct LRUStorage<Key: Hashable, Value> {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {
-            keys.append(entries[slot]!.key)
+            if let key = entries[slot]?.key { keys.append(key) }
             slot = older[slot]
         }
         return keys
@@ -52,12 +54,12 @@ struct LRUStorage<Key: Hashable, Value> {
     /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned.
     mutating func value(forKey key: Key, now: Duration) -> Value? {
         guard let slot = index[key] else { return nil }
-        if let expiresAt = entries[slot]!.expiresAt, expiresAt <= now {
+        if let expiresAt = expiries[slot], expiresAt <= now {
             removeSlot(slot)
             return nil
         }
         moveToFront(slot)
-        return entries[slot]!.value
+        return values[slot]
     }
 
     /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold.
@@ -70,14 +72,18 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key] {
             removeSlot(slot)
         }
-        let entry = Entry(key: key, value: value, cost: cost, expiresAt: expiresAt)
+        let entry = Entry(key: key, cost: cost)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
             entries[slot] = entry
+            values[slot] = value
+            expiries[slot] = expiresAt
         } else {
             slot = entries.count
             entries.append(entry)
+            values.append(value)
+            expiries.append(expiresAt)
             newer.append(-1)
             older.append(-1)
         }
@@ -92,12 +98,14 @@ struct LRUStorage<Key: Hashable, Value> {
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
-        return removeSlot(slot).value
+        return removeSlot(slot)
     }
 
     /// Removes everything.
     mutating func removeAll() {
         entries.removeAll()
+        values.removeAll()
+        expiries.removeAll()
         newer.removeAll()
         older.removeAll()
         freeSlots.removeAll()
@@ -119,7 +127,7 @@ struct LRUStorage<Key: Hashable, Value> {
         var slot = oldest
         while slot >= 0 {
             let next = newer[slot]
-            if let expiresAt = entries[slot]!.expiresAt, expiresAt <= now { removeSlot(slot) }
+            if let expiresAt = expiries[slot], expiresAt <= now { removeSlot(slot) }
             slot = next
         }
     }
@@ -147,13 +155,17 @@ struct LRUStorage<Key: Hashable, Value> {
         if olderSlot >= 0 { newer[olderSlot] = newerSlot } else { oldest = newerSlot }
     }
 
+    /// Removes the entry in a slot and returns its value.
     @discardableResult
-    private mutating func removeSlot(_ slot: Int) -> Entry {
+    private mutating func removeSlot(_ slot: Int) -> Value? {
         unlink(slot)
-        let entry = entries[slot].take()!
+        let value = values[slot].take()
+        expiries[slot] = nil
         freeSlots.append(slot)
-        index[entry.key] = nil
-        totalCost -= entry.cost
-        return entry
+        if let entry = entries[slot].take() {
+            index[entry.key] = nil
+            totalCost -= entry.cost
+        }
+        return value
     }
 }
