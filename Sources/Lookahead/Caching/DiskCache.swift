@@ -138,7 +138,8 @@ public final class DiskCache: DataCaching {
     // MARK: - DataCaching
 
     public func cachedData(for key: String) -> Data? {
-        let name = DiskCacheFile.name(for: key)
+        let digest = DiskCacheFile.keyDigest(for: key)
+        let name = DiskCacheFile.name(digest: digest)
         let (staged, isKnown, isIndexLoaded) = state.withLock { state in
             if state.staging[name] != nil { state.index.touch(name) }
             return (state.staging[name]?.data, state.index.contains(name), state.isIndexLoaded)
@@ -147,7 +148,7 @@ public final class DiskCache: DataCaching {
         // The index knows every entry this cache wrote or found: a miss costs no I/O. A reader without the lock
         // cannot know what the writer added since it opened, so it always looks.
         if isIndexLoaded, !isKnown, !isReadOnly { return nil }
-        switch DiskCacheFile.read(path: path + "/" + name, key: key, touch: !isReadOnly) {
+        switch DiskCacheFile.read(path: path + "/" + name, keyDigest: digest, touch: !isReadOnly) {
         case .hit(let data):
             state.withLock { $0.index.touch(name) }
             return data

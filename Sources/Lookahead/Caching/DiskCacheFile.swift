@@ -58,9 +58,18 @@ enum DiskCacheFile {
         var isOutOfSpaceOrReadOnly: Bool { [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) }
     }
 
+    /// The SHA-256 of a key's UTF-8 bytes: the entry's name (in hex) and the digest its header holds.
+    static func keyDigest(for key: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(key.utf8)))
+    }
+
     /// The file name of a key: the SHA-256 of its UTF-8 bytes in hex, so no key can reach outside the folder.
     static func name(for key: String) -> String {
-        let digest = SHA256.hash(data: Array(key.utf8))
+        name(digest: keyDigest(for: key))
+    }
+
+    /// The file name of a key digest: 64 lowercase hex digits.
+    static func name(digest: [UInt8]) -> String {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         var name = [UInt8]()
         name.reserveCapacity(64)
@@ -70,6 +79,10 @@ enum DiskCacheFile {
         }
         return String(decoding: name, as: UTF8.self)
     }
+
+    /// Recency on disk only orders entries for eviction after a relaunch (the index keeps it in memory): an entry
+    /// read within this many seconds of its last touch keeps its modification time.
+    static let touchInterval = 60
 
     /// Whether a directory entry is an entry file (64 lowercase hex digits).
     static func isEntryName(_ name: String) -> Bool {
@@ -83,9 +96,10 @@ enum DiskCacheFile {
 
     // MARK: - Reading
 
-    /// Reads and verifies an entry. `touch` sets the file's modification time to now, which is how recency
-    /// survives a relaunch.
-    static func read(path: String, key: String, touch: Bool) -> ReadResult {
+    /// Reads and verifies an entry of the key whose digest is `keyDigest` (``keyDigest(for:)``, computed once by
+    /// the caller for the name too). `touch` sets the file's modification time to now, which is how recency survives
+    /// a relaunch; a file touched within ``touchInterval`` is not touched again, so a hit costs no extra syscall.
+    static func read(path: String, keyDigest: [UInt8], touch: Bool) -> ReadResult {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             return errno == ENOENT || errno == ENOTDIR
@@ -102,7 +116,7 @@ enum DiskCacheFile {
         guard header[4] == version else { return .outdated(version: header[4]) }
         guard fileSize >= headerSize else { return .corrupt("truncated header (\(fileSize) bytes)") }
         let dataLength = Int(littleEndian(header, at: 8, size: 8))
-        guard Array(header[16..<48]) == Array(SHA256.hash(data: Array(key.utf8))) else {
+        guard header[16..<48].elementsEqual(keyDigest) else {
             return .corrupt("key mismatch")
         }
         guard dataLength == fileSize - headerSize else {
@@ -112,7 +126,9 @@ enum DiskCacheFile {
         let complete = data.withUnsafeMutableBytes { buffer in readFully(descriptor, into: buffer) }
         guard complete else { return .corrupt("short read") }
         guard Array(SHA256.hash(data: data)) == Array(header[48..<80]) else { return .corrupt("checksum mismatch") }
-        if touch { _ = futimens(descriptor, nil) }
+        if touch, Date().timeIntervalSince1970 - modificationTime(info) >= Double(touchInterval) {
+            _ = futimens(descriptor, nil)
+        }
         return .hit(data)
     }
 

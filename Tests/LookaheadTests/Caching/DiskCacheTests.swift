@@ -65,6 +65,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key-1")))
     }
 
+    @Test func aHitRecordsRecencyOnDiskAtMostOncePerInterval() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "stale")
+        cache.storeData(data(2), for: "fresh")
+        cache.flush()
+        let files = FileManager.default
+        func modified(_ key: String) throws -> Date {
+            try #require(try files.attributesOfItem(atPath: cache.filePath(for: key))[.modificationDate] as? Date)
+        }
+        // One entry last read an hour ago, one 30 s ago (within the interval).
+        let hourAgo = Date(timeIntervalSinceNow: -3600)
+        let halfMinuteAgo = Date(timeIntervalSinceNow: -30)
+        try files.setAttributes([.modificationDate: hourAgo], ofItemAtPath: cache.filePath(for: "stale"))
+        try files.setAttributes([.modificationDate: halfMinuteAgo], ofItemAtPath: cache.filePath(for: "fresh"))
+        #expect(cache.cachedData(for: "stale") == data(1))
+        #expect(cache.cachedData(for: "fresh") == data(2))
+        // The stale entry is touched, so its recency survives a relaunch; the fresh one keeps its time: no
+        // syscall for a hit on an entry read within the last minute.
+        #expect(try modified("stale") > Date(timeIntervalSinceNow: -60))
+        #expect(abs(try modified("fresh").timeIntervalSince(halfMinuteAgo)) < 1)
+    }
+
     @Test func theLimitHoldsThroughoutALongWriteLoop() {
         let limit = 50_000
         let cache = DiskCache(directory: folder.url, sizeLimit: limit)
