@@ -201,7 +201,9 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
             idleTimeout: .seconds(5)
         )
         #expect(Self.error(result) == .timedOut(.total(.seconds(1))))
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        // Uncut, the trickle would go on for a minute: ending within seconds proves the deadline cut it. The bound
+        // leaves room for a loaded machine (3.1 s was seen at load average 3).
+        #expect(elapsed < .seconds(8), "took \(elapsed)")
         await server.stop()
     }
 
