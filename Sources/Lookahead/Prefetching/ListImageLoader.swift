@@ -258,7 +258,7 @@ public final class ListImageLoader: Sendable {
         plan.isFlinging = controller.isFlinging
         let visible = controller.visible
         let margin = configuration.keepMargin ?? max(2, visible.count / 2)
-        let window = controller.keptRows(margin: margin)
+        let window = controller.keptRows(margin: margin, desired: plan.wish)
         // Rows a fling has passed: behind the visible rows, in the direction of the scroll.
         func passed(_ row: Int) -> Bool {
             guard controller.isFlinging else { return false }

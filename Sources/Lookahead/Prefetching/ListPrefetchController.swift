@@ -138,7 +138,7 @@ public struct ListPrefetchController: Sendable {
         let position = position ?? Double(range.lowerBound)
         var jumped = false
         if let lastPosition, let lastTime {
-            let seconds = Self.seconds(time - lastTime)
+            let seconds = (time - lastTime).secondsValue
             let moved = position - lastPosition
             let viewport = Double(max(1, range.count))
             if abs(moved) > viewport * configuration.jumpThreshold {
@@ -148,7 +148,7 @@ public struct ListPrefetchController: Sendable {
             } else if seconds > 0 {
                 let sample = moved / seconds
                 // After a pause, the old velocity says nothing: take the new sample as it is.
-                let tau = max(1e-6, Self.seconds(configuration.velocityTimeConstant))
+                let tau = max(1e-6, configuration.velocityTimeConstant.secondsValue)
                 let weight = seconds > 0.5 ? 1 : 1 - Foundation.exp(-seconds / tau)
                 velocity = weight * sample + (1 - weight) * velocity
             }
@@ -168,7 +168,7 @@ public struct ListPrefetchController: Sendable {
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
         fastSince = isFast ? fastSince ?? time : nil
         if var current = coast {
-            current.speed *= Foundation.exp(-decelerationPerSecond * Self.seconds(time - current.time))
+            current.speed *= Foundation.exp(-decelerationPerSecond * (time - current.time).secondsValue)
             current.time = time
             let reversed = velocity * current.sign < 0 && abs(velocity) > viewport
             let pushed = abs(velocity) > current.speed * 1.5 + viewport
@@ -208,7 +208,7 @@ public struct ListPrefetchController: Sendable {
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
     public mutating func recordLoadLatency(_ measured: Duration) {
-        let blended = Self.seconds(latency) * 0.7 + Self.seconds(measured) * 0.3
+        let blended = latency.secondsValue * 0.7 + measured.secondsValue * 0.3
         latency = .milliseconds(Int64(blended * 1000))
     }
 
@@ -220,7 +220,7 @@ public struct ListPrefetchController: Sendable {
         let speed = abs(velocity)
         let ahead = min(
             configuration.maximumAhead,
-            configuration.minimumAhead + Int((speed * Self.seconds(latency) * configuration.safetyFactor).rounded(.up))
+            configuration.minimumAhead + Int((speed * latency.secondsValue * configuration.safetyFactor).rounded(.up))
         )
         var rows: [Int] = []
         var seen = Set<Int>()
@@ -248,8 +248,12 @@ public struct ListPrefetchController: Sendable {
     /// `margin` more on each side. A row just outside the window (its size changes with the speed every frame)
     /// keeps its download; only a row well beyond it gives it up.
     public func keptRows(margin: Int) -> Range<Int> {
+        keptRows(margin: margin, desired: desiredRows)
+    }
+
+    /// ``keptRows(margin:)`` for a caller that has ``desiredRows`` already: the wish list is not built twice.
+    package func keptRows(margin: Int, desired: [Int]) -> Range<Int> {
         guard !visible.isEmpty, itemCount > 0 else { return 0..<0 }
-        let desired = desiredRows
         let low = min(visible.lowerBound, desired.min() ?? visible.lowerBound) - max(0, margin)
         let high = max(visible.upperBound - 1, desired.max() ?? visible.upperBound) + max(0, margin)
         return max(0, low)..<min(itemCount, high + 1)
@@ -262,7 +266,7 @@ public struct ListPrefetchController: Sendable {
     public func isWorthLoading(_ row: Int) -> Bool {
         guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)
-        return exit - Self.seconds(latency) >= Self.seconds(configuration.minimumVisibleTime)
+        return exit - latency.secondsValue >= configuration.minimumVisibleTime.secondsValue
     }
 
     /// The rows a fling will show long enough to be worth a download, in the order it reaches them: each row's
@@ -273,8 +277,8 @@ public struct ListPrefetchController: Sendable {
         let forward = modelVelocity > 0
         let rest = restingDistance
         let viewport = Double(max(1, visible.count))
-        let latency = Self.seconds(self.latency)
-        let minimum = Self.seconds(configuration.minimumVisibleTime)
+        let latency = self.latency.secondsValue
+        let minimum = configuration.minimumVisibleTime.secondsValue
         let queue = Double(max(1, configuration.concurrentLoads))
         var rows: [Int] = []
         var row = forward ? visible.upperBound : visible.lowerBound - 1
@@ -351,10 +355,5 @@ public struct ListPrefetchController: Sendable {
     private var appearedRange: Range<Int> {
         guard let low = appeared.min(), let high = appeared.max() else { return 0..<0 }
         return low..<(high + 1)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

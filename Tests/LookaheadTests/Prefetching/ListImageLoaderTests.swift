@@ -186,12 +186,7 @@ import Testing
         loader.visibleRowsChanged(top..<(top + 6), position: fling.position, requests: request)
         while candidate == nil, frame < 200 {
             frame += 1
-            clock.advance(by: .nanoseconds(16_666_667))
-            fling.advance(to: frame)
-            let top = Int(fling.position.rounded(.down))
-            let rows = top..<(top + 6)
-            loader.visibleRowsChanged(rows, position: fling.position, requests: request)
-            fling.loaderUpdated(loader, frame: frame)
+            let rows = step(loader, &fling, to: frame)
             let entering = rows.filter { bound[$0] == nil }
             let worthLoading = Set(entering.filter(loader.controller.isWorthLoading))
             show(rows, in: loader, bound: &bound)
@@ -219,6 +214,17 @@ import Testing
         #expect(network.record.value.started.filter { $0 == url(row) }.count == 1)
     }
 
+    /// One 60 Hz frame of a fling: the clock, the position, the six rows on screen, told to the loader.
+    private func step(_ loader: ListImageLoader, _ fling: inout Fling, to frame: Int) -> Range<Int> {
+        clock.advance(by: .nanoseconds(16_666_667))
+        fling.advance(to: frame)
+        let top = Int(fling.position.rounded(.down))
+        let rows = top..<(top + 6)
+        loader.visibleRowsChanged(rows, position: fling.position, requests: request)
+        fling.loaderUpdated(loader, frame: frame)
+        return rows
+    }
+
     @Test func cellsDeferredDuringAFlingLoadOnceTheyAreWorthLoading() {
         let loader = makeLoader()
         // Held still 3 frames into the coast: the rows on screen were bound while the list was fast.
@@ -230,12 +236,7 @@ import Testing
         var hasFlung = false
         while frame < 600, !hasFlung || loader.isFlinging {
             frame += 1
-            clock.advance(by: .nanoseconds(16_666_667))
-            fling.advance(to: frame)
-            let top = Int(fling.position.rounded(.down))
-            let rows = top..<(top + 6)
-            loader.visibleRowsChanged(rows, position: fling.position, requests: request)
-            fling.loaderUpdated(loader, frame: frame)
+            let rows = step(loader, &fling, to: frame)
             hasFlung = hasFlung || loader.isFlinging
             let entering = rows.filter { bound[$0] == nil }
             boundWhileNotWorthLoading.formUnion(entering.filter { !loader.controller.isWorthLoading($0) })
