@@ -139,9 +139,15 @@ extension ImageRequest {
         imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
 
-    /// The key of the decoded image before processing: the decoding stage.
+    /// The key of the decoded image before processing: the decoding stage. The image key itself (hashed once,
+    /// at init) when there are no processors.
     package var decodeKey: ImageCacheKey {
-        ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [])
+        processors.isEmpty ? imageKey : ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [])
+    }
+
+    /// The key of the data stage: the URL alone. The image key itself when there is nothing else in it.
+    package var dataKey: ImageCacheKey {
+        thumbnail == nil && processors.isEmpty ? imageKey : ImageCacheKey(url: urlString)
     }
 }
 

@@ -18,7 +18,7 @@ package struct FailureBackoffStateMachine {
         /// Failures in a row, counted once per attempt.
         package var failureCount: Int
         /// The error of the last failure.
-        package var lastError: ImagePipeline.Error
+        package var lastError: ImagePipelineError
         /// When an automatic attempt is allowed again; `nil`: only an explicit one.
         package var retryAt: Duration?
         /// An attempt was admitted since the last failure counted: the next failure counts.
@@ -30,7 +30,7 @@ package struct FailureBackoffStateMachine {
         /// Go ahead.
         case allow
         /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
-        case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
+        case deny(lastError: ImagePipelineError, retryIn: Duration?)
     }
 
     /// How a failure counts.
@@ -55,6 +55,9 @@ package struct FailureBackoffStateMachine {
 
     package let policy: ImagePipeline.FailureBackoff
     private var records: LRUStorage<String, Record>
+
+    /// The number of URLs with a record.
+    package var recordCount: Int { records.count }
 
     package init(policy: ImagePipeline.FailureBackoff) {
         self.policy = policy
@@ -94,7 +97,7 @@ package struct FailureBackoffStateMachine {
     @discardableResult
     package mutating func recordFailure(
         _ url: String,
-        error: ImagePipeline.Error,
+        error: ImagePipelineError,
         retryAfter: Duration? = nil,
         now: Duration
     ) -> Outcome {
@@ -162,7 +165,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// How an error counts against its URL.
-    package static func classify(_ error: ImagePipeline.Error) -> Classification {
+    package static func classify(_ error: ImagePipelineError) -> Classification {
         switch error {
         case .cancelled, .pipelineInvalidated, .dataMissingInCache, .processingFailed:
             .ignored
@@ -183,7 +186,7 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    private static func honoursRetryAfter(_ error: ImagePipeline.Error) -> Bool {
+    private static func honoursRetryAfter(_ error: ImagePipelineError) -> Bool {
         if case .statusCodeUnacceptable(let code) = error { return code == 429 || code == 503 }
         return false
     }

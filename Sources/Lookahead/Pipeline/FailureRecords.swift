@@ -9,6 +9,9 @@ import Synchronization
 final class FailureRecords: Sendable {
     private let machine: Mutex<FailureBackoffStateMachine>
     private let now: @Sendable () -> Duration
+    /// The machine's record count, updated under its lock and read without it: a request for a URL when no URL
+    /// has failed (the usual case, checked on every start) costs no lock, no clock read and no hashing.
+    private let recordCount = Atomic<Int>(0)
 
     init(policy: ImagePipeline.FailureBackoff) {
         self.machine = Mutex(FailureBackoffStateMachine(policy: policy))
@@ -17,38 +20,48 @@ final class FailureRecords: Sendable {
 
     /// The error a request fails with at once, or `nil` when it may go to the network. Requests that do not load
     /// from the network, or that skip the backoff, always may.
-    func check(_ request: ImageRequest) -> ImagePipeline.Error? {
+    func check(_ request: ImageRequest) -> ImagePipelineError? {
         let policy = request.dataPolicy
-        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff else { return nil }
+        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load(ordering: .acquiring) > 0 else {
+            return nil
+        }
         let now = now()
         return Self.error(for: machine.withLock { $0.check(request.urlString, now: now) })
     }
 
     /// Asks to start a download of the request's URL; `nil` to go ahead (the attempt is noted).
-    func admit(_ request: ImageRequest) -> ImagePipeline.Error? {
+    func admit(_ request: ImageRequest) -> ImagePipelineError? {
         let now = now()
         let bypass = request.dataPolicy.skipsFailureBackoff
         return Self.error(for: machine.withLock { $0.admit(request.urlString, now: now, bypass: bypass) })
     }
 
-    func recordFailure(_ url: String, error: ImagePipeline.Error, retryAfter: Duration?) {
+    func recordFailure(_ url: String, error: ImagePipelineError, retryAfter: Duration?) {
         let now = now()
-        machine.withLock { _ = $0.recordFailure(url, error: error, retryAfter: retryAfter, now: now) }
+        update { _ = $0.recordFailure(url, error: error, retryAfter: retryAfter, now: now) }
     }
 
     func recordSuccess(_ url: String) {
-        machine.withLock { $0.recordSuccess(url) }
+        update { $0.recordSuccess(url) }
     }
 
     func forget(_ url: String) {
-        machine.withLock { $0.forget(url) }
+        update { $0.forget(url) }
     }
 
     func forgetAll() {
-        machine.withLock { $0.forgetAll() }
+        update { $0.forgetAll() }
     }
 
-    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
+    /// Changes the machine under its lock and publishes its record count.
+    private func update(_ body: (inout FailureBackoffStateMachine) -> Void) {
+        machine.withLock {
+            body(&$0)
+            recordCount.store($0.recordCount, ordering: .releasing)
+        }
+    }
+
+    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipelineError? {
         switch admission {
         case .allow: nil
         case .deny(let lastError, let retryIn): .failureBackoff(lastError: lastError, retryIn: retryIn)

@@ -32,7 +32,7 @@ extension ImagePipeline {
     }
 }
 
-extension ImagePipeline.Error {
+extension ImagePipelineError {
     /// `true` when decoding showed the data itself is bad (no decoder recognises it, or the decoder failed on it).
     var meansTheDataIsNotAnImage: Bool {
         switch self {

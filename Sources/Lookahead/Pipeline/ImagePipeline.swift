@@ -1,4 +1,4 @@
-// Lookahead — ImagePipeline: the public face: memory cache first, then the coalescing task graph.
+// Lookahead — ImagePipeline: the public face: memory cache first, then the state machine through the runner.
 
 public import Foundation
 import Synchronization
@@ -23,7 +23,8 @@ import Synchronization
 /// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
 /// meanwhile fail at once (``Configuration/failureBackoff``).
 ///
-/// - Important: Thread safe. All bookkeeping is one state machine under one lock; no call blocks on I/O.
+/// - Important: Thread safe. All bookkeeping is one state machine (``ImagePipelineStateMachine``) under one lock,
+///   taken once per event; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
     /// The shared pipeline with the default configuration.
     public static let shared = ImagePipeline()
@@ -31,21 +32,12 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
-    struct State {
-        var graph: TaskGraph
-        var tasks: [Int: any TaskReceiver] = [:]
-        var isInvalidated = false
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-
-        /// Tasks, stages and operations still alive.
-        var liveCount: Int { graph.liveCount + tasks.count }
-    }
-
-    private let state: Mutex<State>
+    /// Every request's bookkeeping; only the runner (`ImagePipeline+Runner.swift`) changes it.
+    let state: Mutex<ImagePipelineStateMachine>
     private let nextTaskID = Atomic<Int>(0)
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
-    private let executor: any ImagePipelineExecutor
+    let executor: any ImagePipelineExecutor
     /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
     let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
 
@@ -55,7 +47,7 @@ public final class ImagePipeline: Sendable {
         self.failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
         self.executor = configuration.executor ?? DefaultPipelineExecutor()
         self.state = Mutex(
-            State(
+            ImagePipelineStateMachine(
                 graph: TaskGraph(
                     dataLoadLimit: configuration.dataLoadingConcurrency,
                     decodeLimit: configuration.decodingConcurrency,
@@ -80,7 +72,10 @@ public final class ImagePipeline: Sendable {
     public func image(for request: ImageRequest) async throws(Error) -> ImageResponse {
         if Task.isCancelled { throw .cancelled }
         if let response = cachedResponse(for: request) { return response }
-        return try await imageTask(with: request).response
+        // The memory cache was just read: the task starts at the next step.
+        let task = makeTask(with: request)
+        start(task, readingMemoryCache: false)
+        return try await task.response
     }
 
     /// Loads an image from a URL.
@@ -90,12 +85,8 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading an image and returns the task, which can be re-prioritised, observed and cancelled.
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        let task = ImageTask(
-            id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue,
-            request: request,
-            pipeline: self
-        )
-        start(task)
+        let task = makeTask(with: request)
+        start(task, readingMemoryCache: true)
         return task
     }
 
@@ -110,20 +101,13 @@ public final class ImagePipeline: Sendable {
         let task = DataTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request)
         if request.url == nil { throw .invalidURL(nil) }
         if let error = failureBackoffError(for: request) { throw error }
-        let effects = state.withLock { state -> Effects? in
-            guard !state.isInvalidated else { return nil }
-            state.tasks[task.id] = task
-            return Self.resolve(state.graph.submit(task: task.id, request: request, dataOnly: true), in: &state)
-        }
-        guard let effects else { throw .pipelineInvalidated }
-        perform(effects)
+        guard let actions = state.withLock({ $0.submit(task, dataOnly: true) }) else { throw .pipelineInvalidated }
+        perform(actions)
         let result = await withTaskCancellationHandler {
             await task.wait()
         } onCancel: {
             task.resolve(.failure(.cancelled))
-            self.perform(
-                self.state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) }
-            )
+            self.taskCancelled(task)
         }
         if case .success(let response) = result, response.cacheType == nil { loadedNetworkData(of: request) }
         return try result.get()
@@ -154,11 +138,7 @@ public final class ImagePipeline: Sendable {
 
     /// Cancels every request with ``Error/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
-        let effects = state.withLock { state in
-            state.isInvalidated = true
-            return Self.resolve(state.graph.failAll(with: .pipelineInvalidated), in: &state)
-        }
-        perform(effects)
+        run { $0.invalidate() }
     }
 
     // MARK: - Testing
@@ -169,12 +149,7 @@ public final class ImagePipeline: Sendable {
     /// Suspends until nothing is alive: every task finished and every operation stopped.
     package func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { state -> Bool in
-                if state.liveCount == 0 { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+            if !state.withLock({ $0.waitUntilIdle(continuation) }) { continuation.resume() }
         }
     }
 
@@ -191,14 +166,19 @@ public final class ImagePipeline: Sendable {
         return ImageResponse(image: image, request: request, cacheType: .memory)
     }
 
-    private func start(_ task: ImageTask) {
+    private func makeTask(with request: ImageRequest) -> ImageTask {
+        ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request, pipeline: self)
+    }
+
+    /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
+    /// state machine: one lock, taken once.
+    private func start(_ task: ImageTask, readingMemoryCache: Bool) {
         let request = task.request
-        task.didStart()
         if request.url == nil {
             task.finish(.failure(.invalidURL(nil)))
             return
         }
-        if let response = cachedResponse(for: request) {
+        if readingMemoryCache, let response = cachedResponse(for: request) {
             task.finish(.success(response))
             return
         }
@@ -211,82 +191,10 @@ public final class ImagePipeline: Sendable {
             task.finish(.failure(error))
             return
         }
-        let effects = state.withLock { state -> Effects? in
-            guard !state.isInvalidated else { return nil }
-            state.tasks[task.id] = task
-            return Self.resolve(state.graph.submit(task: task.id, request: request), in: &state)
-        }
-        guard let effects else {
+        guard let actions = state.withLock({ $0.submit(task) }) else {
             task.finish(.failure(.pipelineInvalidated))
             return
         }
-        perform(effects)
-    }
-
-    // MARK: - From tasks
-
-    func taskCancelled(_ task: any TaskReceiver) {
-        perform(state.withLock { Self.resolve($0.graph.cancel(task: task.id), in: &$0, removing: task.id) })
-    }
-
-    /// Reads the task's priority under the pipeline's lock, so concurrent changes reach the graph in the order
-    /// the task saw them: the last one wins in both places.
-    func taskPriorityChanged(_ task: ImageTask) {
-        perform(state.withLock { Self.resolve($0.graph.setPriority(task.priority, ofTask: task.id), in: &$0) })
-    }
-
-    // MARK: - Operations
-
-    func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) {
-        perform(
-            state.withLock {
-                Self.resolve($0.graph.operationProgressed(operation, completed: completed, total: total), in: &$0)
-            }
-        )
-    }
-
-    /// The bytes a running operation has reported so far.
-    func operationProgress(_ operation: Int) -> Int64 {
-        state.withLock { $0.graph.progress(ofOperation: operation) }
-    }
-
-    /// A download has made no progress for a while: it gives its slot to the next queued one.
-    func operationStalled(_ operation: Int) {
-        perform(state.withLock { Self.resolve($0.graph.operationStalled(operation), in: &$0) })
-    }
-
-    private func operationFinished(_ operation: Int, with result: Result<TaskGraph.StageResult, Error>) {
-        perform(state.withLock { Self.resolve($0.graph.operationFinished(operation, with: result), in: &$0) })
-    }
-
-    func start(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority) {
-        switch work {
-        case .load(let request):
-            let task = executor.runLoad(priority: Self.taskPriority(priority)) {
-                let result = await self.load(request, operation: operation)
-                self.operationFinished(operation, with: result.map { .data($0) })
-            }
-            token.attach(task)
-        case .decode(let data, let request):
-            executor.runDecode {
-                let result: Result<TaskGraph.Output, Error> =
-                    token.isCancelled ? .failure(.cancelled) : self.decode(data, for: request)
-                self.operationFinished(operation, with: result.map { .image($0) })
-            }
-        case .process(let input, let request):
-            executor.runDecode {
-                let result: Result<TaskGraph.Output, Error> =
-                    token.isCancelled ? .failure(.cancelled) : self.process(input, for: request)
-                self.operationFinished(operation, with: result.map { .image($0) })
-            }
-        }
-    }
-
-    private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
-        switch priority {
-        case .veryLow, .low: .low
-        case .normal: .medium
-        case .high, .veryHigh: .high
-        }
+        perform(actions)
     }
 }

@@ -36,7 +36,6 @@ public final class ImageTask: Sendable {
         var priority: ImageRequest.Priority
         var result: Result<ImageResponse, ImagePipeline.Error>?
         var isCancelled = false
-        var hasStarted = false
         var lastProgress: Event?
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
@@ -108,7 +107,8 @@ public final class ImageTask: Sendable {
                 continuation.onTermination = { [weak self] _ in
                     self?.storage.withLock { _ = $0.subscribers.removeValue(forKey: id) }
                 }
-                if storage.hasStarted { continuation.yield(.started) }
+                // A task is started before its creator gets it: every subscriber hears `.started` first.
+                continuation.yield(.started)
                 if let progress = storage.lastProgress { continuation.yield(progress) }
             }
         }
@@ -147,10 +147,6 @@ public final class ImageTask: Sendable {
     }
 
     // MARK: - Delivery (from the pipeline)
-
-    func didStart() {
-        send(.started) { $0.hasStarted = true }
-    }
 
     func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)

@@ -9,15 +9,25 @@ protocol TaskReceiver: AnyObject, Sendable {
     var id: Int { get }
     var request: ImageRequest { get }
     func didProgress(completed: Int64, total: Int64?)
-    /// Delivers the final result; `pipeline` turns decoded output into a response (and caches it).
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>, in pipeline: ImagePipeline)
+    /// Delivers the final result; `pipeline` judges data a data-only task receives.
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline)
 }
 
 extension ImageTask: TaskReceiver {
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>, in pipeline: ImagePipeline) {
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline) {
         switch result {
         case .success(.image(let output)):
-            finish(.success(pipeline.response(for: output, request: request)))
+            // The runner has stored the image in the memory cache, once for all tasks that share it.
+            finish(
+                .success(
+                    ImageResponse(
+                        image: output.image,
+                        request: request,
+                        cacheType: output.cacheType,
+                        httpResponse: output.response
+                    )
+                )
+            )
         case .success(.data):
             preconditionFailure("Internal inconsistency: an image task received data")
         case .failure(let error):
@@ -44,8 +54,8 @@ final class DataTask: TaskReceiver {
     let request: ImageRequest
     private let state = Mutex<
         (
-            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>?,
-            result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>?
+            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>?,
+            result: Result<ImagePipeline.DataResponse, ImagePipelineError>?
         )
     >((nil, nil))
 
@@ -56,7 +66,7 @@ final class DataTask: TaskReceiver {
 
     func didProgress(completed: Int64, total: Int64?) {}
 
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>, in pipeline: ImagePipeline) {
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline) {
         switch result {
         case .success(.data(let loaded)):
             if case .failure(let error) = pipeline.acceptWithoutDecoding(loaded) {
@@ -80,9 +90,9 @@ final class DataTask: TaskReceiver {
     }
 
     /// Sets the result once; later results are dropped.
-    func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>) {
+    func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipelineError>) {
         let continuation = state.withLock {
-            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>? in
+            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.continuation = nil }
@@ -92,9 +102,9 @@ final class DataTask: TaskReceiver {
     }
 
     /// Waits for the result.
-    func wait() async -> Result<ImagePipeline.DataResponse, ImagePipeline.Error> {
+    func wait() async -> Result<ImagePipeline.DataResponse, ImagePipelineError> {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<ImagePipeline.DataResponse, ImagePipeline.Error>? in
+            let ready = state.withLock { state -> Result<ImagePipeline.DataResponse, ImagePipelineError>? in
                 if let result = state.result { return result }
                 state.continuation = continuation
                 return nil

@@ -4,9 +4,10 @@ import Foundation
 
 /// The bookkeeping of every request in flight, as a value type whose event methods return ``Action``s.
 ///
-/// The pipeline keeps one graph under a `Mutex`: it calls an event method under the lock, releases it, then
-/// performs the actions (start work, cancel work, deliver results). Nothing here does I/O or blocks, so tests
-/// drive the graph synchronously.
+/// The pipeline's state machine (``ImagePipelineStateMachine``) owns one graph: it calls an event method under the
+/// pipeline's lock, and the pipeline performs the actions once the lock is released (start work, cancel work,
+/// deliver results). Each task is registered here once, with the receiver its results go to. Nothing here does
+/// I/O or blocks, so tests drive the graph synchronously.
 ///
 /// Stages, each keyed so identical work is shared:
 /// - **data**, keyed by URL: load the bytes.
@@ -24,11 +25,11 @@ package struct TaskGraph {
         /// Cancel running work; it still reports back when it stops.
         case cancel(token: OperationToken)
         /// Report progress to a task.
-        case progress(task: Int, completed: Int64, total: Int64?)
-        /// Complete a task.
-        case finish(task: Int, result: Result<StageResult, ImagePipeline.Error>)
+        case progress(task: TaskRecord, completed: Int64, total: Int64?)
+        /// Complete a task; the graph has forgotten it.
+        case finish(task: TaskRecord, result: Result<StageResult, ImagePipelineError>)
         /// A task joined work already in flight for the same key.
-        case coalesced(task: Int, url: URL?)
+        case coalesced(task: TaskRecord, url: URL?)
         /// A download stopped because nobody wanted it any more.
         case loadCancelled(url: URL?)
     }
@@ -75,6 +76,14 @@ package struct TaskGraph {
     package enum StageResult {
         case data(LoadedData)
         case image(Output)
+    }
+
+    /// A task in the graph: its identifier, where its progress and result go, and the stage it subscribes to.
+    package struct TaskRecord {
+        package let id: Int
+        /// `nil` only where tests drive the graph without a pipeline.
+        let receiver: (any TaskReceiver)?
+        fileprivate var node: Int
     }
 
     package enum QueueKind: Hashable {
@@ -127,7 +136,7 @@ package struct TaskGraph {
 
     private var nodes: [Int: Node] = [:]
     private var nodesByKey: [Key: Int] = [:]
-    private var tasks: [Int: Int] = [:]  // task → node
+    private var tasks: [Int: TaskRecord] = [:]
     private var operations: [Int: Operation] = [:]
     private var dataQueue: WorkQueue
     private var decodeQueue: WorkQueue
@@ -157,7 +166,9 @@ package struct TaskGraph {
     /// Running operations, including cancelled ones that have not reported back.
     package var operationCount: Int { operations.count }
     /// The priority of the stage a task subscribes to.
-    package func priority(ofTask task: Int) -> ImageRequest.Priority? { tasks[task].flatMap { nodes[$0]?.priority } }
+    package func priority(ofTask task: Int) -> ImageRequest.Priority? {
+        tasks[task].flatMap { nodes[$0.node]?.priority }
+    }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
         nodesByKey.first { $0.key.stage == .data && $0.key.image.url == url }.flatMap { nodes[$0.value]?.priority }
@@ -171,28 +182,34 @@ package struct TaskGraph {
 
     // MARK: - Events
 
-    /// A task asks for an image.
-    package mutating func submit(task: Int, request: ImageRequest, dataOnly: Bool = false) -> [Action] {
+    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go.
+    mutating func submit(
+        task: Int,
+        request: ImageRequest,
+        dataOnly: Bool = false,
+        receiver: (any TaskReceiver)? = nil
+    ) -> [Action] {
         let stage: Stage = dataOnly ? .data : request.processors.isEmpty ? .decode : .process
         let (node, joined) = attach(.task(task), priority: request.priority, request: request, stage: stage)
-        tasks[task] = node
-        if joined { actions.append(.coalesced(task: task, url: request.url)) }
+        let record = TaskRecord(id: task, receiver: receiver, node: node)
+        tasks[task] = record
+        if joined { actions.append(.coalesced(task: record, url: request.url)) }
         startQueuedWork()
         return takeActions()
     }
 
     /// A task no longer wants its image. Cancels the stages nobody else wants.
     package mutating func cancel(task: Int) -> [Action] {
-        guard let node = tasks.removeValue(forKey: task) else { return [] }
-        detach(.task(task), from: node)
+        guard let record = tasks.removeValue(forKey: task) else { return [] }
+        detach(.task(task), from: record.node)
         startQueuedWork()
         return takeActions()
     }
 
     /// A task's priority changed.
     package mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> [Action] {
-        guard let node = tasks[task], nodes[node] != nil else { return [] }
-        nodes[node]!.subscribers[.task(task)] = priority
+        guard let node = tasks[task]?.node, let index = nodes.index(forKey: node) else { return [] }
+        nodes.values[index].subscribers[.task(task)] = priority
         updatePriority(of: node)
         startQueuedWork()  // a promoted prefetch may have freed a background slot
         return takeActions()
@@ -203,7 +220,8 @@ package struct TaskGraph {
         operations[operation]?.completedBytes = completed
         guard let node = operations[operation]?.node else { return [] }
         for task in tasks(above: node) {
-            actions.append(.progress(task: task, completed: completed, total: total))
+            guard let record = tasks[task] else { continue }
+            actions.append(.progress(task: record, completed: completed, total: total))
         }
         return takeActions()
     }
@@ -211,7 +229,7 @@ package struct TaskGraph {
     /// A running operation stopped, with its result. Results of cancelled operations are dropped.
     package mutating func operationFinished(
         _ operation: Int,
-        with result: Result<StageResult, ImagePipeline.Error>
+        with result: Result<StageResult, ImagePipelineError>
     ) -> [Action] {
         guard let finished = operations.removeValue(forKey: operation) else {
             preconditionFailure("Internal inconsistency: unknown operation \(operation) finished")
@@ -243,9 +261,9 @@ package struct TaskGraph {
     }
 
     /// Fails every task with `error` and cancels all work.
-    package mutating func failAll(with error: ImagePipeline.Error) -> [Action] {
+    package mutating func failAll(with error: ImagePipelineError) -> [Action] {
         for task in tasks.keys.sorted() {
-            actions.append(.finish(task: task, result: .failure(error)))
+            actions.append(.finish(task: tasks[task]!, result: .failure(error)))
         }
         tasks.removeAll()
         for id in nodes.keys.sorted() {
@@ -302,9 +320,10 @@ package struct TaskGraph {
     }
 
     private mutating func detach(_ subscriber: Subscriber, from id: Int) {
-        guard nodes[id] != nil else { return }
-        nodes[id]!.subscribers[subscriber] = nil
-        if nodes[id]!.subscribers.isEmpty {
+        // Through the index: reading `nodes[id]` would copy the whole node.
+        guard let index = nodes.index(forKey: id) else { return }
+        nodes.values[index].subscribers[subscriber] = nil
+        if nodes.values[index].subscribers.isEmpty {
             guard let node = removeNode(id) else { return }
             switch node.state {
             case .waiting(let dependency):
@@ -328,17 +347,18 @@ package struct TaskGraph {
 
     /// Recomputes a stage's priority from its subscribers and passes a change on.
     private mutating func updatePriority(of id: Int) {
-        guard let node = nodes[id] else { return }
-        let priority = node.subscribers.values.max() ?? node.priority
-        guard priority != node.priority else { return }
-        nodes[id]!.priority = priority
-        switch node.state {
+        guard let index = nodes.index(forKey: id) else { return }
+        let old = nodes.values[index].priority
+        let priority = nodes.values[index].subscribers.values.max() ?? old
+        guard priority != old else { return }
+        nodes.values[index].priority = priority
+        switch nodes.values[index].state {
         case .waiting(let dependency):
-            guard nodes[dependency] != nil else { return }
-            nodes[dependency]!.subscribers[.node(id)] = priority
+            guard let dependencyIndex = nodes.index(forKey: dependency) else { return }
+            nodes.values[dependencyIndex].subscribers[.node(id)] = priority
             updatePriority(of: dependency)
         case .queued(let kind, _):
-            withQueue(kind) { $0.move(id, from: node.priority, to: priority) }
+            withQueue(kind) { $0.move(id, from: old, to: priority) }
         case .running(let operation):
             // A promoted prefetch gives its background slot back, so more prefetches may start.
             if operations[operation]?.isBackground == true, operations[operation]?.isParked == false,
@@ -356,8 +376,9 @@ package struct TaskGraph {
         for subscriber in node.subscribers.keys.sorted(by: Self.order) {
             switch (subscriber, value) {
             case (.task(let task), _):
-                tasks[task] = nil
-                actions.append(.finish(task: task, result: .success(value)))
+                if let record = tasks.removeValue(forKey: task) {
+                    actions.append(.finish(task: record, result: .success(value)))
+                }
             case (.node(let child), .data(let data)):
                 enqueue(child, work: .decode(data, nodes[child]!.request))
             case (.node(let child), .image(let output)):
@@ -371,12 +392,13 @@ package struct TaskGraph {
         decodeQueue.enqueue(id, priority: nodes[id]!.priority)
     }
 
-    private mutating func fail(_ node: Node, with error: ImagePipeline.Error) {
+    private mutating func fail(_ node: Node, with error: ImagePipelineError) {
         for subscriber in node.subscribers.keys.sorted(by: Self.order) {
             switch subscriber {
             case .task(let task):
-                tasks[task] = nil
-                actions.append(.finish(task: task, result: .failure(error)))
+                if let record = tasks.removeValue(forKey: task) {
+                    actions.append(.finish(task: record, result: .failure(error)))
+                }
             case .node(let child):
                 if let child = removeNode(child) { fail(child, with: error) }
             }
@@ -384,17 +406,21 @@ package struct TaskGraph {
     }
 
     private mutating func startQueuedWork() {
-        for kind in [QueueKind.data, .decode] {
-            while let (id, isBackground) = withQueue(kind, { $0.next() }) {
-                guard let node = nodes[id], case .queued(_, let work) = node.state else {
-                    preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
-                }
-                let operation = makeID()
-                let token = OperationToken()
-                operations[operation] = Operation(queue: kind, node: id, token: token, isBackground: isBackground)
-                nodes[id]!.state = .running(operation: operation)
-                actions.append(.start(operation: operation, token: token, work: work, priority: node.priority))
+        startQueuedWork(.data)
+        startQueuedWork(.decode)
+    }
+
+    private mutating func startQueuedWork(_ kind: QueueKind) {
+        while let (id, isBackground) = withQueue(kind, { $0.next() }) {
+            guard let index = nodes.index(forKey: id), case .queued(_, let work) = nodes.values[index].state else {
+                preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
             }
+            let operation = makeID()
+            let token = OperationToken()
+            operations[operation] = Operation(queue: kind, node: id, token: token, isBackground: isBackground)
+            nodes.values[index].state = .running(operation: operation)
+            let priority = nodes.values[index].priority
+            actions.append(.start(operation: operation, token: token, work: work, priority: priority))
         }
     }
 
@@ -436,7 +462,7 @@ package struct TaskGraph {
 
     private static func key(for request: ImageRequest, stage: Stage) -> Key {
         switch stage {
-        case .data: Key(stage: .data, image: ImageCacheKey(url: request.urlString), policy: request.dataPolicy)
+        case .data: Key(stage: .data, image: request.dataKey, policy: request.dataPolicy)
         case .decode: Key(stage: .decode, image: request.decodeKey, policy: request.dataPolicy)
         case .process: Key(stage: .process, image: request.imageKey, policy: request.dataPolicy)
         }

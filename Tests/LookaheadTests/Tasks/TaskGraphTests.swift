@@ -38,7 +38,7 @@ import Testing
 
     private func finished(_ actions: [TaskGraph.Action]) -> [Int] {
         actions.compactMap {
-            if case .finish(let task, _) = $0 { return task }
+            if case .finish(let task, _) = $0 { return task.id }
             return nil
         }
     }

@@ -14,14 +14,17 @@ struct EngineBenchmark: AsyncParsableCommand {
     @Option(help: "Measured runs per scenario (the median and p95 are reported).")
     var runs = 15
 
+    @Option(help: "Run one scenario only, e.g. under perf: hit, start or decode.")
+    var only: String?
+
     func run() async throws {
         print(
             "lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs"
         )
         print("")
-        cacheLookups()
-        await startAndCancel()
-        try decoding()
+        if only == nil || only == "hit" { cacheLookups() }
+        if only == nil || only == "start" { await startAndCancel() }
+        if only == nil || only == "decode" { try decoding() }
     }
 
     // MARK: - Memory cache

@@ -1,0 +1,109 @@
+// Lookahead — ImagePipelineError: every way a request can fail, with its context.
+
+public import Foundation
+
+extension ImagePipeline {
+    /// Why a request failed: the pipeline's one error type, spelled the way its API uses it.
+    public typealias Error = ImagePipelineError
+}
+
+/// Why a request failed. Every case carries what is needed to explain it in a log line.
+///
+/// Lives in the model, next to the requests and responses, so the stages and the task graph name it without
+/// going through ``ImagePipeline``; the API spells it ``ImagePipeline/Error``.
+public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
+    /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
+    case dataLoadingFailed(any Swift.Error)
+    /// The server answered with a status code outside 200–299.
+    case statusCodeUnacceptable(Int)
+    /// The response had no body.
+    case dataIsEmpty
+    /// The body was, or was declared to be, larger than the configured limit in bytes.
+    case responseTooLarge(limit: Int)
+    /// No registered decoder recognises the data; `header` holds its first bytes in hex.
+    case noDecoder(header: String)
+    /// A decoder recognised the data but failed: truncated or corrupt data, unsupported variant.
+    case decodingFailed(codec: String, message: String)
+    /// The image's dimensions, read from its header, exceed the pixel-count limit; nothing was allocated.
+    case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// A processor failed.
+    case processingFailed(identifier: String, message: String)
+    /// The request was cancelled.
+    case cancelled
+    /// The request has no URL, or one that cannot be loaded.
+    case invalidURL(URL?)
+    /// The URL's scheme is not allowed: anything but `http`, `https` and `data` by default (`file` needs
+    /// ``DataLoaderOptions/allowsLocalFiles``). Also when a redirect leads to such a scheme.
+    case unsupportedScheme(String)
+    /// The pipeline was invalidated before or while the request ran.
+    case pipelineInvalidated
+    /// The request asked for cached data only and the caches had none.
+    case dataMissingInCache
+    /// The URL failed recently and waits before it is loaded again (see
+    /// ``ImagePipeline/Configuration/failureBackoff``): the request failed at once, without the network.
+    /// `lastError` is the URL's last failure; an automatic attempt is allowed after `retryIn`, or, when `nil`,
+    /// only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
+    indirect case failureBackoff(lastError: ImagePipelineError, retryIn: Duration?)
+
+    public var description: String {
+        switch self {
+        case .dataLoadingFailed(let error): "Data loading failed: \(error)"
+        case .statusCodeUnacceptable(let code): "Response status code \(code) is not acceptable"
+        case .dataIsEmpty: "Response contained no data"
+        case .responseTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
+        case .noDecoder(let header): "No decoder recognises data starting with \(header)"
+        case .decodingFailed(let codec, let message): "\(codec) decoding failed: \(message)"
+        case .imageTooLarge(let width, let height, let limit):
+            "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
+        case .processingFailed(let identifier, let message): "Processor \(identifier) failed: \(message)"
+        case .cancelled: "Request was cancelled"
+        case .invalidURL(let url): "Invalid URL: \(url?.absoluteString ?? "nil")"
+        case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
+        case .pipelineInvalidated: "Pipeline was invalidated"
+        case .dataMissingInCache: "Data is not in the cache and loading was not allowed"
+        case .failureBackoff(let lastError, let retryIn?):
+            "Not loaded again for \(String(format: "%.1f", retryIn.secondsValue)) s after: \(lastError)"
+        case .failureBackoff(let lastError, nil):
+            "Not loaded again until an explicit retry: \(lastError)"
+        }
+    }
+}
+
+extension ImagePipelineError {
+    /// Maps what a data loader threw to a pipeline error.
+    package init(loading error: any Swift.Error) {
+        switch error {
+        case let error as ImagePipelineError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as URLError where error.code == .cancelled:
+            self = .cancelled
+        case DataLoadingError.statusCodeUnacceptable(let code, _):
+            self = .statusCodeUnacceptable(code)
+        case DataLoadingError.responseTooLarge(let limit):
+            self = .responseTooLarge(limit: limit)
+        case DataLoadingError.unsupportedURL(let url):
+            self = .invalidURL(url)
+        case DataLoadingError.unsupportedScheme(let scheme):
+            self = .unsupportedScheme(scheme)
+        default:
+            self = .dataLoadingFailed(error)
+        }
+    }
+
+    /// Maps a decoder's error to a pipeline error.
+    package init(decoding error: ImageDecodingError) {
+        if case .tooLarge(let width, let height, let limit) = error.reason {
+            self = .imageTooLarge(width: width, height: height, limit: limit)
+        } else {
+            self = .decodingFailed(codec: error.codec, message: error.message)
+        }
+    }
+
+    /// `true` for `.cancelled`.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}

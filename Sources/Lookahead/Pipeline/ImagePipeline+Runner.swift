@@ -1,0 +1,134 @@
+// Lookahead — the runner: one lock per event on the state machine, then the actions performed outside it.
+
+import Foundation
+import Synchronization
+
+extension ImagePipeline {
+    typealias Actions = ImagePipelineStateMachine.Actions
+
+    /// Runs one event: takes the lock once, lets the state machine decide, and performs what it returned.
+    func run(_ event: (inout ImagePipelineStateMachine) -> Actions) {
+        perform(state.withLock { event(&$0) })
+    }
+
+    /// Performs actions outside the lock: cancels first, then events, deliveries, new work, idle waiters.
+    func perform(_ actions: Actions) {
+        for token in actions.cancels { token.cancel() }
+        if let handler = configuration.eventHandler {
+            for event in actions.events { handler(event) }
+        }
+        var stored: [ImageCacheKey] = []
+        for (task, delivery) in actions.deliveries {
+            switch delivery {
+            case .progress(let completed, let total):
+                task.didProgress(completed: completed, total: total)
+            case .success(let value):
+                if case .image(let output) = value { storeOnce(output, for: task.request, in: &stored) }
+                task.didComplete(.success(value), in: self)
+            case .failure(let error):
+                task.didComplete(.failure(error), in: self)
+            }
+        }
+        for start in actions.starts {
+            self.start(operation: start.operation, token: start.token, work: start.work, priority: start.priority)
+        }
+        if actions.schedulesLauncher {
+            _ = executor.runLoad(priority: .high) { self.launchPendingLoads() }
+        }
+        for waiter in actions.idleWaiters { waiter.resume() }
+    }
+
+    /// Stores a decoded image in the memory cache once, however many coalesced tasks receive it: by the first of
+    /// them whose request allows memory-cache writes.
+    private func storeOnce(_ output: TaskGraph.Output, for request: ImageRequest, in stored: inout [ImageCacheKey]) {
+        guard let memoryCache = configuration.memoryCache, !request.options.contains(.disableMemoryCacheWrites),
+            !stored.contains(request.imageKey)
+        else { return }
+        memoryCache.store(output.image, for: request.imageKey)
+        stored.append(request.imageKey)
+    }
+
+    // MARK: - Events from tasks
+
+    func taskCancelled(_ task: any TaskReceiver) {
+        run { $0.cancel(task: task.id) }
+    }
+
+    /// Reads the task's priority under the pipeline's lock, so concurrent changes reach the graph in the order
+    /// the task saw them: the last one wins in both places.
+    func taskPriorityChanged(_ task: ImageTask) {
+        run { $0.setPriority(task.priority, ofTask: task.id) }
+    }
+
+    // MARK: - Events from operations
+
+    func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) {
+        run { $0.operationProgressed(operation, completed: completed, total: total) }
+    }
+
+    /// The bytes a running operation has reported so far.
+    func operationProgress(_ operation: Int) -> Int64 {
+        state.withLock { $0.graph.progress(ofOperation: operation) }
+    }
+
+    /// A download has made no progress for a while: it gives its slot to the next queued one.
+    func operationStalled(_ operation: Int) {
+        run { $0.operationStalled(operation) }
+    }
+
+    private func operationFinished(_ operation: Int, with result: Result<TaskGraph.StageResult, Error>) {
+        run { $0.operationFinished(operation, with: result) }
+    }
+
+    // MARK: - Starting work
+
+    /// The launcher: starts the downloads waiting in the state machine, and reports those cancelled meanwhile as
+    /// stopped, all at once, until none are left.
+    private func launchPendingLoads() {
+        while true {
+            let loads = state.withLock { $0.takePendingLoads() }
+            if loads.isEmpty { return }
+            var stopped: [Int] = []
+            for load in loads {
+                if load.token.isCancelled {
+                    stopped.append(load.operation)
+                } else {
+                    start(operation: load.operation, token: load.token, work: load.work, priority: load.priority)
+                }
+            }
+            if !stopped.isEmpty { run { $0.loadsStoppedBeforeLaunch(stopped) } }
+        }
+    }
+
+    /// Hands a stage's work to the executor; it reports back with `operationFinished`.
+    private func start(operation: Int, token: OperationToken, work: TaskGraph.Work, priority: ImageRequest.Priority) {
+        switch work {
+        case .load(let request):
+            let task = executor.runLoad(priority: Self.taskPriority(priority)) {
+                let result = await self.load(request, operation: operation)
+                self.operationFinished(operation, with: result.map { .data($0) })
+            }
+            token.attach(task)
+        case .decode(let data, let request):
+            executor.runDecode {
+                let result: Result<TaskGraph.Output, Error> =
+                    token.isCancelled ? .failure(.cancelled) : self.decode(data, for: request)
+                self.operationFinished(operation, with: result.map { .image($0) })
+            }
+        case .process(let input, let request):
+            executor.runDecode {
+                let result: Result<TaskGraph.Output, Error> =
+                    token.isCancelled ? .failure(.cancelled) : self.process(input, for: request)
+                self.operationFinished(operation, with: result.map { .image($0) })
+            }
+        }
+    }
+
+    private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
+        switch priority {
+        case .veryLow, .low: .low
+        case .normal: .medium
+        case .high, .veryHigh: .high
+        }
+    }
+}
