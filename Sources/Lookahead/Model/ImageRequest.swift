@@ -15,8 +15,7 @@ public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipeline/Error/invalidURL(_:)``.
     public var url: URL? {
         didSet {
-            urlString = url?.absoluteString ?? ""
-            updateKey()
+            updateKey(urlString: url?.absoluteString ?? "")
         }
     }
 
@@ -25,19 +24,20 @@ public struct ImageRequest: Sendable {
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
-        didSet { updateKey() }
+        didSet { updateKey(urlString: urlString) }
     }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
     public var processors: [any ImageProcessing] {
-        didSet { updateKey() }
+        didSet { updateKey(urlString: urlString) }
     }
 
     /// Cache policy and similar flags.
     public var options: Options
 
     /// `url.absoluteString`, computed once: the cache key is built on every frame for every cell.
-    package private(set) var urlString: String
+    /// (Stored once, in the image key: a request copied on every frame retains one string, not two.)
+    package var urlString: String { imageKey.url }
 
     /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
     /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
@@ -59,9 +59,11 @@ public struct ImageRequest: Sendable {
         options: Options = []
     ) {
         self.url = url
-        let urlString = url?.absoluteString ?? ""
-        self.urlString = urlString
-        self.imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
+        self.imageKey = ImageCacheKey(
+            url: url?.absoluteString ?? "",
+            thumbnail: thumbnail,
+            processors: processors.isEmpty ? [] : processors.map(\.identifier)
+        )
         self.priority = priority
         self.thumbnail = thumbnail
         self.processors = processors
@@ -135,7 +137,7 @@ extension ImageRequest {
         )
     }
 
-    private mutating func updateKey() {
+    private mutating func updateKey(urlString: String) {
         imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
 

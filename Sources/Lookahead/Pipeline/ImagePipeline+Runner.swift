@@ -82,21 +82,15 @@ extension ImagePipeline {
 
     // MARK: - Starting work
 
-    /// The launcher: starts the downloads waiting in the state machine, and reports those cancelled meanwhile as
-    /// stopped, all at once, until none are left.
+    /// The launcher: starts the downloads waiting in the state machine, all it finds, until none are left.
+    /// (Downloads cancelled while they waited were taken back by the machine: the launcher never sees them.)
     private func launchPendingLoads() {
         while true {
             let loads = state.withLock { $0.takePendingLoads() }
             if loads.isEmpty { return }
-            var stopped: [Int] = []
             for load in loads {
-                if load.token.isCancelled {
-                    stopped.append(load.operation)
-                } else {
-                    start(operation: load.operation, token: load.token, work: load.work, priority: load.priority)
-                }
+                start(operation: load.operation, token: load.token, work: load.work, priority: load.priority)
             }
-            if !stopped.isEmpty { run { $0.loadsStoppedBeforeLaunch(stopped) } }
         }
     }
 

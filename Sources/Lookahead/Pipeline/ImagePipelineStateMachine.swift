@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Downloads are launched in batches: a download the graph starts waits in ``pendingLoads`` until the one
 /// launcher task the runner keeps scheduled takes it. A request started and cancelled before then (a fling's
-/// worth of prefetches, a cell reused at once) costs no Swift task and wakes no thread: the launcher finds it
-/// cancelled and reports it stopped, with every other such download, under one lock.
+/// worth of prefetches, a cell reused at once) costs no Swift task and wakes no thread: the machine takes the
+/// download back and frees its slot within the same event.
 ///
 /// The pipeline keeps one machine under its lock. Each event method runs under that lock and returns
 /// ``Actions``; the pipeline releases the lock and performs them (see `ImagePipeline+Runner.swift`). Nothing here
@@ -114,20 +114,30 @@ struct ImagePipelineStateMachine {
         return pendingLoads
     }
 
-    /// Downloads cancelled before the launcher started them have stopped: their slots are free.
-    mutating func loadsStoppedBeforeLaunch(_ operations: [Int]) -> Actions {
-        var graphActions: [TaskGraph.Action] = []
-        for operation in operations {
-            graphActions += graph.operationFinished(operation, with: .failure(.cancelled))
-        }
-        return resolve(graphActions)
-    }
-
     // MARK: - Resolving
 
     /// Turns the graph's actions into what the runner performs.
     private mutating func resolve(_ graphActions: [TaskGraph.Action]) -> Actions {
         var actions = Actions()
+        var graphActions = graphActions
+        while !graphActions.isEmpty {
+            let stopped = resolve(graphActions, into: &actions)
+            // Downloads cancelled before launch never ran: they stop now, and their slots go to queued work.
+            graphActions = []
+            for operation in stopped {
+                graphActions += graph.operationFinished(operation, with: .failure(.cancelled))
+            }
+        }
+        if !idleWaiters.isEmpty, liveCount == 0 {
+            actions.idleWaiters = idleWaiters
+            idleWaiters.removeAll()
+        }
+        return actions
+    }
+
+    /// Adds the graph's actions to `actions`; returns the operations of downloads cancelled before launch.
+    private mutating func resolve(_ graphActions: [TaskGraph.Action], into actions: inout Actions) -> [Int] {
+        var stopped: [Int] = []
         for action in graphActions {
             switch action {
             case .start(let operation, let token, let work, let priority):
@@ -142,7 +152,11 @@ struct ImagePipelineStateMachine {
                     actions.schedulesLauncher = true
                 }
             case .cancel(let token):
-                actions.cancels.append(token)
+                if let index = pendingLoads.firstIndex(where: { $0.token === token }) {
+                    stopped.append(pendingLoads.remove(at: index).operation)
+                } else {
+                    actions.cancels.append(token)
+                }
             case .progress(let task, let completed, let total):
                 if let receiver = task.receiver {
                     actions.deliveries.append((receiver, .progress(completed: completed, total: total)))
@@ -159,10 +173,6 @@ struct ImagePipelineStateMachine {
                 if let url { actions.events.append(.dataLoadCancelled(url)) }
             }
         }
-        if !idleWaiters.isEmpty, liveCount == 0 {
-            actions.idleWaiters = idleWaiters
-            idleWaiters.removeAll()
-        }
-        return actions
+        return stopped
     }
 }
