@@ -91,7 +91,7 @@ package struct TaskGraph {
         case decode
     }
 
-    private enum Stage: Hashable {
+    private enum Stage: Int, Hashable {
         case data
         case decode
         case process
@@ -101,6 +101,17 @@ package struct TaskGraph {
         var stage: Stage
         var image: ImageCacheKey
         var policy: DataPolicy
+
+        /// The image key's precomputed hash with the stage and policy folded in: a request looks keys up, stores
+        /// and removes them several times, and none of that runs the hasher again.
+        func _rawHashValue(seed: Int) -> Int {
+            var bits = stage.rawValue << 4
+            if policy.readsDiskCache { bits |= 1 }
+            if policy.writesDiskCache { bits |= 2 }
+            if policy.loadsFromNetwork { bits |= 4 }
+            if policy.skipsFailureBackoff { bits |= 8 }
+            return image._rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+        }
     }
 
     private enum Subscriber: Hashable {
