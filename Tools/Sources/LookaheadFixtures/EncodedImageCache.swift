@@ -9,9 +9,9 @@ import Synchronization
 /// photos, resized.
 ///
 /// Encoding (and decoding a photo) runs on a Dispatch queue, not on the Swift concurrency pool,
-/// because a 4096×4096 picture takes a while. Two simultaneous misses for the same key both encode; the results are
-/// byte-identical, so whichever is stored first wins. When the stored bytes pass `byteLimit`
-/// the cache is emptied.
+/// because a 4096×4096 picture takes a while. Two simultaneous misses for the same key both
+/// encode; the results are byte-identical, so whichever is stored first wins. When the stored
+/// bytes pass `byteLimit` the cache is emptied.
 final class EncodedImageCache: Sendable {
     /// Identifies one encoded picture.
     struct Key: Hashable, Sendable {

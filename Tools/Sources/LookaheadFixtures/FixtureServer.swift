@@ -21,6 +21,9 @@ import Hummingbird
 /// `reset`). Every request is counted by path, and every response body is recorded as either
 /// completed or aborted, so tests can wait for those events instead of sleeping.
 ///
+/// The media covers are generated pictures, or real photos resized server-side when
+/// ``Configuration/photosFolder`` names a folder of JPEGs.
+///
 /// The image routes can also fail at random but reproducibly, see
 /// ``Configuration/faults`` and ``injectedFaults``.
 ///
