@@ -37,6 +37,8 @@ let package = Package(
                 "CJPEGEncoder",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Photos are decoded and resized with the library's own decoders and resampler.
+                .product(name: "Lookahead", package: "Lookahead"),
             ],
             swiftSettings: strict
         ),

@@ -4,17 +4,26 @@ import Dispatch
 import Hummingbird
 import Synchronization
 
-/// Encoded JPEGs by (number, width, height, quality), so repeated requests return the very
-/// same bytes without re-encoding.
+/// Encoded JPEGs by (source, width, height, quality), so repeated requests return the very
+/// same bytes without re-encoding. A source is a generated picture or one of the server's
+/// photos, resized.
 ///
-/// Encoding runs on a Dispatch queue, not on the Swift concurrency pool, because a 4096×4096
-/// picture takes a while. Two simultaneous misses for the same key both encode; the results are
-/// byte-identical, so whichever is stored first wins. When the stored bytes pass `byteLimit`
-/// the cache is emptied.
+/// Encoding (and decoding a photo) runs on a Dispatch queue, not on the Swift concurrency pool,
+/// because a 4096×4096 picture takes a while. Two simultaneous misses for the same key both
+/// encode; the results are byte-identical, so whichever is stored first wins. When the stored
+/// bytes pass `byteLimit` the cache is emptied.
 final class EncodedImageCache: Sendable {
     /// Identifies one encoded picture.
     struct Key: Hashable, Sendable {
-        var number: Int
+        /// Where the pixels come from.
+        enum Source: Hashable, Sendable {
+            /// Generated picture `number` (``FixtureImages``).
+            case generated(number: Int)
+            /// Photo `index` of the server's ``PhotoLibrary``, resized.
+            case photo(index: Int)
+        }
+
+        var source: Source
         var width: Int
         var height: Int
         var quality: Int
@@ -27,9 +36,11 @@ final class EncodedImageCache: Sendable {
 
     private let state = Mutex(State())
     private let byteLimit: Int
+    private let photos: PhotoLibrary?
     private let queue = DispatchQueue(label: "lookahead.fixtures.jpeg-encoder", attributes: .concurrent)
 
-    init(byteLimit: Int = 64 * 1024 * 1024) {
+    init(photos: PhotoLibrary? = nil, byteLimit: Int = 64 * 1024 * 1024) {
+        self.photos = photos
         self.byteLimit = byteLimit
     }
 
@@ -38,16 +49,29 @@ final class EncodedImageCache: Sendable {
         if let cached = state.withLock({ $0.entries[key] }) {
             return cached
         }
-        let result = await withCheckedContinuation { continuation in
+        let result = await withCheckedContinuation { [photos] continuation in
             queue.async {
                 continuation.resume(
                     returning: Result { () throws(FixtureServer.Error) -> [UInt8] in
-                        try FixtureImages.jpeg(
-                            number: key.number,
-                            width: key.width,
-                            height: key.height,
-                            quality: key.quality
-                        )
+                        switch key.source {
+                        case .generated(let number):
+                            return try FixtureImages.jpeg(
+                                number: number,
+                                width: key.width,
+                                height: key.height,
+                                quality: key.quality
+                            )
+                        case .photo(let index):
+                            guard let photos, photos.photos.indices.contains(index) else {
+                                throw .photoFailed(reason: "no photo \(index)")
+                            }
+                            return try photos.jpeg(
+                                index: index,
+                                width: key.width,
+                                height: key.height,
+                                quality: key.quality
+                            )
+                        }
                     }
                 )
             }
@@ -63,5 +87,12 @@ final class EncodedImageCache: Sendable {
             state.storedBytes += encoded.readableBytes
             return encoded
         }
+    }
+}
+
+extension EncodedImageCache.Key {
+    /// Generated picture `number` at `width` × `height` and JPEG `quality`.
+    init(number: Int, width: Int, height: Int, quality: Int) {
+        self.init(source: .generated(number: number), width: width, height: height, quality: quality)
     }
 }

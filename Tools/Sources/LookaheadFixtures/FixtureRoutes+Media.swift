@@ -13,7 +13,9 @@ extension FixtureRoutes {
     /// - `/media/{quality}/{key}`: the cover of item n for key `cover-n.jpg` (404 for any other
     ///   key), 480 pixels wide for quality 0, `quality` pixels wide for `16...2048` (400 for any
     ///   other quality), as tall as the item's aspect ratio makes it. It is generated JPEG n, with
-    ///   the latency, bandwidth and fault injection of `/images/{n}.jpg`.
+    ///   the latency, bandwidth and fault injection of `/images/{n}.jpg`. With photos it is the
+    ///   item's photo instead, resized and re-encoded on first use as an image CDN does, and for
+    ///   quality 0 the photo file's bytes unchanged.
     func registerMedia(on router: Router<FixtureRequestContext>) {
         router.get(RouterPath(MediaCatalog.pagePath)) { request, _ in
             try mediaPage(request)
@@ -59,7 +61,27 @@ extension FixtureRoutes {
         guard let key = context.parameters.get("key"), let number = catalog.number(forKey: key) else {
             return Self.text(.notFound, "no such media: \(request.uri.path)\n")
         }
-        let size = MediaCatalog.size(number: number, width: width)
-        return try await imageResponse(number: number, size: size, request: request, context: context, arrival: arrival)
+        let picture: Picture
+        if let photos = catalog.photos {
+            if quality == MediaThumbnail.originalQuality {
+                picture = .bytes(photos.photo(number: number).original)
+            } else {
+                let size = photos.size(number: number, width: width)
+                let source = EncodedImageCache.Key.Source.photo(index: photos.index(number: number))
+                picture = .encoded(
+                    .init(source: source, width: width, height: size.height, quality: configuration.jpegQuality)
+                )
+            }
+        } else {
+            let size = MediaCatalog.size(number: number, width: width)
+            let key = EncodedImageCache.Key(
+                number: number,
+                width: size.width,
+                height: size.height,
+                quality: configuration.jpegQuality
+            )
+            picture = .encoded(key)
+        }
+        return try await imageResponse(picture, request: request, context: context, arrival: arrival)
     }
 }

@@ -26,14 +26,15 @@ struct FixtureRoutes: Sendable {
     /// The server's base URL once it is listening; the media API reports it as the domain.
     let boundAddress: BoundAddress
 
-    init(configuration: FixtureServer.Configuration) throws(FixtureServer.Error) {
+    /// Routes for `configuration`; `photos`, when given, are the media covers.
+    init(configuration: FixtureServer.Configuration, photos: PhotoLibrary? = nil) throws(FixtureServer.Error) {
         if let problem = configuration.faults.validationFailure {
             throw .startFailed(reason: "invalid fault injection: \(problem)")
         }
         self.configuration = configuration
-        self.cache = EncodedImageCache()
+        self.cache = EncodedImageCache(photos: photos)
         self.faults = try FaultBodies(quality: configuration.jpegQuality)
-        self.catalog = MediaCatalog(count: configuration.mediaCount)
+        self.catalog = MediaCatalog(count: configuration.mediaCount, photos: photos)
         self.faultLedger = FaultLedger()
         self.boundAddress = BoundAddress()
     }
@@ -78,15 +79,20 @@ struct FixtureRoutes: Sendable {
             return Self.text(.badRequest, "w and h must be integers\n")
         }
         let size = imageSize(width: requestedWidth ?? nil, height: requestedHeight ?? nil)
-        return try await imageResponse(number: number, size: size, request: request, context: context, arrival: arrival)
+        let key = EncodedImageCache.Key(
+            number: number,
+            width: size.width,
+            height: size.height,
+            quality: configuration.jpegQuality
+        )
+        return try await imageResponse(.encoded(key), request: request, context: context, arrival: arrival)
     }
 
-    /// The response for generated JPEG `number` at `size`, shared by the image routes: held back
+    /// The response for `picture`, shared by the image routes: held back
     /// by the latency schedule (counted from `arrival`), paced by the bandwidth limit, and broken
     /// on purpose if the fault injection draws a fault for this path and attempt.
     func imageResponse(
-        number: Int,
-        size: FixtureServer.ImageSize,
+        _ picture: Picture,
         request: Request,
         context: FixtureRequestContext,
         arrival: ContinuousClock.Instant
@@ -97,13 +103,7 @@ struct FixtureRoutes: Sendable {
         // Failures and resets never send the picture, so they skip encoding it.
         var jpeg = ByteBuffer()
         if fault != .failure, fault != .reset {
-            let key = EncodedImageCache.Key(
-                number: number,
-                width: size.width,
-                height: size.height,
-                quality: configuration.jpegQuality
-            )
-            jpeg = try await cache.jpeg(for: key)
+            jpeg = try await self.jpeg(picture)
         }
 
         let schedule = configuration.latencySchedule

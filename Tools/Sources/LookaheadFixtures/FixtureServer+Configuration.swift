@@ -1,5 +1,7 @@
 // Lookahead — FixtureServer.Configuration: where the fixture server listens and what network it simulates.
 
+public import Foundation
+
 extension FixtureServer {
     /// A width and height in pixels.
     public struct ImageSize: Sendable, Hashable {
@@ -49,6 +51,12 @@ extension FixtureServer {
         /// Failures to inject into the image routes; none by default. They are drawn from
         /// ``seed``, so the same seed gives the same faults.
         public var faults: FaultInjection
+        /// A folder of JPEG photos to serve as the media covers, or `nil` (the default) for generated
+        /// pictures. With a folder, item n shows the photo `(n - 1) mod count` of its `.jpg`/`.jpeg`
+        /// files sorted by name, titled after the file ("Green Meadow", "Green Meadow 2" on the next
+        /// pass) with the photo's aspect ratio; `/media/{quality}/...` serves it resized and
+        /// re-encoded, and quality 0 the file itself. `/images/...` stays generated.
+        public var photosFolder: URL? = nil
         /// Redirects in front of every image URL that ``FixtureServer/imageURL(_:width:height:)`` makes (0...5),
         /// as CDNs answer: each hop is a 302 to the same URL with one hop less. 0 by default.
         public var redirectHops = 0

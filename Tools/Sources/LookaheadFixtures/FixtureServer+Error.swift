@@ -7,6 +7,8 @@ extension FixtureServer {
         case startFailed(reason: String)
         /// libjpeg-turbo could not encode a generated image.
         case encodingFailed(reason: String)
+        /// A photo of ``FixtureServer/Configuration/photosFolder`` could not be decoded and resized.
+        case photoFailed(reason: String)
 
         /// A one-line explanation of the failure.
         public var description: String {
@@ -15,6 +17,8 @@ extension FixtureServer {
                 "fixture server failed to start: \(reason)"
             case .encodingFailed(let reason):
                 "fixture JPEG encoding failed: \(reason)"
+            case .photoFailed(let reason):
+                "fixture photo failed: \(reason)"
             }
         }
     }

@@ -21,6 +21,9 @@ import Hummingbird
 /// `reset`). Every request is counted by path, and every response body is recorded as either
 /// completed or aborted, so tests can wait for those events instead of sleeping.
 ///
+/// The media covers are generated pictures, or real photos resized server-side when
+/// ``Configuration/photosFolder`` names a folder of JPEGs.
+///
 /// The image routes can also fail at random but reproducibly, see
 /// ``Configuration/faults`` and ``injectedFaults``.
 ///
@@ -33,6 +36,9 @@ public final class FixtureServer: Sendable {
     public let port: Int
     /// `http://HOST:PORT`, with no trailing slash.
     public let baseURL: URL
+    /// How many photos of ``Configuration/photosFolder`` the media covers show; 0 for generated
+    /// pictures.
+    public let photoCount: Int
 
     let ledger: RequestLedger
     let faultLedger: FaultLedger
@@ -42,6 +48,7 @@ public final class FixtureServer: Sendable {
         configuration: Configuration,
         port: Int,
         baseURL: URL,
+        photoCount: Int,
         ledger: RequestLedger,
         faultLedger: FaultLedger,
         serverTask: Task<Void, Never>
@@ -49,6 +56,7 @@ public final class FixtureServer: Sendable {
         self.configuration = configuration
         self.port = port
         self.baseURL = baseURL
+        self.photoCount = photoCount
         self.ledger = ledger
         self.faultLedger = faultLedger
         self.serverTask = serverTask
@@ -65,9 +73,14 @@ public final class FixtureServer: Sendable {
     /// - Parameter configuration: Where to listen and what network conditions to simulate.
     /// - Throws: ``Error/startFailed(reason:)`` if the address cannot be bound (for example the
     ///   port is taken), the host is not usable in a URL, the fault rates are invalid (see
-    ///   ``FaultInjection/validationFailure``), or the calling task is cancelled.
+    ///   ``FaultInjection/validationFailure``), the photos folder cannot be read or holds no JPEG,
+    ///   or the calling task is cancelled.
     public static func start(configuration: Configuration = .init()) async throws(Error) -> FixtureServer {
-        let routes = try FixtureRoutes(configuration: configuration)
+        var photos: PhotoLibrary?
+        if let folder = configuration.photosFolder {
+            photos = try await PhotoLibrary.load(folder: folder)
+        }
+        let routes = try FixtureRoutes(configuration: configuration, photos: photos)
         let ledger = RequestLedger()
         let router = Router(context: FixtureRequestContext.self)
         router.add(middleware: RequestTrackingMiddleware(ledger: ledger))
@@ -120,6 +133,7 @@ public final class FixtureServer: Sendable {
             configuration: configuration,
             port: port,
             baseURL: baseURL,
+            photoCount: photos?.photos.count ?? 0,
             ledger: ledger,
             faultLedger: routes.faultLedger,
             serverTask: serverTask

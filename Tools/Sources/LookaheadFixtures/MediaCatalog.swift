@@ -4,6 +4,10 @@ import Foundation
 
 /// The media catalog: `count` items, each a pure function of its number and the server's
 /// address, so nothing is stored.
+///
+/// Without photos, items are titled "Hello n" and their pictures are generated, with an aspect
+/// ratio drawn from ``aspectRatios``. With photos, item n shows photo `(n - 1) mod photo count`:
+/// its title and aspect ratio are the photo's.
 struct MediaCatalog: Sendable {
     /// The path of the paginated list.
     static let pagePath = "/api/v2/content/misc/media-coverages"
@@ -24,16 +28,31 @@ struct MediaCatalog: Sendable {
 
     /// How many items the catalog holds.
     let count: Int
+    /// The photos the items show; `nil` for generated pictures.
+    let photos: PhotoLibrary?
 
-    init(count: Int) {
+    init(count: Int, photos: PhotoLibrary? = nil) {
         self.count = max(count, 0)
+        self.photos = photos
     }
 
     /// The items at `offset..<offset + limit`, cut off at the end of the catalog.
     func page(offset: Int, limit: Int, domain: String) -> [MediaItem] {
         guard offset < count else { return [] }
         let end = offset + min(limit, count - offset)
-        return (offset..<end).map { Self.item(number: $0 + 1, domain: domain) }
+        return (offset..<end).map { item(number: $0 + 1, domain: domain) }
+    }
+
+    /// Item `number` (1-based): ``item(number:domain:)`` with the photo's title and aspect ratio
+    /// when the catalog has photos.
+    func item(number: Int, domain: String) -> MediaItem {
+        var item = Self.item(number: number, domain: domain)
+        if let photos {
+            let photo = photos.photo(number: number)
+            item.title = photos.title(number: number)
+            item.thumbnail.aspectRatio = Double(photo.width) / Double(photo.height)
+        }
+        return item
     }
 
     /// The number n of the item whose picture is `key` (`cover-n.jpg`), or `nil` if there is none.
@@ -47,7 +66,7 @@ struct MediaCatalog: Sendable {
         return number
     }
 
-    /// Item `number` (1-based).
+    /// Generated item `number` (1-based).
     static func item(number: Int, domain: String) -> MediaItem {
         MediaItem(
             id: "media-\(number)",

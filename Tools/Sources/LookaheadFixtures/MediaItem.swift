@@ -14,7 +14,8 @@ public import Foundation
 public struct MediaItem: Codable, Sendable, Hashable {
     /// `media-n` for item n (1-based).
     public var id: String
-    /// `Hello n` for item n.
+    /// `Hello n` for item n, or the name of its photo when the server shows photos (`Green Meadow`,
+    /// `Green Meadow 2` on the next pass through the photos).
     public var title: String
     /// When the item was published, as ISO 8601 text in UTC (`2026-01-01T00:00:00Z`). Item 1 is
     /// the newest; each following item is one hour older.
@@ -35,7 +36,8 @@ public struct MediaItem: Codable, Sendable, Hashable {
 ///
 /// The picture at a given quality is `domain/basePath/quality/key`, see ``url(quality:)``.
 public struct MediaThumbnail: Codable, Sendable, Hashable {
-    /// The quality that asks for the original picture (480 pixels wide) rather than a width.
+    /// The quality that asks for the original picture rather than a width: the photo file as it is
+    /// when the server shows photos, else a generated picture 480 pixels wide.
     public static let originalQuality = 0
 
     /// `thumb-n` for item n.
@@ -52,7 +54,8 @@ public struct MediaThumbnail: Codable, Sendable, Hashable {
     /// The widths in pixels the API advertises (`[120, 240, 480]`). The server renders any width
     /// in `16...2048`, and ``originalQuality`` for the original.
     public var qualities: [Int]
-    /// Width divided by height: 1.0, 1.5 or 0.75, fixed per item.
+    /// Width divided by height, fixed per item: the photo's (upright) when the server shows photos,
+    /// else 1.0, 1.5 or 0.75.
     public var aspectRatio: Double
 
     /// Creates a thumbnail description.

@@ -9,7 +9,7 @@ import LookaheadFixtures
 struct FixtureServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookahead-fixture-server",
-        abstract: "Serve generated JPEGs and fault-injection routes on 127.0.0.1."
+        abstract: "Serve camera photos, generated JPEGs and fault-injection routes on 127.0.0.1."
     )
 
     @Option(help: "Port to listen on (0 picks a free port).")
@@ -44,6 +44,16 @@ struct FixtureServerCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("slow-ms"), help: "Extra delay of a slow image response, in milliseconds.")
     var slowMilliseconds = 2000
+
+    @Option(
+        help: ArgumentHelp(
+            "Folder of JPEG photos for the media covers, or none for generated pictures.",
+            discussion:
+                "Default: \(FixtureServer.systemPhotosFolder.path) (scripts/photos installs it) when it exists.",
+            valueName: "dir"
+        )
+    )
+    var photos: String?
 
     @Flag(help: "Print the web server's own log lines (level from LOG_LEVEL, default info).")
     var verbose = false
@@ -93,9 +103,16 @@ struct FixtureServerCommand: AsyncParsableCommand {
                 configuration.mediaCount = mediaCount
                 configuration.faults = faults
                 configuration.shouldLogServerEvents = verbose
+                configuration.photosFolder = FixtureServer.photosFolder(option: photos)
             }
         )
-        var banner = ["Serving fixtures on \(server.baseURL.absoluteString)", "Examples:"]
+        var banner = ["Serving fixtures on \(server.baseURL.absoluteString)"]
+        if let folder = server.configuration.photosFolder {
+            banner.append("Media covers: \(server.photoCount) photos from \(folder.path)")
+        } else {
+            banner.append("Media covers: generated pictures")
+        }
+        banner.append("Examples:")
         banner += Self.examplePaths.map { "  \(server.url($0).absoluteString)" }
         banner.append("Press Ctrl-C to stop.")
         Self.printFlushed(banner)
@@ -124,6 +141,7 @@ struct FixtureServerCommand: AsyncParsableCommand {
         "/images/42.jpg?w=320&h=240",
         "/api/v2/content/misc/media-coverages?limit=20&offset=0",
         "/media/240/cover-1.jpg",
+        "/media/0/cover-1.jpg",
         "/status/404",
         "/faults/corrupt.jpg",
         "/faults/truncated.jpg",

@@ -59,6 +59,15 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Images the embedded server's media API lists.")
     var mediaCount = 240
 
+    @Option(
+        help: ArgumentHelp(
+            "Folder of JPEG photos the embedded server shows; none or no option for generated pictures.",
+            discussion: "scripts/demo passes \(FixtureServer.systemPhotosFolder.path), which scripts/photos installs.",
+            valueName: "dir"
+        )
+    )
+    var photos: String?
+
     @Option(help: "Rows in the list (\"Hello 1\" … \"Hello N\").")
     var rows = 200
 
@@ -107,13 +116,16 @@ struct GalleryCommand: AsyncParsableCommand {
         }
     }
 
-    private func startServer() async throws -> FixtureServer {
+    /// Starts the embedded server; its media API lists at least `minimumMediaCount` items.
+    private func startServer(minimumMediaCount: Int = 0) async throws -> FixtureServer {
         try await FixtureServer.start(
             configuration: .init { configuration in
                 configuration.latency = .milliseconds(latencyMs)
                 configuration.jitter = .milliseconds(jitterMs)
                 configuration.seed = 42
-                configuration.mediaCount = mediaCount
+                configuration.mediaCount = max(mediaCount, minimumMediaCount)
+                // Generated pictures unless a folder is named: the gallery's terminal tests read the "Hello n" titles.
+                configuration.photosFolder = photos.flatMap { FixtureServer.photosFolder(option: $0) }
                 configuration.faults = faults
                 configuration.redirectHops = redirects
             }
@@ -242,7 +254,8 @@ struct GalleryCommand: AsyncParsableCommand {
 
     private func runHeadless() async throws {
         let log = GalleryLog(isQuiet: quiet)
-        // The rows come from --source, or from the embedded server's image route. Rows evicted from the 100-image
+        // The rows come from --source, or from the embedded server: its media covers when it has photos (resized
+        // by the server to --image-size pixels wide), else its generated images. Rows evicted from the 100-image
         // memory cache come back from the disk cache when the script scrolls back up.
         let server: FixtureServer?
         let urls: [URL]
@@ -252,9 +265,13 @@ struct GalleryCommand: AsyncParsableCommand {
             let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
             urls = items.map { $0.imageURL(imageSize) }
         } else {
-            let started = try await startServer()
+            let started = try await startServer(minimumMediaCount: rows)
             server = started
-            urls = (1...max(1, rows)).map { started.imageURL($0, width: imageSize, height: imageSize) }
+            urls = (1...max(1, rows)).map { number in
+                started.photoCount > 0
+                    ? started.coverURL(number, width: imageSize)
+                    : started.imageURL(number, width: imageSize, height: imageSize)
+            }
         }
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
@@ -263,9 +280,13 @@ struct GalleryCommand: AsyncParsableCommand {
             log: log
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
+        let pictures =
+            if let server, let folder = server.configuration.photosFolder {
+                " (\(server.photoCount) camera photos from \(folder.path))"
+            } else { "" }
         log.say(
             "✨ Gallery ready: rows \"Hello 1\" … \"Hello \(urls.count)\", images from "
-                + (source ?? server?.baseURL.absoluteString ?? "")
+                + (source ?? server?.baseURL.absoluteString ?? "") + pictures
         )
         log.say("📊 Total items: \(urls.count)")
         let settings = HeadlessGallery.Settings(
