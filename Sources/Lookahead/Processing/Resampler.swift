@@ -127,11 +127,17 @@ public enum Resampler {
             value *= SIMD4(255 / alpha, 255 / alpha, 255 / alpha, 1)
             value[3] = alpha
         }
-        let clamped = (value + 0.5).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-        pointer[0] = UInt8(clamped[0])
-        pointer[1] = UInt8(clamped[1])
-        pointer[2] = UInt8(clamped[2])
-        pointer[3] = UInt8(clamped[3])
+        // Lane by lane: `SIMD4.clamped` is not inlined, and this runs once per output pixel.
+        pointer[0] = clamp(value[0])
+        pointer[1] = clamp(value[1])
+        pointer[2] = clamp(value[2])
+        pointer[3] = clamp(value[3])
+    }
+
+    /// A channel value rounded and clamped to a byte.
+    @inline(__always)
+    private static func clamp(_ value: Float) -> UInt8 {
+        UInt8(min(255, max(0, value + 0.5)))
     }
 
     /// For each target pixel: the first source pixel and the normalised weights of the source pixels it reads.
