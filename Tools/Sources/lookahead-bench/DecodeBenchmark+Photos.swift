@@ -49,11 +49,18 @@ enum PhotoThumbnailBenchmark {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: side))
             let image = try ImageDecoders.decode(data, context: context).get().image
-            let ours = cpuMedian(runs: runs) { blackHole(try! ImageDecoders.decode(data, context: context).get()) }
             let (width, height) = jpegSize(data)
-            let eighth = cpuMedian(runs: runs) { blackHole(decodeEighth(data)) }
             let eighths = smallestEighths(width: width, height: height, covering: (image.width, image.height))
-            let sameScale = cpuMedian(runs: runs) { blackHole(decodeRGBA(data, eighths: eighths)) }
+            // The three in-process contenders alternate run by run, so load changes touch them alike.
+            let medians = interleavedCPUMedians(
+                runs: runs,
+                [
+                    { blackHole(try! ImageDecoders.decode(data, context: context).get()) },
+                    { blackHole(decodeEighth(data)) },
+                    { blackHole(decodeRGBA(data, eighths: eighths)) },
+                ]
+            )
+            let (ours, eighth, sameScale) = (medians[0], medians[1], medians[2])
             figures.append(
                 ThumbnailFigures(
                     name: URL(fileURLWithPath: file).lastPathComponent,
@@ -268,17 +275,19 @@ enum PhotoThumbnailBenchmark {
     }
 }
 
-/// The median CPU time of this thread over `runs` calls, after two warm-up calls.
-func cpuMedian(runs: Int, _ body: () -> Void) -> Double {
-    body()
-    body()
-    var samples: [Double] = []
+/// The median CPU time of this thread per call of each body, over `runs` rounds that call every body once in
+/// turn, after two warm-up rounds.
+func interleavedCPUMedians(runs: Int, _ bodies: [() -> Void]) -> [Double] {
+    for _ in 0..<2 { for body in bodies { body() } }
+    var samples = [[Double]](repeating: [], count: bodies.count)
     for _ in 0..<max(1, runs) {
-        let start = threadCPU()
-        body()
-        samples.append(threadCPU() - start)
+        for (index, body) in bodies.enumerated() {
+            let start = threadCPU()
+            body()
+            samples[index].append(threadCPU() - start)
+        }
     }
-    return samples.sorted()[samples.count / 2]
+    return samples.map { $0.sorted()[$0.count / 2] }
 }
 
 /// CPU seconds this thread has used.

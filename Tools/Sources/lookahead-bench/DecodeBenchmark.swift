@@ -14,7 +14,7 @@ struct DecodeBenchmark: ParsableCommand {
     )
 
     @Option(help: "Measured runs per scenario (the median is reported).")
-    var runs = 11
+    var runs = 15
 
     @Option(help: "Files per batch for the command-line comparisons (amortises process start-up).")
     var batch = 10
