@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // XXH3, the disk cache's data checksum (Debian's libxxhash, BSD-2-Clause); Apple platforms use CryptoKit.
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // The HTTP transport on Linux, where FoundationNetworking's URLSession cannot be made safe.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
@@ -36,6 +38,7 @@ let package = Package(
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CXXHash", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
@@ -57,6 +60,7 @@ let package = Package(
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
+                .target(name: "CXXHash", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny")

@@ -7,8 +7,8 @@ import Synchronization
 /// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size
 /// needs no download.
 ///
-/// - **Never a corrupt image.** Each entry carries a SHA-256 of its key, its length and a SHA-256 of its data,
-///   checked on every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
+/// - **Never a corrupt image.** Each entry carries a SHA-256 of its key, its length and a fast checksum of its
+///   data (XXH3-64 on Linux, see `DiskCacheChecksum`), checked on every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
 ///   never handed to a decoder.
 /// - **Atomic writes.** An entry is written under a temporary name and renamed into place. Writes are not
 ///   `fsync`ed by default: a killed process loses nothing the kernel has (the page cache survives it); after a
@@ -24,7 +24,7 @@ import Synchronization
 ///   time, which Linux often does not update). Whenever a store takes the total over ``sizeLimit``, the least
 ///   recently used entries are removed until the total is at most ``sizeLimit`` × ``trimRatio`` — before the new
 ///   file is written. The index is rebuilt at open from the folder (sizes and modification times, which the cache
-///   sets on every hit).
+///   sets on a hit at most once a minute per entry).
 /// - **Robust to its surroundings.** A folder deleted from outside is recreated on the next write; a file
 ///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing, logs one
 ///   warning, and loads still succeed from the network.
@@ -140,17 +140,40 @@ public final class DiskCache: DataCaching {
     public func cachedData(for key: String) -> Data? {
         let digest = DiskCacheFile.keyDigest(for: key)
         let name = DiskCacheFile.name(digest: digest)
-        let (staged, isKnown, isIndexLoaded) = state.withLock { state in
-            if state.staging[name] != nil { state.index.touch(name) }
-            return (state.staging[name]?.data, state.index.contains(name), state.isIndexLoaded)
+        let now = Date().timeIntervalSince1970
+        // One lock per hit: the index is told of the use before the read, and forgets the entry if it fails.
+        let lookup = state.withLock { state -> Lookup in
+            if let staged = state.staging[name] {
+                state.index.touch(name)
+                return .staged(staged.data)
+            }
+            let known = state.index.recordHit(
+                name,
+                now: now,
+                touchInterval: Double(DiskCacheFile.touchInterval)
+            )
+            // The index knows every entry this cache wrote or found: a miss costs no I/O. A reader without the
+            // lock cannot know what the writer added since it opened, so it always looks.
+            if known == nil, state.isIndexLoaded, !isReadOnly { return .absent }
+            return .file(size: known?.size, touch: (known?.touch ?? false) && !isReadOnly)
         }
-        if let staged { return staged }
-        // The index knows every entry this cache wrote or found: a miss costs no I/O. A reader without the lock
-        // cannot know what the writer added since it opened, so it always looks.
-        if isIndexLoaded, !isKnown, !isReadOnly { return nil }
-        switch DiskCacheFile.read(path: path + "/" + name, keyDigest: digest, touch: !isReadOnly) {
+        let size: Int?
+        let touch: Bool
+        switch lookup {
+        case .staged(let data): return data
+        case .absent: return nil
+        case .file(let knownSize, let needsTouch):
+            size = knownSize
+            touch = needsTouch
+        }
+        let result = DiskCacheFile.read(
+            path: path + "/" + name,
+            keyDigest: digest,
+            expectedFileSize: size,
+            touch: touch
+        )
+        switch result {
         case .hit(let data):
-            state.withLock { $0.index.touch(name) }
             return data
         case .missing:
             if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
@@ -163,7 +186,18 @@ public final class DiskCache: DataCaching {
             logger.debug("Removed a disk cache entry \(name) of format version \(version)")
             removeUnreadable(name)
             return nil
+        case .foreignChecksum(let kind):
+            logger.debug("Removed a disk cache entry \(name) with a checksum of another kind (\(kind))")
+            removeUnreadable(name)
+            return nil
         }
+    }
+
+    /// What the index says about a key, decided under the lock.
+    private enum Lookup {
+        case staged(Data)
+        case absent
+        case file(size: Int?, touch: Bool)
     }
 
     public func storeData(_ data: Data, for key: String) {
@@ -171,11 +205,12 @@ public final class DiskCache: DataCaching {
         let size = DiskCacheFile.fileSize(dataCount: data.count)
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
+        let now = Date().timeIntervalSince1970
         let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
             guard state.writeFailure == nil else { return nil }
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
-            state.index.insert(name, size: size)
+            state.index.insert(name, size: size, touchedAt: now)
             let evicted = state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
             for victim in evicted { state.staging[victim] = nil }
             return (state.generation, evicted)

@@ -4,11 +4,14 @@
 ///
 /// File access times are not trusted (Linux often mounts with `relatime` or `noatime`), so recency is a
 /// logical clock kept here; across launches it is rebuilt from modification times, which the cache sets itself
-/// on every hit. Not thread safe: ``DiskCache`` keeps it under its lock, and tests drive it directly.
+/// on a hit at most once per ``DiskCacheFile/touchInterval`` (the index remembers when, so deciding costs no
+/// syscall). Not thread safe: ``DiskCache`` keeps it under its lock, and tests drive it directly.
 struct DiskCacheIndex {
     struct Entry: Equatable {
         var size: Int
         var tick: UInt64
+        /// When the file's modification time was last set, in seconds since 1970.
+        var touchedAt: Double = 0
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -27,10 +30,22 @@ struct DiskCacheIndex {
         entries[name]!.tick = clock
     }
 
-    /// Adds or replaces an entry as the most recently used.
-    mutating func insert(_ name: String, size: Int) {
+    /// Marks an entry as just used, `now` seconds since 1970, and returns its file size and whether its
+    /// modification time is older than `touchInterval` seconds (then it counts as set now: the caller sets it).
+    /// `nil` when the entry is not indexed.
+    mutating func recordHit(_ name: String, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
+        guard let index = entries.index(forKey: name) else { return nil }
         clock += 1
-        if let old = entries.updateValue(Entry(size: size, tick: clock), forKey: name) {
+        entries.values[index].tick = clock
+        let touch = now - entries.values[index].touchedAt >= touchInterval
+        if touch { entries.values[index].touchedAt = now }
+        return (entries.values[index].size, touch)
+    }
+
+    /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written.
+    mutating func insert(_ name: String, size: Int, touchedAt: Double = 0) {
+        clock += 1
+        if let old = entries.updateValue(Entry(size: size, tick: clock, touchedAt: touchedAt), forKey: name) {
             totalSize -= old.size
         }
         totalSize += size
@@ -73,7 +88,7 @@ struct DiskCacheIndex {
         for name in entries.keys { entries[name]!.tick += shift }
         clock += shift
         for (offset, file) in found.enumerated() {
-            entries[file.name] = Entry(size: file.size, tick: UInt64(offset))
+            entries[file.name] = Entry(size: file.size, tick: UInt64(offset), touchedAt: file.modified)
             totalSize += file.size
         }
     }

@@ -42,86 +42,99 @@ public enum Resampler {
 
     /// Resizes a bitmap to exactly `width` × `height`.
     public static func resize(_ image: Bitmap, width: Int, height: Int, filter: Filter = .catmullRom) -> Bitmap {
+        resize(image, width: width, height: height, filter: filter, isOpaque: nil)
+    }
+
+    /// Resizes a bitmap; `isOpaque` spares the scan of the alpha channel when the caller knows (a JPEG is opaque).
+    ///
+    /// One output row at a time: the source rows it reads are summed, weighted, into one row of floats (a loop
+    /// over the row's bytes that the compiler vectorises), then each output pixel sums its taps of that row as
+    /// `SIMD4<Float>` (the four channels at once). No image-sized intermediate buffer.
+    static func resize(_ image: Bitmap, width: Int, height: Int, filter: Filter, isOpaque: Bool?) -> Bitmap {
         let width = max(1, width)
         let height = max(1, height)
         if width == image.width, height == image.height { return image }
-        let isOpaque = image.isOpaque
+        let isOpaque = isOpaque ?? image.isOpaque
         let horizontal = Contributions(source: image.width, target: width, filter: filter)
         let vertical = Contributions(source: image.height, target: height, filter: filter)
-        // Pass 1: rows, into a float buffer (premultiplied), width × source height.
-        var middle = [Float](repeating: 0, count: width * image.height * 4)
-        image.pixels.withUnsafeBufferPointer { source in
-            middle.withUnsafeMutableBufferPointer { target in
-                for y in 0..<image.height {
-                    let row = y * image.bytesPerRow
-                    for x in 0..<width {
-                        var r: Float = 0
-                        var g: Float = 0
-                        var b: Float = 0
-                        var a: Float = 0
-                        let first = horizontal.first[x]
-                        let base = x * horizontal.taps
-                        for tap in 0..<horizontal.count[x] {
-                            let w = horizontal.weights[base + tap]
-                            let offset = row + (first + tap) * 4
-                            let alpha = Float(source[offset + 3])
-                            let factor = isOpaque ? w : w * alpha / 255
-                            r += Float(source[offset]) * factor
-                            g += Float(source[offset + 1]) * factor
-                            b += Float(source[offset + 2]) * factor
-                            a += alpha * w
-                        }
-                        let out = (y * width + x) * 4
-                        target[out] = r
-                        target[out + 1] = g
-                        target[out + 2] = b
-                        target[out + 3] = a
-                    }
-                }
-            }
-        }
-        // Pass 2: columns, back to bytes (un-premultiplied).
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        middle.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                for y in 0..<height {
-                    let first = vertical.first[y]
-                    let base = y * vertical.taps
-                    let count = vertical.count[y]
-                    for x in 0..<width {
-                        var r: Float = 0
-                        var g: Float = 0
-                        var b: Float = 0
-                        var a: Float = 0
-                        for tap in 0..<count {
-                            let w = vertical.weights[base + tap]
-                            let offset = ((first + tap) * width + x) * 4
-                            r += source[offset] * w
-                            g += source[offset + 1] * w
-                            b += source[offset + 2] * w
-                            a += source[offset + 3] * w
-                        }
-                        let out = (y * width + x) * 4
-                        let alpha = min(255, max(0, a))
-                        if isOpaque {
-                            target[out] = clamp(r)
-                            target[out + 1] = clamp(g)
-                            target[out + 2] = clamp(b)
-                            target[out + 3] = 255
-                        } else if alpha > 0.5 {
-                            let scale = 255 / alpha
-                            target[out] = clamp(r * scale)
-                            target[out + 1] = clamp(g * scale)
-                            target[out + 2] = clamp(b * scale)
-                            target[out + 3] = clamp(alpha)
+        let sourceWidth = image.width
+        let sourceRowBytes = image.bytesPerRow
+        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { target, initialized in
+            let scalars = UnsafeMutablePointer<Float>.allocate(capacity: sourceWidth * 4)
+            defer { scalars.deallocate() }
+            let row = UnsafeMutableRawPointer(scalars)  // read and written as SIMD4<Float>, 16 bytes a pixel
+            image.pixels.withUnsafeBufferPointer { source in
+                horizontal.withPointers { hFirst, hCount, hWeights in
+                    vertical.withPointers { vFirst, vCount, vWeights in
+                        for y in 0..<height {
+                            // Vertical: the weighted sum of the source rows, premultiplied unless opaque.
+                            scalars.update(repeating: 0, count: sourceWidth * 4)
+                            for tap in 0..<vCount[y] {
+                                let weight = vWeights[y * vertical.taps + tap]
+                                let line = source.baseAddress! + (vFirst[y] + tap) * sourceRowBytes
+                                if isOpaque {
+                                    for index in 0..<(sourceWidth * 4) { scalars[index] += weight * Float(line[index]) }
+                                } else {
+                                    let scale = weight / 255
+                                    for x in 0..<sourceWidth {
+                                        let pixel = load(line + 4 * x)
+                                        let alpha = pixel[3]
+                                        let sum = row.loadUnaligned(fromByteOffset: 16 * x, as: SIMD4<Float>.self)
+                                        let added = sum + pixel * SIMD4(alpha, alpha, alpha, 255) * scale
+                                        row.storeBytes(of: added, toByteOffset: 16 * x, as: SIMD4<Float>.self)
+                                    }
+                                }
+                            }
+                            // Horizontal: each output pixel's taps of that row, four channels at once.
+                            let out = target.baseAddress! + y * width * 4
+                            for x in 0..<width {
+                                var sum = SIMD4<Float>()
+                                let taps = hWeights + x * horizontal.taps
+                                let start = row + 16 * hFirst[x]
+                                for tap in 0..<hCount[x] {
+                                    sum +=
+                                        start.loadUnaligned(fromByteOffset: 16 * tap, as: SIMD4<Float>.self) * taps[tap]
+                                }
+                                store(sum, to: out + 4 * x, isOpaque: isOpaque)
+                            }
                         }
                     }
                 }
             }
+            initialized = width * height * 4
         }
         return Bitmap(width: width, height: height, pixels: output)
     }
 
+    /// Four bytes as floats.
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        SIMD4(Float(pointer[0]), Float(pointer[1]), Float(pointer[2]), Float(pointer[3]))
+    }
+
+    /// Writes a pixel, rounding and clamping; un-premultiplies unless opaque.
+    @inline(__always)
+    private static func store(_ value: SIMD4<Float>, to pointer: UnsafeMutablePointer<UInt8>, isOpaque: Bool) {
+        var value = value
+        if isOpaque {
+            value[3] = 255
+        } else {
+            let alpha = min(255, max(0, value[3]))
+            guard alpha > 0.5 else {
+                pointer.update(repeating: 0, count: 4)
+                return
+            }
+            value *= SIMD4(255 / alpha, 255 / alpha, 255 / alpha, 1)
+            value[3] = alpha
+        }
+        // Lane by lane: `SIMD4.clamped` is not inlined, and this runs once per output pixel.
+        pointer[0] = clamp(value[0])
+        pointer[1] = clamp(value[1])
+        pointer[2] = clamp(value[2])
+        pointer[3] = clamp(value[3])
+    }
+
+    /// A channel value rounded and clamped to a byte.
     @inline(__always)
     private static func clamp(_ value: Float) -> UInt8 {
         UInt8(min(255, max(0, value + 0.5)))
@@ -163,6 +176,19 @@ public enum Resampler {
                 count[index] = used
                 for tap in 0..<used {
                     weights[index * taps + tap] = Float(total == 0 ? 1 / Double(used) : values[lower + tap] / total)
+                }
+            }
+        }
+
+        /// The three tables as pointers, for inner loops without bounds checks.
+        func withPointers<Result>(
+            _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> Result
+        ) -> Result {
+            first.withUnsafeBufferPointer { first in
+                count.withUnsafeBufferPointer { count in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(first.baseAddress!, count.baseAddress!, weights.baseAddress!)
+                    }
                 }
             }
         }

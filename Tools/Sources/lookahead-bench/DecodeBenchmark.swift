@@ -1,5 +1,5 @@
-// Lookahead bench — `lookahead-bench decode`: a 12-megapixel JPEG to a 256-pixel thumbnail against vipsthumbnail
-// and Pillow, and PNG decoding against Pillow, measured in one run.
+// Lookahead bench — `lookahead-bench decode`: camera photos and a synthetic 12-megapixel JPEG to 256-pixel
+// thumbnails against vipsthumbnail, Pillow and tjbench, and PNG decoding against Pillow, measured in one run.
 
 import ArgumentParser
 import Foundation
@@ -9,97 +9,73 @@ import LookaheadFixtures
 struct DecodeBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "12 MP JPEG → 256 px thumbnail: Lookahead vs vipsthumbnail vs Pillow; PNG decode vs Pillow."
+        abstract:
+            "Photos → 256 px thumbnails: Lookahead vs vipsthumbnail, Pillow, tjbench (CPU time); PNG decode vs Pillow."
     )
 
     @Option(help: "Measured runs per scenario (the median is reported).")
-    var runs = 11
+    var runs = 15
 
     @Option(help: "Files per batch for the command-line comparisons (amortises process start-up).")
-    var batch = 20
+    var batch = 10
+
+    @Option(help: "A folder of camera JPEGs to thumbnail (default: mate-backgrounds' nature photos when installed).")
+    var photos: String?
+
+    @Option(help: "The thumbnail's longest side in pixels.")
+    var side = 256
 
     func run() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-bench-decode-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let jpeg = Data(try FixtureImages.jpeg(number: 7, width: 4000, height: 3000, quality: 90))
-        let jpegFiles = try (0..<batch).map { index -> String in
-            let path = folder.appendingPathComponent("photo-\(index).jpg").path
-            try jpeg.write(to: URL(fileURLWithPath: path))
-            return path
+        print(
+            "lookahead-bench decode — CPU time per image, median of \(runs) runs; vipsthumbnail per image over batches"
+        )
+        print(
+            "of \(batch) minus one (start-up left out); Pillow draft + thumbnail LANCZOS in one Python process; tjbench"
+        )
+        print(
+            "(Debian's libjpeg-turbo-progs) -scale 1/8; \"1/8 dec\" is libjpeg-turbo's 1/8 decode alone in this process"
+        )
+        print("load before: \(uptimeLine())")
+        print("")
+        let photoFolder = photos ?? PhotoThumbnailBenchmark.defaultFolder
+        let photoFiles = PhotoThumbnailBenchmark.photos(in: photoFolder)
+        if photoFiles.isEmpty {
+            print("No photos in \(photoFolder) (apt-get install mate-backgrounds, or pass --photos DIR)")
+        } else {
+            print("Camera photos in \(photoFolder) → thumbnail, longest side \(side) px (CPU ms per image)")
+            PhotoThumbnailBenchmark.report(
+                try PhotoThumbnailBenchmark.measure(
+                    files: photoFiles,
+                    side: side,
+                    runs: runs,
+                    batch: batch,
+                    scratch: folder
+                )
+            )
         }
+        print("")
+
+        let jpeg = Data(try FixtureImages.jpeg(number: 7, width: 4000, height: 3000, quality: 90))
+        let jpegPath = folder.appendingPathComponent("synthetic-12mp.jpg").path
+        try jpeg.write(to: URL(fileURLWithPath: jpegPath))
+        print("Synthetic JPEG 4000×3000 q90 (\(jpeg.count / 1024) KiB) → thumbnail, longest side \(side) px")
+        PhotoThumbnailBenchmark.report(
+            try PhotoThumbnailBenchmark.measure(
+                files: [jpegPath],
+                side: side,
+                runs: runs,
+                batch: batch,
+                scratch: folder
+            )
+        )
         let rgba = Bitmap(width: 1600, height: 1200, red: 0, green: 0, blue: 0)
         let png = try ImageEncoders.PNG.encode(Self.photoLike(rgba))
         let pngPath = folder.appendingPathComponent("image.png").path
         try png.write(to: URL(fileURLWithPath: pngPath))
-
-        print(
-            "lookahead-bench decode — median of \(runs) runs; command-line figures are per image over batches of \(batch)"
-        )
-        print("")
-        print("JPEG 4000×3000 (\(jpeg.count / 1024) KiB) → thumbnail, longest side 256 px")
-        let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: 256))
-        let inProcess = measure("Lookahead, in process", operations: 1, runs: runs, warmUp: 2) {
-            blackHole(try! ImageDecoders.decode(jpeg, context: context).get())
-        }
-        let thumbnail = try ImageDecoders.decode(jpeg, context: context).get().image
-        print(row(inProcess, unit: "ms", scale: 1e3) + "   → \(thumbnail.width)×\(thumbnail.height)")
-
-        let ownCommand = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("lookahead").path
-        var ours: Measurement?
-        if FileManager.default.isExecutableFile(atPath: ownCommand) {
-            ours = commandMeasurement("Lookahead, `lookahead decode --thumbnail 256`", perRun: batch) {
-                try runCommand(ownCommand, ["decode", "--thumbnail", "256"] + jpegFiles)
-            }
-            print(row(ours!, unit: "ms", scale: 1e3))
-        } else {
-            print("  (build the `lookahead` product to time it as a command: \(ownCommand) is missing)")
-        }
-        var vips: Measurement?
-        if let vipsthumbnail = which("vipsthumbnail") {
-            vips = commandMeasurement("vipsthumbnail -s 256", perRun: batch) {
-                try runCommand(vipsthumbnail, ["-s", "256", "-o", folder.path + "/%s-vips.v"] + jpegFiles)
-            }
-            print(row(vips!, unit: "ms", scale: 1e3))
-        } else {
-            print("  vipsthumbnail not found (apt-get install libvips-tools)")
-        }
-        let pillowJPEG = pillow(
-            """
-            im = Image.open(path); im.draft('RGB', (256, 256)); im.thumbnail((256, 256), Image.LANCZOS)
-            """,
-            path: jpegFiles[0]
-        )
-        if let pillowJPEG {
-            print(row(pillowJPEG, unit: "ms", scale: 1e3) + "   (draft + thumbnail, in process)")
-        }
-        print("")
-        if let vips, let ours {
-            print(
-                String(
-                    format: "  → as commands, Lookahead takes %.2f× the time of vipsthumbnail",
-                    ours.median / vips.median
-                )
-            )
-        }
-        if let vips {
-            print(
-                String(
-                    format: "  → in process, Lookahead takes %.2f× the time of vipsthumbnail's per-image command time",
-                    inProcess.median / vips.median
-                )
-            )
-        }
-        if let pillowJPEG {
-            print(
-                String(
-                    format: "  → in process, Lookahead takes %.2f× the time of Pillow",
-                    inProcess.median / pillowJPEG.median
-                )
-            )
-        }
-
         print("")
         print("PNG 1600×1200 RGBA (\(png.count / 1024) KiB), full decode")
         let pngOurs = measure("Lookahead (libspng), in process", operations: 1, runs: runs, warmUp: 2) {
@@ -110,6 +86,7 @@ struct DecodeBenchmark: ParsableCommand {
             print(row(pillowPNG, unit: "ms", scale: 1e3) + "   (open + load, in process)")
             print(String(format: "  → Lookahead takes %.2f× the time of Pillow", pngOurs.median / pillowPNG.median))
         }
+        print("load after: \(uptimeLine())")
     }
 
     /// A photo-like RGBA image (smooth gradients and noise) so PNG compression is realistic.
@@ -128,10 +105,6 @@ struct DecodeBenchmark: ParsableCommand {
             }
         }
         return Bitmap(width: size.width, height: size.height, pixels: pixels)
-    }
-
-    private func commandMeasurement(_ name: String, perRun: Int, _ body: () throws -> Void) -> Measurement {
-        measure(name, operations: perRun, runs: max(3, runs / 2), warmUp: 1) { try! body() }
     }
 
     /// Times a Pillow snippet in one Python process: median seconds per call, or `nil` without Pillow.

@@ -39,19 +39,31 @@ struct DiskBenchmark: ParsableCommand {
         for path in rawPaths { precondition(FileManager.default.createFile(atPath: path, contents: payload)) }
 
         print("lookahead-bench disk — \(size / 1024) KiB entries, \(count) files, median and p95 of \(runs) runs")
+        print("load before: \(uptimeLine())")
         print("")
         let operations = 2000
-        let hit = measure("DiskCache.cachedData(for:) hit", operations: operations, runs: runs) {
-            var bytes = 0
-            for index in 0..<operations { bytes += cache.cachedData(for: keys[index % count])!.count }
-            blackHole(bytes)
+        // Hits and raw reads alternate run by run, so both see the same load.
+        var hitSamples: [Double] = []
+        var rawSamples: [Double] = []
+        var buffer = [UInt8](repeating: 0, count: size)
+        let clock = ContinuousClock()
+        for run in 0..<(runs + 3) {
+            let hitTime = clock.measure {
+                var bytes = 0
+                for index in 0..<operations { bytes += cache.cachedData(for: keys[index % count])!.count }
+                blackHole(bytes)
+            }
+            let rawTime = clock.measure {
+                var bytes = 0
+                for index in 0..<operations { bytes += readFile(rawPaths[index % count], into: &buffer) }
+                blackHole(bytes)
+            }
+            guard run >= 3 else { continue }  // warm-up
+            hitSamples.append(hitTime.seconds / Double(operations))
+            rawSamples.append(rawTime.seconds / Double(operations))
         }
-        let raw = measure("open + read + close", operations: operations, runs: runs) {
-            var bytes = 0
-            var buffer = [UInt8](repeating: 0, count: size)
-            for index in 0..<operations { bytes += readFile(rawPaths[index % count], into: &buffer) }
-            blackHole(bytes)
-        }
+        let hit = Measurement(name: "DiskCache.cachedData(for:) hit", secondsPerOperation: hitSamples)
+        let raw = Measurement(name: "open + read + close", secondsPerOperation: rawSamples)
         print("Reads (page cache warm)")
         print(row(hit, unit: "µs/op", scale: 1e6))
         print(row(raw, unit: "µs/op", scale: 1e6))
@@ -80,6 +92,7 @@ struct DiskBenchmark: ParsableCommand {
         print(row(store, unit: "µs/op", scale: 1e6))
         print(row(rawWrite, unit: "µs/op", scale: 1e6))
         print(String(format: "  → a cache write takes %.2f× a raw temp file + rename", store.median / rawWrite.median))
+        print("load after: \(uptimeLine())")
     }
 }
 
@@ -96,4 +109,9 @@ private func writeFile(_ data: Data, temporary: String, final: String) {
     _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
     rename(temporary, final)
+}
+
+/// The output of `uptime`, for the load the figures were taken under.
+func uptimeLine() -> String {
+    (try? capture("/usr/bin/uptime", []))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "uptime unavailable"
 }

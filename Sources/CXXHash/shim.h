@@ -1,0 +1,5 @@
+// Lookahead — Debian's libxxhash (xxhash.h), as one module for Swift: XXH3-64 checksums the disk cache's data.
+#ifndef LOOKAHEAD_CXXHASH_SHIM_H
+#define LOOKAHEAD_CXXHASH_SHIM_H
+#include <xxhash.h>
+#endif
