@@ -9,6 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measures Lookahead against baselines and peers, side by side in one run.",
         subcommands: [
             EngineBenchmark.self, DiskBenchmark.self, DecodeBenchmark.self, ScrollBenchmark.self, FaultsBenchmark.self,
+            EndToEndBenchmark.self, SoakBenchmark.self, FixtureServerChildCommand.self,
         ]
     )
 }
