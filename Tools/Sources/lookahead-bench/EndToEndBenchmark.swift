@@ -18,7 +18,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             --count items) and loads /media/{width}/cover-{n}.jpg for n = 1…count. Lookahead starts every task at \
             once and awaits them all, as a list's prefetch would. Passes: cold (a new pipeline on an empty disk \
             cache folder), warm-disk (a new pipeline on the same folder, empty memory cache), warm-memory (the \
-            cold pipeline again), and cold data only (pipeline.data(for:), no decoding). curl has no cache: it \
+            cold pipeline again), cold data only (pipeline.data(for:): no decoding, the disk cache written), and data \
+            with no disk cache (the transport alone). curl has no cache: it \
             runs once per repetition and its time is the same for every pass. Each pass runs --runs times; the \
             median is printed. Connections: TCP connections the fixture server saw (n/a with --base-url), and \
             curl's %{num_connects} summed. A second in-process server with --latency-ms before every image \
@@ -165,7 +166,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         var curl: [Sample] = []
     }
 
-    static let passes = ["cold", "cold, data only", "warm-disk", "warm-memory"]
+    static let passes = ["cold", "cold, data only", "data, no disk cache", "warm-disk", "warm-memory"]
 
     private func measure(urls: [URL], server: FixtureServer?, curlRunner: CurlBaseline, coldOnly: Bool = false)
         async throws -> Table
@@ -216,14 +217,24 @@ struct EndToEndBenchmark: AsyncParsableCommand {
                 )
                 await pipeline.flush()
             }
+            do {
+                // The transport alone: nothing written to disk, nothing decoded.
+                let counter = ByteCounter()
+                let pipeline = Self.makePipeline(folder: nil, counter: counter)
+                record(
+                    "data, no disk cache",
+                    await Self.loadData(urls, pipeline: pipeline, server: server, counter: counter)
+                )
+            }
         }
         return table
     }
 
-    /// The default configuration, but for a disk cache in `folder` and an event handler that counts bytes.
-    private static func makePipeline(folder: URL, counter: ByteCounter) -> ImagePipeline {
+    /// The default configuration, but for a disk cache in `folder` (none for `nil`) and an event handler that
+    /// counts bytes.
+    private static func makePipeline(folder: URL?, counter: ByteCounter) -> ImagePipeline {
         ImagePipeline {
-            $0.diskCache = DiskCache(directory: folder)
+            $0.diskCache = folder.map { DiskCache(directory: $0) }
             $0.eventHandler = { event in
                 if case .dataLoadFinished(_, let byteCount) = event { counter.add(byteCount) }
             }
@@ -280,7 +291,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
 
     private static func printTable(_ table: Table, title: String) {
         print("\(title):")
-        print("  pass               lookahead        curl    ratio   bytes lookahead / curl   connections L / curl")
+        print("  pass                  lookahead        curl    ratio   bytes lookahead / curl   connections L / curl")
         let curlSeconds = table.curl.median(\.seconds)
         let curlBytes = table.curl.median { Double($0.bytes) }
         let curlConnections = table.curl.median { Double($0.connections ?? 0) }
@@ -293,7 +304,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             let failures = samples.reduce(0) { $0 + $1.failures }
             print(
                 "  "
-                    + pass.padding(toLength: 17, withPad: " ", startingAt: 0)
+                    + pass.padding(toLength: 20, withPad: " ", startingAt: 0)
                     + String(
                         format: "%9.3f s %9.3f s %7.2f   %10.0f / %-10.0f ",
                         seconds,

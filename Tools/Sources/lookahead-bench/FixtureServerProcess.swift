@@ -16,9 +16,15 @@ struct FixtureServerChildCommand: AsyncParsableCommand {
     @Option(help: "Latency before each image, in milliseconds.")
     var latencyMs = 0
 
+    @Option(help: "JPEG quality of the pictures.")
+    var jpegQuality = FixtureImages.defaultQuality
+
     func run() async throws {
         let server = try await FixtureServer.start(
-            configuration: .init { $0.latency = .milliseconds(latencyMs) }
+            configuration: .init {
+                $0.latency = .milliseconds(latencyMs)
+                $0.jpegQuality = jpegQuality
+            }
         )
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
         // The parent holds the other end of stdin: when it exits or closes it, so does this server.

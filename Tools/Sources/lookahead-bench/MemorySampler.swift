@@ -14,11 +14,21 @@ enum ResidentMemory {
 
     /// The resident bytes of a process (`self` by default).
     static func bytes(ofProcess pid: Int32? = nil) -> Int? {
+        statm(pid).map(\.resident)
+    }
+
+    /// The resident bytes not backed by a file (heap, stacks, anonymous maps): RSS less the shared, file-backed
+    /// pages of the executable and its libraries, which are the same whatever the program does.
+    static func anonymousBytes() -> Int? {
+        statm(nil).map { $0.resident - $0.shared }
+    }
+
+    private static func statm(_ pid: Int32?) -> (resident: Int, shared: Int)? {
         let path = pid.map { "/proc/\($0)/statm" } ?? "/proc/self/statm"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * pageSize
+        guard fields.count > 2, let resident = Int(fields[1]), let shared = Int(fields[2]) else { return nil }
+        return (resident * pageSize, shared * pageSize)
     }
 
     /// Gives free heap memory back to the kernel (glibc's `malloc_trim(0)`, looked up at run time: the Glibc
@@ -46,6 +56,8 @@ final class MemorySampler: Sendable {
     struct Figures: Sendable {
         var samples = 0
         var maximumResident = 0
+        /// The largest RSS less file-backed pages.
+        var maximumAnonymous = 0
         var maximumCost = 0
         /// Samples whose cache cost was over the cache's limit.
         var overLimit = 0
@@ -84,11 +96,13 @@ final class MemorySampler: Sendable {
 
     private func sample(_ cache: MemoryCache) {
         let resident = ResidentMemory.bytes() ?? 0
+        let anonymous = ResidentMemory.anonymousBytes() ?? 0
         let cost = cache.totalCost
         let limit = cache.costLimit
         figures.withLock { figures in
             figures.samples += 1
             figures.maximumResident = max(figures.maximumResident, resident)
+            figures.maximumAnonymous = max(figures.maximumAnonymous, anonymous)
             figures.maximumCost = max(figures.maximumCost, cost)
             if cost > limit { figures.overLimit += 1 }
             figures.resident.append(resident)

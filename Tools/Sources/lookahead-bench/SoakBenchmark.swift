@@ -131,6 +131,7 @@ struct SoakBenchmark: AsyncParsableCommand {
         let cache = MemoryCache(costLimit: limit)
         let log = GalleryLog(destination: .none, isQuiet: true)
         let residentBefore = ResidentMemory.bytes() ?? 0
+        let anonymousBefore = ResidentMemory.anonymousBytes() ?? 0
         var pipeline: ImagePipeline? = ImagePipeline {
             $0.memoryCache = cache
             $0.diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
@@ -156,6 +157,11 @@ struct SoakBenchmark: AsyncParsableCommand {
         let figures = await sampler.stop()
         pipeline?.invalidate()
         await pipeline?.flush()
+        // The allocator's share: what malloc_trim gives back while the cache is still full.
+        let residentFull = ResidentMemory.bytes() ?? 0
+        ResidentMemory.trim()
+        let residentFullTrimmed = ResidentMemory.bytes() ?? 0
+        let cachedAtEnd = cache.totalCost
         let serverResident = child?.residentBytes
         pipeline = nil
         cache.removeAll()
@@ -176,7 +182,8 @@ struct SoakBenchmark: AsyncParsableCommand {
         print(
             "\(size) px: \(summary.frames) frames in \(String(format: "%.1f", elapsed)) s, "
                 + "\(counters.downloadsFinished) downloads (\(counters.bytes >> 20) MiB), "
-                + "\(counters.diskHits) disk hits, \(summary.memoryHits) rows from memory, \(figures.samples) samples"
+                + "\(counters.downloadsFailed + counters.decodesFailed) failed, \(counters.diskHits) disk hits, "
+                + "\(summary.memoryHits) rows from memory, \(figures.samples) samples"
         )
         print(
             "  max RSS \(mib(figures.maximumResident)) MiB, limit \(mib(limit)) MiB, max RSS − limit "
@@ -184,10 +191,17 @@ struct SoakBenchmark: AsyncParsableCommand {
                 + (figures.overLimit > 0 ? " — OVER THE LIMIT in \(figures.overLimit) samples" : "")
         )
         print(
-            "  RSS before the pipeline \(mib(residentBefore)) MiB; max RSS by quarter of the run: "
-                + quarters.joined(separator: " / ") + " MiB; after releasing the pipeline and malloc_trim "
-                + "\(mib(residentAfter)) MiB"
-                + (serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? "")
+            "  RSS before the pipeline \(mib(residentBefore)) MiB (\(mib(anonymousBefore)) MiB not file-backed); "
+                + "max RSS not file-backed \(mib(figures.maximumAnonymous)) MiB, − limit − its value before: "
+                + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB"
+        )
+        let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
+        let byQuarter = quarters.joined(separator: " / ")
+        let atEnd = "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached"
+        let trimmed = "\(mib(residentFullTrimmed)) MiB after malloc_trim(0)"
+        let released = "\(mib(residentAfter)) MiB with the pipeline released and the cache empty"
+        print(
+            "  max RSS by quarter of the run: \(byQuarter) MiB; at the end \(atEnd), \(trimmed), \(released)\(serverText)"
         )
         return figures.overLimit > 0
     }
