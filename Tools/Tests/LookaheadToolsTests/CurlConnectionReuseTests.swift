@@ -11,8 +11,15 @@ struct CurlConnectionReuseTests {
     /// connections. With libcurl's default connection cache (4 per transfer still running when one ends) the last
     /// downloads of the first batch closed connections, and the second batch opened new ones.
     @Test func aSecondBatchReusesTheFirstBatchsConnections() async throws {
-        // The latency keeps the six of a batch in flight together: six connections.
-        let server = try await FixtureServer.start(configuration: .init { $0.latency = .milliseconds(50) })
+        // The latency keeps the six of a batch in flight together: six connections. The jitter makes them end one at
+        // a time, so the last one ends alone (libcurl's default then keeps 4 connections).
+        let server = try await FixtureServer.start(
+            configuration: .init {
+                $0.latency = .milliseconds(50)
+                $0.jitter = .milliseconds(200)
+                $0.seed = 7
+            }
+        )
         let loader = DefaultDataLoader()
         func batch(_ numbers: ClosedRange<Int>) async throws {
             try await withThrowingTaskGroup(of: Int.self) { group in
