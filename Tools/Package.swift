@@ -87,6 +87,7 @@ let package = Package(
             name: "lookahead-bench",
             dependencies: [
                 "LookaheadFixtures",
+                "LookaheadGallery",
                 .product(name: "Lookahead", package: "Lookahead"),
                 "LookaheadSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

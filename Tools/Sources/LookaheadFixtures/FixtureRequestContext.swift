@@ -18,9 +18,13 @@ struct FixtureRequestContext: RequestContext {
     /// after the client closes its end, once the server has read the end of the stream.
     let isConnectionOpen: @Sendable () -> Bool
 
+    /// The client's end of the connection (address and port), which tells connections apart.
+    let remoteEndpoint: String
+
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         let channel = source.channel
+        self.remoteEndpoint = channel.remoteAddress.map { "\($0)" } ?? ""
         self.closeConnection = {
             try? await channel.close().get()
         }

@@ -13,6 +13,12 @@ extension FixtureServer {
         ledger.totalRequests
     }
 
+    /// How many TCP connections carried at least one request since the start or the last reset: distinct client
+    /// endpoints (address and port). A connection opened and closed without a request is not counted.
+    public var connectionCount: Int {
+        ledger.connectionCount
+    }
+
     /// How many responses for `path` had their body written to the end.
     ///
     /// "Written" means handed to the socket: the client may still be reading it.

@@ -24,6 +24,8 @@ final class RequestLedger: Sendable {
         var completions: [String: Int] = [:]
         var aborts: [String: Int] = [:]
         var totalRequests = 0
+        /// The client endpoints (address and port) requests arrived from: one per TCP connection.
+        var connections: Set<String> = []
         var waiters: [Int: Waiter] = [:]
         var nextWaiterID = 0
 
@@ -48,12 +50,13 @@ final class RequestLedger: Sendable {
     private let state = Mutex(State())
 
     /// Records a new request for `path` and returns its index among the requests for that path
-    /// (0 for the first one since the last reset).
-    func recordRequest(path: String) -> Int {
+    /// (0 for the first one since the last reset). `connection` names the client's end of the connection.
+    func recordRequest(path: String, connection: String = "") -> Int {
         let (index, ready) = state.withLock { state in
             let index = state.requests[path, default: 0]
             state.requests[path] = index + 1
             state.totalRequests += 1
+            if !connection.isEmpty { state.connections.insert(connection) }
             return (index, state.takeSatisfiedWaiters())
         }
         ready.forEach { $0.resume() }
@@ -80,6 +83,11 @@ final class RequestLedger: Sendable {
         state.withLock { $0.totalRequests }
     }
 
+    /// The distinct connections requests arrived on since the last reset.
+    var connectionCount: Int {
+        state.withLock { $0.connections.count }
+    }
+
     /// Clears every counter. Pending waiters stay and see the counts from zero.
     func reset() {
         state.withLock { state in
@@ -87,6 +95,7 @@ final class RequestLedger: Sendable {
             state.completions = [:]
             state.aborts = [:]
             state.totalRequests = 0
+            state.connections = []
         }
     }
 

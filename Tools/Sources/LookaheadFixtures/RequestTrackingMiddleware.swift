@@ -32,7 +32,7 @@ struct RequestTrackingMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         var context = context
-        context.requestIndex = ledger.recordRequest(path: path)
+        context.requestIndex = ledger.recordRequest(path: path, connection: context.remoteEndpoint)
         var response: Response
         do {
             response = try await next(request, context)

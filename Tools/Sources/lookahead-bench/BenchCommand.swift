@@ -10,6 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             EngineBenchmark.self, DiskBenchmark.self, DecodeBenchmark.self, ScrollBenchmark.self, FaultsBenchmark.self,
             ReportCommand.self,
+            EndToEndBenchmark.self, SoakBenchmark.self, FixtureServerChildCommand.self,
         ]
     )
 }

@@ -1,6 +1,7 @@
 // Lookahead bench — timing helpers: warm-up, repeated runs, median and p95.
 
 import Foundation
+import LookaheadGallery  // Duration.seconds
 
 /// Keeps the optimiser from removing work whose result is otherwise unused.
 @inline(never)
@@ -57,13 +58,6 @@ func measureAsync(
         samples.append((clock.now - start).seconds / Double(operations))
     }
     return Measurement(name: name, secondsPerOperation: samples)
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
 
 /// Formats a table row: name, median and p95 in a unit.

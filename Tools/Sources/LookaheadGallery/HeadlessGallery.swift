@@ -1,9 +1,8 @@
 // Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, its rows
 // loaded by a ListImageLoader, its cells bound with ImageSlot.
 
-import Foundation
-import Lookahead
-import LookaheadGallery
+public import Foundation
+public import Lookahead
 import Synchronization
 
 /// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable
@@ -13,23 +12,42 @@ import Synchronization
 ///
 /// The frame loop runs on a thread of its own, the way a UI runs on its main thread: it never awaits, and
 /// configuring a row costs a memory-cache lookup at most.
-struct HeadlessGallery: Sendable {
-    struct Settings: Sendable {
-        var rowCount = 200
-        var viewportRows = 8
-        var frameDuration = Duration.milliseconds(16)
+public struct HeadlessGallery: Sendable {
+    /// The list's shape and the frame rate.
+    public struct Settings: Sendable {
+        /// Rows in the list.
+        public var rowCount = 200
+        /// Rows visible at once.
+        public var viewportRows = 8
+        /// The time of one frame.
+        public var frameDuration = Duration.milliseconds(16)
+
+        /// Creates settings.
+        public init(rowCount: Int = 200, viewportRows: Int = 8, frameDuration: Duration = .milliseconds(16)) {
+            self.rowCount = rowCount
+            self.viewportRows = viewportRows
+            self.frameDuration = frameDuration
+        }
     }
 
-    struct Summary: Sendable {
-        var rowsShown = 0
-        var rowsShownWithPlaceholder = 0
-        var placeholderMilliseconds: [Double] = []
-        var frames = 0
-        var lateFrames = 0
-        var staleChangesDropped = 0
-        var memoryHits = 0
+    /// What a run did.
+    public struct Summary: Sendable {
+        /// Rows that were on screen at least once.
+        public var rowsShown = 0
+        /// Rows first shown without their image.
+        public var rowsShownWithPlaceholder = 0
+        /// How long each shown row showed its placeholder, per appearance.
+        public var placeholderMilliseconds: [Double] = []
+        /// Frames rendered.
+        public var frames = 0
+        /// Frames that missed their deadline by more than a frame.
+        public var lateFrames = 0
+        /// Slot changes dropped because their cell showed another row by then.
+        public var staleChangesDropped = 0
+        /// Rows configured from the memory cache.
+        public var memoryHits = 0
         /// The URLs of the rows that had their image on screen at least once.
-        var shownURLs: Set<URL> = []
+        public var shownURLs: Set<URL> = []
     }
 
     /// A reusable cell: the slot, and the row it shows.
@@ -52,16 +70,21 @@ struct HeadlessGallery: Sendable {
         var cell: Int?
     }
 
-    let pipeline: ImagePipeline
-    let loader: ListImageLoader
-    let log: GalleryLog
-    let settings: Settings
+    /// The pipeline the rows load through.
+    public let pipeline: ImagePipeline
+    /// The loader that binds the cells and prefetches.
+    public let loader: ListImageLoader
+    /// Where events go.
+    public let log: GalleryLog
+    /// The list's shape and frame rate.
+    public let settings: Settings
     private let urls: [URL]
     private let inbox = Inbox<Change>()
     private var cells: [Cell] = []
     private var rows: [RowState]
 
-    init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
+    /// Creates a gallery of one row per URL, with a cell pool a little larger than the viewport.
+    public init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
         self.loader = ListImageLoader(pipeline: pipeline, itemCount: urls.count)
         self.urls = urls
@@ -78,7 +101,7 @@ struct HeadlessGallery: Sendable {
     }
 
     /// Runs the script on a dedicated thread (the gallery's "main thread"); returns what happened.
-    static func run(_ gallery: HeadlessGallery, script: ScrollScript) async -> Summary {
+    public static func run(_ gallery: HeadlessGallery, script: ScrollScript) async -> Summary {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 var gallery = gallery
@@ -194,7 +217,7 @@ struct HeadlessGallery: Sendable {
 
 extension Duration {
     /// The duration in whole milliseconds.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -1,0 +1,346 @@
+// Lookahead bench — `lookahead-bench e2e`: a list's worth of images over loopback HTTP through one pipeline,
+// against `curl --parallel` on the same URLs in the same run.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Synchronization
+
+struct EndToEndBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "e2e",
+        abstract:
+            "N images over loopback through one ImagePipeline (default configuration, 6 connections) against "
+            + "`curl --parallel --parallel-max 6` on the same URLs: cold, warm-disk and warm-memory passes.",
+        discussion: """
+            Starts the fixture server in this process (or uses --base-url, whose media API must list at least \
+            --count items) and loads /media/{width}/cover-{n}.jpg for n = 1…count. Lookahead starts every task at \
+            once and awaits them all, as a list's prefetch would. Passes: cold (a new pipeline on an empty disk \
+            cache folder), warm-disk (a new pipeline on the same folder, empty memory cache), warm-memory (the \
+            cold pipeline again), cold data only (pipeline.data(for:): no decoding, the disk cache written), and data \
+            with no disk cache (the transport alone). curl has no cache: it \
+            runs once per repetition and its time is the same for every pass. Each pass runs --runs times; the \
+            median is printed. Connections: TCP connections the fixture server saw (n/a with --base-url), and \
+            curl's %{num_connects} summed. A second in-process server with --latency-ms before every image \
+            repeats the cold pass. The last line is `e2e: lookahead X s, curl Y s, ratio R` (cold pass, R = \
+            Lookahead's time ÷ curl's, lower is better).
+            """
+    )
+
+    @Option(help: "Images to load.")
+    var count = 200
+
+    @Option(
+        help: "Width of each image in pixels (/media/{width}/cover-n.jpg); by default the one closest to --target-kb."
+    )
+    var width: Int?
+
+    @Option(help: "The mean image size the width is chosen for, in kB.")
+    var targetKb = 50
+
+    /// The generated pictures are smooth: at quality 85 a 50 kB one is about a megapixel, at 100 far fewer pixels,
+    /// closer to a camera photo of that size.
+    @Option(help: "JPEG quality of the in-process server's pictures.")
+    var jpegQuality = 100
+
+    @Option(help: "Repetitions of every pass; the median is reported.")
+    var runs = 5
+
+    @Option(help: "Use this fixture server (http://host:port) instead of starting one in this process.")
+    var baseURL: String?
+
+    @Option(help: "Latency before every image of the latency variant, in milliseconds; 0 skips the variant.")
+    var latencyMs = 50
+
+    @Option(help: "The curl executable.")
+    var curl = "/usr/bin/curl"
+
+    @Option(help: "curl's --parallel-max, and the connections Lookahead's default configuration uses.")
+    var parallel = 6
+
+    /// One pass of one repetition.
+    struct Sample {
+        var seconds: Double
+        var bytes: Int
+        var connections: Int?
+        var failures: Int
+    }
+
+    func validate() throws {
+        guard count > 0, runs > 0, (width ?? 16) >= 16, (width ?? 16) <= 2048 else {
+            throw ValidationError("--count and --runs must be positive, --width in 16…2048")
+        }
+    }
+
+    func run() async throws {
+        let server: FixtureServer?
+        let base: URL
+        if let baseURL {
+            guard let url = URL(string: baseURL) else { throw ValidationError("--base-url is not a URL") }
+            server = nil
+            base = url
+        } else {
+            let started = try await FixtureServer.start(
+                configuration: .init {
+                    $0.mediaCount = max(240, count)
+                    $0.jpegQuality = jpegQuality
+                }
+            )
+            server = started
+            base = started.baseURL
+        }
+        let width: Int
+        if let given = self.width { width = given } else { width = try await probeWidth(base: base) }
+        let urls = Self.urls(base: base, width: width, count: count)
+        let curlRunner = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: urls)
+        defer { curlRunner.remove() }
+        // Untimed: the server encodes every picture once, and both clients then get them from its cache.
+        let warmUp = try await curlRunner.run()
+        guard warmUp.failures == 0 else { throw BenchFailure(description: "\(warmUp.failures) URLs failed in curl") }
+        let startup = try await curlRunner.startupSeconds()
+        let quality = baseURL == nil ? "JPEG quality \(jpegQuality)" : "as served"
+        print(
+            "lookahead-bench e2e — \(count) images, \(width) px wide (\(quality)), mean \(warmUp.bytes / count / 1000) kB "
+                + "(\(warmUp.bytes) bytes), \(server == nil ? "server \(base.absoluteString)" : "in-process fixture server"), "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs, load \(Self.loadAverage())"
+        )
+        print(
+            String(format: "curl process start-up (curl --version): %.1f ms, included in curl's times", startup * 1000)
+        )
+        print("")
+
+        let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
+        Self.printTable(table, title: "no added latency")
+
+        if latencyMs > 0, baseURL == nil {
+            let slow = try await FixtureServer.start(
+                configuration: .init {
+                    $0.mediaCount = max(240, count)
+                    $0.jpegQuality = jpegQuality
+                    $0.latency = .milliseconds(latencyMs)
+                }
+            )
+            let slowURLs = Self.urls(base: slow.baseURL, width: width, count: count)
+            let slowCurl = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: slowURLs)
+            defer { slowCurl.remove() }
+            _ = try await slowCurl.run()
+            let latencyTable = try await measure(urls: slowURLs, server: slow, curlRunner: slowCurl, coldOnly: true)
+            print("")
+            Self.printTable(latencyTable, title: "\(latencyMs) ms before every image (both clients, same server)")
+            await slow.stop()
+        }
+        print("")
+        let cold = table.lookahead["cold"]!.median(\.seconds)
+        let curlTime = table.curl.median(\.seconds)
+        print(String(format: "e2e: lookahead %.3f s, curl %.3f s, ratio %.2f", cold, curlTime, cold / curlTime))
+        await server?.stop()
+    }
+
+    /// The width whose pictures come closest to the target size on average, over the first 12 items.
+    private func probeWidth(base: URL) async throws -> Int {
+        let target = Double(targetKb * 1000)
+        var best = (width: 480, distance: Double.infinity)
+        for width in [160, 240, 320, 400, 480, 560, 640, 720, 800, 960, 1024, 1280, 1600, 2048] {
+            let probe = try CurlBaseline(
+                executable: curl,
+                maximumParallel: parallel,
+                urls: Self.urls(base: base, width: width, count: min(12, count))
+            )
+            defer { probe.remove() }
+            let mean = Double(try await probe.run().bytes) / Double(min(12, count))
+            if abs(mean - target) < best.distance { best = (width, abs(mean - target)) }
+            if mean > target { break }
+        }
+        return best.width
+    }
+
+    static func urls(base: URL, width: Int, count: Int) -> [URL] {
+        (1...count).map { URL(string: base.absoluteString + "/media/\(width)/cover-\($0).jpg")! }
+    }
+
+    // MARK: - Passes
+
+    struct Table {
+        var lookahead: [String: [Sample]] = [:]
+        var curl: [Sample] = []
+    }
+
+    static let passes = ["cold", "cold, data only", "data, no disk cache", "warm-disk", "warm-memory"]
+
+    private func measure(urls: [URL], server: FixtureServer?, curlRunner: CurlBaseline, coldOnly: Bool = false)
+        async throws -> Table
+    {
+        var table = Table()
+        func record(_ pass: String, _ sample: Sample) { table.lookahead[pass, default: []].append(sample) }
+        for _ in 0..<runs {
+            server?.resetCounters()
+            let curlRun = try await curlRunner.run()
+            table.curl.append(
+                Sample(
+                    seconds: curlRun.seconds,
+                    bytes: curlRun.bytes,
+                    connections: curlRun.connections,
+                    failures: curlRun.failures
+                )
+            )
+
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("lookahead-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            do {
+                let counter = ByteCounter()
+                let pipeline = Self.makePipeline(folder: folder, counter: counter)
+                record("cold", await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter))
+                await pipeline.flush()
+                if !coldOnly {
+                    record(
+                        "warm-memory",
+                        await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter)
+                    )
+                }
+            }
+            guard !coldOnly else { continue }
+            do {
+                let counter = ByteCounter()
+                let pipeline = Self.makePipeline(folder: folder, counter: counter)
+                record("warm-disk", await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter))
+            }
+            let dataFolder = folder.appendingPathExtension("data")
+            defer { try? FileManager.default.removeItem(at: dataFolder) }
+            do {
+                let counter = ByteCounter()
+                let pipeline = Self.makePipeline(folder: dataFolder, counter: counter)
+                record(
+                    "cold, data only",
+                    await Self.loadData(urls, pipeline: pipeline, server: server, counter: counter)
+                )
+                await pipeline.flush()
+            }
+            do {
+                // The transport alone: nothing written to disk, nothing decoded.
+                let counter = ByteCounter()
+                let pipeline = Self.makePipeline(folder: nil, counter: counter)
+                record(
+                    "data, no disk cache",
+                    await Self.loadData(urls, pipeline: pipeline, server: server, counter: counter)
+                )
+            }
+        }
+        return table
+    }
+
+    /// The default configuration, but for a disk cache in `folder` (none for `nil`) and an event handler that
+    /// counts bytes.
+    private static func makePipeline(folder: URL?, counter: ByteCounter) -> ImagePipeline {
+        ImagePipeline {
+            $0.diskCache = folder.map { DiskCache(directory: $0) }
+            $0.eventHandler = { event in
+                if case .dataLoadFinished(_, let byteCount) = event { counter.add(byteCount) }
+            }
+        }
+    }
+
+    /// Starts one task per URL at once, then awaits them all.
+    private static func loadImages(_ urls: [URL], pipeline: ImagePipeline, server: FixtureServer?, counter: ByteCounter)
+        async -> Sample
+    {
+        server?.resetCounters()
+        counter.reset()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let tasks = urls.map { pipeline.imageTask(with: ImageRequest(url: $0)) }
+        var failures = 0
+        for task in tasks {
+            do {
+                blackHole(try await task.response.image.width)
+            } catch {
+                failures += 1
+            }
+        }
+        let seconds = (clock.now - start).seconds
+        return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
+    }
+
+    /// Loads every URL's data at once (no decoding), then awaits them all.
+    private static func loadData(_ urls: [URL], pipeline: ImagePipeline, server: FixtureServer?, counter: ByteCounter)
+        async -> Sample
+    {
+        server?.resetCounters()
+        counter.reset()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for url in urls {
+                group.addTask {
+                    do {
+                        _ = try await pipeline.data(for: ImageRequest(url: url))
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 0 : 1) }
+        }
+        let seconds = (clock.now - start).seconds
+        return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
+    }
+
+    // MARK: - Output
+
+    private static func printTable(_ table: Table, title: String) {
+        print("\(title):")
+        print("  pass                  lookahead        curl    ratio   bytes lookahead / curl   connections L / curl")
+        let curlSeconds = table.curl.median(\.seconds)
+        let curlBytes = table.curl.median { Double($0.bytes) }
+        let curlConnections = table.curl.median { Double($0.connections ?? 0) }
+        for pass in passes {
+            guard let samples = table.lookahead[pass] else { continue }
+            let seconds = samples.median(\.seconds)
+            let connections =
+                samples.contains { $0.connections == nil }
+                ? "n/a" : String(Int(samples.median { Double($0.connections ?? 0) }))
+            let failures = samples.reduce(0) { $0 + $1.failures }
+            print(
+                "  "
+                    + pass.padding(toLength: 20, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%9.3f s %9.3f s %7.2f   %10.0f / %-10.0f ",
+                        seconds,
+                        curlSeconds,
+                        seconds / curlSeconds,
+                        samples.median { Double($0.bytes) },
+                        curlBytes
+                    )
+                    + String(repeating: " ", count: max(0, 6 - connections.count)) + connections
+                    + " / \(Int(curlConnections))" + (failures > 0 ? "   \(failures) FAILED" : "")
+            )
+        }
+        print("  curl has no cache: it runs once per repetition, and its time is the same for every pass.")
+    }
+
+    static func loadAverage() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "n/a" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+}
+
+/// Bytes downloaded, counted from the pipeline's events.
+final class ByteCounter: Sendable {
+    private let bytes = Atomic<Int>(0)
+
+    func add(_ count: Int) { bytes.add(count, ordering: .relaxed) }
+    func reset() { bytes.store(0, ordering: .relaxed) }
+    var total: Int { bytes.load(ordering: .relaxed) }
+}
+
+extension Array where Element == EndToEndBenchmark.Sample {
+    /// The median of a figure over the samples.
+    func median(_ figure: (Element) -> Double) -> Double {
+        let sorted = map(figure).sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}

@@ -1,0 +1,125 @@
+// Lookahead bench — resident memory and the memory cache's cost, sampled on a thread of their own.
+
+import Foundation
+import Lookahead
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a process's resident set size from `/proc/<pid>/statm`.
+enum ResidentMemory {
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// The resident bytes of a process (`self` by default).
+    static func bytes(ofProcess pid: Int32? = nil) -> Int? {
+        statm(pid).map(\.resident)
+    }
+
+    /// The resident bytes not backed by a file (heap, stacks, anonymous maps): RSS less the shared, file-backed
+    /// pages of the executable and its libraries, which are the same whatever the program does.
+    static func anonymousBytes() -> Int? {
+        statm(nil).map { $0.resident - $0.shared }
+    }
+
+    private static func statm(_ pid: Int32?) -> (resident: Int, shared: Int)? {
+        let path = pid.map { "/proc/\($0)/statm" } ?? "/proc/self/statm"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 2, let resident = Int(fields[1]), let shared = Int(fields[2]) else { return nil }
+        return (resident * pageSize, shared * pageSize)
+    }
+
+    /// Gives free heap memory back to the kernel (glibc's `malloc_trim(0)`, looked up at run time: the Glibc
+    /// module does not export `malloc.h`).
+    static func trim() {
+        _ = mallocTrim?(0)
+    }
+
+    private typealias MallocTrim = @convention(c) (Int) -> Int32
+
+    private static let mallocTrim: MallocTrim? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: MallocTrim.self)
+        #else
+        return nil
+        #endif
+    }()
+}
+
+/// Samples this process's RSS and a memory cache's total cost every interval, from a dedicated thread, until
+/// stopped; can also call `malloc_trim(0)` at its own interval, as an experiment.
+final class MemorySampler: Sendable {
+    /// What the samples showed.
+    struct Figures: Sendable {
+        var samples = 0
+        var maximumResident = 0
+        /// The largest RSS less file-backed pages.
+        var maximumAnonymous = 0
+        var maximumCost = 0
+        /// Samples whose cache cost was over the cache's limit.
+        var overLimit = 0
+        /// Every sample's RSS, in order.
+        var resident: [Int] = []
+    }
+
+    private let figures = Mutex(Figures())
+    private let isStopped = Atomic<Bool>(false)
+    private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let didFinish = Atomic<Bool>(false)
+
+    /// Starts sampling `cache` every `interval`; with a `trimInterval`, also calls `malloc_trim(0)` that often.
+    init(cache: MemoryCache, interval: Duration, trimInterval: Duration?) {
+        let thread = Thread { [self] in
+            let clock = ContinuousClock()
+            var nextTrim = trimInterval.map { clock.now + $0 }
+            while !isStopped.load(ordering: .acquiring) {
+                sample(cache)
+                if let trim = nextTrim, clock.now >= trim, let trimInterval {
+                    ResidentMemory.trim()
+                    nextTrim = clock.now + trimInterval
+                }
+                Thread.sleep(forTimeInterval: interval.seconds)
+            }
+            sample(cache)
+            let continuation = finished.withLock { continuation in
+                didFinish.store(true, ordering: .releasing)
+                return continuation.take()
+            }
+            continuation?.resume()
+        }
+        thread.name = "memory-sampler"
+        thread.start()
+    }
+
+    private func sample(_ cache: MemoryCache) {
+        let resident = ResidentMemory.bytes() ?? 0
+        let anonymous = ResidentMemory.anonymousBytes() ?? 0
+        let cost = cache.totalCost
+        let limit = cache.costLimit
+        figures.withLock { figures in
+            figures.samples += 1
+            figures.maximumResident = max(figures.maximumResident, resident)
+            figures.maximumAnonymous = max(figures.maximumAnonymous, anonymous)
+            figures.maximumCost = max(figures.maximumCost, cost)
+            if cost > limit { figures.overLimit += 1 }
+            figures.resident.append(resident)
+        }
+    }
+
+    /// Stops sampling after one last sample; returns the figures.
+    func stop() async -> Figures {
+        isStopped.store(true, ordering: .releasing)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isDone = finished.withLock { stored -> Bool in
+                if didFinish.load(ordering: .acquiring) { return true }
+                stored = continuation
+                return false
+            }
+            if isDone { continuation.resume() }
+        }
+        return figures.withLock { $0 }
+    }
+}

@@ -1,0 +1,208 @@
+// Lookahead bench — `lookahead-bench soak`: the headless gallery flung over 10,000 rows, resident memory against
+// the memory cache's limit.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import LookaheadGallery
+
+struct SoakBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract:
+            "The headless gallery flung over 10,000 rows at several image sizes: max RSS against the memory "
+            + "cache's limit; fails if the cache's cost ever exceeds its limit.",
+        discussion: """
+            For each size, a fresh process (this one, re-run with that size alone) scrolls the headless gallery \
+            — the real ListImageLoader, ImageSlots and pipeline, a memory cache limited to --cache-mb — over \
+            --rows rows of /images/{n}.jpg at size × size pixels, with seeded flings all over the list, each \
+            followed by pauses and a slow drag. The fixture server runs in a child process (--in-process-server \
+            keeps it in this one, its encoded-image cache and buffers then count too). RSS (/proc/self/statm) \
+            and the cache's total cost are sampled every --sample-ms. Per size: max RSS, the limit, max RSS − \
+            limit, the max cost, RSS by quarter of the run, and RSS after the pipeline is released and \
+            malloc_trim(0) runs. The goal is max RSS ≤ limit + 48 MB. Exit status 1 if the cost ever exceeded \
+            the limit. Try MALLOC_ARENA_MAX=2 in the environment, or --trim-ms, to see the allocator's share.
+            """
+    )
+
+    @Option(help: "Image sizes in pixels (square), comma-separated.")
+    var sizes = "200,480,1024"
+
+    @Option(help: "Rows in the list.")
+    var rows = 10_000
+
+    @Option(help: "Flings in the script.")
+    var flings = 30
+
+    @Option(help: "Frames of each pause after a fling and after a drag.")
+    var holdFrames = 40
+
+    @Option(help: "Milliseconds per frame.")
+    var frameMs = 4
+
+    @Option(help: "The memory cache's cost limit in MiB.")
+    var cacheMb = 64
+
+    @Option(help: "Sampling interval in milliseconds.")
+    var sampleMs = 100
+
+    @Option(help: "Call malloc_trim(0) this often, in milliseconds (an experiment); 0 never.")
+    var trimMs = 0
+
+    @Option(help: "Latency before each image at the fixture server, in milliseconds.")
+    var latencyMs = 0
+
+    @Flag(help: "Run the fixture server in this process instead of a child.")
+    var inProcessServer = false
+
+    @Flag(help: "Run every size in this process, one after the other, instead of one process per size.")
+    var singleProcess = false
+
+    func validate() throws {
+        guard !parsedSizes.isEmpty, rows > 8, cacheMb > 0, sampleMs > 0, frameMs > 0 else {
+            throw ValidationError("--sizes must list sizes; --rows > 8; --cache-mb, --sample-ms, --frame-ms > 0")
+        }
+    }
+
+    private var parsedSizes: [Int] {
+        sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 > 0 }
+    }
+
+    func run() async throws {
+        let sizes = parsedSizes
+        if sizes.count > 1, !singleProcess {
+            try runChildren(sizes)
+            return
+        }
+        print(
+            "lookahead-bench soak — \(rows) rows, \(flings) flings, \(frameMs) ms frames, cache limit \(cacheMb) MiB, "
+                + "server \(inProcessServer ? "in process" : "in a child process"), MALLOC_ARENA_MAX="
+                + "\(ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] ?? "unset"), "
+                + "malloc_trim \(trimMs > 0 ? "every \(trimMs) ms" : "off"), load \(EndToEndBenchmark.loadAverage())"
+        )
+        var failed = false
+        for size in sizes {
+            failed = try await soak(size: size) || failed
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Runs this program once per size, so each size starts from a fresh heap.
+    private func runChildren(_ sizes: [Int]) throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if let index = arguments.firstIndex(of: "--sizes"), index + 1 < arguments.count {
+            arguments.removeSubrange(index...(index + 1))
+        }
+        arguments.removeAll { $0.hasPrefix("--sizes=") }
+        var failed = false
+        for size in sizes {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = arguments + ["--sizes", "\(size)"]
+            try process.run()
+            process.waitUntilExit()
+            if process.terminationStatus != 0 { failed = true }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// One size: returns whether the cache went over its limit.
+    private func soak(size: Int) async throws -> Bool {
+        var inProcess: FixtureServer?
+        var child: FixtureServerProcess?
+        let base: URL
+        if inProcessServer {
+            let server = try await FixtureServer.start(
+                configuration: .init { $0.latency = .milliseconds(latencyMs) }
+            )
+            inProcess = server
+            base = server.baseURL
+        } else {
+            let server = try await FixtureServerProcess.start(latencyMilliseconds: latencyMs)
+            child = server
+            base = server.baseURL
+        }
+        let urls = (1...rows).map { URL(string: base.absoluteString + "/images/\($0).jpg?w=\(size)&h=\(size)")! }
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lookahead-soak-\(ProcessInfo.processInfo.processIdentifier)-\(size)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let limit = cacheMb << 20
+        let cache = MemoryCache(costLimit: limit)
+        let log = GalleryLog(destination: .none, isQuiet: true)
+        let residentBefore = ResidentMemory.bytes() ?? 0
+        let anonymousBefore = ResidentMemory.anonymousBytes() ?? 0
+        var pipeline: ImagePipeline? = ImagePipeline {
+            $0.memoryCache = cache
+            $0.diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
+            $0.eventHandler = log.pipelineEvent
+        }
+        let sampler = MemorySampler(
+            cache: cache,
+            interval: .milliseconds(sampleMs),
+            trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
+        )
+        let settings = HeadlessGallery.Settings(
+            rowCount: urls.count,
+            viewportRows: 8,
+            frameDuration: .milliseconds(frameMs)
+        )
+        let clock = ContinuousClock()
+        let start = clock.now
+        let summary = await HeadlessGallery.run(
+            HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings),
+            script: .soak(rowCount: urls.count, viewportRows: 8, flings: flings, holdFrames: holdFrames)
+        )
+        let elapsed = (clock.now - start).seconds
+        let figures = await sampler.stop()
+        pipeline?.invalidate()
+        await pipeline?.flush()
+        // The allocator's share: what malloc_trim gives back while the cache is still full.
+        let residentFull = ResidentMemory.bytes() ?? 0
+        ResidentMemory.trim()
+        let residentFullTrimmed = ResidentMemory.bytes() ?? 0
+        let cachedAtEnd = cache.totalCost
+        let serverResident = child?.residentBytes
+        pipeline = nil
+        cache.removeAll()
+        ResidentMemory.trim()
+        let residentAfter = ResidentMemory.bytes() ?? 0
+        child?.stop()
+        await inProcess?.stop()
+
+        let counters = log.snapshot
+        func mib(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / Double(1 << 20)) }
+        let quarters = (1...4).map { quarter -> String in
+            let slice = figures.resident.prefix(max(1, figures.resident.count * quarter / 4))
+                .suffix(max(1, figures.resident.count / 4))
+            return mib(slice.max() ?? 0)
+        }
+        let over = figures.maximumResident - limit
+        print("")
+        print(
+            "\(size) px: \(summary.frames) frames in \(String(format: "%.1f", elapsed)) s, "
+                + "\(counters.downloadsFinished) downloads (\(counters.bytes >> 20) MiB), "
+                + "\(counters.downloadsFailed + counters.decodesFailed) failed, \(counters.diskHits) disk hits, "
+                + "\(summary.memoryHits) rows from memory, \(figures.samples) samples"
+        )
+        print(
+            "  max RSS \(mib(figures.maximumResident)) MiB, limit \(mib(limit)) MiB, max RSS − limit "
+                + "\(over >= 0 ? "+" : "")\(mib(over)) MiB (goal ≤ +48), max cache cost \(mib(figures.maximumCost)) MiB"
+                + (figures.overLimit > 0 ? " — OVER THE LIMIT in \(figures.overLimit) samples" : "")
+        )
+        print(
+            "  RSS before the pipeline \(mib(residentBefore)) MiB (\(mib(anonymousBefore)) MiB not file-backed); "
+                + "max RSS not file-backed \(mib(figures.maximumAnonymous)) MiB, − limit − its value before: "
+                + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB"
+        )
+        let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
+        let byQuarter = quarters.joined(separator: " / ")
+        let atEnd = "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached"
+        let trimmed = "\(mib(residentFullTrimmed)) MiB after malloc_trim(0)"
+        let released = "\(mib(residentAfter)) MiB with the pipeline released and the cache empty"
+        print(
+            "  max RSS by quarter of the run: \(byQuarter) MiB; at the end \(atEnd), \(trimmed), \(released)\(serverText)"
+        )
+        return figures.overLimit > 0
+    }
+}
