@@ -62,13 +62,13 @@ struct BenchFigure: Codable, Equatable {
     }
 }
 
-/// The load average over the last minute, from `/proc/loadavg`, or `nil` where there is none.
-func loadAverage() -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
-    return text.split(separator: " ").first.flatMap { Double($0) }
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them (empty where there is none).
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
-/// "load 1.23" for a figure's note, or "load n/a".
+/// "load 1.23 1.10 0.98" for a figure's note.
 func loadNote() -> String {
-    loadAverage().map { String(format: "load %.2f", $0) } ?? "load n/a"
+    "load " + loadAverage()
 }

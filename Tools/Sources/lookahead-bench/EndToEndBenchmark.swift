@@ -40,9 +40,15 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     var targetKb = 50
 
     /// The generated pictures are smooth: at quality 85 a 50 kB one is about a megapixel, at 100 far fewer pixels,
-    /// closer to a camera photo of that size.
-    @Option(help: "JPEG quality of the in-process server's pictures.")
-    var jpegQuality = 100
+    /// closer to a camera photo of that size. Photos are served at quality 85, as image CDNs do.
+    @Option(help: "JPEG quality of the in-process server's pictures: 85 for photos, 100 for generated ones by default.")
+    var jpegQuality: Int?
+
+    @Option(
+        help:
+            "Camera photos for the in-process server's covers (a folder of JPEGs), or none for generated pictures; by default the mate-backgrounds photos when installed (scripts/photos)."
+    )
+    var photos: String?
 
     @Option(help: "Repetitions of every pass; the median is reported.")
     var runs = 5
@@ -81,12 +87,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             server = nil
             base = url
         } else {
-            let started = try await FixtureServer.start(
-                configuration: .init {
-                    $0.mediaCount = max(240, count)
-                    $0.jpegQuality = jpegQuality
-                }
-            )
+            let started = try await FixtureServer.start(configuration: serverConfiguration())
             server = started
             base = started.baseURL
         }
@@ -99,11 +100,15 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         let warmUp = try await curlRunner.run()
         guard warmUp.failures == 0 else { throw BenchFailure(description: "\(warmUp.failures) URLs failed in curl") }
         let startup = try await curlRunner.startupSeconds()
-        let quality = baseURL == nil ? "JPEG quality \(jpegQuality)" : "as served"
+        let photosFolder = FixtureServer.photosFolder(option: photos)
+        let quality =
+            baseURL == nil
+            ? "\(photosFolder == nil ? "generated pictures" : "camera photos"), JPEG quality \(serverConfiguration().jpegQuality)"
+            : "as served"
         print(
             "lookahead-bench e2e — \(count) images, \(width) px wide (\(quality)), mean \(warmUp.bytes / count / 1000) kB "
                 + "(\(warmUp.bytes) bytes), \(server == nil ? "server \(base.absoluteString)" : "in-process fixture server"), "
-                + "\(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs, load \(Self.loadAverage())"
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs, load \(loadAverage())"
         )
         print(
             String(format: "curl process start-up (curl --version): %.1f ms, included in curl's times", startup * 1000)
@@ -114,13 +119,9 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         Self.printTable(table, title: "no added latency")
 
         if latencyMs > 0, baseURL == nil {
-            let slow = try await FixtureServer.start(
-                configuration: .init {
-                    $0.mediaCount = max(240, count)
-                    $0.jpegQuality = jpegQuality
-                    $0.latency = .milliseconds(latencyMs)
-                }
-            )
+            var slowConfiguration = serverConfiguration()
+            slowConfiguration.latency = .milliseconds(latencyMs)
+            let slow = try await FixtureServer.start(configuration: slowConfiguration)
             let slowURLs = Self.urls(base: slow.baseURL, width: width, count: count)
             let slowCurl = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: slowURLs)
             defer { slowCurl.remove() }
@@ -134,7 +135,29 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         let cold = table.lookahead["cold"]!.median(\.seconds)
         let curlTime = table.curl.median(\.seconds)
         print(String(format: "e2e: lookahead %.3f s, curl %.3f s, ratio %.2f", cold, curlTime, cold / curlTime))
+        let transport = table.lookahead["data, no disk cache"]?.median(\.seconds)
+        BenchFigure(
+            id: "e2e-cold",
+            title: "\(count) images over loopback, cold, ≤ \(parallel) connections",
+            unit: "s",
+            lookahead: cold,
+            peers: [.init(name: "curl --parallel --parallel-max \(parallel)", value: curlTime)]
+                + (transport.map { [.init(name: "Lookahead, data only, no disk cache", value: $0)] } ?? []),
+            goal: "≥ 0.8× curl's speed (ratio ≤ 1.25), decoding included",
+            goalMet: cold <= 1.25 * curlTime,
+            note: "median of \(runs) runs; curl does not decode; " + loadNote()
+        ).print()
         await server?.stop()
+    }
+
+    /// The in-process fixture server's configuration: photos when there are, else generated pictures.
+    private func serverConfiguration() -> FixtureServer.Configuration {
+        let folder = FixtureServer.photosFolder(option: photos)
+        return .init {
+            $0.mediaCount = max(240, count)
+            $0.photosFolder = folder
+            $0.jpegQuality = jpegQuality ?? (folder == nil ? 100 : 85)
+        }
     }
 
     /// The width whose pictures come closest to the target size on average, over the first 12 items.
@@ -318,11 +341,6 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             )
         }
         print("  curl has no cache: it runs once per repetition, and its time is the same for every pass.")
-    }
-
-    static func loadAverage() -> String {
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "n/a" }
-        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 }
 

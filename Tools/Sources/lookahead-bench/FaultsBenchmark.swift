@@ -169,9 +169,3 @@ struct FaultsBenchmark: AsyncParsableCommand {
         return 0
     }
 }
-
-/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
-func loadAverage() -> String {
-    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
-    return text.split(separator: " ").prefix(3).joined(separator: " ")
-}

@@ -10,7 +10,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Collects the bench-figure lines of benchmark logs into README.md and one SVG chart per figure."
     )
 
-    @Argument(help: "The folder holding the benchmark logs (*.log) and, optionally, meta.txt; the report goes there too.")
+    @Argument(
+        help: "The folder holding the benchmark logs (*.log) and, optionally, meta.txt; the report goes there too."
+    )
     var folder: String
 
     func run() throws {
@@ -52,7 +54,8 @@ enum BenchReport {
             let ratio = figure.ratio.map { String(format: "%.2f×", $0) } ?? "—"
             let met = figure.goalMet.map { $0 ? "yes" : "**no**" } ?? "—"
             text += "| [\(escape(figure.title))](\(figure.id).svg) | \(format(figure.lookahead)) \(figure.unit) | "
-            text += "\(escape(peers)) | \(ratio) | \(escape(figure.goal)) | \(met) | \(escape(figure.note ?? "")) | \(log) |\n"
+            text +=
+                "\(escape(peers)) | \(ratio) | \(escape(figure.goal)) | \(met) | \(escape(figure.note ?? "")) | \(log) |\n"
         }
         return text
     }

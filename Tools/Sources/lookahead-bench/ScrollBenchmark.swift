@@ -105,6 +105,18 @@ struct ScrollBenchmark: ParsableCommand {
                             ours.placeholderTotal / max(1, uikit.placeholderTotal)
                         )
                     )
+                    BenchFigure(
+                        id: "scroll-\(trajectory.rawValue)-\(frameRate)",
+                        title: "Simulated \(trajectory.rawValue) at \(frameRate) Hz: placeholder time on screen",
+                        unit: "ms",
+                        lookahead: ours.placeholderTotal,
+                        peers: [
+                            .init(name: "oracle (knows every latency)", value: oracle.placeholderTotal),
+                            .init(name: "UIKit prefetching, 2 rows", value: uikit.placeholderTotal),
+                        ],
+                        goal: "close to the oracle",
+                        note: "mean of \(seedList.count) seeds from \(seed); the real pipeline in virtual time"
+                    ).print()
                 }
                 if seedList.count > 1 { Self.printPerSeed(runs) }
             }

@@ -79,7 +79,7 @@ struct SoakBenchmark: AsyncParsableCommand {
             "lookahead-bench soak — \(rows) rows, \(flings) flings, \(frameMs) ms frames, cache limit \(cacheMb) MiB, "
                 + "server \(inProcessServer ? "in process" : "in a child process"), MALLOC_ARENA_MAX="
                 + "\(ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] ?? "unset"), "
-                + "malloc_trim \(trimMs > 0 ? "every \(trimMs) ms" : "off"), load \(EndToEndBenchmark.loadAverage())"
+                + "malloc_trim \(trimMs > 0 ? "every \(trimMs) ms" : "off"), load \(loadAverage())"
         )
         var failed = false
         for size in sizes {
@@ -203,6 +203,19 @@ struct SoakBenchmark: AsyncParsableCommand {
         print(
             "  max RSS by quarter of the run: \(byQuarter) MiB; at the end \(atEnd), \(trimmed), \(released)\(serverText)"
         )
+        BenchFigure(
+            id: "soak-\(size)",
+            title: "10,000-row fling soak at \(size) px: max RSS",
+            unit: "MiB",
+            lookahead: Double(figures.maximumResident) / Double(1 << 20),
+            peers: [
+                .init(name: "memory-cache limit + 48 MiB", value: Double(limit + (48 << 20)) / Double(1 << 20)),
+                .init(name: "RSS before the pipeline", value: Double(residentBefore) / Double(1 << 20)),
+            ],
+            goal: "max RSS ≤ cache limit + 48 MiB; cache cost never over its limit",
+            goalMet: figures.maximumResident <= limit + (48 << 20) && figures.overLimit == 0,
+            note: "cache limit \(cacheMb) MiB, max cache cost \(mib(figures.maximumCost)) MiB; " + loadNote()
+        ).print()
         return figures.overLimit > 0
     }
 }
