@@ -81,7 +81,7 @@ enum PhotoThumbnailBenchmark {
     }
 
     /// Prints one row per photo and the overall ratios (sums of CPU time per image).
-    static func report(_ figures: [ThumbnailFigures]) {
+    static func report(_ figures: [ThumbnailFigures], figureID: String, subject: String) {
         func ms(_ value: Double?) -> String { value.map { String(format: "%7.2f", $0 * 1e3) } ?? "    n/a" }
         func ratio(_ ours: Double, _ peer: Double?) -> String {
             peer.map { String(format: "%6.2f×", ours / $0) } ?? "    n/a"
@@ -141,14 +141,14 @@ enum PhotoThumbnailBenchmark {
         if let vips { peers.append(.init(name: "vipsthumbnail", value: vips / count * 1e3)) }
         if let pillow { peers.append(.init(name: "Pillow draft + LANCZOS", value: pillow / count * 1e3)) }
         BenchFigure(
-            id: "thumbnail-decode",
-            title: "Photo → 256 px thumbnail, CPU per image (\(figures.count) photos)",
+            id: figureID,
+            title: "\(subject.prefix(1).uppercased() + subject.dropFirst()) → 256 px thumbnail, CPU per image",
             unit: "ms",
             lookahead: ours / count * 1e3,
             peers: peers,
             goal: "≤ 1.05× tjbench's 1/8 decode; faster than Pillow and vips",
             goalMet: ours <= 1.05 * (tjbench ?? eighth) && ours < (pillow ?? .infinity) && ours < (vips ?? .infinity),
-            note: "Lookahead slower than Pillow on \(slower) of \(figures.count) photos; " + loadNote()
+            note: "Lookahead slower than Pillow on \(slower) of \(figures.count); " + loadNote()
         ).print()
     }
 

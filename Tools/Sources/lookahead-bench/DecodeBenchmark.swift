@@ -54,7 +54,9 @@ struct DecodeBenchmark: ParsableCommand {
                     runs: runs,
                     batch: batch,
                     scratch: folder
-                )
+                ),
+                figureID: "thumbnail-photos",
+                subject: "\(photoFiles.count) camera photos"
             )
         }
         print("")
@@ -70,7 +72,9 @@ struct DecodeBenchmark: ParsableCommand {
                 runs: runs,
                 batch: batch,
                 scratch: folder
-            )
+            ),
+            figureID: "thumbnail-synthetic-12mp",
+            subject: "a synthetic 4000×3000 JPEG"
         )
         let rgba = Bitmap(width: 1600, height: 1200, red: 0, green: 0, blue: 0)
         let png = try ImageEncoders.PNG.encode(Self.photoLike(rgba))

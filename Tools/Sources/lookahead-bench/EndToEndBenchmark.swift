@@ -117,6 +117,15 @@ struct EndToEndBenchmark: AsyncParsableCommand {
 
         let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
         Self.printTable(table, title: "no added latency")
+        let decodeFloor = try await Self.decodeFloor(urls, runs: runs)
+        print(
+            String(
+                format: "  decoding the %d bodies alone, on all %d cores at once: %.3f s — the cold pass's floor here",
+                urls.count,
+                ProcessInfo.processInfo.activeProcessorCount,
+                decodeFloor
+            )
+        )
 
         if latencyMs > 0, baseURL == nil {
             var slowConfiguration = serverConfiguration()
@@ -142,7 +151,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             unit: "s",
             lookahead: cold,
             peers: [.init(name: "curl --parallel --parallel-max \(parallel)", value: curlTime)]
-                + (transport.map { [.init(name: "Lookahead, data only, no disk cache", value: $0)] } ?? []),
+                + (transport.map { [.init(name: "Lookahead, data only, no disk cache", value: $0)] } ?? [])
+                + [.init(name: "decoding alone, all cores", value: decodeFloor)],
             goal: "≥ 0.8× curl's speed (ratio ≤ 1.25), decoding included",
             goalMet: cold <= 1.25 * curlTime,
             note: "median of \(runs) runs; curl does not decode; " + loadNote()
@@ -283,6 +293,26 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         }
         let seconds = (clock.now - start).seconds
         return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
+    }
+
+    /// The time decoding alone takes: every URL's body decoded with the default decoders, as many at once as
+    /// there are cores (median of `runs`). No pipeline, cache or transport.
+    private static func decodeFloor(_ urls: [URL], runs: Int) async throws -> Double {
+        let loader = ImagePipeline { $0.diskCache = nil }
+        var loaded: [Data] = []
+        for url in urls { loaded.append(try await loader.data(for: ImageRequest(url: url)).data) }
+        let bodies = loaded
+        let decoders = ImagePipeline.Configuration().decoders
+        let clock = ContinuousClock()
+        let samples = (0..<runs).map { _ in
+            clock.measure {
+                DispatchQueue.concurrentPerform(iterations: bodies.count) { index in
+                    blackHole(try? ImageDecoders.decode(bodies[index], with: decoders, context: .init()).get())
+                }
+            }
+            .seconds
+        }
+        return samples.sorted()[samples.count / 2]
     }
 
     /// Loads every URL's data at once (no decoding), then awaits them all.
