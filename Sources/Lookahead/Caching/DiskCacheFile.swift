@@ -155,18 +155,7 @@ enum DiskCacheFile {
             free(storage)
             return nil
         }
-        let result = verify(
-            UnsafeRawBufferPointer(header),
-            count: headerSize,
-            keyDigest: keyDigest,
-            dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage, count: dataCount)
-        )
-        guard case .hit = result else {
-            free(storage)
-            return result
-        }
-        return .hit(Data(bytesNoCopy: storage, count: dataCount, deallocator: .free))
+        return verified(header, count: headerSize, keyDigest: keyDigest, storage: storage, dataCount: dataCount)
     }
 
     /// Reads a file of unknown size: `fstat`, the header, then the data.
@@ -189,12 +178,24 @@ enum DiskCacheFile {
             free(storage)
             return .corrupt("short read")
         }
+        return verified(header, count: headerCount, keyDigest: keyDigest, storage: storage, dataCount: dataCount)
+    }
+
+    /// Verifies the header and the `dataCount` bytes at `storage`: a hit hands `storage` out as the entry's data
+    /// (freed with it); anything else frees it.
+    private static func verified(
+        _ header: UnsafeMutableRawBufferPointer,
+        count: Int,
+        keyDigest: [UInt8],
+        storage: UnsafeMutableRawPointer,
+        dataCount: Int
+    ) -> ReadResult {
         let result = verify(
             UnsafeRawBufferPointer(header),
-            count: headerCount,
+            count: count,
             keyDigest: keyDigest,
             dataCount: dataCount,
-            data: UnsafeRawBufferPointer(data)
+            data: UnsafeRawBufferPointer(start: storage, count: dataCount)
         )
         guard case .hit = result else {
             free(storage)

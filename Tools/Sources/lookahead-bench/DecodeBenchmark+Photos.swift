@@ -178,28 +178,7 @@ enum PhotoThumbnailBenchmark {
 
     /// libjpeg-turbo alone: a 1/8-scale decode to BGR, what `tjbench -scale 1/8` times. Returns the pixel bytes.
     static func decodeEighth(_ data: Data) -> Int {
-        guard let handle = tjInitDecompress() else { return 0 }
-        defer { tjDestroy(handle) }
-        let (width, height) = jpegSize(data)
-        let outWidth = (width + 7) / 8
-        let outHeight = (height + 7) / 8
-        let pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 3) { buffer, count in
-            _ = data.withUnsafeBytes { raw in
-                tjDecompress2(
-                    handle,
-                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                    UInt(raw.count),
-                    buffer.baseAddress,
-                    Int32(outWidth),
-                    0,
-                    Int32(outHeight),
-                    Int32(TJPF_BGR.rawValue),
-                    0
-                )
-            }
-            count = buffer.count
-        }
-        return pixels.count
+        decodeScaled(data, eighths: 1, format: TJPF_BGR, flags: 0)
     }
 
     /// The smallest n (1…8) whose n/8 DCT scale of a `width` × `height` image still covers a thumbnail size.
@@ -209,12 +188,18 @@ enum PhotoThumbnailBenchmark {
 
     /// libjpeg-turbo alone: a decode at n/8 scale to RGBA into an uninitialised buffer, as Lookahead decodes.
     static func decodeRGBA(_ data: Data, eighths: Int) -> Int {
+        decodeScaled(data, eighths: eighths, format: TJPF_RGBA, flags: Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS))
+    }
+
+    /// A TurboJPEG decode at n/8 scale into an uninitialised buffer of `format` pixels; returns its byte count.
+    private static func decodeScaled(_ data: Data, eighths: Int, format: TJPF, flags: Int32) -> Int {
         guard let handle = tjInitDecompress() else { return 0 }
         defer { tjDestroy(handle) }
         let (width, height) = jpegSize(data)
         let outWidth = (width * eighths + 7) / 8
         let outHeight = (height * eighths + 7) / 8
-        let pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
+        let bytesPerPixel = format == TJPF_BGR ? 3 : 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * bytesPerPixel) { buffer, count in
             _ = data.withUnsafeBytes { raw in
                 tjDecompress2(
                     handle,
@@ -222,10 +207,10 @@ enum PhotoThumbnailBenchmark {
                     UInt(raw.count),
                     buffer.baseAddress,
                     Int32(outWidth),
-                    Int32(outWidth * 4),
+                    Int32(outWidth * bytesPerPixel),
                     Int32(outHeight),
-                    Int32(TJPF_RGBA.rawValue),
-                    Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+                    Int32(format.rawValue),
+                    flags
                 )
             }
             count = buffer.count

@@ -278,19 +278,28 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     private static func loadImages(_ urls: [URL], pipeline: ImagePipeline, server: FixtureServer?, counter: ByteCounter)
         async -> Sample
     {
+        await timedPass(server: server, counter: counter) {
+            let tasks = urls.map { pipeline.imageTask(with: ImageRequest(url: $0)) }
+            var failures = 0
+            for task in tasks {
+                do {
+                    blackHole(try await task.response.image.width)
+                } catch {
+                    failures += 1
+                }
+            }
+            return failures
+        }
+    }
+
+    /// Times one pass (`body` returns its failures) with the server's and the byte counter's counts reset.
+    private static func timedPass(server: FixtureServer?, counter: ByteCounter, _ body: () async -> Int) async -> Sample
+    {
         server?.resetCounters()
         counter.reset()
         let clock = ContinuousClock()
         let start = clock.now
-        let tasks = urls.map { pipeline.imageTask(with: ImageRequest(url: $0)) }
-        var failures = 0
-        for task in tasks {
-            do {
-                blackHole(try await task.response.image.width)
-            } catch {
-                failures += 1
-            }
-        }
+        let failures = await body()
         let seconds = (clock.now - start).seconds
         return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
     }
@@ -326,25 +335,21 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     private static func loadData(_ urls: [URL], pipeline: ImagePipeline, server: FixtureServer?, counter: ByteCounter)
         async -> Sample
     {
-        server?.resetCounters()
-        counter.reset()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let failures = await withTaskGroup(of: Bool.self) { group in
-            for url in urls {
-                group.addTask {
-                    do {
-                        _ = try await pipeline.data(for: ImageRequest(url: url))
-                        return true
-                    } catch {
-                        return false
+        await timedPass(server: server, counter: counter) {
+            await withTaskGroup(of: Bool.self) { group in
+                for url in urls {
+                    group.addTask {
+                        do {
+                            _ = try await pipeline.data(for: ImageRequest(url: url))
+                            return true
+                        } catch {
+                            return false
+                        }
                     }
                 }
+                return await group.reduce(0) { $0 + ($1 ? 0 : 1) }
             }
-            return await group.reduce(0) { $0 + ($1 ? 0 : 1) }
         }
-        let seconds = (clock.now - start).seconds
-        return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
     }
 
     // MARK: - Output
