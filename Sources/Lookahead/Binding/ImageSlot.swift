@@ -1,7 +1,6 @@
 // Lookahead — ImageSlot: the cell's side of image loading, safe under reuse.
 
 import Foundation
-import Synchronization
 
 /// What a cell's image view shows, and the load behind it, kept correct while the cell is reused.
 ///
@@ -70,7 +69,7 @@ public final class ImageSlot: Sendable {
     public let pipeline: ImagePipeline
     /// The priority of loads for a visible cell.
     public let visiblePriority: ImageRequest.Priority
-    private let inner = Mutex(Inner())
+    private let inner = Locked(Inner())
     private let onChange: @Sendable (State) -> Void
 
     /// Creates a slot.

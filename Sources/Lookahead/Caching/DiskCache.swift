@@ -2,7 +2,6 @@
 
 import Foundation
 import Logging
-import Synchronization
 
 /// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size
 /// needs no download.
@@ -62,12 +61,12 @@ public final class DiskCache: DataCaching {
         var writeFailure: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
     private let lockDescriptor: Int32?
     private let logger: Logger
     private let path: String
-    private let temporaryCounter = Atomic<Int>(0)
+    private let temporaryCounter = AtomicInt(0)
 
     /// The default 500 MB cache shared by default pipeline configurations.
     public static let shared = DiskCache(name: "lookahead-images")
@@ -327,7 +326,7 @@ public final class DiskCache: DataCaching {
 
     /// Writes a file; recreates the folder once if it was deleted from outside.
     private func writeFile(name: String, key: String, data: Data) throws(DiskCacheFile.IOError) {
-        let temporary = ".tmp-\(getpid())-\(temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue)"
+        let temporary = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
         for attempt in 1...2 {
             do {
                 return try DiskCacheFile.write(

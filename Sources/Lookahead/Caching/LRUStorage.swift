@@ -5,7 +5,7 @@
 /// A dictionary maps keys to slots. Entries live in one array and the recency list in two arrays of slot
 /// indices (newer, older), so moving an entry to the front touches only integers: a hit costs one hash lookup
 /// and a few stores, with no reference counting of keys or values. Lookups, insertions and removals are O(1);
-/// eviction takes from the tail. Not thread safe: ``MemoryCache`` wraps it in a `Mutex`, and tests drive it
+/// eviction takes from the tail. Not thread safe: ``MemoryCache`` wraps it in a `Locked`, and tests drive it
 /// directly.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Entry {

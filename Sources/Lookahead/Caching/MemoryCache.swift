@@ -1,7 +1,6 @@
 // Lookahead — MemoryCache: decoded images in memory, limited by bytes, count and age.
 
 import Foundation
-import Synchronization
 
 /// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame.
 ///
@@ -17,7 +16,7 @@ import Synchronization
 /// ```
 /// - Important: Thread safe.
 public final class MemoryCache: Sendable {
-    private let storage: Mutex<LRUStorage<ImageCacheKey, PlatformImage>>
+    private let storage: Locked<LRUStorage<ImageCacheKey, PlatformImage>>
     private let now: @Sendable () -> Duration
 
     /// The largest cost a single entry may have, in bytes.
@@ -46,7 +45,7 @@ public final class MemoryCache: Sendable {
         timeToLive: Duration? = nil,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
-        self.storage = Mutex(LRUStorage(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
+        self.storage = Locked(LRUStorage(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
         self.entryCostLimit = entryCostLimit ?? max(0, costLimit / 10)
         self.timeToLive = timeToLive
         let start = clock.now

@@ -2,7 +2,6 @@
 
 #if canImport(CCurl)
 import Foundation
-import Synchronization
 
 /// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
 ///
@@ -59,7 +58,7 @@ public final class CurlDataLoader: DataLoading {
 
 /// Hands the transfer created inside the continuation to the cancellation handler.
 private final class TransferBox: Sendable {
-    private let storage = Mutex<CurlTransfer?>(nil)
+    private let storage = Locked<CurlTransfer?>(nil)
 
     var transfer: CurlTransfer? {
         get { storage.withLock { $0 } }

@@ -3,7 +3,6 @@
 #if canImport(CCurl)
 import CCurl
 import Foundation
-import Synchronization
 
 /// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 /// adds handles, removes cancelled ones, drives `curl_multi_perform` and finishes what completed. Removing an
 /// easy handle is allowed in any state of its transfer — mid-redirect included — and closes its connection,
 /// so a cancelled download stops at once on the wire as well.
-// SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its Mutex; `handle` is
+// SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its lock; `handle` is
 // used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
 final class CurlMulti: @unchecked Sendable {
     private struct Inbox {
@@ -21,7 +20,7 @@ final class CurlMulti: @unchecked Sendable {
     }
 
     private let handle: UnsafeMutableRawPointer
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private static let globalInitialization: Void = {

@@ -2,7 +2,6 @@
 // cancellable, with the response size limit.
 
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -32,11 +31,11 @@ enum FileDataReader {
         try Task.checkCancellation()
         let path = request.url.path
         let limit = request.maximumResponseSize
-        let isCancelled = Atomic<Bool>(false)
+        let isCancelled = AtomicInt(0)
         let data = try await ResumeOnce<Data>.run { once in
             queue.async {
                 let result = Result { () throws(DataLoadingError) -> Data? in
-                    try readFile(atPath: path, limit: limit) { isCancelled.load(ordering: .relaxed) }
+                    try readFile(atPath: path, limit: limit) { isCancelled.load() != 0 }
                 }
                 switch result {
                 case .success(let data?): once.resume(with: .success(data))
@@ -45,7 +44,7 @@ enum FileDataReader {
                 }
             }
         } onCancel: {
-            isCancelled.store(true, ordering: .relaxed)
+            isCancelled.store(1)
         }
         try Task.checkCancellation()
         request.progress(Int64(data.count), Int64(data.count))

@@ -1,7 +1,5 @@
 // Lookahead — ResumeOnce: a continuation that the first of several parties resumes, and only the first.
 
-import Synchronization
-
 /// Wraps a continuation so that whichever comes first — the work finishing or the caller cancelling —
 /// resumes it, and later attempts do nothing. Cancellation thereby resumes the caller at once, whatever state
 /// the underlying work is in; the work is stopped afterwards, from where stopping it is safe.
@@ -13,7 +11,7 @@ final class ResumeOnce<Value: Sendable>: Sendable {
         case resumed
     }
 
-    private let state = Mutex(State.idle)
+    private let state = Locked(State.idle)
 
     /// Runs `start` with a fresh `ResumeOnce` and waits for its value. Cancelling the calling task resumes the
     /// wait at once with `CancellationError` and calls `onCancel`; `start` is not called when the task was

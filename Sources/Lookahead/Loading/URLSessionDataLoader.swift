@@ -1,7 +1,6 @@
 // Lookahead — URLSessionDataLoader: URLSession with a streaming delegate; the default on Apple platforms.
 
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -71,7 +70,7 @@ public final class URLSessionDataLoader: DataLoading {
         for (name, value) in options.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let session = session
         let router = router
-        let started = Mutex<URLSessionDataTask?>(nil)
+        let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
             router.register(task, TaskRouter.Transfer(request: request, completion: completion))
@@ -120,7 +119,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let maximumRedirects: Int
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     init(maximumRedirects: Int) {
         self.maximumRedirects = maximumRedirects

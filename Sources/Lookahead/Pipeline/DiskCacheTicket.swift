@@ -1,7 +1,6 @@
 // Lookahead — DiskCacheTicket: what the disk cache does with loaded data once decoding has judged it.
 
 import Foundation
-import Synchronization
 
 /// Ties loaded data to the disk cache until decoding settles its fate, once, however many decode stages (thumbnails
 /// of different sizes) share the download:
@@ -23,7 +22,7 @@ package final class DiskCacheTicket: Sendable {
     private let cache: any DataCaching
     private let key: String
     private let data: Data
-    private let isSettled = Atomic<Bool>(false)
+    private let isSettled = AtomicInt(0)
 
     package init(origin: Origin, cache: any DataCaching, key: String, data: Data) {
         self.origin = origin
@@ -48,6 +47,6 @@ package final class DiskCacheTicket: Sendable {
 
     /// Marks the ticket settled; `true` for the first caller only.
     private func settle() -> Bool {
-        isSettled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        isSettled.compareExchange(expected: 0, desired: 1)
     }
 }

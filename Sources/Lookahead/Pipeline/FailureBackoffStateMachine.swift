@@ -7,7 +7,7 @@ import Foundation
 /// Each URL that failed has a record: how many failures in a row, the last error, and when an automatic attempt
 /// is allowed again (`nil`: never automatically). Records live in an LRU store of at most `capacity` URLs, so a
 /// feed of endlessly many broken URLs cannot grow it. Time is a `Duration` since an origin the owner chooses,
-/// so tests drive it by hand. Not thread safe: ``FailureRecords`` keeps it under a `Mutex`.
+/// so tests drive it by hand. Not thread safe: ``FailureRecords`` keeps it under a `Locked`.
 ///
 /// One failure counts per attempt: a failure counts (and the wait grows) only when an attempt was admitted
 /// since the last one counted, so the failures of every request sharing one download, or of two decodes of

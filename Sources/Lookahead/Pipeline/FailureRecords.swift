@@ -1,20 +1,18 @@
 // Lookahead — FailureRecords: the pipeline's failure backoff under its own lock, on the configured clock.
 
-import Synchronization
-
-/// The ``FailureBackoffStateMachine`` of a pipeline, under a `Mutex` of its own (never the task graph's lock,
+/// The ``FailureBackoffStateMachine`` of a pipeline, under a `Locked` of its own (never the task graph's lock,
 /// so a check from a scroll callback does not wait for the graph), reading the time from the policy's clock.
 ///
 /// - Important: Thread safe; every method returns at once.
 final class FailureRecords: Sendable {
-    private let machine: Mutex<FailureBackoffStateMachine>
+    private let machine: Locked<FailureBackoffStateMachine>
     private let now: @Sendable () -> Duration
     /// The machine's record count, updated under its lock and read without it: a request for a URL when no URL
     /// has failed (the usual case, checked on every start) costs no lock, no clock read and no hashing.
-    private let recordCount = Atomic<Int>(0)
+    private let recordCount = AtomicInt(0)
 
     init(policy: ImagePipeline.FailureBackoff) {
-        self.machine = Mutex(FailureBackoffStateMachine(policy: policy))
+        self.machine = Locked(FailureBackoffStateMachine(policy: policy))
         self.now = policy.now
     }
 
@@ -22,7 +20,7 @@ final class FailureRecords: Sendable {
     /// from the network, or that skip the backoff, always may.
     func check(_ request: ImageRequest) -> ImagePipelineError? {
         let policy = request.dataPolicy
-        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load(ordering: .acquiring) > 0 else {
+        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else {
             return nil
         }
         let now = now()
@@ -57,7 +55,7 @@ final class FailureRecords: Sendable {
     private func update(_ body: (inout FailureBackoffStateMachine) -> Void) {
         machine.withLock {
             body(&$0)
-            recordCount.store($0.recordCount, ordering: .releasing)
+            recordCount.store($0.recordCount)
         }
     }
 

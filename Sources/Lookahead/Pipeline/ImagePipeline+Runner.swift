@@ -1,7 +1,6 @@
 // Lookahead — the runner: one lock per event on the state machine, then the actions performed outside it.
 
 import Foundation
-import Synchronization
 
 extension ImagePipeline {
     typealias Actions = ImagePipelineStateMachine.Actions

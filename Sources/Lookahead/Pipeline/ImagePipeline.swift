@@ -1,7 +1,6 @@
 // Lookahead — ImagePipeline: the public face: memory cache first, then the state machine through the runner.
 
 public import Foundation
-import Synchronization
 
 /// Loads, decodes, processes and caches images, sharing identical work between requests.
 ///
@@ -33,8 +32,8 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
 
     /// Every request's bookkeeping; only the runner (`ImagePipeline+Runner.swift`) changes it.
-    let state: Mutex<ImagePipelineStateMachine>
-    private let nextTaskID = Atomic<Int>(0)
+    let state: Locked<ImagePipelineStateMachine>
+    private let nextTaskID = AtomicInt(0)
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
     let executor: any ImagePipelineExecutor
@@ -46,7 +45,7 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         self.failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
         self.executor = configuration.executor ?? DefaultPipelineExecutor()
-        self.state = Mutex(
+        self.state = Locked(
             ImagePipelineStateMachine(
                 graph: TaskGraph(
                     dataLoadLimit: configuration.dataLoadingConcurrency,
@@ -98,7 +97,7 @@ public final class ImagePipeline: Sendable {
     /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
     public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
         if Task.isCancelled { throw .cancelled }
-        let task = DataTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request)
+        let task = DataTask(id: nextTaskID.add(1), request: request)
         if request.url == nil { throw .invalidURL(nil) }
         if let error = failureBackoffError(for: request) { throw error }
         guard let actions = state.withLock({ $0.submit(task, dataOnly: true) }) else { throw .pipelineInvalidated }
@@ -167,7 +166,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func makeTask(with request: ImageRequest) -> ImageTask {
-        ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue, request: request, pipeline: self)
+        ImageTask(id: nextTaskID.add(1), request: request, pipeline: self)
     }
 
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the

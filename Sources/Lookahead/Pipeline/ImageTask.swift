@@ -1,7 +1,6 @@
 // Lookahead — ImageTask: one request in flight, which can be re-prioritised, observed and cancelled.
 
 import Foundation
-import Synchronization
 
 /// A request in flight. Created by ``ImagePipeline/imageTask(with:)``.
 ///
@@ -53,13 +52,13 @@ public final class ImageTask: Sendable {
     /// The request, with the priority it was created with.
     public let request: ImageRequest
     private let pipeline: ImagePipeline
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     init(id: Int, request: ImageRequest, pipeline: ImagePipeline) {
         self.id = id
         self.request = request
         self.pipeline = pipeline
-        self.storage = Mutex(Storage(priority: request.priority))
+        self.storage = Locked(Storage(priority: request.priority))
     }
 
     /// The current priority. Changing it re-ranks the shared work this task waits on.

@@ -1,7 +1,6 @@
 // Lookahead — TaskReceiver: what the pipeline delivers a task's progress and result to.
 
 import Foundation
-import Synchronization
 
 /// The receiving end of a task in the graph: an ``ImageTask``, or the data-only task behind
 /// ``ImagePipeline/data(for:)``.
@@ -52,7 +51,7 @@ extension ImagePipeline {
 final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
-    private let state = Mutex<
+    private let state = Locked<
         (
             continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>?,
             result: Result<ImagePipeline.DataResponse, ImagePipelineError>?

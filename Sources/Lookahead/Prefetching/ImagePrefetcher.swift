@@ -1,7 +1,6 @@
 // Lookahead — ImagePrefetcher: loads images before they are needed, a few at a time, at low priority.
 
 import Foundation
-import Synchronization
 
 /// Loads images ahead of time, so they are ready when their rows appear.
 ///
@@ -53,7 +52,7 @@ public final class ImagePrefetcher: Sendable {
     public let destination: Destination
     /// The most prefetches that run at once.
     public let maxConcurrentRequestCount: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
@@ -95,7 +94,7 @@ public final class ImagePrefetcher: Sendable {
         self.pipeline = pipeline
         self.destination = destination
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
-        self.state = Mutex(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
+        self.state = Locked(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
         self.schedule = scheduler
     }
 

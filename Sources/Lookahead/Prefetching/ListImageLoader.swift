@@ -1,7 +1,6 @@
 // Lookahead — ListImageLoader: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
 
 import Foundation
-import Synchronization
 
 /// Loads the images of a scrolling list: what its cells show and what they are about to show.
 ///
@@ -238,8 +237,8 @@ public final class ListImageLoader: Sendable {
 
     /// The state under its lock, shared with the prefetcher's observer.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
+        let state: Locked<State>
+        init(_ state: State) { self.state = Locked(state) }
     }
 
     private struct Plan {

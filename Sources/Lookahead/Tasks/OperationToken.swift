@@ -1,13 +1,11 @@
 // Lookahead — OperationToken: connects the graph's decision to cancel with the work that is running.
 
-import Synchronization
-
 /// Created by the task graph when it starts a stage; the pipeline attaches the Swift task that does the work.
 ///
 /// Cancellation may be decided before the work is attached (the graph decides under its lock, the work is
 /// started after the lock is released), so the token remembers it and cancels the work as soon as it arrives.
 package final class OperationToken: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
+    private let state = Locked<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
 
     package init() {}
 

@@ -7,13 +7,12 @@ import Testing
 @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
-import Synchronization
 #endif
 
 /// A real DiskCache that also counts the stores and removals the pipeline asks for.
 final class CountingDiskCache: DataCaching {
     let disk: DiskCache
-    private let counts = Mutex<(stores: [String], removals: [String])>(([], []))
+    private let counts = Locked<(stores: [String], removals: [String])>(([], []))
 
     init(_ disk: DiskCache) { self.disk = disk }
 
@@ -35,7 +34,7 @@ final class CountingDiskCache: DataCaching {
 
 /// The pipeline's events, kept in order.
 final class EventLog: Sendable {
-    private let events = Mutex<[ImagePipeline.Event]>([])
+    private let events = Locked<[ImagePipeline.Event]>([])
     var all: [ImagePipeline.Event] { events.withLock { $0 } }
     func append(_ event: ImagePipeline.Event) { events.withLock { $0.append(event) } }
 }

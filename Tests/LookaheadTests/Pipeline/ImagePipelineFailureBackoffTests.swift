@@ -7,7 +7,6 @@ import Testing
 @_spi(Simulation) @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
-import Synchronization
 #endif
 
 @Suite(.timeLimit(.minutes(1))) struct ImagePipelineFailureBackoffTests {
@@ -142,7 +141,7 @@ import Synchronization
     }
 
     @Test func aSuccessForgetsTheFailures() async {
-        let attempts = Mutex(0)
+        let attempts = Locked(0)
         let loader = GatedDataLoader(isGated: false) { _ in
             attempts.withLock {
                 $0 += 1; return $0

@@ -3,7 +3,6 @@
 @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
-import Synchronization
 #endif
 
 /// A value under a lock, with `wait(until:)` that suspends until the value satisfies a predicate.
@@ -13,10 +12,10 @@ final class AsyncCondition<Value: Sendable>: Sendable {
         let continuation: CheckedContinuation<Void, Never>
     }
 
-    private let state: Mutex<(value: Value, waiters: [Waiter])>
+    private let state: Locked<(value: Value, waiters: [Waiter])>
 
     init(_ value: Value) {
-        state = Mutex((value, []))
+        state = Locked((value, []))
     }
 
     var value: Value { state.withLock { $0.value } }

@@ -3,7 +3,6 @@
 @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
-import Synchronization
 #endif
 
 /// A `Clock` whose time advances only through ``advance(by:)``. Sleeping is not supported.
@@ -15,7 +14,7 @@ final class ManualClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let current = Mutex(Instant(offset: .zero))
+    private let current = Locked(Instant(offset: .zero))
 
     var now: Instant { current.withLock { $0 } }
     var minimumResolution: Duration { .nanoseconds(1) }

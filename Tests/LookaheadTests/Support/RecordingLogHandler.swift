@@ -5,7 +5,6 @@ import Logging
 @testable import Lookahead
 
 #if !LOOKAHEAD_PTHREAD_LOCKS
-import Synchronization
 #endif
 
 /// Collects log records in memory; thread safe.
@@ -15,7 +14,7 @@ final class LogRecorder: Sendable {
         let message: String
     }
 
-    private let records = Mutex<[Record]>([])
+    private let records = Locked<[Record]>([])
 
     /// A logger whose every message (trace and up) lands here.
     func logger(label: String = "test") -> Logger {

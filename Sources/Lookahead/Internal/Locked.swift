@@ -1,0 +1,145 @@
+// Lookahead — Locked: the one lock type, on every platform the package supports.
+
+#if canImport(Darwin)
+import os
+#else
+import Synchronization
+#if LOOKAHEAD_PTHREAD_LOCKS
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+#endif
+#endif
+
+/// A value that is only read or written while a lock is held: `state.withLock { $0.count += 1 }`.
+///
+/// - Apple platforms: `OSAllocatedUnfairLock` (iOS 16, macOS 13, tvOS 16, watchOS 9), so the package's floor is not
+///   that of `Synchronization.Mutex` (iOS 18, macOS 15).
+/// - Linux: a `Synchronization.Mutex`, which locks with a futex in place.
+/// - ThreadSanitizer runs (`-DLOOKAHEAD_PTHREAD_LOCKS`, see `scripts/test`): a pthread mutex. ThreadSanitizer does
+///   not see `Mutex`'s raw futex calls, so it would report every access under the lock as a race; it does intercept
+///   `pthread_mutex_*`.
+///
+/// None of these locks is recursive: the body must not take the same lock again.
+package struct Locked<Value>: ~Copyable, @unchecked Sendable {
+    // SAFETY: the value is reached only inside `withLock`, while the lock is held, and it enters through
+    // `init(_:)` as `sending`, so no reference to it is left outside the lock.
+    #if canImport(Darwin)
+    private let lock: OSAllocatedUnfairLock<Value>
+    #else
+    #if LOOKAHEAD_PTHREAD_LOCKS
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    #else
+    private let mutex = Mutex(())
+    #endif
+    private let value: UnsafeMutablePointer<Value>
+    #endif
+
+    /// Creates the lock around an initial value.
+    package init(_ value: consuming sending Value) {
+        #if canImport(Darwin)
+        lock = OSAllocatedUnfairLock(uncheckedState: value)
+        #else
+        #if LOOKAHEAD_PTHREAD_LOCKS
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        #endif
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
+        #if LOOKAHEAD_PTHREAD_LOCKS
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        #endif
+    }
+    #endif
+
+    /// Runs `body` with exclusive access to the value and returns its result.
+    package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        #if canImport(Darwin)
+        lock.withLockUnchecked(body)
+        #elseif LOOKAHEAD_PTHREAD_LOCKS
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value.pointee)
+        #else
+        // `Mutex` guards nothing itself: it is held while `body` has the value. (Keeping the value inside the
+        // `Mutex` would make every caller's state `sending`, which a plain closure cannot promise.)
+        mutex.withLock { _ in body(&value.pointee) }
+        #endif
+    }
+}
+
+/// An integer read and written atomically, for counters and flags off the lock's path.
+///
+/// - Linux: `Synchronization.Atomic<Int>`.
+/// - Apple platforms: an `OSAllocatedUnfairLock`, since `Atomic` needs iOS 18 and macOS 15.
+package struct AtomicInt: ~Copyable, @unchecked Sendable {
+    // SAFETY: the integer is reached only through `Atomic`'s operations (Linux) or under the unfair lock (Apple).
+    #if canImport(Darwin)
+    private let lock: OSAllocatedUnfairLock<Int>
+    #else
+    private let atomic: Atomic<Int>
+    #endif
+
+    /// Creates the integer.
+    package init(_ value: Int) {
+        #if canImport(Darwin)
+        lock = OSAllocatedUnfairLock(initialState: value)
+        #else
+        atomic = Atomic(value)
+        #endif
+    }
+
+    /// The current value (acquiring).
+    package func load() -> Int {
+        #if canImport(Darwin)
+        lock.withLockUnchecked { $0 }
+        #else
+        atomic.load(ordering: .acquiring)
+        #endif
+    }
+
+    /// Replaces the value (releasing).
+    package func store(_ newValue: Int) {
+        #if canImport(Darwin)
+        lock.withLockUnchecked { $0 = newValue }
+        #else
+        atomic.store(newValue, ordering: .releasing)
+        #endif
+    }
+
+    /// Adds `delta`, wrapping on overflow, and returns the new value.
+    @discardableResult
+    package func add(_ delta: Int) -> Int {
+        #if canImport(Darwin)
+        lock.withLockUnchecked {
+            $0 &+= delta
+            return $0
+        }
+        #else
+        atomic.wrappingAdd(delta, ordering: .relaxed).newValue
+        #endif
+    }
+
+    /// Sets the value to `desired` if it is `expected`; returns whether it did.
+    package func compareExchange(expected: Int, desired: Int) -> Bool {
+        #if canImport(Darwin)
+        lock.withLockUnchecked {
+            guard $0 == expected else { return false }
+            $0 = desired
+            return true
+        }
+        #else
+        atomic.compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).exchanged
+        #endif
+    }
+}
