@@ -64,6 +64,7 @@ public final class GalleryLog: Sendable {
 
     private let tally = Mutex(Tally())
     private let output: Mutex<Output>
+    private let changes = Atomic<Int>(0)
     private let destination: Destination
     /// Whether event lines are dropped (summary lines still go out with ``say(_:)``).
     public let isQuiet: Bool
@@ -84,6 +85,10 @@ public final class GalleryLog: Sendable {
     }
 
     public var snapshot: Counters { tally.withLock { $0.counters } }
+
+    /// Grows whenever a line is written or a counter changes: a screen that shows the log or the counters is out of
+    /// date when this differs from what it was when the screen was drawn.
+    public var changeCount: Int { changes.load(ordering: .relaxed) }
 
     /// Bytes of the finished downloads of URLs not in `used` (a URL downloaded twice counts twice): what was
     /// downloaded for nothing, when `used` holds the URLs whose image was shown. Cancelled downloads are left out:
@@ -107,6 +112,7 @@ public final class GalleryLog: Sendable {
 
     /// Writes a line even when quiet (headers and the summary).
     public func say(_ text: String) {
+        changes.add(1, ordering: .relaxed)
         output.withLock { output in
             switch destination {
             case .standardOutput:
@@ -124,6 +130,7 @@ public final class GalleryLog: Sendable {
 
     /// The pipeline's event handler.
     @Sendable public func pipelineEvent(_ event: ImagePipeline.Event) {
+        changes.add(1, ordering: .relaxed)
         switch event {
         case .dataLoadStarted(let url):
             tally.withLock { tally in

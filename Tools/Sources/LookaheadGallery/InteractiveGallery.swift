@@ -96,6 +96,8 @@ public final class InteractiveGallery: @unchecked Sendable {
     private var notice: String?
     private var isRefreshing = false
     private var shownGraphics: Set<Int> = []
+    private var isShowingHelp = false
+    private var drawnLogChanges = -1
     private let start = ContinuousClock.now
 
     public init(
@@ -135,26 +137,58 @@ public final class InteractiveGallery: @unchecked Sendable {
         var last = clock.now
         var deadline = clock.now
         var running = true
+        var needsDraw = true
+        var drewLast = false
         while running {
             let now = clock.now
             let elapsed = last.duration(to: now)
             last = now
-            running = handleMessages()
-            if terminal.takeResize(), let size = Terminal.size() { relayout(columns: size.columns, rows: size.rows) }
-            let moved = navigator.advance(by: elapsed.seconds)
-            if moved && options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
-            bindVisibleCells()
-            spinnerPhase = Int(start.duration(to: now).seconds * 10)
-            draw()
-            summary.frames += 1
-            deadline = deadline.advanced(by: frame)
-            let after = clock.now
-            if summary.frameWork.count < 1_000_000 { summary.frameWork.append(now.duration(to: after).seconds * 1000) }
-            if after > deadline.advanced(by: frame) {
-                summary.lateFrames += 1
-                deadline = after
+            let (keepRunning, changed) = handleMessages()
+            running = keepRunning
+            needsDraw = needsDraw || changed
+            if terminal.takeResize(), let size = Terminal.size() {
+                relayout(columns: size.columns, rows: size.rows)
+                needsDraw = true
             }
-            if running, after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+            if navigator.advance(by: elapsed.seconds) {
+                needsDraw = true
+                if options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
+            }
+            if bindVisibleCells() { needsDraw = true }
+            // The spinner turns at 10 Hz, and only while a visible cell waits for its image.
+            let phase = Int(start.duration(to: now).seconds * 10)
+            if phase != spinnerPhase, isWaitingForVisibleImages { needsDraw = true }
+            spinnerPhase = phase
+            if log.changeCount != drawnLogChanges { needsDraw = true }
+            // Nothing changed: no frame. An idle gallery draws nothing and waits for a message (a key, a load).
+            if needsDraw, running {
+                if !drewLast { deadline = now }
+                drawnLogChanges = log.changeCount
+                draw()
+                needsDraw = false
+                summary.frames += 1
+                deadline = deadline.advanced(by: frame)
+                let after = clock.now
+                if summary.frameWork.count < 1_000_000 {
+                    summary.frameWork.append(now.duration(to: after).seconds * 1000)
+                }
+                // Late: the frame's work ran past the next frame's start, so the screen skipped a frame.
+                if after > deadline.advanced(by: frame) {
+                    summary.lateFrames += 1
+                    deadline = after
+                }
+                drewLast = true
+                // At most one frame per frame interval, however many messages arrive.
+                if after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+            } else if running {
+                drewLast = false
+                if navigator.isAnimating {
+                    Thread.sleep(forTimeInterval: frame.seconds)
+                } else {
+                    // Resizes are a flag (SIGWINCH), log lines are not messages: look again within 250 ms.
+                    inbox.wait(timeout: isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250))
+                }
+            }
         }
         stop.set()
         loader.stop()
@@ -163,22 +197,33 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     // MARK: - Messages
 
-    /// Applies what arrived since the last frame; `false` to quit.
-    private func handleMessages() -> Bool {
-        for message in inbox.take() {
+    /// Applies what arrived since the last frame: `running` is `false` to quit, `changed` whether anything did.
+    private func handleMessages() -> (running: Bool, changed: Bool) {
+        let messages = inbox.take()
+        for message in messages {
             switch message {
             case .keys(let keys):
                 for key in keys {
+                    if isShowingHelp {
+                        // The overlay takes the keys: ?, Esc and Enter close it, q and Ctrl-C still quit.
+                        switch key {
+                        case .character("q"), .interrupt: return (false, true)
+                        case .character("?"), .escape, .enter: isShowingHelp = false
+                        default: break
+                        }
+                        continue
+                    }
                     switch navigator.handle(key) {
-                    case .quit: return false
+                    case .quit: return (false, true)
                     case .toggleMode: toggleMode()
                     case .refresh: refresh()
                     case .retry(let item): retry(item)
-                    case nil: break
+                    case .help: isShowingHelp = true
+                    case .escape, nil: break
                     }
                 }
             case .signal:
-                return false
+                return (false, true)
             case .slot(let cell, let state):
                 apply(state, to: cell)
             case .art(let cell, let key, let art, let graphics):
@@ -202,7 +247,16 @@ public final class InteractiveGallery: @unchecked Sendable {
                 notice = message
             }
         }
-        return true
+        return (true, !messages.isEmpty)
+    }
+
+    /// Whether a visible item still shows its placeholder (a spinner to turn).
+    private var isWaitingForVisibleImages: Bool {
+        navigator.visibleItems.contains { item in
+            guard let cell = boundCells[item] else { return true }
+            if case .loading = cells[cell].display { return true }
+            return false
+        }
     }
 
     private func apply(_ state: ImageSlot.State, to cell: Int) {
@@ -288,15 +342,24 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// As UIKit calls them: the scroll (the loader moves its window, prefetches, and starts the loads a fling held
     /// back), then the cells that ended displaying, then the ones that will display.
-    private func bindVisibleCells() {
+    /// Returns whether a cell was bound or unbound.
+    private func bindVisibleCells() -> Bool {
         let visible = navigator.visibleItems
         // The scroll position in items, fractional: the loader's speed estimate then follows the scroll smoothly.
         let layout = navigator.layout
         let position = navigator.offset / Double(max(1, layout.itemHeight)) * Double(layout.itemsPerRow)
         let update = loader.visibleRowsChanged(visible, position: position) { request(for: $0) }
         for line in update.logMessages { log.line(line) }
-        for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
-        for item in visible where boundCells[item] == nil { bind(item) }
+        var changed = false
+        for (item, cell) in boundCells where !visible.contains(item) {
+            unbind(item, cell: cell)
+            changed = true
+        }
+        for item in visible where boundCells[item] == nil {
+            bind(item)
+            changed = true
+        }
+        return changed
     }
 
     private func bind(_ item: Int) {
@@ -457,6 +520,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         }
         drawLogPane(&screen, layout: layout)
         drawStatusLine(&screen, layout: layout)
+        if isShowingHelp { HelpOverlay.draw(on: &screen) }
         var output: [UInt8] = Array("\u{1B}[?2026h".utf8)
         var changed = screen.appendOutput(from: previous, to: &output) > 0
         if options.graphics != .symbols {
@@ -606,9 +670,23 @@ public final class InteractiveGallery: @unchecked Sendable {
             "late \(summary.lateFrames)",
         ]
         if let notice { parts.insert(notice, at: 0) }
-        let keys = "q quit · g grid · r refresh · ⏎ retry"
+        // The key hints that fit, longest first; "? help" always does (the overlay lists every key).
         let text = " " + parts.joined(separator: " · ")
-        let line = text.count + keys.count + 3 <= layout.columns ? text + "   " + keys : text
+        let hints = [
+            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ retry · ? help",
+            "q quit · ? help", "? help",
+        ]
+        let room = layout.columns - 1
+        let keys = hints.first { TerminalWidth.columns(ofText: text) + 3 + TerminalWidth.columns(ofText: $0) <= room }
+        let line: String
+        if let keys {
+            line = text + "   " + keys
+        } else {
+            // Too narrow for the counters and a hint: the counters give way, the hint stays at the right.
+            let hint = " ? help "
+            let counters = String(text.prefix(max(0, room - hint.count - 1)))
+            line = counters + String(repeating: " ", count: max(1, room - counters.count - hint.count + 1)) + hint
+        }
         let y = layout.rows - 1
         screen.fill(
             x: 0,
