@@ -70,9 +70,15 @@ public final class GalleryLog: Sendable {
     public let isQuiet: Bool
     private static let recentLimit = 200
 
-    public init(destination: Destination = .standardOutput, isQuiet: Bool = false) {
+    /// Whether ``say(_:)`` lines (headers and the summary) also go to standard output when events go to a file.
+    private let echoesSummary: Bool
+
+    /// - Parameter echoesSummary: With a `.file` destination, also print ``say(_:)`` lines on standard output (the
+    ///   headless gallery with `--log FILE`: events in the file, the summary on screen).
+    public init(destination: Destination = .standardOutput, isQuiet: Bool = false, echoesSummary: Bool = false) {
         self.destination = destination
         self.isQuiet = isQuiet
+        self.echoesSummary = echoesSummary
         var output = Output()
         if case .file(let path) = destination {
             if !FileManager.default.fileExists(atPath: path) {
@@ -107,11 +113,16 @@ public final class GalleryLog: Sendable {
     /// Writes one event line, whole, even when several threads log at once; nothing when quiet.
     public func line(_ text: String) {
         guard !isQuiet else { return }
-        say(text)
+        write(text)
     }
 
     /// Writes a line even when quiet (headers and the summary).
     public func say(_ text: String) {
+        if echoesSummary, case .file = destination { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        write(text)
+    }
+
+    private func write(_ text: String) {
         changes.add(1, ordering: .relaxed)
         output.withLock { output in
             switch destination {

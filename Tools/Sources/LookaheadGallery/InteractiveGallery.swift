@@ -64,7 +64,8 @@ public final class InteractiveGallery: @unchecked Sendable {
     private enum Display {
         case loading
         case image(TerminalArt?, graphics: String?, cache: ImageResponse.CacheType?)
-        case failed(String)
+        /// The short reason, and whether loading again can help (not for bytes that are not an image).
+        case failed(String, retryable: Bool)
     }
 
     private struct Cell {
@@ -275,7 +276,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             }
         case .failed(let error, _):
             summary.failures += 1
-            cells[cell].display = .failed(Self.shortDescription(error))
+            cells[cell].display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
             log.line("❌ Row \((cells[cell].item ?? 0) + 1) failed: \(error)")
         case .empty:
             break
@@ -423,7 +424,7 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// Enter on a failed row: an explicit retry, so the slot loads at once, past the pipeline's failure backoff.
     private func retry(_ item: Int) {
-        guard let cell = boundCells[item], case .failed = cells[cell].display else { return }
+        guard let cell = boundCells[item], case .failed(_, retryable: true) = cells[cell].display else { return }
         cells[cell].display = .loading
         cells[cell].slot.retry()
     }
@@ -565,8 +566,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         switch cell?.display {
         case .image(_, _, let cache):
             detail = cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded"
-        case .failed(let message):
-            detail = "✗ \(message) — Enter retries"
+        case .failed(let message, let retryable):
+            detail = retryable ? "✗ \(message) — Enter retries" : "✗ \(message)"
             detailColor = Self.failure
         default:
             detail = "loading…"
@@ -610,26 +611,18 @@ public final class InteractiveGallery: @unchecked Sendable {
         case .grid:
             let y = origin.y + layout.imageLines
             guard content.contains(y) else { return }
-            if case .failed = cell?.display {
-                screen.put(
-                    "✗ Enter retries",
-                    x: origin.x,
-                    y: y,
-                    limit: layout.imageColumns,
-                    foreground: Self.failure,
-                    background: background,
-                    reversed: selected
-                )
-            } else {
-                screen.put(
-                    title,
-                    x: origin.x,
-                    y: y,
-                    limit: layout.imageColumns,
-                    background: background,
-                    reversed: selected
-                )
-            }
+            // A failed tile keeps its name, in the failure colour; the ✗ on the tile says what happened.
+            let failed: Bool
+            if case .failed = cell?.display { failed = true } else { failed = false }
+            screen.put(
+                title,
+                x: origin.x,
+                y: y,
+                limit: layout.imageColumns,
+                foreground: failed ? Self.failure : nil,
+                background: background,
+                reversed: selected
+            )
         }
     }
 
@@ -696,6 +689,16 @@ public final class InteractiveGallery: @unchecked Sendable {
             with: ScreenCell(foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
         )
         screen.put(line, x: 0, y: y, limit: layout.columns, foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
+    }
+
+    /// Whether loading again can give another answer: not when the bytes are not an image, or too large an image,
+    /// and not for a local file that did not decode (it will not change by itself).
+    private static func isRetryable(_ error: ImagePipeline.Error) -> Bool {
+        switch error {
+        case .failureBackoff(let lastError, _): isRetryable(lastError)
+        case .noDecoder, .imageTooLarge, .unsupportedScheme, .invalidURL: false
+        default: true
+        }
     }
 
     private static func shortDescription(_ error: ImagePipeline.Error) -> String {
