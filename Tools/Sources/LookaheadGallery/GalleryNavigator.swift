@@ -7,7 +7,8 @@ public enum GalleryCommand: Sendable, Equatable {
     case quit
     case toggleMode
     case refresh
-    case retry(item: Int)
+    /// Enter: open a loaded image in the detail view, or retry a failed one.
+    case activate(item: Int)
     /// Open or close the help overlay (`?`; Esc closes it).
     case help
     case escape
@@ -64,7 +65,7 @@ public struct GalleryNavigator: Sendable {
         case .wheel(let notches):
             scroll(to: target + Double(notches * 3))
         case .enter:
-            return itemCount > 0 ? .retry(item: selection) : nil
+            return itemCount > 0 ? .activate(item: selection) : nil
         case .character("q"), .interrupt:
             return .quit
         case .character("g"):

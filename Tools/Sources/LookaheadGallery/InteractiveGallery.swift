@@ -52,16 +52,17 @@ public final class InteractiveGallery: @unchecked Sendable {
         }
     }
 
-    private enum Message: Sendable {
+    enum Message: Sendable {
         case keys([Key])
         case slot(cell: Int, ImageSlot.State)
         case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?)
         case items([GalleryItem])
         case itemsFailed(String)
         case signal(Int32)
+        case detail(task: Int, DetailEvent)
     }
 
-    private enum Display {
+    enum Display {
         case loading
         case image(TerminalArt?, graphics: String?, cache: ImageResponse.CacheType?)
         /// The short reason, and whether loading again can help (not for bytes that are not an image).
@@ -75,29 +76,30 @@ public final class InteractiveGallery: @unchecked Sendable {
         var display = Display.loading
     }
 
-    private let pipeline: ImagePipeline
+    let pipeline: ImagePipeline
     private let loader: ListImageLoader
     private let terminal: Terminal
     private let log: GalleryLog
-    private let options: Options
+    let options: Options
     private let reload: @Sendable () async throws(GallerySource.Failure) -> [GalleryItem]
-    private let inbox = Inbox<Message>()
-    private let renderQueue = DispatchQueue(label: "Lookahead.Gallery.render", attributes: .concurrent)
+    let inbox = Inbox<Message>()
+    let renderQueue = DispatchQueue(label: "Lookahead.Gallery.render", attributes: .concurrent)
 
-    private var items: [GalleryItem]
-    private var navigator: GalleryNavigator
+    var items: [GalleryItem]
+    var navigator: GalleryNavigator
     private var cells: [Cell] = []
     private var boundCells: [Int: Int] = [:]  // item → cell
     private var requests: [Int: ImageRequest] = [:]
     private var artCache: [ImageCacheKey: (art: TerminalArt?, graphics: String?)] = [:]
     private var artOrder: [ImageCacheKey] = []
-    private var previous: ScreenBuffer?
+    var previous: ScreenBuffer?
     private var summary = Summary()
-    private var spinnerPhase = 0
+    var spinnerPhase = 0
     private var notice: String?
     private var isRefreshing = false
     private var shownGraphics: Set<Int> = []
-    private var isShowingHelp = false
+    var isShowingHelp = false
+    var detail: Detail?
     private var drawnLogChanges = -1
     private let start = ContinuousClock.now
 
@@ -214,11 +216,22 @@ public final class InteractiveGallery: @unchecked Sendable {
                         }
                         continue
                     }
+                    if detail != nil {
+                        // The detail view takes the keys: Esc and q go back to the list, Enter retries a failure.
+                        switch key {
+                        case .interrupt: return (false, true)
+                        case .escape, .character("q"): closeDetail()
+                        case .enter: retryDetail()
+                        case .character("?"): isShowingHelp = true
+                        default: break
+                        }
+                        continue
+                    }
                     switch navigator.handle(key) {
                     case .quit: return (false, true)
                     case .toggleMode: toggleMode()
                     case .refresh: refresh()
-                    case .retry(let item): retry(item)
+                    case .activate(let item): activate(item)
                     case .help: isShowingHelp = true
                     case .escape, nil: break
                     }
@@ -246,6 +259,8 @@ public final class InteractiveGallery: @unchecked Sendable {
             case .itemsFailed(let message):
                 isRefreshing = false
                 notice = message
+            case .detail(let task, let event):
+                apply(event, toDetailTask: task)
             }
         }
         return (true, !messages.isEmpty)
@@ -253,7 +268,11 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// Whether a visible item still shows its placeholder (a spinner to turn).
     private var isWaitingForVisibleImages: Bool {
-        navigator.visibleItems.contains { item in
+        if let detail {
+            if case .loading = detail.display { return true }
+            return false
+        }
+        return navigator.visibleItems.contains { item in
             guard let cell = boundCells[item] else { return true }
             if case .loading = cells[cell].display { return true }
             return false
@@ -422,11 +441,17 @@ public final class InteractiveGallery: @unchecked Sendable {
         previous = nil
     }
 
-    /// Enter on a failed row: an explicit retry, so the slot loads at once, past the pipeline's failure backoff.
-    private func retry(_ item: Int) {
-        guard let cell = boundCells[item], case .failed(_, retryable: true) = cells[cell].display else { return }
-        cells[cell].display = .loading
-        cells[cell].slot.retry()
+    /// Enter: a loaded image opens in the detail view; a failed row is retried explicitly, so the slot loads at once,
+    /// past the pipeline's failure backoff.
+    private func activate(_ item: Int) {
+        guard let cell = boundCells[item] else { return }
+        switch cells[cell].display {
+        case .image: openDetail(item)
+        case .failed(_, retryable: true):
+            cells[cell].display = .loading
+            cells[cell].slot.retry()
+        default: break
+        }
     }
 
     /// The pull-to-refresh counterpart: the items are listed again (every page); when they arrive, the memory cache is
@@ -458,12 +483,16 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     // MARK: - Drawing
 
-    private static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-    private static let dim = RGB(90, 90, 100)
+    static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    static let dim = RGB(90, 90, 100)
     private static let placeholder = RGB(44, 44, 52)
-    private static let failure = RGB(230, 90, 90)
+    static let failure = RGB(230, 90, 90)
 
     private func draw() {
+        if detail != nil {
+            drawDetail()
+            return
+        }
         let layout = navigator.layout
         var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
         screen.fill(
@@ -522,6 +551,12 @@ public final class InteractiveGallery: @unchecked Sendable {
         drawLogPane(&screen, layout: layout)
         drawStatusLine(&screen, layout: layout)
         if isShowingHelp { HelpOverlay.draw(on: &screen) }
+        write(screen, graphics: graphicsToShow)
+    }
+
+    /// Writes what changed since the last frame, and the pixel images (kitty, sixels) not on screen yet, in one
+    /// synchronized update.
+    func write(_ screen: ScreenBuffer, graphics graphicsToShow: [(cell: Int, x: Int, y: Int, text: String)]) {
         var output: [UInt8] = Array("\u{1B}[?2026h".utf8)
         var changed = screen.appendOutput(from: previous, to: &output) > 0
         if options.graphics != .symbols {
@@ -693,7 +728,7 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// Whether loading again can give another answer: not when the bytes are not an image, or too large an image,
     /// and not for a local file that did not decode (it will not change by itself).
-    private static func isRetryable(_ error: ImagePipeline.Error) -> Bool {
+    static func isRetryable(_ error: ImagePipeline.Error) -> Bool {
         switch error {
         case .failureBackoff(let lastError, _): isRetryable(lastError)
         case .noDecoder, .imageTooLarge, .unsupportedScheme, .invalidURL: false
@@ -701,7 +736,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         }
     }
 
-    private static func shortDescription(_ error: ImagePipeline.Error) -> String {
+    static func shortDescription(_ error: ImagePipeline.Error) -> String {
         switch error {
         case .failureBackoff(let lastError, _): shortDescription(lastError)
         case .statusCodeUnacceptable(let code): "HTTP \(code)"

@@ -22,14 +22,15 @@ public enum TerminalWidth {
         return setlocale(LC_CTYPE, "C.UTF-8") != nil
     }()
 
-    /// The columns of one character (a grapheme cluster): the width of its first scalar, or 2 when it asks for
-    /// emoji presentation (U+FE0F, as in "⬇️"). A character `wcwidth` does not know (a control, or no UTF-8 locale
-    /// at all) counts as 1 if it is printable ASCII and -1 otherwise: callers draw a replacement.
+    /// The columns of one character (a grapheme cluster): the width of its first scalar. A variation selector
+    /// asking for emoji presentation (U+FE0F, as in "⬇️") does not widen it: wcwidth, tmux, xterm and VTE keep such
+    /// a character one column wide, and a screen model that disagreed with the terminal would shift every cell after
+    /// it. A character `wcwidth` does not know (a control, or no UTF-8 locale at all) counts as 1 if it is printable
+    /// ASCII and -1 otherwise: callers draw a replacement.
     public static func columns(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.isASCII { return (0x20...0x7E).contains(first.value) ? 1 : -1 }
         guard localeIsUTF8 else { return -1 }
-        if character.unicodeScalars.contains("\u{FE0F}") { return 2 }
         return Int(lookahead_wcwidth(first.value))
     }
 

@@ -61,7 +61,7 @@ import Testing
         _ = navigator.handle(.right)
         _ = navigator.handle(.down)
         #expect(navigator.selection == 1 + navigator.layout.itemsPerRow)
-        #expect(navigator.handle(.enter) == .retry(item: navigator.selection))
+        #expect(navigator.handle(.enter) == .activate(item: navigator.selection))
         #expect(navigator.handle(.character("g")) == .toggleMode)
         #expect(navigator.handle(.character("r")) == .refresh)
         #expect(navigator.handle(.character("q")) == .quit)

@@ -347,4 +347,28 @@ struct TmuxGalleryTests {
         #expect(share < 0.02, "idle CPU \(share * 100)% of a core")
         try session.send("q")
     }
+
+    @Test func enterOpensTheDetailViewAndEscapeReturnsToTheSameRow() throws {
+        let session = try TmuxSession(arguments: fast, columns: 100, rows: 32)
+        func loaded(_ number: Int, _ screen: String) -> Bool {
+            detailLine(of: number, in: screen).map { $0.contains("downloaded") || $0.contains("from ") } == true
+        }
+        try session.waitFor("row 3 loaded") { loaded(3, $0) }
+        try session.send("j", count: 2)
+        try session.send("Enter")
+        let detail = try session.waitFor("the detail view of row 3 with its image") {
+            $0.contains("Hello 3 ·") && $0.contains(" px") && $0.contains("Esc back")
+        }
+        #expect(!shows(1, in: detail), "the list is not drawn under the detail view")
+        try session.send("Escape")
+        try session.waitFor("the list again") { !$0.contains("Esc back") && shows(1, in: $0) && loaded(3, $0) }
+        // The selection is where it was: Enter opens row 3 again; q in the detail view goes back, not out.
+        try session.send("Enter")
+        try session.waitFor("row 3's detail again") { $0.contains("Hello 3 ·") && $0.contains("Esc back") }
+        try session.send("q")
+        try session.waitFor("the list after q") { !$0.contains("Esc back") && shows(3, in: $0) }
+        try session.send("q")
+        let after = try session.waitFor("the shell after the gallery") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"))
+    }
 }

@@ -1,0 +1,202 @@
+// Lookahead gallery — the detail view: Enter on a loaded image shows it at the terminal's full size, with its
+// download's progress while the larger image loads; Esc or q goes back to the list where it was.
+
+import Foundation
+import Lookahead
+
+extension InteractiveGallery {
+    /// The image open in the detail view and its load.
+    struct Detail {
+        let item: Int
+        let task: ImageTask
+        /// Bytes received and expected, while downloading.
+        var received: Int64 = 0
+        var expected: Int64?
+        var display = Display.loading
+        var pixelSize: (width: Int, height: Int)?
+        /// The size the art was drawn at, in cells.
+        var artSize: (columns: Int, lines: Int)?
+    }
+
+    /// What a detail load reports, as a message to the frame loop.
+    enum DetailEvent: Sendable {
+        case progress(received: Int64, expected: Int64?)
+        case finished(Result<ImageResponse, ImagePipeline.Error>)
+        case art(TerminalArt?, graphics: String?, size: (columns: Int, lines: Int))
+    }
+
+    /// The lines of the image in the detail view: all but its title line and the status line.
+    private var detailLines: Int { max(1, navigator.layout.rows - 2) }
+
+    /// A second, larger request for the item: the media API's larger rendition (a download, with progress), or the
+    /// same URL at a larger size (the pipeline reads it from the disk cache or joins its download).
+    func openDetail(_ item: Int) {
+        let layout = navigator.layout
+        // Chafa resolves a symbol cell from about 8×16 pixels.
+        let width = layout.columns * 8
+        let height = detailLines * 16
+        let request = ImageRequest(
+            url: items[item].imageURL(width),
+            priority: .veryHigh,
+            thumbnail: ThumbnailOptions(width: width, height: height, contentMode: .aspectFit)
+        )
+        detail = Detail(item: item, task: start(request))
+        previous = nil
+    }
+
+    func closeDetail() {
+        detail?.task.cancel()
+        detail = nil
+        previous = nil
+    }
+
+    func retryDetail() {
+        guard let current = detail, case .failed = current.display else { return }
+        detail = Detail(item: current.item, task: start(current.task.request))
+    }
+
+    /// Starts the load and forwards its events to the frame loop.
+    private func start(_ request: ImageRequest) -> ImageTask {
+        let task = pipeline.imageTask(with: request)
+        let inbox = inbox
+        let id = task.id
+        Task.detached {
+            for await event in task.events {
+                switch event {
+                case .progress(let completed, let total):
+                    inbox.post(.detail(task: id, .progress(received: completed, expected: total)))
+                case .finished(let result):
+                    inbox.post(.detail(task: id, .finished(result)))
+                case .started, .cancelled:
+                    break
+                }
+            }
+        }
+        return task
+    }
+
+    func apply(_ event: DetailEvent, toDetailTask id: Int) {
+        guard var current = detail, current.task.id == id else { return }  // a closed or replaced detail
+        switch event {
+        case .progress(let received, let expected):
+            current.received = received
+            current.expected = expected
+        case .finished(.success(let response)):
+            let image = response.image
+            current.pixelSize = (image.width, image.height)
+            current.display = .image(nil, graphics: nil, cache: response.cacheType)
+            renderDetail(image, task: id)
+        case .finished(.failure(let error)):
+            current.display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
+        case .art(let art, let graphics, let size):
+            guard case .image(_, _, let cache) = current.display else { break }
+            current.display = .image(art, graphics: graphics, cache: cache)
+            current.artSize = size
+        }
+        detail = current
+    }
+
+    /// Draws the image with chafa on the render queue, as large as fits with its aspect ratio (a cell is about
+    /// twice as tall as wide).
+    private func renderDetail(_ image: Bitmap, task id: Int) {
+        let columns = navigator.layout.columns
+        let lines = detailLines
+        let aspect = Double(image.width) / Double(max(1, image.height))
+        let size = (
+            columns: max(1, min(columns, Int((Double(lines) * 2 * aspect).rounded()))),
+            lines: max(1, min(lines, Int((Double(columns) / 2 / aspect).rounded())))
+        )
+        let graphics = options.graphics
+        let background = options.background
+        let inbox = inbox
+        renderQueue.async {
+            if graphics == .symbols {
+                let art = ChafaRenderer.art(image, columns: size.columns, rows: size.lines, background: background)
+                inbox.post(.detail(task: id, .art(art, graphics: nil, size: size)))
+            } else {
+                let text = ChafaRenderer.graphics(
+                    image,
+                    columns: size.columns,
+                    rows: size.lines,
+                    mode: graphics,
+                    cellSize: (10, 20)
+                )
+                inbox.post(.detail(task: id, .art(nil, graphics: text, size: size)))
+            }
+        }
+    }
+
+    /// The detail screen: a title line, the image centred (or the load's progress, or its failure), the status line.
+    func drawDetail() {
+        guard let detail else { return }
+        let layout = navigator.layout
+        var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
+        screen.fill(
+            x: 0,
+            y: 0,
+            width: layout.columns,
+            height: layout.rows,
+            with: ScreenCell(background: options.background)
+        )
+        let item = items[detail.item]
+        var title = "Hello \(detail.item + 1) · \(item.title)"
+        if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
+        if case .image(_, _, let cache) = detail.display {
+            title += cache == .memory ? " · from memory" : cache == .disk ? " · from disk" : " · downloaded"
+        }
+        screen.put(" " + title, x: 0, y: 0, limit: layout.columns, background: options.background, bold: true)
+        let middle = 1 + detailLines / 2
+        var graphics: [(cell: Int, x: Int, y: Int, text: String)] = []
+        switch detail.display {
+        case .image(let art, let text, _):
+            if let size = detail.artSize {
+                let x = (layout.columns - size.columns) / 2
+                let y = 1 + (detailLines - size.lines) / 2
+                if let art { screen.draw(art, x: x, y: y, visibleRows: 1..<(1 + detailLines)) }
+                if let text { graphics.append((-1 - detail.item, x, y, text)) }
+            }
+        case .failed(let message, let retryable):
+            let text = "✗ \(message)" + (retryable ? " — Enter retries" : "")
+            screen.put(
+                text,
+                x: max(0, (layout.columns - TerminalWidth.columns(ofText: text)) / 2),
+                y: middle,
+                foreground: Self.failure,
+                background: options.background
+            )
+        case .loading:
+            let text = Self.progressText(
+                received: detail.received,
+                expected: detail.expected,
+                width: min(40, layout.columns - 20),
+                spinner: Self.spinner[spinnerPhase % Self.spinner.count]
+            )
+            screen.put(
+                text,
+                x: max(0, (layout.columns - TerminalWidth.columns(ofText: text)) / 2),
+                y: middle,
+                foreground: Self.dim,
+                background: options.background
+            )
+        }
+        let hint = " Esc back · q back · ? help "
+        let y = layout.rows - 1
+        let bar = ScreenCell(foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
+        screen.fill(x: 0, y: y, width: layout.columns, height: 1, with: bar)
+        screen.put(hint, x: 0, y: y, limit: layout.columns, foreground: bar.foreground, background: bar.background)
+        if isShowingHelp { HelpOverlay.draw(on: &screen) }
+        write(screen, graphics: graphics)
+    }
+
+    /// "▕██████░░░░▏ 45 % of 120 KB", or "⠋ 12 KB" when the size is not known yet.
+    static func progressText(received: Int64, expected: Int64?, width: Int, spinner: Character) -> String {
+        let kilobytes = { (bytes: Int64) in "\((bytes + 1023) / 1024) KB" }
+        guard let expected, expected > 0 else {
+            return received > 0 ? "\(spinner) \(kilobytes(received)) received" : "\(spinner) loading…"
+        }
+        let fraction = min(1, Double(received) / Double(expected))
+        let filled = Int((fraction * Double(max(1, width))).rounded(.down))
+        return "▕" + String(repeating: "█", count: filled) + String(repeating: "░", count: max(0, width - filled))
+            + "▏ \(Int(fraction * 100)) % of \(kilobytes(expected))"
+    }
+}
