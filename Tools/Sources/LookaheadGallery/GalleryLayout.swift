@@ -29,15 +29,21 @@ public struct GalleryLayout: Sendable, Equatable {
     /// Lines showing items: everything but the status line and the log pane with its separator.
     public var contentHeight: Int { max(1, rows - 1 - (logLines > 0 ? logLines + 1 : 0)) }
 
-    /// The image of an item, in cells. Terminal cells are about twice as tall as wide, so a square image is twice
-    /// as many columns as lines.
+    /// The image of an item, in cells. Terminal cells are about twice as tall as wide: a grid cell is square (twice
+    /// as many columns as lines); a list thumbnail is landscape, 3:2 like most photos, and takes at most half the
+    /// width, so the title and the load's state have the rest.
     public var imageLines: Int {
         switch mode {
-        case .list: rows >= 30 ? 5 : 4
+        case .list: rows >= 40 ? 8 : rows >= 30 ? 6 : 4
         case .grid: rows >= 40 ? 9 : 7
         }
     }
-    public var imageColumns: Int { imageLines * 2 }
+    public var imageColumns: Int {
+        switch mode {
+        case .list: max(4, min(imageLines * 3, columns / 2))
+        case .grid: imageLines * 2
+        }
+    }
 
     /// The lines one item (or one row of the grid) takes, gap included.
     public var itemHeight: Int {

@@ -105,6 +105,11 @@ public final class GalleryLog: Sendable {
         }
     }
 
+    /// The bytes downloaded for a URL so far (every finished download of it), or nil when none finished.
+    public func downloadedBytes(of url: URL) -> Int? {
+        tally.withLock { $0.finishedBytes[url] }
+    }
+
     /// The last `count` event lines (with the `.memory` destination).
     public func recentLines(_ count: Int) -> [String] {
         output.withLock { Array($0.recent.suffix(count)) }

@@ -600,7 +600,9 @@ public final class InteractiveGallery: @unchecked Sendable {
         var detailColor = Self.dim
         switch cell?.display {
         case .image(_, _, let cache):
-            detail = cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded"
+            detail =
+                (cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded")
+                + (cell?.request?.url.flatMap(log.downloadedBytes(of:)).map { " · \(($0 + 1023) / 1024) KB" } ?? "")
         case .failed(let message, let retryable):
             detail = retryable ? "✗ \(message) — Enter retries" : "✗ \(message)"
             detailColor = Self.failure

@@ -8,11 +8,13 @@ import Testing
     @Test func theListStacksOneItemPerRowUnderTheStatusLine() {
         let layout = GalleryLayout(mode: .list, columns: 100, rows: 40)
         #expect(layout.contentHeight == 39)
-        #expect(layout.imageLines == 5 && layout.imageColumns == 10 && layout.itemHeight == 6)
-        #expect(layout.origin(of: 3).y == 18)
-        #expect(layout.visibleItems(offset: 0, itemCount: 200) == 0..<7)  // 39 lines: 6 whole rows and a part
-        #expect(layout.visibleItems(offset: 13, itemCount: 200) == 2..<9)
-        #expect(layout.maximumOffset(itemCount: 200) == 200 * 6 - 39)
+        #expect(layout.imageLines == 8 && layout.imageColumns == 24 && layout.itemHeight == 9)
+        #expect(layout.origin(of: 3).y == 27)
+        #expect(layout.visibleItems(offset: 0, itemCount: 200) == 0..<5)  // 39 lines: 4 whole rows and a part
+        #expect(layout.visibleItems(offset: 13, itemCount: 200) == 1..<6)
+        #expect(layout.maximumOffset(itemCount: 200) == 200 * 9 - 39)
+        // Landscape thumbnails, never more than half the width.
+        #expect(GalleryLayout(mode: .list, columns: 30, rows: 40).imageColumns == 15)
     }
 
     @Test func theGridAdaptsItsColumnsToTheWidth() {
@@ -34,18 +36,19 @@ import Testing
 
     @Test func movingTheSelectionScrollsJustEnoughToShowIt() {
         var navigator = GalleryNavigator(layout: GalleryLayout(mode: .list, columns: 80, rows: 31), itemCount: 200)
-        for _ in 0..<4 { _ = navigator.handle(.down) }
-        #expect(navigator.selection == 4)
-        #expect(navigator.target == 0, "rows 1–5 fill the 30 lines exactly")
+        // 31 lines: rows of 7 lines (a 6-line image and a gap) under 30 lines of content.
+        for _ in 0..<3 { _ = navigator.handle(.down) }
+        #expect(navigator.selection == 3)
+        #expect(navigator.target == 0, "rows 1–4 fit in the 30 lines")
         _ = navigator.handle(.down)
-        #expect(navigator.target == 5 * 6 + 6 - 30, "row 6 scrolls in, and no further")
+        #expect(navigator.target == 4 * 7 + 7 - 30, "row 5 scrolls in, and no further")
     }
 
     @Test func theOffsetEasesTowardsTheTargetAndSettles() {
         var navigator = GalleryNavigator(layout: GalleryLayout(mode: .list, columns: 80, rows: 31), itemCount: 200)
         _ = navigator.handle(.end)
         let target = navigator.target
-        #expect(target == Double(200 * 6 - 30))
+        #expect(target == Double(200 * 7 - 30))
         #expect(navigator.selection == 199)
         _ = navigator.advance(by: 1.0 / 60)
         #expect(navigator.offset > 0 && navigator.offset < target, "one frame moves part of the way")
