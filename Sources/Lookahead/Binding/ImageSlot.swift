@@ -71,20 +71,25 @@ public final class ImageSlot: Sendable {
     public let visiblePriority: ImageRequest.Priority
     private let inner = Locked(Inner())
     private let onChange: @Sendable (State) -> Void
+    private let onProgress: (@Sendable (ImageRequest, Int64, Int64?) -> Void)?
 
     /// Creates a slot.
     ///
     /// - Parameters:
     ///   - pipeline: The pipeline that loads the images.
     ///   - visiblePriority: The priority of loads while the cell is on screen (`.high`).
+    ///   - onProgress: Receives the download progress of the current load (the request, bytes received, the
+    ///     expected total when known), on the loader's thread; never for an earlier configuration.
     ///   - onChange: Receives every new state; re-render from it.
     public init(
         pipeline: ImagePipeline = .shared,
         visiblePriority: ImageRequest.Priority = .high,
+        onProgress: (@Sendable (_ request: ImageRequest, _ completed: Int64, _ total: Int64?) -> Void)? = nil,
         onChange: @escaping @Sendable (State) -> Void
     ) {
         self.pipeline = pipeline
         self.visiblePriority = visiblePriority
+        self.onProgress = onProgress
         self.onChange = onChange
     }
 
@@ -198,6 +203,12 @@ public final class ImageSlot: Sendable {
         guard isCurrent else {
             task.cancel()
             return
+        }
+        if let onProgress {
+            task.onProgress { [weak self] completed, total in
+                guard let self, self.inner.withLock({ $0.generation == generation }) else { return }
+                onProgress(request, completed, total)
+            }
         }
         task.onFinish { [weak self] result in self?.complete(result, generation: generation) }
     }

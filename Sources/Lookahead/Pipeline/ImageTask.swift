@@ -40,6 +40,7 @@ public final class ImageTask: Sendable {
         var nextSubscriberID = 0
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
+        var progressHandlers: [@Sendable (Int64, Int64?) -> Void] = []
 
         var finalEvent: Event? {
             if isCancelled { return .cancelled }
@@ -145,11 +146,32 @@ public final class ImageTask: Sendable {
         if let ready { completion(ready) }
     }
 
+    /// Calls `handler` with the download's progress (bytes received, and the expected total when the server said),
+    /// at once with the last progress if there was one, then on the loader's thread as bytes arrive, until the
+    /// task finishes. Like ``onFinish(_:)``, no Swift task is created: what ``ImageSlot`` uses to show a progress
+    /// bar for a slow image.
+    public func onProgress(_ handler: @escaping @Sendable (_ completed: Int64, _ total: Int64?) -> Void) {
+        let last = storage.withLock { storage -> Event? in
+            guard storage.finalEvent == nil else { return nil }
+            storage.progressHandlers.append(handler)
+            return storage.lastProgress
+        }
+        if case .progress(let completed, let total)? = last { handler(completed, total) }
+    }
+
     // MARK: - Delivery (from the pipeline)
 
     func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)
-        send(event) { $0.lastProgress = event }
+        let (subscribers, handlers) = storage.withLock { storage in
+            guard storage.finalEvent == nil else {
+                return ([AsyncStream<Event>.Continuation](), [@Sendable (Int64, Int64?) -> Void]())
+            }
+            storage.lastProgress = event
+            return (Array(storage.subscribers.values), storage.progressHandlers)
+        }
+        for subscriber in subscribers { subscriber.yield(event) }
+        for handler in handlers { handler(completed, total) }
     }
 
     /// Sets the final result; `false` if the task had already finished.
@@ -168,6 +190,7 @@ public final class ImageTask: Sendable {
                 storage.subscribers.removeAll()
                 storage.waiters.removeAll()
                 storage.completions.removeAll()
+                storage.progressHandlers.removeAll()
             }
             return (Array(storage.subscribers.values), storage.waiters, storage.completions)
         }
@@ -180,15 +203,6 @@ public final class ImageTask: Sendable {
         for waiter in taken.waiters { waiter.resume(returning: result) }
         for completion in taken.completions { completion(result) }
         return true
-    }
-
-    private func send(_ event: Event, update: (inout Storage) -> Void) {
-        let subscribers = storage.withLock { storage -> [AsyncStream<Event>.Continuation] in
-            guard storage.finalEvent == nil else { return [] }
-            update(&storage)
-            return Array(storage.subscribers.values)
-        }
-        for subscriber in subscribers { subscriber.yield(event) }
     }
 }
 

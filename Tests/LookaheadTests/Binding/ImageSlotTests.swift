@@ -44,6 +44,28 @@ import Testing
         #expect(loader.record.value.started.isEmpty)
     }
 
+    @Test func progressIsReportedForTheCurrentLoadOnly() async {
+        let progress = AsyncCondition<[String]>([])
+        let slot = ImageSlot(
+            pipeline: pipeline,
+            onProgress: { request, completed, total in
+                progress.update { $0.append("\(request.url!.lastPathComponent) \(completed)/\(total ?? -1)") }
+            }
+        ) { _ in }
+        // A load handed over (as ListImageLoader does for a row leaving the screen) goes on, but is no longer the
+        // slot's: its progress must not reach the cell that now shows another row.
+        slot.configure(with: request(1))
+        await loader.waitForPending(1)
+        let handedOver = slot.detachLoad()
+        slot.configure(with: request(2))
+        await loader.waitForPending(2)
+        loader.release("https://example.com/1.jpg")
+        _ = try? await handedOver?.response
+        loader.release("https://example.com/2.jpg")
+        await progress.wait { !$0.isEmpty }
+        #expect(progress.value == ["2.jpg 1/2"])
+    }
+
     @Test func aMissShowsThePlaceholderAndLoadsAtVisiblePriority() async {
         let slot = makeSlot()
         slot.configure(with: request(1))
