@@ -1,51 +1,161 @@
-// LookaheadUI — SwiftUI: LazyImage over ImageSlot, and a modifier that feeds ForEach rows to the controller.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there.
+// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator feeding a
+// ListImageLoader from rows' onAppear/onDisappear. iOS 16: ObservableObject and @StateObject, no Observation.
+// Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade
+// decision and the visible range are LazyImageModel's and ListAppearanceTracker's, tested on Linux.
 
 #if canImport(SwiftUI)
-import Foundation
+import Combine
+public import Foundation
 public import Lookahead
 public import SwiftUI
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
-/// An image loaded through an ``ImageSlot``: a memory hit shows in the first frame, no placeholder flash.
-public struct LazyImage<Placeholder: View>: View {
+/// The phase of a ``LazyImage``, as SwiftUI's `AsyncImagePhase`.
+public enum LazyImagePhase {
+    /// No image yet: loading, or no request.
+    case empty
+    /// The image.
+    case success(Image)
+    /// The load failed.
+    case failure(any Error)
+
+    /// The image, in `.success`.
+    public var image: Image? {
+        if case .success(let image) = self { return image }
+        return nil
+    }
+
+    /// The error, in `.failure`.
+    public var error: (any Error)? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    init(_ phase: LazyImageModel.Phase) {
+        switch phase {
+        case .empty: self = .empty
+        case .success(let image):
+            #if canImport(UIKit)
+            self = .success(Image(uiImage: image))
+            #elseif canImport(AppKit)
+            self = .success(Image(nsImage: image))
+            #endif
+        case .failure(let error): self = .failure(error)
+        }
+    }
+}
+
+/// An image loaded through the pipeline, drawn by a phase-based content closure, like `AsyncImage`:
+///
+/// ```swift
+/// LazyImage(url: photo.url) { phase in
+///     switch phase {
+///     case .success(let image): image.resizable().scaledToFill()
+///     case .failure: Image(systemName: "photo")
+///     case .empty: ProgressView()
+///     }
+/// }
+/// ```
+///
+/// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
+/// load stops when the view disappears before it finished. A new request is a new image (the view's identity is
+/// the request's image key).
+@MainActor
+public struct LazyImage<Content: View>: View {
     private let request: ImageRequest?
-    private let pipeline: ImagePipeline
-    private let placeholder: Placeholder
-    @State private var model = Model()
+    private let options: ImageLoadingOptions
+    private let content: (LazyImagePhase, @escaping () -> Void) -> Content
 
-    public init(request: ImageRequest?, pipeline: ImagePipeline = .shared, @ViewBuilder placeholder: () -> Placeholder)
-    {
+    /// Loads the image at `url`.
+    public init(
+        url: URL?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase) -> Content
+    ) {
+        self.init(
+            request: url.map { ImageRequest(url: $0) },
+            pipeline: pipeline,
+            transition: transition,
+            content: content
+        )
+    }
+
+    /// Loads the image for `request` (its thumbnail size, processors and options).
+    public init(
+        request: ImageRequest?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase) -> Content
+    ) {
         self.request = request
-        self.pipeline = pipeline
-        self.placeholder = placeholder()
+        self.options = ImageLoadingOptions(pipeline: pipeline, transition: transition)
+        self.content = { phase, _ in content(phase) }
+    }
+
+    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once.
+    public init(
+        request: ImageRequest?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase, _ retry: @escaping () -> Void) -> Content
+    ) {
+        self.request = request
+        self.options = ImageLoadingOptions(pipeline: pipeline, transition: transition)
+        self.content = content
     }
 
     public var body: some View {
-        Group {
-            if let image = model.image {
-                Image(decorative: image, scale: 1).resizable()
-            } else {
-                placeholder
-            }
-        }
-        .onAppear { model.bind(pipeline: pipeline, request: request) }
-        .onChange(of: request?.url) { _, _ in model.bind(pipeline: pipeline, request: request) }
-        .onDisappear { model.slot?.prepareForReuse() }
+        LazyImageBody(request: request, options: options, content: content)
+            .id(request?.imageKey)
+    }
+}
+
+/// One request's image: its model lives as long as the view's identity, that is, the request.
+@MainActor
+private struct LazyImageBody<Content: View>: View {
+    let request: ImageRequest?
+    let content: (LazyImagePhase, @escaping () -> Void) -> Content
+    @StateObject private var object: LazyImageObject
+
+    init(
+        request: ImageRequest?,
+        options: ImageLoadingOptions,
+        content: @escaping (LazyImagePhase, @escaping () -> Void) -> Content
+    ) {
+        self.request = request
+        self.content = content
+        _object = StateObject(wrappedValue: LazyImageObject(request: request, options: options))
     }
 
-    @MainActor @Observable final class Model {
-        var image: CGImage?
-        var slot: ImageSlot?
+    var body: some View {
+        content(object.phase) { [object] in object.model.retry() }
+            .onAppear { object.model.appear(request) }
+            .onDisappear { object.model.disappear() }
+    }
+}
 
-        func bind(pipeline: ImagePipeline, request: ImageRequest?) {
-            if slot == nil {
-                slot = ImageSlot(pipeline: pipeline) { [weak self] state in
-                    let image = state.image?.cgImage
-                    DispatchQueue.main.async { self?.image = image }
-                }
+/// Publishes a ``LazyImageModel``'s phase to SwiftUI, animated when the model says fade.
+@MainActor
+private final class LazyImageObject: ObservableObject {
+    @Published private(set) var phase: LazyImagePhase
+    let model: LazyImageModel
+
+    init(request: ImageRequest?, options: ImageLoadingOptions) {
+        let model = LazyImageModel(request: request, options: options)
+        self.model = model
+        self.phase = LazyImagePhase(model.phase)
+        model.onChange = { [weak self] phase, transition in
+            guard let self else { return }
+            if case .fadeIn(let duration) = transition {
+                withAnimation(.easeIn(duration: duration)) { self.phase = LazyImagePhase(phase) }
+            } else {
+                self.phase = LazyImagePhase(phase)
             }
-            image = request.flatMap { pipeline.cachedImage(for: $0)?.cgImage }
-            slot?.configure(with: request)
         }
     }
 }
@@ -57,14 +167,18 @@ extension View {
     }
 }
 
-/// Drives a ``ListImageLoader`` from a SwiftUI list: the rows on screen are those that appeared and have not
-/// disappeared.
-@MainActor @Observable public final class PrefetchCoordinator {
+/// Drives a ``ListImageLoader`` from a SwiftUI `List` or `LazyVGrid`: the rows on screen are those that appeared
+/// and have not disappeared (``ListAppearanceTracker``). Keep it in a `@StateObject`.
+@MainActor
+public final class PrefetchCoordinator: ObservableObject {
     /// The loader: its window and prefetcher.
     public let loader: ListImageLoader
+    /// Receives what each change of the visible rows changed (rows to prefetch, downloads cancelled), for a log.
+    public var onUpdate: ((ListImageLoader.Update) -> Void)?
     private let request: (Int) -> ImageRequest?
-    private var appeared: Set<Int> = []
+    private var tracker = ListAppearanceTracker()
 
+    /// - Parameter request: The image request for a row.
     public init(
         itemCount: Int,
         pipeline: ImagePipeline = .shared,
@@ -75,19 +189,23 @@ extension View {
         self.request = request
     }
 
+    /// A row appeared.
     public func rowAppeared(_ row: Int) {
-        appeared.insert(row)
-        visibleRowsChanged()
+        if let rows = tracker.rowAppeared(row) { visibleRowsChanged(rows) }
     }
 
+    /// A row disappeared.
     public func rowDisappeared(_ row: Int) {
-        appeared.remove(row)
-        visibleRowsChanged()
+        if let rows = tracker.rowDisappeared(row) { visibleRowsChanged(rows) }
     }
 
-    private func visibleRowsChanged() {
-        guard let low = appeared.min(), let high = appeared.max() else { return }
-        loader.visibleRowsChanged(low..<(high + 1), requests: request)
+    /// The list's row count changed (a page arrived, a refresh).
+    public func itemCountChanged(_ count: Int) {
+        onUpdate?(loader.itemCountChanged(count, requests: request))
+    }
+
+    private func visibleRowsChanged(_ rows: Range<Int>) {
+        onUpdate?(loader.visibleRowsChanged(rows, requests: request))
     }
 }
 #endif

@@ -1,29 +1,67 @@
-// LookaheadUI — UIKit adapters: a table or collection view driving a ListImageLoader, and an image-view binding.
-// Thin forwarding over the platform-neutral ListImageLoader and ImageSlot, where every decision lives.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there.
+// LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the adapter that forwards their
+// callbacks to a ListImageLoader. Apple platforms only: this file is empty on Linux and cannot be built or tested
+// there. The arithmetic (visible range, fractional position) is ListViewport's and the cell's image is
+// ImageViewLoader's, both tested on Linux with fakes.
 
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
 import Foundation
 public import Lookahead
 public import UIKit
 
+extension UITableView: Lookahead.ListViewGeometry {
+    /// The visible rows of section 0.
+    public var lookaheadVisibleRows: [Int] {
+        (indexPathsForVisibleRows ?? []).filter { $0.section == 0 }.map(\.row)
+    }
+
+    /// The row's frame, vertically.
+    public func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)? {
+        let frame = rectForRow(at: IndexPath(row: row, section: 0))
+        return (Double(frame.minY), Double(frame.height))
+    }
+
+    /// `contentOffset.y` below the adjusted top inset.
+    public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
+}
+
+extension UICollectionView: Lookahead.ListViewGeometry {
+    /// The visible items of section 0.
+    public var lookaheadVisibleRows: [Int] {
+        indexPathsForVisibleItems.filter { $0.section == 0 }.map(\.item)
+    }
+
+    /// `nil`: items are laid out in a grid, not one per line.
+    public func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)? { nil }
+
+    /// `contentOffset.y` below the adjusted top inset.
+    public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
+}
+
 /// Drives a ``ListImageLoader`` from a table or collection view (section 0). Set it as `prefetchDataSource`, call
-/// ``scrollViewDidScroll(_:)`` from the delegate, ``bind(_:row:)`` from `cellForRowAt` and ``unbind(row:)`` from
-/// `didEndDisplaying`.
+/// ``scrollViewDidScroll(_:)`` from the delegate, ``bind(_:row:options:)`` from `cellForRowAt` and
+/// ``unbind(row:)`` from `didEndDisplaying`.
+///
+/// ```swift
+/// let adapter = ListPrefetchingAdapter(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
+/// adapter.onUpdate = { $0.logMessages.forEach { print($0) } }   // 🚀 Prefetching… / 🚫 Cancelling…
+/// tableView.prefetchDataSource = adapter
+/// ```
 @MainActor
 public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefetching,
     UICollectionViewDataSourcePrefetching
 {
     /// The loader: its window, prefetcher and the cells' slots.
     public let loader: ListImageLoader
-    private let request: (IndexPath) -> ImageRequest?
+    /// Receives what each scroll step changed (rows to prefetch, downloads cancelled), for a log.
+    public var onUpdate: ((ListImageLoader.Update) -> Void)?
+    private let request: (Int) -> ImageRequest?
 
     /// - Parameter request: The image request for a row (section 0).
     public init(
         itemCount: Int,
         pipeline: ImagePipeline = .shared,
         configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
-        request: @escaping (IndexPath) -> ImageRequest?
+        request: @escaping (Int) -> ImageRequest?
     ) {
         self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
         self.request = request
@@ -31,34 +69,22 @@ public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefet
 
     /// Call from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
-        let rows: [Int]
-        var position: Double?
-        switch scrollView {
-        case let table as UITableView:
-            rows = (table.indexPathsForVisibleRows ?? []).map(\.row)
-            // The fractional row at the top edge, so the loader's speed estimate follows the scroll smoothly.
-            if let first = rows.min() {
-                let frame = table.rectForRow(at: IndexPath(row: first, section: 0))
-                let top = table.contentOffset.y + table.adjustedContentInset.top
-                if frame.height > 0 { position = Double(first) + Double((top - frame.minY) / frame.height) }
-            }
-        case let collection as UICollectionView:
-            rows = collection.indexPathsForVisibleItems.map(\.item)
-        default:
-            return
-        }
-        guard let low = rows.min(), let high = rows.max() else { return }
-        loader.visibleRowsChanged(low..<(high + 1), position: position) { request(IndexPath(item: $0, section: 0)) }
+        guard let list = scrollView as? any ListViewGeometry,
+            let update = loader.visibleRowsChanged(in: list, requests: request)
+        else { return }
+        onUpdate?(update)
     }
 
     /// The list's row count changed.
     public func itemCountChanged(_ count: Int) {
-        loader.itemCountChanged(count) { request(IndexPath(item: $0, section: 0)) }
+        onUpdate?(loader.itemCountChanged(count, requests: request))
     }
 
-    /// Call from `cellForRowAt`: the cell's image view shows the row's image (a memory hit at once).
-    public func bind(_ binding: ImageViewBinding, row: Int) {
-        loader.bind(row: row, request: request(IndexPath(item: row, section: 0)), to: binding.slot)
+    /// Call from `cellForRowAt`: the image view shows the row's image (a memory hit at once), joining a prefetch
+    /// already running for it.
+    public func bind(_ imageView: some ImageDisplaying, row: Int, options: ImageLoadingOptions = ImageLoadingOptions())
+    {
+        ImageViewLoader.loader(for: imageView).bind(row: row, request: request(row), in: loader, options: options)
     }
 
     /// Call from `didEndDisplaying`: the row's load becomes a prefetch while the row is near the screen.
@@ -81,28 +107,6 @@ public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefet
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath])
     {
         scrollViewDidScroll(collectionView)
-    }
-}
-
-/// Binds an image view to an ``ImageSlot``: bind it through ``ListPrefetchingAdapter/bind(_:row:)`` (or configure
-/// its slot) in `cellForRowAt`.
-@MainActor
-public final class ImageViewBinding {
-    public let slot: ImageSlot
-    private weak var imageView: UIImageView?
-
-    public init(imageView: UIImageView, pipeline: ImagePipeline = .shared, placeholder: UIImage? = nil) {
-        self.imageView = imageView
-        weak var weakView = imageView
-        self.slot = ImageSlot(pipeline: pipeline) { state in
-            let image = state.image?.cgImage.map { UIImage(cgImage: $0) }
-            let update = { weakView?.image = image ?? placeholder }
-            if Thread.isMainThread {
-                MainActor.assumeIsolated(update)
-            } else {
-                DispatchQueue.main.async(execute: update)
-            }
-        }
     }
 }
 #endif
