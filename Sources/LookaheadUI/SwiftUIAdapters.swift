@@ -1,7 +1,7 @@
-// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator feeding a
-// ListImageLoader from rows' onAppear/onDisappear. iOS 16: ObservableObject and @StateObject, no Observation.
+// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator as an
+// ObservableObject with its row modifier. iOS 16: ObservableObject and @StateObject, no Observation.
 // Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade
-// decision and the visible range are LazyImageModel's and ListAppearanceTracker's, tested on Linux.
+// decision and the visible range are LazyImageModel's and PrefetchCoordinator's, tested on Linux.
 
 #if canImport(SwiftUI)
 import Combine
@@ -92,9 +92,7 @@ public struct LazyImage<Content: View>: View {
         transition: ImageTransition = .standard,
         @ViewBuilder content: @escaping (LazyImagePhase) -> Content
     ) {
-        self.request = request
-        self.options = ImageLoadingOptions(pipeline: pipeline, transition: transition)
-        self.content = { phase, _ in content(phase) }
+        self.init(request: request, pipeline: pipeline, transition: transition) { phase, _ in content(phase) }
     }
 
     /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once.
@@ -167,45 +165,6 @@ extension View {
     }
 }
 
-/// Drives a ``ListImageLoader`` from a SwiftUI `List` or `LazyVGrid`: the rows on screen are those that appeared
-/// and have not disappeared (``ListAppearanceTracker``). Keep it in a `@StateObject`.
-@MainActor
-public final class PrefetchCoordinator: ObservableObject {
-    /// The loader: its window and prefetcher.
-    public let loader: ListImageLoader
-    /// Receives what each change of the visible rows changed (rows to prefetch, downloads cancelled), for a log.
-    public var onUpdate: ((ListImageLoader.Update) -> Void)?
-    private let request: (Int) -> ImageRequest?
-    private var tracker = ListAppearanceTracker()
-
-    /// - Parameter request: The image request for a row.
-    public init(
-        itemCount: Int,
-        pipeline: ImagePipeline = .shared,
-        configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
-        request: @escaping (Int) -> ImageRequest?
-    ) {
-        self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
-        self.request = request
-    }
-
-    /// A row appeared.
-    public func rowAppeared(_ row: Int) {
-        if let rows = tracker.rowAppeared(row) { visibleRowsChanged(rows) }
-    }
-
-    /// A row disappeared.
-    public func rowDisappeared(_ row: Int) {
-        if let rows = tracker.rowDisappeared(row) { visibleRowsChanged(rows) }
-    }
-
-    /// The list's row count changed (a page arrived, a refresh).
-    public func itemCountChanged(_ count: Int) {
-        onUpdate?(loader.itemCountChanged(count, requests: request))
-    }
-
-    private func visibleRowsChanged(_ rows: Range<Int>) {
-        onUpdate?(loader.visibleRowsChanged(rows, requests: request))
-    }
-}
+/// A ``PrefetchCoordinator`` in a `@StateObject` (it publishes nothing: views never redraw for it).
+extension PrefetchCoordinator: Combine.ObservableObject {}
 #endif
