@@ -4,7 +4,7 @@
 // decision and the visible range are LazyImageModel's and PrefetchCoordinator's, tested on Linux.
 
 #if canImport(SwiftUI)
-import Combine
+public import Combine
 public import Foundation
 public import Lookahead
 public import SwiftUI

@@ -84,7 +84,10 @@ public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefet
     /// already running for it.
     public func bind(_ imageView: some ImageDisplaying, row: Int, options: ImageLoadingOptions = ImageLoadingOptions())
     {
-        ImageViewLoader.loader(for: imageView).bind(row: row, request: request(row), in: loader, options: options)
+        var options = options
+        options.pipeline = loader.pipeline
+        ImageViewLoader.loader(for: imageView, options: options)
+            .bind(row: row, request: request(row), in: loader, options: options)
     }
 
     /// Call from `didEndDisplaying`: the row's load becomes a prefetch while the row is near the screen.

@@ -46,7 +46,7 @@ public struct ImageDisplayingLoads<View: ImageDisplaying> {
     ) {
         var options = options
         if let placeholder { options.placeholder = placeholder }
-        loader.load(request, options: options)
+        ImageViewLoader.loader(for: view, options: options).load(request, options: options)
     }
 
     /// Cancels the view's load and shows its placeholder.

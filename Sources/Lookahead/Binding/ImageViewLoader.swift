@@ -23,7 +23,7 @@ public final class ImageViewLoader {
     public private(set) var slot: ImageSlot
     /// The options of the current load.
     public private(set) var options: ImageLoadingOptions
-    /// The state the view shows now (the slot's state as of the last time it was shown).
+    /// The state the view shows now: the slot's state as of the last call or hop (the view may still be fading it in).
     public private(set) var state = ImageSlot.State.empty
     private var presenter = ImageViewPresenter()
     private weak var view: (any ImageDisplaying)?
@@ -55,10 +55,13 @@ public final class ImageViewLoader {
         slot.prepareForReuse()
     }
 
-    /// The loader kept in `view`, created on first use.
-    public static func loader(for view: any ImageDisplaying) -> ImageViewLoader {
+    /// The loader kept in `view`, created on first use (with `options`' pipeline).
+    public static func loader(
+        for view: any ImageDisplaying,
+        options: @autoclosure () -> ImageLoadingOptions = ImageLoadingOptions()
+    ) -> ImageViewLoader {
         if let loader = view.lookaheadLoader { return loader }
-        let loader = ImageViewLoader(view: view)
+        let loader = ImageViewLoader(view: view, options: options())
         view.lookaheadLoader = loader
         return loader
     }
@@ -99,9 +102,8 @@ public final class ImageViewLoader {
 
     /// Shows the slot's current state if the view does not show it yet.
     func render() {
-        let current = slot.state
-        guard let display = presenter.present(current, options: options) else { return }
-        state = current
+        state = slot.state
+        guard let display = presenter.present(state, options: options) else { return }
         view?.lookaheadDisplay(display.image, transition: display.transition)
     }
 

@@ -55,7 +55,7 @@ public final class LazyImageModel: ImageDisplaying {
     /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
     /// it. The same request again keeps its load, or its image.
     public func appear(_ request: ImageRequest?) {
-        ImageViewLoader.loader(for: self).load(request, options: options)
+        ImageViewLoader.loader(for: self, options: options).load(request, options: options)
     }
 
     /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``); an image already shown

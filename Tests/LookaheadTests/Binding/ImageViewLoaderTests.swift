@@ -191,10 +191,10 @@ import Testing
     @Test func theLoaderIsCreatedOnFirstUseAndKeptByTheView() {
         let view = FakeImageView()
         #expect(view.lookaheadLoader == nil)
-        view.lookahead.setImage(with: nil as URL?)
+        view.lookahead.setImage(with: nil as URL?, options: options)
         let loader = view.lookaheadLoader
-        #expect(loader != nil)
-        view.lookahead.setImage(with: nil as URL?)
+        #expect(loader?.slot.pipeline === pipeline)  // created with the call's pipeline
+        view.lookahead.setImage(with: nil as URL?, options: options)
         #expect(view.lookaheadLoader === loader)
     }
 
@@ -215,5 +215,16 @@ import Testing
         hops.runAll()
         #expect(view.labels == ["1x1", "1x1"])  // the unbound view does not show it
         list.stop()
+    }
+
+    @Test func aViewThatGoesAwayCancelsItsLoad() async {
+        do {
+            let view = FakeImageView()
+            view.lookahead.setImage(with: url(1), options: options)
+            await loader.waitForPending(1)
+            #expect(view.labels == ["1x1"])  // the view lives until here
+        }
+        await loader.waitForCancellations(1)
+        #expect(loader.record.value.cancelled == [url(1).absoluteString])
     }
 }

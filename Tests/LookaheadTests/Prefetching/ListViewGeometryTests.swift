@@ -1,4 +1,4 @@
-// Lookahead tests — ListViewport and ListAppearanceTracker: what the UIKit and SwiftUI adapters feed the loader.
+// Lookahead tests — ListViewport and ListViewGeometry: what the UIKit adapter reads from a table view.
 
 import Foundation
 import Testing
@@ -54,46 +54,5 @@ final class FakeListView: ListViewGeometry {
         #expect(loader.controller.visible == 10..<13)
         #expect(ListViewport(list) == ListViewport(rows: 10..<13, position: 10.5))
         loader.stop()
-    }
-}
-
-@Suite struct ListAppearanceTrackerTests {
-    @Test func theVisibleRowsAreThoseThatAppearedAndDidNotDisappear() {
-        var tracker = ListAppearanceTracker()
-        #expect(tracker.rowAppeared(3) == 3..<4)
-        #expect(tracker.rowAppeared(5) == 3..<6)
-        #expect(tracker.rowAppeared(4) == nil)  // inside the range: no change
-        #expect(tracker.rowAppeared(5) == nil)
-        #expect(tracker.rowDisappeared(3) == 4..<6)
-        #expect(tracker.rowDisappeared(5) == 4..<5)
-        #expect(tracker.rowDisappeared(4) == nil)  // nothing on screen: nothing to move the window to
-        #expect(tracker.range == nil)
-        #expect(tracker.rowDisappeared(9) == nil)
-    }
-}
-
-@MainActor
-@Suite struct PrefetchCoordinatorTests {
-    @Test func appearingRowsMoveTheWindowAndReportWhatChanged() async {
-        let dataLoader = GatedDataLoader()
-        let pipeline = ImagePipeline {
-            $0.dataLoader = dataLoader
-            $0.diskCache = nil
-        }
-        let coordinator = PrefetchCoordinator(itemCount: 50, pipeline: pipeline) {
-            ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
-        }
-        var updates: [ListImageLoader.Update] = []
-        coordinator.onUpdate = { updates.append($0) }
-        for row in 0..<4 { coordinator.rowAppeared(row) }
-        #expect(coordinator.loader.controller.visible == 0..<4)
-        #expect(updates.count == 4)
-        #expect(updates.contains { !$0.prefetch.isEmpty })  // rows below the screen are wished for
-        await dataLoader.waitForStarts(1)  // the prefetcher loads them
-        coordinator.rowDisappeared(0)
-        #expect(coordinator.loader.controller.visible == 1..<4)
-        coordinator.rowAppeared(2)  // already on screen: no change, no update
-        #expect(updates.count == 5)
-        coordinator.loader.stop()
     }
 }
