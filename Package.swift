@@ -43,6 +43,8 @@ let package = Package(
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),
+                // NSImage is not Sendable on macOS 13: the types that hold an image say so (see PlatformImage.swift).
+                .define("LOOKAHEAD_NONSENDABLE_IMAGE", .when(platforms: [.macOS])),
             ]
         ),
         // UIKit and SwiftUI adapters: Apple platforms only (every file is empty elsewhere).

@@ -24,7 +24,7 @@ import Foundation
 ///   synchronous changes and on a background thread for completions.
 public final class ImageSlot: Sendable {
     /// What the cell shows.
-    public enum State: Sendable, CustomStringConvertible {
+    public enum State: CustomStringConvertible {
         /// Nothing configured.
         case empty
         /// Waiting for the image: show the placeholder (and a spinner).
@@ -220,3 +220,12 @@ public final class ImageSlot: Sendable {
         if let state { onChange(state) }
     }
 }
+
+#if LOOKAHEAD_NONSENDABLE_IMAGE
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
+// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
+// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+extension ImageSlot.State: @unchecked Sendable {}
+#else
+extension ImageSlot.State: Sendable {}
+#endif

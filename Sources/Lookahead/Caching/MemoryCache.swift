@@ -64,7 +64,7 @@ public final class MemoryCache: Sendable {
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
     @discardableResult
     public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool {
-        let cost = image.cost
+        let cost = image.decodedCost
         guard cost <= entryCostLimit else {
             // The old image for this key is stale now; never keep serving it.
             storage.withLock { _ = $0.removeValue(forKey: key) }

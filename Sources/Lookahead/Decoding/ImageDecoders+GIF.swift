@@ -19,7 +19,7 @@ extension ImageDecoders {
             header.starts(with: Array("GIF87a".utf8)) || header.starts(with: Array("GIF89a".utf8))
         }
 
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress, raw.count > 0 else {
                     return .failure(ImageDecodingError(codec: "GIF", message: "empty data"))
@@ -27,7 +27,7 @@ extension ImageDecoders {
                 var source = Source(base: base, count: raw.count, offset: 0)
                 return withUnsafeMutablePointer(to: &source) { Self.decode($0, context) }
             }
-            return try result.get()
+            return PlatformImage.make(from: try result.get())
         }
 
         /// The bytes giflib reads, through `UserData`.

@@ -1,13 +1,15 @@
 // Lookahead — the Apple-platform decoder: ImageIO (cannot be built on Linux; kept deliberately small).
 
-#if canImport(ImageIO) && canImport(CoreGraphics)
+#if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
 import CoreGraphics
 public import Foundation
 import ImageIO
 
 extension ImageDecoders {
-    /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`, the orientation applied,
-    /// into an RGBA ``Bitmap`` (straight alpha).
+    /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: the orientation applied, at
+    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`, the advice of
+    /// WWDC's "prepareThumbnail"), and decoded at once (`kCGImageSourceShouldCacheImmediately`), on the pipeline's
+    /// decode queue, so the image is display-ready when it reaches the main thread.
     public struct ImageIODecoder: ImageDecoding {
         public let name = "ImageIO"
 
@@ -19,54 +21,63 @@ extension ImageDecoders {
             return CGImageSourceGetType(source) != nil
         }
 
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             guard let source = CGImageSourceCreateWithData(data as CFData, nil),
                 let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-                let width = properties[kCGImagePropertyPixelWidth] as? Int,
-                let height = properties[kCGImagePropertyPixelHeight] as? Int
+                let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
+                let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
-            if width * height > context.maximumPixelCount {
+            // The limit is checked from the header, before anything is decoded.
+            if storedWidth * storedHeight > context.maximumPixelCount {
                 throw ImageDecodingError(
                     codec: name,
-                    message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                    reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    message: "\(storedWidth)×\(storedHeight) exceeds \(context.maximumPixelCount) pixels",
+                    reason: .tooLarge(width: storedWidth, height: storedHeight, limit: context.maximumPixelCount)
                 )
             }
-            let scale = context.thumbnail?.scale(forWidth: width, height: height) ?? 1
+            // EXIF orientations 5–8 turn the image a quarter: its shown size is the stored one transposed.
+            let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1
+            let (width, height) =
+                (5...8).contains(orientation)
+                ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+            let target =
+                context.thumbnail?.targetSize(forWidth: width, height: height) ?? (width: width, height: height)
             let options: [CFString: Any] = [
                 kCGImageSourceCreateThumbnailFromImageAlways: true,
                 kCGImageSourceCreateThumbnailWithTransform: true,
                 kCGImageSourceShouldCacheImmediately: true,
-                kCGImageSourceThumbnailMaxPixelSize: max(1, Int((Double(max(width, height)) * scale).rounded())),
+                kCGImageSourceThumbnailMaxPixelSize: max(1, target.width, target.height),
             ]
-            guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+            guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
                 throw ImageDecodingError(codec: name, message: "decoding failed")
             }
-            var pixels = [UInt8](repeating: 0, count: image.width * image.height * 4)
-            let drawn = pixels.withUnsafeMutableBytes { buffer -> Bool in
-                guard
-                    let context = CGContext(
-                        data: buffer.baseAddress,
-                        width: image.width,
-                        height: image.height,
-                        bitsPerComponent: 8,
-                        bytesPerRow: image.width * 4,
-                        space: CGColorSpaceCreateDeviceRGB(),
-                        bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue
-                    )
-                else { return false }
-                context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
-                return true
+            // ImageIO may round the shorter side differently from the pipeline: draw it to the exact size.
+            if (image.width, image.height) != (target.width, target.height), let exact = Self.redraw(image, to: target)
+            {
+                image = exact
             }
-            guard drawn else { throw ImageDecodingError(codec: name, message: "could not draw the image") }
-            for offset in stride(from: 0, to: pixels.count, by: 4)
-            where pixels[offset + 3] != 0 && pixels[offset + 3] != 255 {
-                let alpha = Int(pixels[offset + 3])
-                for channel in 0..<3 {
-                    pixels[offset + channel] = UInt8(min(255, Int(pixels[offset + channel]) * 255 / alpha))
-                }
-            }
-            return Bitmap(width: image.width, height: image.height, pixels: pixels)
+            return PlatformImage.make(from: image)
+        }
+
+        private static func redraw(_ image: CGImage, to size: (width: Int, height: Int)) -> CGImage? {
+            // An RGB context (a grey or indexed space cannot take premultiplied alpha): the image's own space when
+            // it is RGB (Display P3 stays P3), else sRGB.
+            let space =
+                image.colorSpace.flatMap { $0.model == .rgb ? $0 : nil } ?? CGColorSpace(name: CGColorSpace.sRGB)
+            guard let space,
+                let context = CGContext(
+                    data: nil,
+                    width: size.width,
+                    height: size.height,
+                    bitsPerComponent: 8,
+                    bytesPerRow: 0,
+                    space: space,
+                    bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue
+                )
+            else { return nil }
+            context.interpolationQuality = .high
+            context.draw(image, in: CGRect(x: 0, y: 0, width: size.width, height: size.height))
+            return context.makeImage()
         }
     }
 }

@@ -34,7 +34,7 @@ extension ImageDecoders {
             header.count >= 3 && header.starts(with: [0xFF, 0xD8, 0xFF])
         }
 
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             guard let handle = tjInitDecompress() else {
                 throw error("could not create a decompressor")
             }
@@ -47,7 +47,7 @@ extension ImageDecoders {
                 if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
                 return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation)
             }
-            return try result.get().applying(orientation)
+            return PlatformImage.make(from: try result.get().applying(orientation))
         }
 
         private static func decode(

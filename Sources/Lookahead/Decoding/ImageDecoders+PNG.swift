@@ -25,7 +25,7 @@ extension ImageDecoders {
             header.starts(with: Self.signature)
         }
 
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             guard let decoder = spng_ctx_new(0) else { throw ImageDecodingError(codec: name, message: "out of memory") }
             defer { spng_ctx_free(decoder) }
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
@@ -34,7 +34,7 @@ extension ImageDecoders {
                 }
                 return Self.decode(decoder, base, raw.count, context)
             }
-            return try result.get()
+            return PlatformImage.make(from: try result.get())
         }
 
         private static func decode(

@@ -20,14 +20,14 @@ extension ImageDecoders {
                 && header.dropFirst(8).starts(with: Array("WEBP".utf8))
         }
 
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                     return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
                 }
                 return Self.decode(base, raw.count, context)
             }
-            return try result.get()
+            return PlatformImage.make(from: try result.get())
         }
 
         private static func decode(

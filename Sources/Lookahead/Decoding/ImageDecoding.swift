@@ -2,7 +2,8 @@
 
 public import Foundation
 
-/// Decodes one image format into a ``Bitmap``.
+/// Decodes one image format into a ``PlatformImage``: a ``Bitmap`` on Linux, a `UIImage` or `NSImage` on Apple
+/// platforms.
 ///
 /// Decoders are chosen by sniffing the data, never by the URL or the Content-Type.
 /// - Important: Implementations must be thread safe; the pipeline calls them on its decode queue, off the
@@ -14,7 +15,7 @@ public protocol ImageDecoding: Sendable {
     func canDecode(_ header: Data) -> Bool
     /// Decodes the data. Dimensions must be checked against `context.maximumPixelCount` before any large
     /// allocation.
-    func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap
+    func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage
 }
 
 /// What a decoder is told about the request it decodes for.
@@ -86,21 +87,34 @@ public enum ImageDecoders {
         _ data: Data,
         with decoders: [any ImageDecoding] = ImageDecoders.default,
         context: ImageDecodingContext
-    ) -> Result<(image: Bitmap, codec: String), ImagePipeline.Error> {
+    ) -> Result<(image: PlatformImage, codec: String), ImagePipeline.Error> {
         guard let decoder = decoder(for: data, in: decoders) else {
             return .failure(.noDecoder(header: hexHeader(data)))
         }
-        do {
+        do throws(ImageDecodingError) {
             var image = try decoder.decode(data, context: context)
             if let thumbnail = context.thumbnail {
-                let target = thumbnail.targetSize(forWidth: image.width, height: image.height)
-                image = Resampler.resize(
-                    image,
-                    width: target.width,
-                    height: target.height,
-                    filter: thumbnailFilter(from: (image.width, image.height), to: target),
-                    isOpaque: isAlwaysOpaque(decoder) ? true : nil
-                )
+                let size = (width: image.pixelWidth, height: image.pixelHeight)
+                let target = thumbnail.targetSize(forWidth: size.width, height: size.height)
+                // Codecs shrink by their own steps (DCT scaling); the resampler takes the rest. A decoder that
+                // hits the target itself (ImageIO) is left as it is.
+                if size != target {
+                    guard let bitmap = image.makeBitmap() else {
+                        throw ImageDecodingError(
+                            codec: decoder.name,
+                            message: "the decoded image has no readable pixels"
+                        )
+                    }
+                    image = PlatformImage.make(
+                        from: Resampler.resize(
+                            bitmap,
+                            width: target.width,
+                            height: target.height,
+                            filter: thumbnailFilter(from: size, to: target),
+                            isOpaque: isAlwaysOpaque(decoder) ? true : nil
+                        )
+                    )
+                }
             }
             return .success((image, decoder.name))
         } catch {

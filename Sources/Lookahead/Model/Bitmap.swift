@@ -52,7 +52,3 @@ public struct Bitmap: Hashable, Sendable {
 extension Bitmap: CustomStringConvertible {
     public var description: String { "Bitmap(\(width)×\(height))" }
 }
-
-/// The image type the pipeline produces: a ``Bitmap`` on every platform. The Apple adapters turn it into
-/// a `CGImage` at the edge, so the core, its caches and its tests are the same everywhere.
-public typealias PlatformImage = Bitmap

@@ -1,7 +1,7 @@
 // Lookahead — ImageResponse: a loaded image and where it came from.
 
 /// A loaded image, with the request that produced it and where it came from.
-public struct ImageResponse: Sendable {
+public struct ImageResponse {
     /// Where a response came from, when it did not come from the original source.
     public enum CacheType: Hashable, Sendable {
         /// The memory cache: no work was done.
@@ -32,3 +32,12 @@ public struct ImageResponse: Sendable {
         self.httpResponse = httpResponse
     }
 }
+
+#if LOOKAHEAD_NONSENDABLE_IMAGE
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
+// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
+// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+extension ImageResponse: @unchecked Sendable {}
+#else
+extension ImageResponse: Sendable {}
+#endif

@@ -124,8 +124,8 @@ extension ImagePipeline {
             configuration.eventHandler?(
                 .imageDecoded(
                     request.decodeKey,
-                    width: decoded.image.width,
-                    height: decoded.image.height,
+                    width: decoded.image.pixelWidth,
+                    height: decoded.image.pixelHeight,
                     duration: .now - start
                 )
             )
@@ -139,14 +139,22 @@ extension ImagePipeline {
 
     /// Applies the request's processors in order. Runs on the decode queue.
     func process(_ input: TaskGraph.Output, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
-        var output = input
+        guard let first = request.processors.first else { return .success(input) }
+        // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
+        guard var bitmap = input.image.makeBitmap() else {
+            return .failure(
+                .processingFailed(identifier: first.identifier, message: "the image has no readable pixels")
+            )
+        }
         for processor in request.processors {
             do {
-                output.image = try processor.process(output.image)
+                bitmap = try processor.process(bitmap)
             } catch {
                 return .failure(.processingFailed(identifier: processor.identifier, message: "\(error)"))
             }
         }
+        var output = input
+        output.image = PlatformImage.make(from: bitmap)
         return .success(output)
     }
 }

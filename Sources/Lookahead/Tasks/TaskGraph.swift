@@ -60,12 +60,12 @@ package struct TaskGraph {
     }
 
     /// The result of a decode or process stage.
-    package struct Output: Sendable {
-        package var image: Bitmap
+    package struct Output {
+        package var image: PlatformImage
         package var response: HTTPResponseInfo?
         package var cacheType: ImageResponse.CacheType?
 
-        package init(image: Bitmap, response: HTTPResponseInfo?, cacheType: ImageResponse.CacheType? = nil) {
+        package init(image: PlatformImage, response: HTTPResponseInfo?, cacheType: ImageResponse.CacheType? = nil) {
             self.image = image
             self.response = response
             self.cacheType = cacheType
@@ -488,3 +488,12 @@ package struct TaskGraph {
         }
     }
 }
+
+#if LOOKAHEAD_NONSENDABLE_IMAGE
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
+// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
+// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+extension TaskGraph.Output: @unchecked Sendable {}
+#else
+extension TaskGraph.Output: Sendable {}
+#endif

@@ -1,4 +1,5 @@
 // Lookahead — terminal control for the gallery; see CTerminal.h.
+#define _XOPEN_SOURCE 700  // wcwidth
 #include "CTerminal.h"
 
 #include <signal.h>
@@ -6,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static struct termios saved_settings;
 static int saved_fd = -1;
@@ -86,4 +88,8 @@ void lookahead_terminal_install_crash_handlers(void) {
     for (size_t index = 0; index < sizeof(signals) / sizeof(signals[0]); index++) {
         sigaction(signals[index], &action, NULL);
     }
+}
+
+int lookahead_wcwidth(unsigned int scalar) {
+    return wcwidth((wchar_t)scalar);
 }

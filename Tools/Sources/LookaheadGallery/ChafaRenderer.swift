@@ -65,7 +65,7 @@ public enum ChafaRenderer {
                 let character = Unicode.Scalar(UInt32(code)).map(Character.init) ?? " "
                 cells.append(
                     ScreenCell(
-                        ScreenBuffer.isSingleWidth(character) ? character : " ",
+                        TerminalWidth.columns(of: character) == 1 ? character : " ",
                         foreground: foreground < 0 ? background : RGB(packed: UInt32(foreground)),
                         background: backgroundColor < 0 ? background : RGB(packed: UInt32(backgroundColor))
                     )

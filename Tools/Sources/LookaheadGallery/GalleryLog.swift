@@ -64,14 +64,21 @@ public final class GalleryLog: Sendable {
 
     private let tally = Mutex(Tally())
     private let output: Mutex<Output>
+    private let changes = Atomic<Int>(0)
     private let destination: Destination
     /// Whether event lines are dropped (summary lines still go out with ``say(_:)``).
     public let isQuiet: Bool
     private static let recentLimit = 200
 
-    public init(destination: Destination = .standardOutput, isQuiet: Bool = false) {
+    /// Whether ``say(_:)`` lines (headers and the summary) also go to standard output when events go to a file.
+    private let echoesSummary: Bool
+
+    /// - Parameter echoesSummary: With a `.file` destination, also print ``say(_:)`` lines on standard output (the
+    ///   headless gallery with `--log FILE`: events in the file, the summary on screen).
+    public init(destination: Destination = .standardOutput, isQuiet: Bool = false, echoesSummary: Bool = false) {
         self.destination = destination
         self.isQuiet = isQuiet
+        self.echoesSummary = echoesSummary
         var output = Output()
         if case .file(let path) = destination {
             if !FileManager.default.fileExists(atPath: path) {
@@ -84,6 +91,10 @@ public final class GalleryLog: Sendable {
     }
 
     public var snapshot: Counters { tally.withLock { $0.counters } }
+
+    /// Grows whenever a line is written or a counter changes: a screen that shows the log or the counters is out of
+    /// date when this differs from what it was when the screen was drawn.
+    public var changeCount: Int { changes.load(ordering: .relaxed) }
 
     /// Bytes of the finished downloads of URLs not in `used` (a URL downloaded twice counts twice): what was
     /// downloaded for nothing, when `used` holds the URLs whose image was shown. Cancelled downloads are left out:
@@ -102,11 +113,17 @@ public final class GalleryLog: Sendable {
     /// Writes one event line, whole, even when several threads log at once; nothing when quiet.
     public func line(_ text: String) {
         guard !isQuiet else { return }
-        say(text)
+        write(text)
     }
 
     /// Writes a line even when quiet (headers and the summary).
     public func say(_ text: String) {
+        if echoesSummary, case .file = destination { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        write(text)
+    }
+
+    private func write(_ text: String) {
+        changes.add(1, ordering: .relaxed)
         output.withLock { output in
             switch destination {
             case .standardOutput:
@@ -124,6 +141,7 @@ public final class GalleryLog: Sendable {
 
     /// The pipeline's event handler.
     @Sendable public func pipelineEvent(_ event: ImagePipeline.Event) {
+        changes.add(1, ordering: .relaxed)
         switch event {
         case .dataLoadStarted(let url):
             tally.withLock { tally in

@@ -8,6 +8,9 @@ public enum GalleryCommand: Sendable, Equatable {
     case toggleMode
     case refresh
     case retry(item: Int)
+    /// Open or close the help overlay (`?`; Esc closes it).
+    case help
+    case escape
 }
 
 /// The selected item and the scroll offset. Keys move a target; ``advance(by:)`` eases the offset towards it, so
@@ -68,6 +71,10 @@ public struct GalleryNavigator: Sendable {
             return .toggleMode
         case .character("r"):
             return .refresh
+        case .character("?"):
+            return .help
+        case .escape:
+            return .escape
         default:
             break
         }

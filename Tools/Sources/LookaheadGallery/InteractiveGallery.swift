@@ -64,7 +64,8 @@ public final class InteractiveGallery: @unchecked Sendable {
     private enum Display {
         case loading
         case image(TerminalArt?, graphics: String?, cache: ImageResponse.CacheType?)
-        case failed(String)
+        /// The short reason, and whether loading again can help (not for bytes that are not an image).
+        case failed(String, retryable: Bool)
     }
 
     private struct Cell {
@@ -96,6 +97,8 @@ public final class InteractiveGallery: @unchecked Sendable {
     private var notice: String?
     private var isRefreshing = false
     private var shownGraphics: Set<Int> = []
+    private var isShowingHelp = false
+    private var drawnLogChanges = -1
     private let start = ContinuousClock.now
 
     public init(
@@ -135,26 +138,58 @@ public final class InteractiveGallery: @unchecked Sendable {
         var last = clock.now
         var deadline = clock.now
         var running = true
+        var needsDraw = true
+        var drewLast = false
         while running {
             let now = clock.now
             let elapsed = last.duration(to: now)
             last = now
-            running = handleMessages()
-            if terminal.takeResize(), let size = Terminal.size() { relayout(columns: size.columns, rows: size.rows) }
-            let moved = navigator.advance(by: elapsed.seconds)
-            if moved && options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
-            bindVisibleCells()
-            spinnerPhase = Int(start.duration(to: now).seconds * 10)
-            draw()
-            summary.frames += 1
-            deadline = deadline.advanced(by: frame)
-            let after = clock.now
-            if summary.frameWork.count < 1_000_000 { summary.frameWork.append(now.duration(to: after).seconds * 1000) }
-            if after > deadline.advanced(by: frame) {
-                summary.lateFrames += 1
-                deadline = after
+            let (keepRunning, changed) = handleMessages()
+            running = keepRunning
+            needsDraw = needsDraw || changed
+            if terminal.takeResize(), let size = Terminal.size() {
+                relayout(columns: size.columns, rows: size.rows)
+                needsDraw = true
             }
-            if running, after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+            if navigator.advance(by: elapsed.seconds) {
+                needsDraw = true
+                if options.graphics != .symbols { previous = nil }  // pixels do not scroll with the text
+            }
+            if bindVisibleCells() { needsDraw = true }
+            // The spinner turns at 10 Hz, and only while a visible cell waits for its image.
+            let phase = Int(start.duration(to: now).seconds * 10)
+            if phase != spinnerPhase, isWaitingForVisibleImages { needsDraw = true }
+            spinnerPhase = phase
+            if log.changeCount != drawnLogChanges { needsDraw = true }
+            // Nothing changed: no frame. An idle gallery draws nothing and waits for a message (a key, a load).
+            if needsDraw, running {
+                if !drewLast { deadline = now }
+                drawnLogChanges = log.changeCount
+                draw()
+                needsDraw = false
+                summary.frames += 1
+                deadline = deadline.advanced(by: frame)
+                let after = clock.now
+                if summary.frameWork.count < 1_000_000 {
+                    summary.frameWork.append(now.duration(to: after).seconds * 1000)
+                }
+                // Late: the frame's work ran past the next frame's start, so the screen skipped a frame.
+                if after > deadline.advanced(by: frame) {
+                    summary.lateFrames += 1
+                    deadline = after
+                }
+                drewLast = true
+                // At most one frame per frame interval, however many messages arrive.
+                if after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+            } else if running {
+                drewLast = false
+                if navigator.isAnimating {
+                    Thread.sleep(forTimeInterval: frame.seconds)
+                } else {
+                    // Resizes are a flag (SIGWINCH), log lines are not messages: look again within 250 ms.
+                    inbox.wait(timeout: isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250))
+                }
+            }
         }
         stop.set()
         loader.stop()
@@ -163,22 +198,33 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     // MARK: - Messages
 
-    /// Applies what arrived since the last frame; `false` to quit.
-    private func handleMessages() -> Bool {
-        for message in inbox.take() {
+    /// Applies what arrived since the last frame: `running` is `false` to quit, `changed` whether anything did.
+    private func handleMessages() -> (running: Bool, changed: Bool) {
+        let messages = inbox.take()
+        for message in messages {
             switch message {
             case .keys(let keys):
                 for key in keys {
+                    if isShowingHelp {
+                        // The overlay takes the keys: ?, Esc and Enter close it, q and Ctrl-C still quit.
+                        switch key {
+                        case .character("q"), .interrupt: return (false, true)
+                        case .character("?"), .escape, .enter: isShowingHelp = false
+                        default: break
+                        }
+                        continue
+                    }
                     switch navigator.handle(key) {
-                    case .quit: return false
+                    case .quit: return (false, true)
                     case .toggleMode: toggleMode()
                     case .refresh: refresh()
                     case .retry(let item): retry(item)
-                    case nil: break
+                    case .help: isShowingHelp = true
+                    case .escape, nil: break
                     }
                 }
             case .signal:
-                return false
+                return (false, true)
             case .slot(let cell, let state):
                 apply(state, to: cell)
             case .art(let cell, let key, let art, let graphics):
@@ -202,7 +248,16 @@ public final class InteractiveGallery: @unchecked Sendable {
                 notice = message
             }
         }
-        return true
+        return (true, !messages.isEmpty)
+    }
+
+    /// Whether a visible item still shows its placeholder (a spinner to turn).
+    private var isWaitingForVisibleImages: Bool {
+        navigator.visibleItems.contains { item in
+            guard let cell = boundCells[item] else { return true }
+            if case .loading = cells[cell].display { return true }
+            return false
+        }
     }
 
     private func apply(_ state: ImageSlot.State, to cell: Int) {
@@ -221,7 +276,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             }
         case .failed(let error, _):
             summary.failures += 1
-            cells[cell].display = .failed(Self.shortDescription(error))
+            cells[cell].display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
             log.line("❌ Row \((cells[cell].item ?? 0) + 1) failed: \(error)")
         case .empty:
             break
@@ -288,15 +343,24 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// As UIKit calls them: the scroll (the loader moves its window, prefetches, and starts the loads a fling held
     /// back), then the cells that ended displaying, then the ones that will display.
-    private func bindVisibleCells() {
+    /// Returns whether a cell was bound or unbound.
+    private func bindVisibleCells() -> Bool {
         let visible = navigator.visibleItems
         // The scroll position in items, fractional: the loader's speed estimate then follows the scroll smoothly.
         let layout = navigator.layout
         let position = navigator.offset / Double(max(1, layout.itemHeight)) * Double(layout.itemsPerRow)
         let update = loader.visibleRowsChanged(visible, position: position) { request(for: $0) }
         for line in update.logMessages { log.line(line) }
-        for (item, cell) in boundCells where !visible.contains(item) { unbind(item, cell: cell) }
-        for item in visible where boundCells[item] == nil { bind(item) }
+        var changed = false
+        for (item, cell) in boundCells where !visible.contains(item) {
+            unbind(item, cell: cell)
+            changed = true
+        }
+        for item in visible where boundCells[item] == nil {
+            bind(item)
+            changed = true
+        }
+        return changed
     }
 
     private func bind(_ item: Int) {
@@ -360,7 +424,7 @@ public final class InteractiveGallery: @unchecked Sendable {
 
     /// Enter on a failed row: an explicit retry, so the slot loads at once, past the pipeline's failure backoff.
     private func retry(_ item: Int) {
-        guard let cell = boundCells[item], case .failed = cells[cell].display else { return }
+        guard let cell = boundCells[item], case .failed(_, retryable: true) = cells[cell].display else { return }
         cells[cell].display = .loading
         cells[cell].slot.retry()
     }
@@ -457,6 +521,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         }
         drawLogPane(&screen, layout: layout)
         drawStatusLine(&screen, layout: layout)
+        if isShowingHelp { HelpOverlay.draw(on: &screen) }
         var output: [UInt8] = Array("\u{1B}[?2026h".utf8)
         var changed = screen.appendOutput(from: previous, to: &output) > 0
         if options.graphics != .symbols {
@@ -501,8 +566,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         switch cell?.display {
         case .image(_, _, let cache):
             detail = cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded"
-        case .failed(let message):
-            detail = "✗ \(message) — Enter retries"
+        case .failed(let message, let retryable):
+            detail = retryable ? "✗ \(message) — Enter retries" : "✗ \(message)"
             detailColor = Self.failure
         default:
             detail = "loading…"
@@ -546,26 +611,18 @@ public final class InteractiveGallery: @unchecked Sendable {
         case .grid:
             let y = origin.y + layout.imageLines
             guard content.contains(y) else { return }
-            if case .failed = cell?.display {
-                screen.put(
-                    "✗ Enter retries",
-                    x: origin.x,
-                    y: y,
-                    limit: layout.imageColumns,
-                    foreground: Self.failure,
-                    background: background,
-                    reversed: selected
-                )
-            } else {
-                screen.put(
-                    title,
-                    x: origin.x,
-                    y: y,
-                    limit: layout.imageColumns,
-                    background: background,
-                    reversed: selected
-                )
-            }
+            // A failed tile keeps its name, in the failure colour; the ✗ on the tile says what happened.
+            let failed: Bool
+            if case .failed = cell?.display { failed = true } else { failed = false }
+            screen.put(
+                title,
+                x: origin.x,
+                y: y,
+                limit: layout.imageColumns,
+                foreground: failed ? Self.failure : nil,
+                background: background,
+                reversed: selected
+            )
         }
     }
 
@@ -606,9 +663,23 @@ public final class InteractiveGallery: @unchecked Sendable {
             "late \(summary.lateFrames)",
         ]
         if let notice { parts.insert(notice, at: 0) }
-        let keys = "q quit · g grid · r refresh · ⏎ retry"
+        // The key hints that fit, longest first; "? help" always does (the overlay lists every key).
         let text = " " + parts.joined(separator: " · ")
-        let line = text.count + keys.count + 3 <= layout.columns ? text + "   " + keys : text
+        let hints = [
+            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ retry · ? help",
+            "q quit · ? help", "? help",
+        ]
+        let room = layout.columns - 1
+        let keys = hints.first { TerminalWidth.columns(ofText: text) + 3 + TerminalWidth.columns(ofText: $0) <= room }
+        let line: String
+        if let keys {
+            line = text + "   " + keys
+        } else {
+            // Too narrow for the counters and a hint: the counters give way, the hint stays at the right.
+            let hint = " ? help "
+            let counters = String(text.prefix(max(0, room - hint.count - 1)))
+            line = counters + String(repeating: " ", count: max(1, room - counters.count - hint.count + 1)) + hint
+        }
         let y = layout.rows - 1
         screen.fill(
             x: 0,
@@ -618,6 +689,16 @@ public final class InteractiveGallery: @unchecked Sendable {
             with: ScreenCell(foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
         )
         screen.put(line, x: 0, y: y, limit: layout.columns, foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
+    }
+
+    /// Whether loading again can give another answer: not when the bytes are not an image, or too large an image,
+    /// and not for a local file that did not decode (it will not change by itself).
+    private static func isRetryable(_ error: ImagePipeline.Error) -> Bool {
+        switch error {
+        case .failureBackoff(let lastError, _): isRetryable(lastError)
+        case .noDecoder, .imageTooLarge, .unsupportedScheme, .invalidURL: false
+        default: true
+        }
     }
 
     private static func shortDescription(_ error: ImagePipeline.Error) -> String {

@@ -18,7 +18,8 @@ public struct RGB: Sendable, Hashable {
     }
 }
 
-/// One character cell: a character (one column wide) and how it is drawn.
+/// One character cell: a character and how it is drawn. A two-column character is followed by a cell holding
+/// ``continuation``.
 public struct ScreenCell: Sendable, Hashable {
     public var character: Character
     /// `nil`: the terminal's default.
@@ -43,6 +44,9 @@ public struct ScreenCell: Sendable, Hashable {
 
     /// An empty cell in the default colours.
     public static let blank = ScreenCell()
+
+    /// The character of the cell to the right of a two-column character: the terminal covers it, nothing is written.
+    public static let continuation: Character = "\u{0}"
 
     fileprivate var style: Style {
         Style(foreground: foreground, background: background, bold: isBold, reverse: isReversed)
@@ -97,8 +101,10 @@ public struct ScreenBuffer: Sendable, Equatable {
         }
     }
 
-    /// Writes text from (x, y), one column per character, cut at `limit` columns and at the edge. Characters that
-    /// a terminal draws two columns wide are replaced with `?`, so the grid stays aligned.
+    /// Writes text from (x, y), cut at `limit` columns and at the edge. A character the terminal draws two columns
+    /// wide (CJK, emoji) takes two cells: itself and a ``ScreenCell/continuation`` cell that is never written, since
+    /// the terminal's cursor moves past it. One that does not fit whole is left out; a control character shows
+    /// as `?`; a zero-width one is dropped.
     public mutating func put(
         _ text: String,
         x: Int,
@@ -110,20 +116,37 @@ public struct ScreenBuffer: Sendable, Equatable {
         reversed: Bool = false
     ) {
         guard y >= 0, y < rows else { return }
+        let end = min(columns, limit == .max ? .max : x + max(0, limit))
         var column = x
         for character in text {
-            guard column - x < limit, column < columns else { break }
+            let width = TerminalWidth.columns(of: character)
+            if width == 0 { continue }
+            let cells = width == 2 ? 2 : 1
+            guard column + cells <= end else { break }
             if column >= 0 {
-                let safe = Self.isSingleWidth(character) ? character : "?"
-                self[column, y] = ScreenCell(
-                    safe,
+                let shown: Character = width < 0 ? "?" : character
+                let cell = ScreenCell(
+                    shown,
                     foreground: foreground,
                     background: background,
                     isBold: bold,
                     isReversed: reversed
                 )
+                // Half of an old two-column character would be left: the other half becomes a blank.
+                if self[column, y].character == ScreenCell.continuation, column > 0 {
+                    self[column - 1, y].character = " "
+                }
+                if column + cells < columns, self[column + cells, y].character == ScreenCell.continuation {
+                    self[column + cells, y].character = " "
+                }
+                self[column, y] = cell
+                if cells == 2 {
+                    var rest = cell
+                    rest.character = ScreenCell.continuation
+                    self[column + 1, y] = rest
+                }
             }
-            column += 1
+            column += cells
         }
     }
 
@@ -144,7 +167,9 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// The characters of one row, for tests and logs.
     public func text(row: Int) -> String {
         guard row >= 0, row < rows else { return "" }
-        return String(cells[(row * columns)..<((row + 1) * columns)].map(\.character))
+        return String(
+            cells[(row * columns)..<((row + 1) * columns)].map(\.character).filter { $0 != ScreenCell.continuation }
+        )
     }
 
     /// The escape sequences that turn `previous` (what the terminal shows) into this buffer: every cell when
@@ -183,12 +208,24 @@ public struct ScreenBuffer: Sendable, Equatable {
                     let index = row * columns + column
                     if let old, old[index] == cells[index] { break }
                     let cell = cells[index]
+                    if cell.character == ScreenCell.continuation, column > 0,
+                        TerminalWidth.columns(of: cells[index - 1].character) == 2
+                    {
+                        // Covered by the two-column character before it: the terminal's cursor is already past it.
+                        column += 1
+                        continue
+                    }
                     let cellStyle = cell.style
                     if cellStyle != style {
                         cellStyle.append(to: &bytes)
                         style = cellStyle
                     }
-                    bytes += cell.character.utf8
+                    // A continuation left without its two-column character is a blank.
+                    if cell.character == ScreenCell.continuation {
+                        bytes.append(0x20)
+                    } else {
+                        bytes += cell.character.utf8
+                    }
                     written += 1
                     column += 1
                 }
@@ -203,18 +240,6 @@ public struct ScreenBuffer: Sendable, Equatable {
         bytes.append(UInt8(0x30 + value % 10))
     }
 
-    /// Whether a terminal draws the character in one column (ASCII, Latin, box drawing, blocks, braille, arrows
-    /// and geometric shapes; not emoji, CJK or combining sequences).
-    static func isSingleWidth(_ character: Character) -> Bool {
-        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
-        case 0x20...0x7E, 0xA0...0x2FF, 0x370...0x52F, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF,
-            0x2200...0x22FF, 0x2500...0x25FF, 0x2800...0x28FF, 0x2713, 0x2717, 0x2022:
-            return true
-        default:
-            return false
-        }
-    }
 }
 
 /// An image drawn with terminal cells (by chafa): `columns` × `rows` cells.

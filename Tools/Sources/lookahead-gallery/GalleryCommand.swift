@@ -35,7 +35,10 @@ struct GalleryCommand: AsyncParsableCommand {
     )
     var source: String?
 
-    @Option(help: "Console events: pane (a pane under the gallery) or a file path. Default: none.")
+    @Option(
+        help:
+            "Console events: pane (a pane under the gallery) or a file path. Default: none (headless: standard output)."
+    )
     var log: String?
 
     @Option(help: "Share of image requests the embedded server answers with HTTP 500 (0…1).")
@@ -56,7 +59,7 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Redirects (302) the embedded server puts in front of each image URL of the headless run (0…5).")
     var redirects = 0
 
-    @Option(help: "Images the embedded server's media API lists.")
+    @Option(help: "Items the embedded server's media API lists: the rows of the interactive gallery.")
     var mediaCount = 240
 
     @Option(
@@ -68,10 +71,10 @@ struct GalleryCommand: AsyncParsableCommand {
     )
     var photos: String?
 
-    @Option(help: "Rows in the list (\"Hello 1\" … \"Hello N\").")
+    @Option(help: "Rows of the headless run (\"Hello 1\" … \"Hello N\"), and the items taken from --source.")
     var rows = 200
 
-    @Option(help: "Rows visible at once.")
+    @Option(help: "Rows visible at once in the headless run.")
     var viewportRows = 8
 
     @Option(help: "Milliseconds per frame (16 ≈ 60 Hz, 8 ≈ 120 Hz).")
@@ -95,6 +98,25 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
         }
         if let failure = faults.validationFailure { throw ValidationError(failure) }
+        if let log, log != "pane" {
+            let folder = URL(fileURLWithPath: log).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("--log \(log): the folder \(folder) does not exist")
+            }
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw ValidationError("--log \(log): the folder \(folder) is not writable")
+            }
+        }
+        for (name, value, range) in [
+            ("--image-size", imageSize, 8...4096), ("--frame-ms", frameMs, 1...1000), ("--rows", rows, 1...1_000_000),
+            ("--media-count", mediaCount, 1...1_000_000), ("--viewport-rows", viewportRows, 1...1000),
+            ("--latency-ms", latencyMs, 0...60_000), ("--jitter-ms", jitterMs, 0...60_000),
+            ("--slow-ms", slowMs, 0...600_000),
+        ] where !range.contains(value) {
+            throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
     }
 
     /// The faults the embedded server injects.
@@ -253,7 +275,13 @@ struct GalleryCommand: AsyncParsableCommand {
     // MARK: - Headless
 
     private func runHeadless() async throws {
-        let log = GalleryLog(isQuiet: quiet)
+        // Events to --log FILE when given (the summary still on screen), else to standard output.
+        let log =
+            if let path = log, path != "pane" {
+                GalleryLog(destination: .file(path), isQuiet: quiet, echoesSummary: true)
+            } else {
+                GalleryLog(isQuiet: quiet)
+            }
         // The rows come from --source, or from the embedded server: its media covers when it has photos (resized
         // by the server to --image-size pixels wide), else its generated images. Rows evicted from the 100-image
         // memory cache come back from the disk cache when the script scrolls back up.

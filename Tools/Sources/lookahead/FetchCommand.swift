@@ -24,7 +24,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let url = URL(string: url) else {
-            print("\(self.url): not a URL")
+            Self.printError("\(self.url): not a URL")
             throw ExitCode(1)
         }
         let pipeline = ImagePipeline {
@@ -55,8 +55,13 @@ struct FetchCommand: AsyncParsableCommand {
                 print("saved \(out)")
             }
         case .failure(let error):
-            print("\(url.absoluteString): \(error)")
+            Self.printError("\(url.absoluteString): \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// Failures go to standard error, so a script's output holds only what was fetched.
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("lookahead fetch: \(message)\n".utf8))
     }
 }

@@ -6,12 +6,48 @@ import Testing
 @testable import LookaheadGallery
 
 @Suite struct ScreenBufferTests {
-    @Test func textIsClippedAndWideCharactersDoNotShiftTheGrid() {
-        var screen = ScreenBuffer(columns: 10, rows: 2)
+    @Test func textIsClippedAndWideCharactersTakeTwoCells() {
+        var screen = ScreenBuffer(columns: 10, rows: 3)
         screen.put("Hello 150 and more", x: 2, y: 0, limit: 6)
-        screen.put("a📊b", x: 0, y: 1)
+        screen.put("a📊b⏎c", x: 0, y: 1)
         #expect(screen.text(row: 0) == "  Hello   ")
-        #expect(screen.text(row: 1) == "a?b       ")
+        // 📊 is two columns (its cell and a continuation), ⏎ one: b lands in column 3, c in column 5.
+        #expect(screen[1, 1].character == "📊")
+        #expect(screen[2, 1].character == ScreenCell.continuation)
+        #expect(screen[3, 1].character == "b")
+        #expect(screen[4, 1].character == "⏎")
+        #expect(screen[5, 1].character == "c")
+        #expect(screen.text(row: 1) == "a📊b⏎c    ")
+        // A wide character that does not fit whole at the edge is left out; nothing is drawn as "?".
+        screen.put("12345678🚀", x: 0, y: 2, limit: 9)
+        #expect(screen.text(row: 2) == "12345678  ")
+    }
+
+    @Test func terminalWidthsComeFromTheCLibrary() {
+        #expect(TerminalWidth.columns(of: Character("a")) == 1)
+        #expect(TerminalWidth.columns(of: Character("🚀")) == 2)
+        #expect(TerminalWidth.columns(of: Character("⬇️")) == 2, "U+FE0F asks for emoji presentation")
+        #expect(TerminalWidth.columns(of: Character("✅")) == 2)
+        #expect(TerminalWidth.columns(of: Character("漢")) == 2)
+        #expect(TerminalWidth.columns(of: Character("⏎")) == 1)
+        #expect(TerminalWidth.columns(of: Character("é")) == 1)
+        #expect(TerminalWidth.columns(of: Character("\u{7}")) == -1)
+        #expect(TerminalWidth.columns(ofText: "🚀 ok") == 5)
+    }
+
+    @Test func aWideCharacterIsWrittenOnceAndItsContinuationNever() {
+        var first = ScreenBuffer(columns: 6, rows: 1)
+        first.put("ab", x: 0, y: 0)
+        var second = first
+        second.put("🚀x", x: 0, y: 0)
+        let diff = second.output(from: first)
+        // ESC[1;1H then the rocket (the terminal moves two columns) then x: no byte for the covered column.
+        #expect(diff.contains("🚀x"))
+        #expect(!diff.contains("\u{0}"))
+        // The rocket replaced by narrow text: the old continuation column is written as a blank.
+        var third = second
+        third.put("p", x: 0, y: 0)
+        #expect(third.output(from: second).contains("p "))
     }
 
     @Test func theFirstFrameIsWholeAndLaterFramesOnlyWhatChanged() {

@@ -158,6 +158,26 @@ private func ttyModes(_ screen: String) -> [String] {
     }
 }
 
+/// The CPU time (user + system) of a process so far, in clock ticks, from `/proc/PID/stat`.
+private func cpuTicks(of pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// The process id of the gallery started with `marker` among its arguments.
+private func galleryProcess(marker: String) throws -> Int32 {
+    let (status, output) = try TmuxSession.spawn(["pgrep", "-f", "^[^ ]*lookahead-gallery .*\(marker)"])
+    guard status == 0, let pid = output.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+        throw TmuxError(description: "no gallery process matched \(marker)")
+    }
+    return pid
+}
+
 private struct TmuxError: Error, CustomStringConvertible {
     let description: String
 }
@@ -277,6 +297,54 @@ struct TmuxGalleryTests {
             loaded = done != nil
         }
         #expect(loaded, "row \(number) loaded after a retry")
+        try session.send("q")
+    }
+
+    @Test(arguments: [(80, 24), (160, 48)])
+    func theStatusLineAndTheLogPaneDrawSymbolsNotReplacements(size: (columns: Int, rows: Int)) throws {
+        let session = try TmuxSession(arguments: fast + ["--log", "pane"], columns: size.columns, rows: size.rows)
+        let screen = try session.waitFor("the log pane with downloads") {
+            $0.contains("Starting download") && $0.contains("items 240")
+        }
+        // The only "?" on screen is the help key's own.
+        #expect(!screen.replacingOccurrences(of: "? help", with: "").contains("?"), "no replacement:\n\(screen)")
+        #expect(screen.contains("⬇️ Starting download") || screen.contains("⬇ Starting download"))
+        #expect(screen.contains("? help"), "the help hint fits at \(size.columns) columns")
+        try session.send("q")
+    }
+
+    @Test func questionMarkOpensTheHelpAndEscapeClosesIt() throws {
+        let session = try TmuxSession(arguments: fast, columns: 80, rows: 24)
+        try session.waitFor("the list") { shows(1, in: $0) && $0.contains("? help") }
+        try session.send("?")
+        let help = try session.waitFor("the help overlay") { $0.contains("Lookahead gallery — help") }
+        #expect(help.contains("list ↔ grid"))
+        #expect(help.contains("quit"))
+        try session.send("j")  // taken by the overlay: the selection does not move under it
+        try session.send("Escape")
+        try session.waitFor("the overlay gone") { !$0.contains("Lookahead gallery — help") && shows(1, in: $0) }
+        try session.send("q")
+        let after = try session.waitFor("the shell after the gallery") { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"))
+    }
+
+    @Test func anIdleGalleryUsesAlmostNoCPU() throws {
+        let marker = "\(Int.random(in: 300...999))"
+        let session = try TmuxSession(arguments: fast + ["--media-count", marker], columns: 100, rows: 32)
+        // Idle: every visible image shown, no download running.
+        try session.waitFor("every visible image loaded and no download in flight", timeout: .seconds(60)) {
+            $0.contains("↓ 0 in flight") && !$0.contains("loading…") && shows(1, in: $0)
+        }
+        let pid = try galleryProcess(marker: "--media-count \(marker)")
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let before = try #require(cpuTicks(of: pid))
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The measurement window itself: another process's CPU time over 5 s of nothing happening.
+        Thread.sleep(forTimeInterval: 5)
+        let after = try #require(cpuTicks(of: pid))
+        let share = Double(after - before) / ticksPerSecond / start.duration(to: clock.now).seconds
+        #expect(share < 0.02, "idle CPU \(share * 100)% of a core")
         try session.send("q")
     }
 }

@@ -21,4 +21,8 @@ void lookahead_terminal_set_restore_sequence(const char *sequence);
 /// On SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP: restore the terminal, then die of the same signal.
 void lookahead_terminal_install_crash_handlers(void);
 
+/// The columns a terminal gives the Unicode scalar `scalar`: the C library's `wcwidth` (0, 1, 2, or -1 for a
+/// control or unknown character). Takes the current `LC_CTYPE`, which must be a UTF-8 locale.
+int lookahead_wcwidth(unsigned int scalar);
+
 #endif
