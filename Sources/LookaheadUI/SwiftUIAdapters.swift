@@ -8,46 +8,9 @@ public import Combine
 public import Foundation
 public import Lookahead
 public import SwiftUI
-#if canImport(UIKit)
-import UIKit
-#elseif canImport(AppKit)
-import AppKit
-#endif
 
-/// The phase of a ``LazyImage``, as SwiftUI's `AsyncImagePhase`.
-public enum LazyImagePhase {
-    /// No image yet: loading, or no request.
-    case empty
-    /// The image.
-    case success(Image)
-    /// The load failed.
-    case failure(any Error)
-
-    /// The image, in `.success`.
-    public var image: Image? {
-        if case .success(let image) = self { return image }
-        return nil
-    }
-
-    /// The error, in `.failure`.
-    public var error: (any Error)? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-
-    init(_ phase: LazyImageModel.Phase) {
-        switch phase {
-        case .empty: self = .empty
-        case .success(let image):
-            #if canImport(UIKit)
-            self = .success(Image(uiImage: image))
-            #elseif canImport(AppKit)
-            self = .success(Image(nsImage: image))
-            #endif
-        case .failure(let error): self = .failure(error)
-        }
-    }
-}
+/// The phase of a ``LazyImage``, as SwiftUI's `AsyncImagePhase`: `.empty`, `.success(Image)`, `.failure(error)`.
+public typealias LazyImagePhase = ImagePhase<Image>
 
 /// An image loaded through the pipeline, drawn by a phase-based content closure, like `AsyncImage`:
 ///
@@ -77,12 +40,9 @@ public struct LazyImage<Content: View>: View {
         transition: ImageTransition = .standard,
         @ViewBuilder content: @escaping (LazyImagePhase) -> Content
     ) {
-        self.init(
-            request: url.map { ImageRequest(url: $0) },
-            pipeline: pipeline,
-            transition: transition,
-            content: content
-        )
+        self.init(request: url.map { ImageRequest(url: $0) }, pipeline: pipeline, transition: transition) { phase, _ in
+            content(phase)
+        }
     }
 
     /// Loads the image for `request` (its thumbnail size, processors and options).
@@ -108,8 +68,7 @@ public struct LazyImage<Content: View>: View {
     }
 
     public var body: some View {
-        LazyImageBody(request: request, options: options, content: content)
-            .id(request?.imageKey)
+        LazyImageBody(request: request, options: options, content: content).id(request?.imageKey)
     }
 }
 
@@ -118,7 +77,7 @@ public struct LazyImage<Content: View>: View {
 private struct LazyImageBody<Content: View>: View {
     let request: ImageRequest?
     let content: (LazyImagePhase, @escaping () -> Void) -> Content
-    @StateObject private var object: LazyImageObject
+    @StateObject private var model: LazyImageModel
 
     init(
         request: ImageRequest?,
@@ -127,36 +86,42 @@ private struct LazyImageBody<Content: View>: View {
     ) {
         self.request = request
         self.content = content
-        _object = StateObject(wrappedValue: LazyImageObject(request: request, options: options))
+        _model = StateObject(wrappedValue: LazyImageModel(request: request, options: options))
     }
 
     var body: some View {
-        content(object.phase) { [object] in object.model.retry() }
-            .onAppear { object.model.appear(request) }
-            .onDisappear { object.model.disappear() }
-    }
-}
-
-/// Publishes a ``LazyImageModel``'s phase to SwiftUI, animated when the model says fade.
-@MainActor
-private final class LazyImageObject: ObservableObject {
-    @Published private(set) var phase: LazyImagePhase
-    let model: LazyImageModel
-
-    init(request: ImageRequest?, options: ImageLoadingOptions) {
-        let model = LazyImageModel(request: request, options: options)
-        self.model = model
-        self.phase = LazyImagePhase(model.phase)
-        model.onChange = { [weak self] phase, transition in
-            guard let self else { return }
-            if case .fadeIn(let duration) = transition {
-                withAnimation(.easeIn(duration: duration)) { self.phase = LazyImagePhase(phase) }
-            } else {
-                self.phase = LazyImagePhase(phase)
+        content(model.phase.map(Image.init(platformImage:))) { [model] in model.retry() }
+            .onAppear {
+                // The phase has changed when this is called; SwiftUI redraws from it, animated when it fades.
+                model.onChange = { [weak model] _, transition in
+                    if case .fadeIn(let duration) = transition {
+                        withAnimation(.easeIn(duration: duration)) { model?.objectWillChange.send() }
+                    } else {
+                        model?.objectWillChange.send()
+                    }
+                }
+                model.appear(request)
             }
-        }
+            .onDisappear { model.disappear() }
     }
 }
+
+extension Image {
+    /// A SwiftUI image of the pipeline's image (`UIImage` or `NSImage`).
+    fileprivate init(platformImage: PlatformImage) {
+        #if canImport(UIKit)
+        self.init(uiImage: platformImage)
+        #else
+        self.init(nsImage: platformImage)
+        #endif
+    }
+}
+
+/// A ``LazyImageModel`` in a `@StateObject`; `LazyImage` sends its `objectWillChange` when the phase changes.
+extension LazyImageModel: Combine.ObservableObject {}
+
+/// A ``PrefetchCoordinator`` in a `@StateObject` (it publishes nothing: views never redraw for it).
+extension PrefetchCoordinator: Combine.ObservableObject {}
 
 extension View {
     /// Reports this row's appearance to a prefetch coordinator (SwiftUI's `onAppear`/`onDisappear`).
@@ -164,7 +129,4 @@ extension View {
         onAppear { coordinator.rowAppeared(row) }.onDisappear { coordinator.rowDisappeared(row) }
     }
 }
-
-/// A ``PrefetchCoordinator`` in a `@StateObject` (it publishes nothing: views never redraw for it).
-extension PrefetchCoordinator: Combine.ObservableObject {}
 #endif

@@ -1,7 +1,7 @@
-// LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the adapter that forwards their
-// callbacks to a ListImageLoader. Apple platforms only: this file is empty on Linux and cannot be built or tested
-// there. The arithmetic (visible range, fractional position) is ListViewport's and the cell's image is
-// ImageViewLoader's, both tested on Linux with fakes.
+// LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the prefetch data source that
+// forwards their callbacks to a PrefetchCoordinator. Apple platforms only: this file is empty on Linux and cannot be
+// built or tested there. The arithmetic (visible range, fractional position) is ListViewport's, the list's
+// PrefetchCoordinator's and the cell's image ImageViewLoader's, all tested on Linux with fakes.
 
 #if canImport(UIKit) && !os(watchOS)
 import Foundation
@@ -37,79 +37,47 @@ extension UICollectionView: Lookahead.ListViewGeometry {
     public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
 }
 
-/// Drives a ``ListImageLoader`` from a table or collection view (section 0). Set it as `prefetchDataSource`, call
-/// ``scrollViewDidScroll(_:)`` from the delegate, ``bind(_:row:options:)`` from `cellForRowAt` and
-/// ``unbind(row:)`` from `didEndDisplaying`.
+/// A table or collection view's prefetch data source (section 0): forwards its calls and the delegate's
+/// ``scrollViewDidScroll(_:)`` to a ``PrefetchCoordinator``, which binds the cells (`coordinator.bind(_:row:)` in
+/// `cellForRowAt`, `coordinator.unbind(row:)` in `didEndDisplaying`).
 ///
 /// ```swift
-/// let adapter = ListPrefetchingAdapter(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// adapter.onUpdate = { $0.logMessages.forEach { print($0) } }   // 🚀 Prefetching… / 🚫 Cancelling…
+/// let coordinator = PrefetchCoordinator(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
+/// let adapter = ListPrefetchingAdapter(coordinator)
 /// tableView.prefetchDataSource = adapter
 /// ```
 @MainActor
 public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefetching,
     UICollectionViewDataSourcePrefetching
 {
-    /// The loader: its window, prefetcher and the cells' slots.
-    public let loader: ListImageLoader
-    /// Receives what each scroll step changed (rows to prefetch, downloads cancelled), for a log.
-    public var onUpdate: ((ListImageLoader.Update) -> Void)?
-    private let request: (Int) -> ImageRequest?
+    /// The list's coordinator: its loader, its log, its cells.
+    public let coordinator: PrefetchCoordinator
 
-    /// - Parameter request: The image request for a row (section 0).
-    public init(
-        itemCount: Int,
-        pipeline: ImagePipeline = .shared,
-        configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
-        request: @escaping (Int) -> ImageRequest?
-    ) {
-        self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
-        self.request = request
+    /// An adapter forwarding to `coordinator`.
+    public init(_ coordinator: PrefetchCoordinator) {
+        self.coordinator = coordinator
     }
 
     /// Call from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
-        guard let list = scrollView as? any ListViewGeometry,
-            let update = loader.visibleRowsChanged(in: list, requests: request)
-        else { return }
-        onUpdate?(update)
-    }
-
-    /// The list's row count changed.
-    public func itemCountChanged(_ count: Int) {
-        onUpdate?(loader.itemCountChanged(count, requests: request))
-    }
-
-    /// Call from `cellForRowAt`: the image view shows the row's image (a memory hit at once), joining a prefetch
-    /// already running for it.
-    public func bind(_ imageView: some ImageDisplaying, row: Int, options: ImageLoadingOptions = ImageLoadingOptions())
-    {
-        var options = options
-        options.pipeline = loader.pipeline
-        ImageViewLoader.loader(for: imageView, options: options)
-            .bind(row: row, request: request(row), in: loader, options: options)
-    }
-
-    /// Call from `didEndDisplaying`: the row's load becomes a prefetch while the row is near the screen.
-    public func unbind(row: Int) {
-        loader.unbind(row: row)
+        if let list = scrollView as? any ListViewGeometry { coordinator.visibleRowsChanged(in: list) }
     }
 
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-        scrollViewDidScroll(tableView)
+        coordinator.visibleRowsChanged(in: tableView)
     }
 
     public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-        scrollViewDidScroll(tableView)
+        coordinator.visibleRowsChanged(in: tableView)
     }
 
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-        scrollViewDidScroll(collectionView)
+        coordinator.visibleRowsChanged(in: collectionView)
     }
 
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath])
     {
-        scrollViewDidScroll(collectionView)
+        coordinator.visibleRowsChanged(in: collectionView)
     }
 }
 #endif

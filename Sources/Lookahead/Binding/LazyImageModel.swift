@@ -15,26 +15,7 @@
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
-    public enum Phase {
-        /// No image yet: loading, cancelled, or no request.
-        case empty
-        /// The image.
-        case success(PlatformImage)
-        /// The load failed.
-        case failure(ImagePipeline.Error)
-
-        /// The image, in `.success`.
-        public var image: PlatformImage? {
-            if case .success(let image) = self { return image }
-            return nil
-        }
-
-        /// The error, in `.failure`.
-        public var error: ImagePipeline.Error? {
-            if case .failure(let error) = self { return error }
-            return nil
-        }
-    }
+    public typealias Phase = ImagePhase<PlatformImage>
 
     /// What the view shows now.
     public private(set) var phase: Phase

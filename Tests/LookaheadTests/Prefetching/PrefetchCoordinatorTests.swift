@@ -45,3 +45,47 @@ import Testing
         coordinator.loader.stop()
     }
 }
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct PrefetchCoordinatorBindingTests {
+    let dataLoader = GatedDataLoader()
+    let pipeline: ImagePipeline
+    let coordinator: PrefetchCoordinator
+
+    init() {
+        let dataLoader = dataLoader
+        pipeline = ImagePipeline {
+            $0.dataLoader = dataLoader
+            $0.diskCache = nil
+        }
+        coordinator = PrefetchCoordinator(itemCount: 100, pipeline: pipeline) {
+            ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
+        }
+    }
+
+    @Test func aScrollingListMovesTheWindowFromItsGeometry() {
+        var updates: [ListImageLoader.Update] = []
+        coordinator.onUpdate = { updates.append($0) }
+        let list = FakeListView()
+        coordinator.visibleRowsChanged(in: list)  // nothing on screen: nothing to report
+        #expect(updates.isEmpty)
+        list.lookaheadVisibleRows = [20, 21, 22, 23]
+        list.lookaheadViewportTop = 2_025
+        coordinator.visibleRowsChanged(in: list)
+        #expect(coordinator.loader.controller.visible == 20..<24)
+        #expect(updates.count == 1)
+        coordinator.loader.stop()
+    }
+
+    @Test func aBoundCellLoadsWithTheLoadersPipelineAndItsLoadOutlivesTheCell() async {
+        let cell = FakeImageView()
+        coordinator.bind(cell, row: 3)  // no options: the loader's pipeline, no placeholder
+        #expect(cell.lookaheadLoader?.slot.pipeline === pipeline)
+        await dataLoader.waitForPending("https://example.com/3.jpg")
+        #expect(cell.lookahead.state.request?.url?.lastPathComponent == "3.jpg")
+        coordinator.unbind(row: 3)  // the load goes on as a prefetch
+        #expect(dataLoader.record.value.cancelled.isEmpty)
+        coordinator.loader.stop()
+        await dataLoader.waitForCancellations(1)
+    }
+}
