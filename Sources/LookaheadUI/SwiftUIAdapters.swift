@@ -94,10 +94,11 @@ private struct LazyImageBody<Content: View>: View {
             .onAppear {
                 // The phase has changed when this is called; SwiftUI redraws from it, animated when it fades.
                 model.onChange = { [weak model] _, transition in
+                    guard let model else { return }
                     if case .fadeIn(let duration) = transition {
-                        withAnimation(.easeIn(duration: duration)) { model?.objectWillChange.send() }
+                        withAnimation(.easeIn(duration: duration)) { model.objectWillChange.send() }
                     } else {
-                        model?.objectWillChange.send()
+                        model.objectWillChange.send()
                     }
                 }
                 model.appear(request)
