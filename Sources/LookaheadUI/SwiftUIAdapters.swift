@@ -67,6 +67,7 @@ public struct LazyImage<Content: View>: View {
         self.content = content
     }
 
+    /// The content for the request's phase, in a view whose identity is the request's image key.
     public var body: some View {
         LazyImageBody(request: request, options: options, content: content).id(request?.imageKey)
     }

@@ -63,18 +63,22 @@ public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefet
         if let list = scrollView as? any ListViewGeometry { coordinator.visibleRowsChanged(in: list) }
     }
 
+    /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
         coordinator.visibleRowsChanged(in: tableView)
     }
 
+    /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
         coordinator.visibleRowsChanged(in: tableView)
     }
 
+    /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
         coordinator.visibleRowsChanged(in: collectionView)
     }
 
+    /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath])
     {
         coordinator.visibleRowsChanged(in: collectionView)
