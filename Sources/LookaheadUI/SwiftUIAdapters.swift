@@ -1,93 +1,134 @@
-// LookaheadUI — SwiftUI: LazyImage over ImageSlot, and a modifier that feeds ForEach rows to the controller.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there.
+// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator as an
+// ObservableObject with its row modifier. iOS 16: ObservableObject and @StateObject, no Observation.
+// Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade
+// decision and the visible range are LazyImageModel's and PrefetchCoordinator's, tested on Linux.
 
 #if canImport(SwiftUI)
-import Foundation
+public import Combine
+public import Foundation
 public import Lookahead
 public import SwiftUI
 
-/// An image loaded through an ``ImageSlot``: a memory hit shows in the first frame, no placeholder flash.
-public struct LazyImage<Placeholder: View>: View {
+/// The phase of a ``LazyImage``, as SwiftUI's `AsyncImagePhase`: `.empty`, `.success(Image)`, `.failure(error)`.
+public typealias LazyImagePhase = ImagePhase<Image>
+
+/// An image loaded through the pipeline, drawn by a phase-based content closure, like `AsyncImage`:
+///
+/// ```swift
+/// LazyImage(url: photo.url) { phase in
+///     switch phase {
+///     case .success(let image): image.resizable().scaledToFill()
+///     case .failure: Image(systemName: "photo")
+///     case .empty: ProgressView()
+///     }
+/// }
+/// ```
+///
+/// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
+/// load stops when the view disappears before it finished. A new request is a new image (the view's identity is
+/// the request's image key).
+@MainActor
+public struct LazyImage<Content: View>: View {
     private let request: ImageRequest?
-    private let pipeline: ImagePipeline
-    private let placeholder: Placeholder
-    @State private var model = Model()
+    private let options: ImageLoadingOptions
+    private let content: (LazyImagePhase, @escaping () -> Void) -> Content
 
-    public init(request: ImageRequest?, pipeline: ImagePipeline = .shared, @ViewBuilder placeholder: () -> Placeholder)
-    {
+    /// Loads the image at `url`.
+    public init(
+        url: URL?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase) -> Content
+    ) {
+        self.init(request: url.map { ImageRequest(url: $0) }, pipeline: pipeline, transition: transition) { phase, _ in
+            content(phase)
+        }
+    }
+
+    /// Loads the image for `request` (its thumbnail size, processors and options).
+    public init(
+        request: ImageRequest?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase) -> Content
+    ) {
+        self.init(request: request, pipeline: pipeline, transition: transition) { phase, _ in content(phase) }
+    }
+
+    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once.
+    public init(
+        request: ImageRequest?,
+        pipeline: ImagePipeline = .shared,
+        transition: ImageTransition = .standard,
+        @ViewBuilder content: @escaping (LazyImagePhase, _ retry: @escaping () -> Void) -> Content
+    ) {
         self.request = request
-        self.pipeline = pipeline
-        self.placeholder = placeholder()
+        self.options = ImageLoadingOptions(pipeline: pipeline, transition: transition)
+        self.content = content
     }
 
+    /// The content for the request's phase, in a view whose identity is the request's image key.
     public var body: some View {
-        Group {
-            if let image = model.image {
-                Image(decorative: image, scale: 1).resizable()
-            } else {
-                placeholder
-            }
-        }
-        .onAppear { model.bind(pipeline: pipeline, request: request) }
-        .onChange(of: request?.url) { _, _ in model.bind(pipeline: pipeline, request: request) }
-        .onDisappear { model.slot?.prepareForReuse() }
-    }
-
-    @MainActor @Observable final class Model {
-        var image: CGImage?
-        var slot: ImageSlot?
-
-        func bind(pipeline: ImagePipeline, request: ImageRequest?) {
-            if slot == nil {
-                slot = ImageSlot(pipeline: pipeline) { [weak self] state in
-                    let image = state.image?.cgImage
-                    DispatchQueue.main.async { self?.image = image }
-                }
-            }
-            image = request.flatMap { pipeline.cachedImage(for: $0)?.cgImage }
-            slot?.configure(with: request)
-        }
+        LazyImageBody(request: request, options: options, content: content).id(request?.imageKey)
     }
 }
+
+/// One request's image: its model lives as long as the view's identity, that is, the request.
+@MainActor
+private struct LazyImageBody<Content: View>: View {
+    let request: ImageRequest?
+    let content: (LazyImagePhase, @escaping () -> Void) -> Content
+    @StateObject private var model: LazyImageModel
+
+    init(
+        request: ImageRequest?,
+        options: ImageLoadingOptions,
+        content: @escaping (LazyImagePhase, @escaping () -> Void) -> Content
+    ) {
+        self.request = request
+        self.content = content
+        _model = StateObject(wrappedValue: LazyImageModel(request: request, options: options))
+    }
+
+    var body: some View {
+        content(model.phase.map(Image.init(platformImage:))) { [model] in model.retry() }
+            .onAppear {
+                // The phase has changed when this is called; SwiftUI redraws from it, animated when it fades.
+                model.onChange = { [weak model] _, transition in
+                    guard let model else { return }
+                    if case .fadeIn(let duration) = transition {
+                        withAnimation(.easeIn(duration: duration)) { model.objectWillChange.send() }
+                    } else {
+                        model.objectWillChange.send()
+                    }
+                }
+                model.appear(request)
+            }
+            .onDisappear { model.disappear() }
+    }
+}
+
+extension Image {
+    /// A SwiftUI image of the pipeline's image (`UIImage` or `NSImage`).
+    fileprivate init(platformImage: PlatformImage) {
+        #if canImport(UIKit)
+        self.init(uiImage: platformImage)
+        #else
+        self.init(nsImage: platformImage)
+        #endif
+    }
+}
+
+/// A ``LazyImageModel`` in a `@StateObject`; `LazyImage` sends its `objectWillChange` when the phase changes.
+extension LazyImageModel: Combine.ObservableObject {}
+
+/// A ``PrefetchCoordinator`` in a `@StateObject` (it publishes nothing: views never redraw for it).
+extension PrefetchCoordinator: Combine.ObservableObject {}
 
 extension View {
     /// Reports this row's appearance to a prefetch coordinator (SwiftUI's `onAppear`/`onDisappear`).
     public func prefetching(row: Int, in coordinator: PrefetchCoordinator) -> some View {
         onAppear { coordinator.rowAppeared(row) }.onDisappear { coordinator.rowDisappeared(row) }
-    }
-}
-
-/// Drives a ``ListImageLoader`` from a SwiftUI list: the rows on screen are those that appeared and have not
-/// disappeared.
-@MainActor @Observable public final class PrefetchCoordinator {
-    /// The loader: its window and prefetcher.
-    public let loader: ListImageLoader
-    private let request: (Int) -> ImageRequest?
-    private var appeared: Set<Int> = []
-
-    public init(
-        itemCount: Int,
-        pipeline: ImagePipeline = .shared,
-        configuration: ListImageLoader.Configuration = ListImageLoader.Configuration(),
-        request: @escaping (Int) -> ImageRequest?
-    ) {
-        self.loader = ListImageLoader(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
-        self.request = request
-    }
-
-    public func rowAppeared(_ row: Int) {
-        appeared.insert(row)
-        visibleRowsChanged()
-    }
-
-    public func rowDisappeared(_ row: Int) {
-        appeared.remove(row)
-        visibleRowsChanged()
-    }
-
-    private func visibleRowsChanged() {
-        guard let low = appeared.min(), let high = appeared.max() else { return }
-        loader.visibleRowsChanged(low..<(high + 1), requests: request)
     }
 }
 #endif

@@ -1,0 +1,74 @@
+// Example (not built here): the media API's pages, and the grid's prefetching.
+
+import Foundation
+import Lookahead
+import LookaheadUI
+
+/// The items of `media-coverages`, loaded 100 at a time as the grid scrolls to its end.
+@MainActor
+final class MediaFeed: ObservableObject {
+    struct Item: Decodable {
+        struct Thumbnail: Decodable {
+            var domain: String
+            var basePath: String
+            var key: String
+            var qualities: [Int]?
+        }
+        var title: String
+        var thumbnail: Thumbnail
+
+        /// `domain/basePath/quality/key`, at the smallest quality at least 240 px wide (0, the original, if none),
+        /// decoded to a thumbnail.
+        var request: ImageRequest {
+            let quality = (thumbnail.qualities ?? []).sorted().first { $0 >= 240 } ?? 0
+            let url = URL(string: "\(thumbnail.domain)/\(thumbnail.basePath)/\(quality)/\(thumbnail.key)")
+            return ImageRequest(url: url, thumbnail: ThumbnailOptions(maximumPixelSize: 240))
+        }
+    }
+
+    @Published private(set) var items: [Item] = []
+    @Published private(set) var error: String?
+    private var isLoading = false
+    private var isComplete = false
+    private let endpoint = URL(string: "https://acharyaprashant.org/api/v2/content/misc/media-coverages")!
+
+    private(set) lazy var coordinator = PrefetchCoordinator(itemCount: 0) { [weak self] row in
+        guard let self, self.items.indices.contains(row) else { return nil }
+        return self.items[row].request
+    }
+
+    /// Loads the next page when the grid shows its last item.
+    func loadMore(ifShowing row: Int) {
+        guard row == items.count - 1 else { return }
+        Task { await loadMore() }
+    }
+
+    /// Loads the next page.
+    func loadMore() async {
+        guard !isLoading, !isComplete else { return }
+        isLoading = true
+        defer { isLoading = false }
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "limit", value: "100"), URLQueryItem(name: "offset", value: String(items.count)),
+        ]
+        do {
+            let (data, _) = try await URLSession.shared.data(from: components.url!)
+            let page = try JSONDecoder().decode([Item].self, from: data)
+            isComplete = page.isEmpty
+            items += page
+            error = nil
+            coordinator.itemCountChanged(items.count)
+        } catch {
+            self.error = error.localizedDescription
+        }
+    }
+
+    /// Pull to refresh: lists the items again from the first page.
+    func refresh() async {
+        items = []
+        isComplete = false
+        coordinator.itemCountChanged(0)
+        await loadMore()
+    }
+}

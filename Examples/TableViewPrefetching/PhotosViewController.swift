@@ -1,0 +1,63 @@
+// Example (not built here): 200 rows with prefetching and the console log, over Lookahead. iOS 16+.
+
+import Lookahead
+import LookaheadUI
+import UIKit
+
+/// "Hello 1" … "Hello 200", each with its own picture.
+final class PhotosViewController: UITableViewController {
+    private let urls = (1...200).map { URL(string: "https://picsum.photos/200?random=\($0)")! }
+    private let pipeline = ImagePipeline {
+        $0.eventHandler = { event in
+            switch event {
+            case .dataLoadStarted(let url): print("⬇️ Starting download: \(url.absoluteString)")
+            case .dataLoadFinished(let url, _): print("✅ Image downloaded and cached: \(url.absoluteString)")
+            default: break
+            }
+        }
+    }
+    private lazy var coordinator = PrefetchCoordinator(itemCount: urls.count, pipeline: pipeline) { [urls] row in
+        ImageRequest(url: urls[row], thumbnail: ThumbnailOptions(maximumPixelSize: 240))
+    }
+    private lazy var adapter = ListPrefetchingAdapter(coordinator)  // kept here: prefetchDataSource is weak
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Prefetching"
+        tableView.register(PhotoCell.self, forCellReuseIdentifier: PhotoCell.reuseIdentifier)
+        tableView.rowHeight = 96
+        tableView.prefetchDataSource = adapter
+        coordinator.onUpdate = { update in update.logMessages.forEach { print($0) } }
+        print("✨ TableView setup complete with prefetching enabled")
+        print("📊 Total items: \(urls.count)")
+    }
+
+    override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        urls.count
+    }
+
+    override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: PhotoCell.reuseIdentifier, for: indexPath)
+        guard let cell = cell as? PhotoCell else { return cell }
+        cell.title.text = "Hello \(indexPath.row + 1)"
+        // The previous row's load stops; a memory hit shows now; a prefetch already running is joined.
+        coordinator.bind(cell.photo, row: indexPath.row)
+        if case .loaded(_, _, .memory) = cell.photo.lookahead.state {
+            print("📦 Image loaded from cache: \(urls[indexPath.row].absoluteString)")
+        }
+        print("🔄 Cell configured for row \(indexPath.row + 1)")
+        return cell
+    }
+
+    override func tableView(
+        _ tableView: UITableView,
+        didEndDisplaying cell: UITableViewCell,
+        forRowAt indexPath: IndexPath
+    ) {
+        coordinator.unbind(row: indexPath.row)  // the load goes on as a prefetch while the row is near
+    }
+
+    override func scrollViewDidScroll(_ scrollView: UIScrollView) {
+        adapter.scrollViewDidScroll(scrollView)
+    }
+}

@@ -1,0 +1,61 @@
+// Lookahead — view.lookahead: the one-line, reuse-safe image loading of any ImageDisplaying view.
+
+public import Foundation
+
+extension ImageDisplaying {
+    /// Loads images into this view: `imageView.lookahead.setImage(with: url, placeholder: gray)`.
+    public var lookahead: ImageDisplayingLoads<Self> { ImageDisplayingLoads(view: self) }
+}
+
+/// The loading calls of one view, reached through `view.lookahead`.
+///
+/// ```swift
+/// func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+///     let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath) as! PhotoCell
+///     cell.photoView.lookahead.setImage(with: photos[indexPath.row].url, placeholder: gray)
+///     return cell
+/// }
+/// ```
+@MainActor
+public struct ImageDisplayingLoads<View: ImageDisplaying> {
+    /// The view.
+    public let view: View
+
+    /// The view's loader (created on first use and kept by the view).
+    public var loader: ImageViewLoader { ImageViewLoader.loader(for: view) }
+
+    /// What the view shows now.
+    public var state: ImageSlot.State { view.lookaheadLoader?.state ?? .empty }
+
+    /// Shows the image at `url`: a memory hit at once, else `placeholder` while it loads, then the image fading in.
+    /// The view's previous load stops, and its result is never shown. `nil` shows the placeholder.
+    ///
+    /// - Parameters:
+    ///   - url: The image's URL.
+    ///   - placeholder: Shown while loading; overrides the options' placeholder.
+    ///   - options: The pipeline, the failure image and the transition.
+    public func setImage(with url: URL?, placeholder: PlatformImage? = nil, options: ImageLoadingOptions = .init()) {
+        setImage(with: url.map { ImageRequest(url: $0) }, placeholder: placeholder, options: options)
+    }
+
+    /// Shows the image for `request` (its thumbnail size, processors, options): like the URL variant.
+    public func setImage(
+        with request: ImageRequest?,
+        placeholder: PlatformImage? = nil,
+        options: ImageLoadingOptions = .init()
+    ) {
+        var options = options
+        if let placeholder { options.placeholder = placeholder }
+        ImageViewLoader.loader(for: view, options: options).load(request, options: options)
+    }
+
+    /// Cancels the view's load and shows its placeholder.
+    public func cancel() {
+        view.lookaheadLoader?.cancel()
+    }
+
+    /// Loads a failed image again, at once.
+    public func retry() {
+        view.lookaheadLoader?.retry()
+    }
+}

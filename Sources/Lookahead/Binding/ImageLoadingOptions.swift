@@ -1,0 +1,51 @@
+// Lookahead — ImageLoadingOptions: what an image view shows while it loads, on failure, and how the image appears.
+
+/// How a loaded image appears in its view.
+public enum ImageTransition: Sendable, Equatable {
+    /// The image replaces what was shown at once.
+    case none
+    /// The image fades in over `duration` seconds.
+    case fadeIn(duration: Double)
+
+    /// The default: a quarter-second fade.
+    public static let standard = ImageTransition.fadeIn(duration: 0.25)
+}
+
+/// What an image view shows around a load: its placeholder, its failure image and how the image appears.
+///
+/// ```swift
+/// let options = ImageLoadingOptions(placeholder: gray, failureImage: brokenPhoto, transition: .fadeIn(duration: 0.2))
+/// imageView.lookahead.setImage(with: photo.url, options: options)
+/// ```
+///
+/// The transition is used only when the image replaces its own placeholder (it came from the network, the disk, or a
+/// prefetch that finished while the view waited); an image in the memory cache shows at once, without a fade.
+public struct ImageLoadingOptions {
+    /// The pipeline that loads the images.
+    public var pipeline: ImagePipeline
+    /// Shown while the image loads, and when there is no URL (`nil`: nothing).
+    public var placeholder: PlatformImage?
+    /// Shown when the load fails (`nil`: the placeholder).
+    public var failureImage: PlatformImage?
+    /// How an image that was not in the memory cache appears.
+    public var transition: ImageTransition
+
+    /// Creates options.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The pipeline that loads the images.
+    ///   - placeholder: Shown while the image loads, and for a `nil` URL.
+    ///   - failureImage: Shown when the load fails; `nil` keeps the placeholder.
+    ///   - transition: How an image that was not in the memory cache appears.
+    public init(
+        pipeline: ImagePipeline = .shared,
+        placeholder: PlatformImage? = nil,
+        failureImage: PlatformImage? = nil,
+        transition: ImageTransition = .standard
+    ) {
+        self.pipeline = pipeline
+        self.placeholder = placeholder
+        self.failureImage = failureImage
+        self.transition = transition
+    }
+}

@@ -1,0 +1,54 @@
+// Lookahead — ImageViewPresenter: from a slot's state to what its view shows, and whether it fades in.
+
+/// Decides what an image view shows for an ``ImageSlot/State``: a value type, tested without a view.
+///
+/// - Empty or loading: the placeholder, at once.
+/// - Loaded: the image. It fades in (the options' transition) only when it replaces the placeholder of the same
+///   request — it came from the network or the disk, or a deferred load found it in memory after the view had
+///   waited; a memory hit at configuration time replaces the previous content at once.
+/// - Failed: the failure image, or the placeholder.
+/// - The same content twice is shown once: a state rendered again (a completion that hops to the main thread after
+///   the caller already showed it) changes nothing.
+package struct ImageViewPresenter {
+    /// What the view shows, by the request it belongs to.
+    package enum Shown: Equatable {
+        case nothing
+        case placeholder(ImageCacheKey?)
+        case image(ImageCacheKey)
+        case failure(ImageCacheKey)
+    }
+
+    /// What to hand to the view.
+    package struct Display {
+        package var image: PlatformImage?
+        package var transition: ImageTransition
+    }
+
+    package private(set) var shown = Shown.nothing
+
+    package init() {}
+
+    /// The display for `state`, or `nil` when the view already shows it.
+    package mutating func present(_ state: ImageSlot.State, options: ImageLoadingOptions) -> Display? {
+        let next: Shown
+        let display: Display
+        switch state {
+        case .empty:
+            next = .placeholder(nil)
+            display = Display(image: options.placeholder, transition: .none)
+        case .loading(let request):
+            next = .placeholder(request.imageKey)
+            display = Display(image: options.placeholder, transition: .none)
+        case .loaded(let image, let request, _):
+            next = .image(request.imageKey)
+            let replacesPlaceholder = shown == .placeholder(request.imageKey)
+            display = Display(image: image, transition: replacesPlaceholder ? options.transition : .none)
+        case .failed(_, let request):
+            next = .failure(request.imageKey)
+            display = Display(image: options.failureImage ?? options.placeholder, transition: .none)
+        }
+        guard next != shown else { return nil }
+        shown = next
+        return display
+    }
+}

@@ -1,0 +1,66 @@
+// Lookahead — LazyImageModel: a declarative image view's phases (empty, success, failure), view-framework free.
+
+/// The state behind a declarative image view (SwiftUI's `LazyImage`): its phase, and when to fade.
+///
+/// ```swift
+/// let model = LazyImageModel(request: request)           // a memory hit is `.success` from the start
+/// model.onChange = { phase, transition in redraw(phase, animated: transition != .none) }
+/// model.appear(request)                                  // onAppear, and when the request changes
+/// model.disappear()                                      // onDisappear: a load still running stops
+/// ```
+///
+/// It is an ``ImageDisplaying`` target of its own ``ImageViewLoader``, so it inherits every rule of the UIKit image
+/// view: the current request only, a fade only for an image that replaces its placeholder, `retry()` skipping the
+/// failure backoff.
+@MainActor
+public final class LazyImageModel: ImageDisplaying {
+    /// What the view shows, as SwiftUI's `AsyncImagePhase`.
+    public typealias Phase = ImagePhase<PlatformImage>
+
+    /// What the view shows now.
+    public private(set) var phase: Phase
+    /// Called on every change of phase, with the transition to animate it with.
+    public var onChange: ((Phase, ImageTransition) -> Void)?
+    /// The pipeline and the transition (placeholder and failure images are the view's content, not options here).
+    public let options: ImageLoadingOptions
+    /// The loader of this model: ``ImageDisplaying`` storage.
+    public var lookaheadLoader: ImageViewLoader?
+
+    /// Creates the model; the phase is `.success` at once when the image is in the memory cache. Nothing loads
+    /// until ``appear(_:)``.
+    public init(request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions()) {
+        self.options = options
+        self.phase = request.flatMap { options.pipeline.cachedImage(for: $0) }.map(Phase.success) ?? .empty
+    }
+
+    /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
+    /// it. The same request again keeps its load, or its image.
+    public func appear(_ request: ImageRequest?) {
+        ImageViewLoader.loader(for: self, options: options).load(request, options: options)
+    }
+
+    /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``); an image already shown
+    /// stays.
+    public func disappear() {
+        guard let loader = lookaheadLoader, case .loading = loader.state else { return }
+        loader.cancel()
+    }
+
+    /// Loads a failed image again, at once (a tap on the failure view).
+    public func retry() {
+        lookaheadLoader?.retry()
+    }
+
+    /// ``ImageDisplaying``: the loader showed a new state.
+    public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        let next: Phase
+        switch lookaheadLoader?.state ?? .empty {
+        case .empty, .loading: next = .empty
+        case .loaded(let image, _, _): next = .success(image)
+        case .failed(let error, _): next = .failure(error)
+        }
+        if case .empty = phase, case .empty = next { return }
+        phase = next
+        onChange?(next, transition)
+    }
+}

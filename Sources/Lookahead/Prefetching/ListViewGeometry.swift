@@ -1,0 +1,63 @@
+// Lookahead — ListViewGeometry: what a list view shows, read as plain numbers, and the loader's update from it.
+
+/// A scrolling list as the prefetcher sees it: the rows on screen and where the top edge is. UIKit's table and
+/// collection views conform in `LookaheadUI` by reading their properties; the arithmetic is here, tested on Linux.
+@MainActor
+public protocol ListViewGeometry: AnyObject {
+    /// The rows (of section 0) on screen, in any order.
+    var lookaheadVisibleRows: [Int] { get }
+    /// The vertical extent of `row` in content coordinates, when the view lays out rows one per line; `nil` for a
+    /// grid, or when unknown.
+    func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)?
+    /// The content offset at the top edge of the viewport, below any inset (`contentOffset.y` + the top inset).
+    var lookaheadViewportTop: Double { get }
+}
+
+/// The visible rows of a list and the fractional row at its top edge: ``ListImageLoader``'s input.
+public struct ListViewport: Sendable, Equatable {
+    /// The rows on screen, as a range (from the lowest to the highest visible row).
+    public var rows: Range<Int>
+    /// Where the top edge of the viewport is, in rows (`12.5`: half of row 12 is scrolled past), when known.
+    public var position: Double?
+
+    /// A viewport of known rows and position.
+    public init(rows: Range<Int>, position: Double? = nil) {
+        self.rows = rows
+        self.position = position
+    }
+
+    /// Reads a list's geometry: `nil` when no row is on screen.
+    @MainActor
+    public init?(_ list: some ListViewGeometry) {
+        self.init(visibleRows: list.lookaheadVisibleRows, viewportTop: list.lookaheadViewportTop) {
+            list.lookaheadRowExtent($0)
+        }
+    }
+
+    /// The viewport of a list that shows `visibleRows`, whose top edge is at `viewportTop`; `extent` gives a row's
+    /// vertical extent. `nil` when no row is on screen.
+    public init?(
+        visibleRows: [Int],
+        viewportTop: Double,
+        extent: (Int) -> (minY: Double, height: Double)?
+    ) {
+        guard let low = visibleRows.min(), let high = visibleRows.max() else { return nil }
+        rows = low..<(high + 1)
+        // The fractional row at the top edge, so the loader's speed estimate follows the scroll smoothly rather than
+        // stepping by whole rows.
+        if let frame = extent(low), frame.height > 0 {
+            position = Double(low) + min(max((viewportTop - frame.minY) / frame.height, 0), 1)
+        }
+    }
+}
+
+extension ListImageLoader {
+    /// The list scrolled (or its rows changed): reads its viewport and moves the prefetch window. Returns what
+    /// changed, for a log; `nil` when no row is on screen.
+    @MainActor
+    @discardableResult
+    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?) -> Update? {
+        guard let viewport = ListViewport(list) else { return nil }
+        return visibleRowsChanged(viewport.rows, position: viewport.position, requests: requests)
+    }
+}

@@ -1,0 +1,56 @@
+// LookaheadUI — UIImageView and NSImageView as ImageDisplaying: show an image, fade it in, keep the view's loader.
+// Apple platforms only: this file is empty on Linux and cannot be built or tested there. Every decision (which load
+// is current, placeholder or image, fade or not) is ImageViewLoader's, tested on Linux with a fake view.
+
+#if canImport(UIKit) && !os(watchOS)
+public import Lookahead
+import ObjectiveC
+public import UIKit
+
+/// The key of the view's loader among its associated objects: the address of one byte, allocated once.
+@MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+
+extension UIImageView: Lookahead.ImageDisplaying {
+    /// Sets the image; `.fadeIn` cross-dissolves from what the view showed.
+    public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        guard case .fadeIn(let duration) = transition, duration > 0 else {
+            self.image = image
+            return
+        }
+        UIView.transition(
+            with: self,
+            duration: duration,
+            options: [.transitionCrossDissolve, .allowUserInteraction],
+            animations: { self.image = image },
+            completion: nil
+        )
+    }
+
+    /// The view's loader, kept as an associated object (released with the view, which cancels its load).
+    public var lookaheadLoader: ImageViewLoader? {
+        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewLoader }
+        set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
+    }
+}
+
+#elseif canImport(AppKit)
+public import AppKit
+public import Lookahead
+import ObjectiveC
+
+/// The key of the view's loader among its associated objects: the address of one byte, allocated once.
+@MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+
+extension NSImageView: Lookahead.ImageDisplaying {
+    /// Sets the image (AppKit: without a fade).
+    public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        self.image = image
+    }
+
+    /// The view's loader, kept as an associated object (released with the view, which cancels its load).
+    public var lookaheadLoader: ImageViewLoader? {
+        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewLoader }
+        set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
+    }
+}
+#endif

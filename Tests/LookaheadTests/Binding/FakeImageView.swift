@@ -1,0 +1,24 @@
+// Lookahead tests — FakeImageView: an ImageDisplaying view that records what it was told to show.
+
+@testable import Lookahead
+
+/// Records every image it is told to show, by size, and whether it was to fade in.
+@MainActor
+final class FakeImageView: ImageDisplaying {
+    struct Shown: Equatable, Sendable, CustomStringConvertible {
+        var image: String
+        var fades: Bool
+        var description: String { fades ? "\(image) fading" : image }
+    }
+
+    var lookaheadLoader: ImageViewLoader?
+    let shown = AsyncCondition<[Shown]>([])
+
+    func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        let label = image.map { "\($0.width)x\($0.height)" } ?? "nil"
+        shown.update { $0.append(Shown(image: label, fades: transition != .none)) }
+    }
+
+    /// What the view showed, as labels: "1x1", "11x8 fading".
+    var labels: [String] { shown.value.map(\.description) }
+}
