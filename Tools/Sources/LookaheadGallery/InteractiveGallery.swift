@@ -55,6 +55,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     enum Message: Sendable {
         case keys([Key])
         case slot(cell: Int, ImageSlot.State)
+        case progress(cell: Int, key: ImageCacheKey, received: Int64, expected: Int64?)
         case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?)
         case items([GalleryItem])
         case itemsFailed(String)
@@ -74,6 +75,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         var item: Int?
         var request: ImageRequest?
         var display = Display.loading
+        /// The download's bytes received and expected, while loading.
+        var progress: (received: Int64, expected: Int64?)?
     }
 
     let pipeline: ImagePipeline
@@ -238,6 +241,9 @@ public final class InteractiveGallery: @unchecked Sendable {
                 }
             case .signal:
                 return (false, true)
+            case .progress(let cell, let key, let received, let expected):
+                guard cells[cell].request?.imageKey == key, case .loading = cells[cell].display else { continue }
+                cells[cell].progress = (received, expected)
             case .slot(let cell, let state):
                 apply(state, to: cell)
             case .art(let cell, let key, let art, let graphics):
@@ -285,6 +291,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         switch state {
         case .loading:
             cells[cell].display = .loading
+            cells[cell].progress = nil
         case .loaded(let image, _, let cache):
             if cache == .memory { summary.memoryHits += 1 }
             if let cached = artCache[request.imageKey] {
@@ -388,6 +395,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].item = item
         cells[cell].request = request
         cells[cell].display = .loading
+        cells[cell].progress = nil
         boundCells[item] = cell
         log.line("🔄 Cell configured for row \(item + 1)")
         // A memory hit changes the state inside bind; its message is applied on the next frame, but the art cache
@@ -403,6 +411,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].item = nil
         cells[cell].request = nil
         cells[cell].display = .loading
+        cells[cell].progress = nil
         shownGraphics.remove(cell)
         // A running load goes on as a prefetch; the loader's window decides when to give it up.
         loader.unbind(row: item)
@@ -411,7 +420,12 @@ public final class InteractiveGallery: @unchecked Sendable {
     private func makeCell() -> Int {
         let index = cells.count
         let inbox = inbox
-        let slot = ImageSlot(pipeline: pipeline) { state in inbox.post(.slot(cell: index, state)) }
+        let slot = ImageSlot(
+            pipeline: pipeline,
+            onProgress: { request, received, expected in
+                inbox.post(.progress(cell: index, key: request.imageKey, received: received, expected: expected))
+            }
+        ) { state in inbox.post(.slot(cell: index, state)) }
         cells.append(Cell(slot: slot))
         return index
     }
@@ -449,6 +463,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         case .image: openDetail(item)
         case .failed(_, retryable: true):
             cells[cell].display = .loading
+            cells[cell].progress = nil
             cells[cell].slot.retry()
         default: break
         }
@@ -486,6 +501,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     static let dim = RGB(90, 90, 100)
     private static let placeholder = RGB(44, 44, 52)
+    static let progressColor = RGB(120, 170, 255)
     static let failure = RGB(230, 90, 90)
 
     private func draw() {
@@ -535,7 +551,20 @@ public final class InteractiveGallery: @unchecked Sendable {
             default:
                 clipFill(&screen, x: origin.x, y: y, layout: layout, color: Self.placeholder)
                 let middle = y + layout.imageLines / 2
-                if content.contains(middle) {
+                if content.contains(middle), let progress = cell?.progress, let expected = progress.expected,
+                    expected > 0, layout.imageColumns >= 6
+                {
+                    // A download under way: how much of it has arrived, across the tile.
+                    let width = layout.imageColumns - 2
+                    let filled = Int(Double(width) * min(1, Double(progress.received) / Double(expected)))
+                    screen.put(
+                        String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled),
+                        x: origin.x + 1,
+                        y: middle,
+                        foreground: Self.progressColor,
+                        background: Self.placeholder
+                    )
+                } else if content.contains(middle) {
                     let glyph = Self.spinner[(spinnerPhase + item) % Self.spinner.count]
                     screen.put(
                         String(glyph),

@@ -86,6 +86,9 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Extra random latency per image, up to this many milliseconds (seeded).")
     var jitterMs = 200
 
+    @Option(help: "Bandwidth of each image response of the embedded server, in KiB/s (0: unlimited).")
+    var kibPerSecond = 0
+
     @Option(help: "Image size in pixels (square).")
     var imageSize = 200
 
@@ -113,7 +116,7 @@ struct GalleryCommand: AsyncParsableCommand {
             ("--image-size", imageSize, 8...4096), ("--frame-ms", frameMs, 1...1000), ("--rows", rows, 1...1_000_000),
             ("--media-count", mediaCount, 1...1_000_000), ("--viewport-rows", viewportRows, 1...1000),
             ("--latency-ms", latencyMs, 0...60_000), ("--jitter-ms", jitterMs, 0...60_000),
-            ("--slow-ms", slowMs, 0...600_000),
+            ("--slow-ms", slowMs, 0...600_000), ("--kib-per-second", kibPerSecond, 0...1_000_000),
         ] where !range.contains(value) {
             throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
         }
@@ -144,6 +147,7 @@ struct GalleryCommand: AsyncParsableCommand {
             configuration: .init { configuration in
                 configuration.latency = .milliseconds(latencyMs)
                 configuration.jitter = .milliseconds(jitterMs)
+                if kibPerSecond > 0 { configuration.bytesPerSecond = kibPerSecond * 1024 }
                 configuration.seed = 42
                 configuration.mediaCount = max(mediaCount, minimumMediaCount)
                 // Generated pictures unless a folder is named: the gallery's terminal tests read the "Hello n" titles.

@@ -371,4 +371,12 @@ struct TmuxGalleryTests {
         let after = try session.waitFor("the shell after the gallery") { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0"))
     }
+
+    @Test func aSlowDownloadShowsItsProgressOnTheTile() throws {
+        // 2 KiB/s per response: an image of several KiB takes seconds, its bytes arriving in chunks.
+        let session = try TmuxSession(arguments: fast + ["--kib-per-second", "2"], columns: 100, rows: 32)
+        let screen = try session.waitFor("a progress bar on a loading tile") { $0.contains("━") }
+        #expect(screen.contains("loading…"), "the tile is still loading while its bar grows")
+        try session.send("q")
+    }
 }
