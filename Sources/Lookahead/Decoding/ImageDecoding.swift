@@ -76,7 +76,7 @@ public enum ImageDecoders {
         #if canImport(CGIF)
         decoders.append(GIF())
         #endif
-        #if canImport(ImageIO) && canImport(CoreGraphics)
+        #if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
         decoders.append(ImageIODecoder())  // every format ImageIO knows, on Apple platforms
         #endif
         return decoders
