@@ -137,6 +137,7 @@ public final class DiskCache: DataCaching {
     // MARK: - DataCaching
 
     public func cachedData(for key: String) -> Data? {
+        guard !key.isEmpty else { return nil }
         let digest = DiskCacheFile.keyDigest(for: key)
         let name = DiskCacheFile.name(digest: digest)
         let now = Date().timeIntervalSince1970
@@ -199,8 +200,9 @@ public final class DiskCache: DataCaching {
         case file(size: Int?, touch: Bool)
     }
 
+    /// Stores data for a key, written in the background; an empty key or empty data is not stored.
     public func storeData(_ data: Data, for key: String) {
-        guard !isReadOnly, !data.isEmpty else { return }
+        guard !isReadOnly, !data.isEmpty, !key.isEmpty else { return }
         let size = DiskCacheFile.fileSize(dataCount: data.count)
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
@@ -339,8 +341,22 @@ public final class DiskCache: DataCaching {
                 )
             } catch  where error.code == ENOENT && attempt == 1 {
                 DiskCacheFile.prepareDirectory(path)
+                forgetEntriesOnDisk()
             }
         }
+    }
+
+    /// The folder was deleted from outside, and with it every entry written so far: the index keeps only the entries
+    /// still waiting to be written, so ``totalSize`` and ``totalCount`` count what is really there.
+    private func forgetEntriesOnDisk() {
+        let now = Date().timeIntervalSince1970
+        state.withLock { state in
+            state.index.removeAll()
+            for (name, staged) in state.staging {
+                state.index.insert(name, size: DiskCacheFile.fileSize(dataCount: staged.data.count), touchedAt: now)
+            }
+        }
+        logger.warning("Disk cache folder \(path) was deleted from outside; it was created again, empty")
     }
 
     /// Forgets an entry that cannot be served and deletes its file (only the lock owner deletes).

@@ -33,7 +33,8 @@ public final class ImagePipeline: Sendable {
 
     /// Every request's bookkeeping; only the runner (`ImagePipeline+Runner.swift`) changes it.
     let state: Locked<ImagePipelineStateMachine>
-    private let nextTaskID = AtomicInt(0)
+    /// Task ids are unique in the process, across pipelines.
+    private static let nextTaskID = AtomicInt(0)
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
     let executor: any ImagePipelineExecutor
@@ -97,7 +98,7 @@ public final class ImagePipeline: Sendable {
     /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
     public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
         if Task.isCancelled { throw .cancelled }
-        let task = DataTask(id: nextTaskID.add(1), request: request)
+        let task = DataTask(id: Self.nextTaskID.add(1), request: request)
         if request.url == nil { throw .invalidURL(nil) }
         if let error = failureBackoffError(for: request) { throw error }
         guard let actions = state.withLock({ $0.submit(task, dataOnly: true) }) else { throw .pipelineInvalidated }
@@ -166,7 +167,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func makeTask(with request: ImageRequest) -> ImageTask {
-        ImageTask(id: nextTaskID.add(1), request: request, pipeline: self)
+        ImageTask(id: Self.nextTaskID.add(1), request: request, pipeline: self)
     }
 
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the

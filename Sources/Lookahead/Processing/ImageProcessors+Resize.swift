@@ -4,7 +4,8 @@ extension ImageProcessors {
     /// Resizes an image to fit in or fill a size (in pixels), keeping its aspect ratio.
     ///
     /// On a 640×480 image: fill 400×400 → 533×400; fit 480×480 → 480×360; width 400 → 400×300;
-    /// fill 400×400 with crop → 400×400 (the centre).
+    /// fill 400×400 with crop → 400×400 (the centre); fill 800×800 with crop, no upscaling → 480×480 (the centre,
+    /// in the requested shape).
     public struct Resize: ImageProcessing {
         /// How the image relates to the target size.
         public enum ContentMode: String, Sendable, Hashable {
@@ -91,7 +92,12 @@ extension ImageProcessors {
             let size = scaledSize(forWidth: image.width, height: image.height)
             let scaled = Resampler.resize(image, width: size.width, height: size.height, filter: filter)
             guard crop, contentMode == .aspectFill, let width, let height else { return scaled }
-            return scaled.cropped(width: min(width, scaled.width), height: min(height, scaled.height))
+            // An image too small to cover the size (no upscaling) is cropped to the size's aspect ratio: the largest
+            // centred rectangle of that shape.
+            let aspect = Double(width) / Double(height)
+            let cropWidth = min(width, scaled.width, Int((Double(scaled.height) * aspect).rounded()))
+            let cropHeight = min(height, scaled.height, Int((Double(scaled.width) / aspect).rounded()))
+            return scaled.cropped(width: cropWidth, height: cropHeight)
         }
     }
 }

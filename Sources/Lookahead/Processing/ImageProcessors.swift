@@ -11,14 +11,15 @@
 /// Every processor's ``ImageProcessing/identifier`` names its parameters, so identical processing of identical
 /// input runs once and is cached once.
 public enum ImageProcessors {
-    /// Several processors applied in order, as one.
+    /// Several processors applied in order, as one. Nested compositions are flattened, so a composition of
+    /// compositions has the identifier (and the cache key) of the flat one.
     public struct Composition: ImageProcessing {
-        /// The processors, in order.
+        /// The processors, in order, with nested compositions flattened.
         public let processors: [any ImageProcessing]
 
         /// Creates a composition.
         public init(_ processors: [any ImageProcessing]) {
-            self.processors = processors
+            self.processors = processors.flatMap { ($0 as? Composition)?.processors ?? [$0] }
         }
 
         public var identifier: String {

@@ -1,0 +1,72 @@
+// Lookahead tests — semantics the peers (Nuke, Kingfisher) get right: task ids across pipelines, flat
+// compositions, fill-and-crop without upscaling, the disk cache's empty key and deleted folder, memory-cache TTL.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite struct PeerSemanticsTests {
+    @Test func taskIdsAreUniqueAcrossPipelines() {
+        let first = ImagePipeline { $0.diskCache = nil }
+        let second = ImagePipeline { $0.diskCache = nil }
+        let request = ImageRequest(url: URL(string: "data:,x"))
+        let tasks = (0..<3).flatMap { _ in [first.imageTask(with: request), second.imageTask(with: request)] }
+        #expect(Set(tasks.map(\.id)).count == tasks.count)
+        for task in tasks { task.cancel() }
+    }
+
+    @Test func aNestedCompositionIsTheFlatOne() {
+        let a = ImageProcessors.Resize(width: 10)
+        let b = ImageProcessors.Circle()
+        let c = ImageProcessors.RoundedCorners(radius: 2)
+        let nested = ImageProcessors.Composition([
+            a, ImageProcessors.Composition([b, ImageProcessors.Composition([c])]),
+        ])
+        let flat = ImageProcessors.Composition([a, b, c])
+        #expect(nested.identifier == flat.identifier)
+        #expect(nested.processors.count == 3)
+        #expect(
+            ImageRequest(url: URL(string: "https://example.com/1.jpg"), processors: [nested]).imageKey
+                == ImageRequest(url: URL(string: "https://example.com/1.jpg"), processors: [flat]).imageKey
+        )
+    }
+
+    @Test func fillAndCropWithoutUpscalingKeepsTheRequestedShape() throws {
+        let image = Bitmap(width: 300, height: 200, red: 10, green: 20, blue: 30)
+        let square = try ImageProcessors.Resize(width: 400, height: 400, contentMode: .aspectFill, crop: true)
+            .process(image)
+        #expect((square.width, square.height) == (200, 200))
+        let wide = try ImageProcessors.Resize(width: 800, height: 200, contentMode: .aspectFill, crop: true)
+            .process(image)
+        #expect((wide.width, wide.height) == (300, 75))
+        // With room to scale down, the crop is the exact size, as before.
+        let small = try ImageProcessors.Resize(width: 100, height: 100, contentMode: .aspectFill, crop: true)
+            .process(image)
+        #expect((small.width, small.height) == (100, 100))
+    }
+
+    @Test func theDiskCacheRejectsAnEmptyKey() {
+        let folder = TemporaryDirectory()
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(Data("x".utf8), for: "")
+        cache.flush()
+        #expect(cache.totalCount == 0)
+        #expect(cache.cachedData(for: "") == nil)
+    }
+
+    @Test func totalSizeIsRightAfterTheFolderWasDeletedFromOutside() throws {
+        let folder = TemporaryDirectory()
+        let cache = DiskCache(directory: folder.url)
+        for key in ["a", "b", "c"] { cache.storeData(Data(repeating: 1, count: 1000), for: key) }
+        cache.flush()
+        #expect(cache.totalCount == 3)
+        try FileManager.default.removeItem(at: folder.url)
+        cache.storeData(Data(repeating: 2, count: 500), for: "d")
+        cache.flush()
+        #expect(cache.totalCount == 1, "only the entry written after the deletion is on disk")
+        #expect(cache.totalSize == folder.bytes { !$0.hasPrefix(".") })
+        #expect(cache.cachedData(for: "d") == Data(repeating: 2, count: 500))
+        #expect(cache.cachedData(for: "a") == nil)
+    }
+}
