@@ -106,6 +106,10 @@ extension ImagePipeline {
             executor.runDecode {
                 let result: Result<TaskGraph.Output, Error> =
                     token.isCancelled ? .failure(.cancelled) : self.decode(data, for: request)
+                if case .failure(let error) = result, self.fallsBackToTheNetwork(after: error, of: data, for: request) {
+                    self.decodeFromTheNetwork(request, operation: operation, token: token, priority: priority)
+                    return
+                }
                 self.operationFinished(operation, with: result.map { .image($0) })
             }
         case .process(let input, let request):
@@ -115,6 +119,35 @@ extension ImagePipeline {
                 self.operationFinished(operation, with: result.map { .image($0) })
             }
         }
+    }
+
+    /// Disk-cache data that is not an image (the entry is already removed by then) is fetched again from the
+    /// network, once, when the request may load from it: as Nuke does, a bad entry costs a download, not a failure.
+    private func fallsBackToTheNetwork(after error: Error, of data: TaskGraph.LoadedData, for request: ImageRequest)
+        -> Bool
+    {
+        data.cacheType == .disk && error.meansTheDataIsNotAnImage && request.dataPolicy.loadsFromNetwork
+    }
+
+    /// The fallback: download without reading the disk cache, then decode; the operation finishes with that.
+    private func decodeFromTheNetwork(
+        _ request: ImageRequest,
+        operation: Int,
+        token: OperationToken,
+        priority: ImageRequest.Priority
+    ) {
+        var withoutDisk = request
+        withoutDisk.options.insert(.disableDiskCacheReads)
+        let fresh = withoutDisk
+        let task = executor.runLoad(priority: Self.taskPriority(priority)) {
+            let loaded = await self.load(fresh, operation: operation)
+            self.executor.runDecode {
+                let result: Result<TaskGraph.Output, Error> =
+                    token.isCancelled ? .failure(.cancelled) : loaded.flatMap { self.decode($0, for: request) }
+                self.operationFinished(operation, with: result.map { .image($0) })
+            }
+        }
+        token.attach(task)
     }
 
     private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {

@@ -119,29 +119,46 @@ final class EventLog: Sendable {
         #expect(cache.disk.cachedData(for: key) == TestImages.jpeg)
     }
 
-    @Test func garbageReadFromTheDiskIsRemovedAndReported() async throws {
+    @Test func garbageReadFromTheDiskIsRemovedReportedAndFetchedAgainOnce() async throws {
         cache.disk.storeData(Self.html, for: key)
         await cache.flush()
         let loader = loader(answering: TestImages.jpeg)
+        let pipeline = makePipeline(loader)
+        // The entry is not an image: it is removed, and the same load falls back to the network.
+        let response = try await pipeline.image(for: url)
+        #expect(response.cacheType == nil, "the image came from the network")
+        #expect(loader.record.value.started.count == 1)
+        let removals = events.all.compactMap { event -> URL? in
+            if case .diskCacheEntryRemoved(let url, reason: .noDecoder) = event { url } else { nil }
+        }
+        #expect(removals == [url])
+        await cache.flush()
+        #expect(cache.removals == [key])
+        #expect(cache.disk.cachedData(for: key) == TestImages.jpeg, "the good image replaced the garbage")
+    }
+
+    @Test func theNetworkFallbackHappensOnceAndNotWhenOnlyCachedDataIsAllowed() async throws {
+        // The network answers garbage too: one download, then the failure (no loop).
+        cache.disk.storeData(Self.html, for: key)
+        await cache.flush()
+        let loader = loader(answering: Self.html)
         let pipeline = makePipeline(loader)
         let failure = await error { _ = try await pipeline.image(for: url) }
         guard case .noDecoder? = failure else {
             Issue.record("got \(String(describing: failure))")
             return
         }
-        #expect(loader.record.value.started.isEmpty, "the first load was served (badly) from the disk")
-        #expect(cache.removals == [key])
-        #expect(!cache.disk.containsData(for: key))
-        let removals = events.all.compactMap { event -> URL? in
-            if case .diskCacheEntryRemoved(let url, reason: .noDecoder) = event { url } else { nil }
-        }
-        #expect(removals == [url])
-        // The next load asks the network, and what it gets decodes and is stored.
-        let response = try await pipeline.image(for: url)
-        #expect(response.cacheType == nil)
         #expect(loader.record.value.started.count == 1)
+        // A request that may not load from the network fails without one.
+        cache.disk.storeData(Self.html, for: key)
         await cache.flush()
-        #expect(cache.disk.cachedData(for: key) == TestImages.jpeg)
+        let cachedOnly = ImageRequest(url: url, options: [.returnCacheDataDontLoad])
+        let offline = await error { _ = try await pipeline.image(for: cachedOnly) }
+        guard case .noDecoder? = offline else {
+            Issue.record("got \(String(describing: offline))")
+            return
+        }
+        #expect(loader.record.value.started.count == 1)
     }
 
     @Test func aDiskEntryTooLargeForThisPipelineIsKept() async {
