@@ -5,7 +5,8 @@ import DequeModule
 /// Decides which queued stage starts next and how many run at once.
 ///
 /// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
-/// priority changes while queued moves to the back of its new level. At most ``limit`` stages run at once, and
+/// priority is raised while queued goes to the back of its new level (it does not overtake what waits there); one
+/// whose priority is lowered goes to the front of its new level (it waited longer than what was queued there). At most ``limit`` stages run at once, and
 /// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
 /// take every slot and make an on-screen image wait behind them. A running stage that stalls can be parked: it
 /// goes on, but its slot is free, so six trickling servers cannot hold up every other download.
@@ -55,8 +56,13 @@ struct WorkQueue {
     }
 
     mutating func move(_ node: Int, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
-        remove(node, priority: old)
-        enqueue(node, priority: new)
+        guard let index = levels[old.rawValue].firstIndex(of: node) else { return }
+        levels[old.rawValue].remove(at: index)
+        if new < old {
+            levels[new.rawValue].prepend(node)
+        } else {
+            levels[new.rawValue].append(node)
+        }
     }
 
     /// Takes the next stage if a slot is free for it, and counts it as running.

@@ -17,6 +17,24 @@ import Testing
         #expect(queue.next()?.node == 3)
     }
 
+    @Test func aLoweredStageGoesToTheFrontOfItsNewLevelARaisedOneToTheBack() {
+        var queue = WorkQueue(limit: 10)
+        queue.enqueue(1, priority: .low)
+        queue.enqueue(2, priority: .low)
+        queue.enqueue(3, priority: .normal)
+        queue.enqueue(4, priority: .normal)
+        queue.enqueue(5, priority: .high)
+        // Lowered: 4 comes before what already waits at .low.
+        queue.move(4, from: .normal, to: .low)
+        // Raised: 1 joins .high behind 5, which was there first.
+        queue.move(1, from: .low, to: .high)
+        #expect(queue.queuedInOrder == [5, 1, 3, 4, 2])
+        // A stage that is not queued (it runs) is not queued again by a priority change.
+        #expect(queue.next()?.node == 5)
+        queue.move(5, from: .high, to: .low)
+        #expect(queue.queuedInOrder == [1, 3, 4, 2])
+    }
+
     @Test func prefetchesTakeOnlyTheirShareOfSlots() {
         var queue = WorkQueue(limit: 4, backgroundLimit: 2)
         for node in 1...5 { queue.enqueue(node, priority: .low) }
