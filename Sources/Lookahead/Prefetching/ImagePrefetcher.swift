@@ -64,8 +64,8 @@ public final class ImagePrefetcher: Sendable {
         case started(ImageRequest)
         /// A started prefetch ended.
         case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
-        /// A prefetch put an image of this cost (bytes, as the memory cache counts it) in memory; reported just
-        /// before its `finished`.
+        /// A prefetch (or an adopted load) ended with an image of this cost: the bytes of its pixels, what the
+        /// memory cache counts. Reported just before its `finished`.
         case decoded(ImageRequest, cost: Int)
     }
 
