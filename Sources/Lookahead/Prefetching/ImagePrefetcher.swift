@@ -63,6 +63,9 @@ public final class ImagePrefetcher: Sendable {
         case started(ImageRequest)
         /// A started prefetch ended.
         case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
+        /// A prefetch (or an adopted load) ended with an image of this cost: the bytes of its pixels, what the
+        /// memory cache counts. Reported just before its `finished`.
+        case decoded(ImageRequest, cost: Int)
     }
 
     /// Creates a prefetcher.
@@ -172,7 +175,9 @@ public final class ImagePrefetcher: Sendable {
             return
         }
         task.priority = priority
-        task.onFinish { [weak self] result in self?.finish(key, work: work, request: task.request, result: result) }
+        task.onFinish { [weak self] result in
+            self?.finish(key, work: work, request: task.request, result: result, cost: (try? result.get())?.image.cost)
+        }
     }
 
     /// While paused, running prefetches finish but no new ones start.
@@ -202,6 +207,11 @@ public final class ImagePrefetcher: Sendable {
     /// Requests waiting to start and running, for tests and diagnostics.
     package var counts: (pending: Int, running: Int) {
         state.withLock { ($0.queue.pending.count, $0.queue.running.count) }
+    }
+
+    /// The requests running, in the order they started, for tests and diagnostics.
+    package var runningRequests: [ImageRequest] {
+        state.withLock { $0.queue.runningHandles.map(\.request) }
     }
 
     // MARK: - Work
@@ -261,7 +271,8 @@ public final class ImagePrefetcher: Sendable {
             if let imageTask {
                 // No Swift task per prefetch: the image task calls back when it finishes.
                 imageTask.onFinish { [weak self] result in
-                    self?.finish(key, work: work, request: request, result: result.map { _ in () })
+                    let cost = (try? result.get())?.image.cost
+                    self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
                 }
             } else {
                 let pipeline = pipeline
@@ -297,12 +308,14 @@ public final class ImagePrefetcher: Sendable {
         _ key: ImageCacheKey,
         work: OperationToken,
         request: ImageRequest,
-        result: Result<Success, ImagePipeline.Error>
+        result: Result<Success, ImagePipeline.Error>,
+        cost: Int? = nil
     ) {
         let shouldSchedule = state.withLock { state -> Bool in
             state.queue.finished(key) { entry in entry?.work === work }
             return scheduleDrain(&state)
         }
+        if let cost { observer?(.decoded(request, cost: cost)) }
         switch result {
         case .success: observer?(.finished(request, succeeded: true))
         case .failure(let error): observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))

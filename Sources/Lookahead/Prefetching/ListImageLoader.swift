@@ -27,6 +27,9 @@ import Foundation
 ///   cancelled, so a row that comes back within that time finds its download still running and joins it. Only
 ///   rows a fling has passed are cancelled at once: their downloads would only delay the rows it will rest on.
 /// - **Latency.** How long prefetches take feeds the window size (``ListPrefetchController/recordLoadLatency(_:)``).
+/// - **Memory.** The window holds no more rows than the memory cache can keep beside the visible ones
+///   (``Configuration/memoryBudgetFraction``, at the decoded cost of the images seen): prefetches never evict the
+///   images on screen, nor each other before they are shown.
 ///
 /// - Important: Thread safe, but meant to be driven from one thread, the list's; every call returns at once and
 ///   blocks on nothing but its own lock.
@@ -42,6 +45,15 @@ public final class ListImageLoader: Sendable {
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
+        /// The share of the memory cache's cost limit that the visible rows and the prefetch window may take
+        /// together: the window holds at most `costLimit × memoryBudgetFraction / cost − visible rows` rows, the
+        /// cost of an image being the mean decoded cost of the images the list has loaded (before any, the
+        /// thumbnail size of a bound request; with neither, the window is not bounded). So prefetches never
+        /// evict the images on screen nor each other before they are shown. The rest of the cache keeps the rows
+        /// just scrolled past, the downloads still running beyond the window, and other screens' images. A cache
+        /// of the default size holds more than the whole window of a phone-sized list, so the bound only acts on
+        /// large images in a small cache. `nil`: no bound.
+        public var memoryBudgetFraction: Double? = 0.75
 
         /// The default configuration.
         public init() {}
@@ -60,6 +72,8 @@ public final class ListImageLoader: Sendable {
         var tracked: [Int: Duration] = [:]
         /// When each running prefetch started, by image key, for the latency feedback.
         var started: [ImageCacheKey: Duration] = [:]
+        /// The image cost the window is bounded by.
+        var budget: PrefetchMemoryBudget
     }
 
     /// The pipeline that loads the images.
@@ -104,7 +118,12 @@ public final class ListImageLoader: Sendable {
         self.now = now
         var window = configuration.window
         window.concurrentLoads = configuration.maximumConcurrentPrefetches
-        let shared = Shared(State(controller: ListPrefetchController(itemCount: itemCount, configuration: window)))
+        let shared = Shared(
+            State(
+                controller: ListPrefetchController(itemCount: itemCount, configuration: window),
+                budget: PrefetchMemoryBudget(fraction: configuration.memoryBudgetFraction)
+            )
+        )
         self.shared = shared
         self.prefetcher = ImagePrefetcher(
             pipeline: pipeline,
@@ -116,6 +135,8 @@ public final class ListImageLoader: Sendable {
                 switch activity {
                 case .started(let request):
                     shared.state.withLock { $0.started[request.imageKey] = now() }
+                case .decoded(_, let cost):
+                    shared.state.withLock { $0.budget.record(cost: cost) }
                 case .finished(let request, let succeeded, _):
                     let waiting = shared.state.withLock { state -> [ImageSlot] in
                         guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else {
@@ -139,6 +160,15 @@ public final class ListImageLoader: Sendable {
 
     /// The controller's view of the scroll: velocity, window, whether it flings.
     public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
+
+    /// The most rows the window may hold now, from the memory budget (``Configuration/memoryBudgetFraction``);
+    /// `nil` while nothing bounds it.
+    public var prefetchLimit: Int? {
+        let costLimit = pipeline.configuration.memoryCache?.costLimit
+        return shared.state.withLock { state in
+            state.budget.prefetchLimit(visibleCount: state.controller.visible.count, costLimit: costLimit)
+        }
+    }
 
     /// Whether the list moves too fast for visible rows to load before they leave (see
     /// ``ListPrefetchController/isFlinging``).
@@ -173,6 +203,7 @@ public final class ListImageLoader: Sendable {
     public func bind(row: Int, request: ImageRequest?, to slot: ImageSlot) {
         let (previous, startsLoading) = shared.state.withLock { state in
             state.keys[row] = request?.imageKey
+            if let request, state.budget.estimatedCost == nil { state.budget.record(request: request) }
             return (state.slots.updateValue(slot, forKey: row), state.controller.isWorthLoading(row))
         }
         if let previous, previous !== slot { release(previous) }
@@ -218,9 +249,10 @@ public final class ListImageLoader: Sendable {
         _ change: (inout ListPrefetchController) -> ListPrefetchController.Update
     ) -> Update {
         let time = now()
+        let costLimit = pipeline.configuration.memoryCache?.costLimit
         let plan = shared.state.withLock { state in
             _ = change(&state.controller)
-            return self.plan(&state, at: time)
+            return self.plan(&state, at: time, costLimit: costLimit)
         }
         let wished = plan.wish.compactMap(requests)
         let kept = plan.keep.compactMap(requests)
@@ -249,13 +281,15 @@ public final class ListImageLoader: Sendable {
         var update = Update()
     }
 
-    /// Under the lock: the rows to prefetch, the rows whose downloads go on, and the rows given up.
-    private func plan(_ state: inout State, at time: Duration) -> Plan {
+    /// Under the lock: the rows to prefetch (as many as the memory cache holds), the rows whose downloads go on,
+    /// and the rows given up.
+    private func plan(_ state: inout State, at time: Duration, costLimit: Int?) -> Plan {
         let controller = state.controller
         var plan = Plan()
-        plan.wish = controller.desiredRows
         plan.isFlinging = controller.isFlinging
         let visible = controller.visible
+        let limit = state.budget.prefetchLimit(visibleCount: visible.count, costLimit: costLimit)
+        plan.wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
         let margin = configuration.keepMargin ?? max(2, visible.count / 2)
         let window = controller.keptRows(margin: margin, desired: plan.wish)
         // Rows a fling has passed: behind the visible rows, in the direction of the scroll.

@@ -21,6 +21,8 @@ public struct HeadlessGallery: Sendable {
         public var viewportRows = 8
         /// The time of one frame.
         public var frameDuration = Duration.milliseconds(16)
+        /// How the loader prefetches.
+        public var loaderConfiguration = ListImageLoader.Configuration()
 
         /// Creates settings.
         public init(rowCount: Int = 200, viewportRows: Int = 8, frameDuration: Duration = .milliseconds(16)) {
@@ -86,7 +88,11 @@ public struct HeadlessGallery: Sendable {
     /// Creates a gallery of one row per URL, with a cell pool a little larger than the viewport.
     public init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
-        self.loader = ListImageLoader(pipeline: pipeline, itemCount: urls.count)
+        self.loader = ListImageLoader(
+            pipeline: pipeline,
+            itemCount: urls.count,
+            configuration: settings.loaderConfiguration
+        )
         self.urls = urls
         self.log = log
         self.settings = settings

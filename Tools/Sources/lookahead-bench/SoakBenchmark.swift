@@ -50,6 +50,9 @@ struct SoakBenchmark: AsyncParsableCommand {
     @Option(help: "Call malloc_trim(0) this often, in milliseconds (an experiment); 0 never.")
     var trimMs = 0
 
+    @Option(help: "The share of the memory cache the visible and prefetched rows may take; 0 turns the bound off.")
+    var memoryBudgetFraction: Double = 0.75
+
     @Option(help: "Latency before each image at the fixture server, in milliseconds.")
     var latencyMs = 0
 
@@ -63,6 +66,9 @@ struct SoakBenchmark: AsyncParsableCommand {
         guard !parsedSizes.isEmpty, rows > 8, cacheMb > 0, sampleMs > 0, frameMs > 0 else {
             throw ValidationError("--sizes must list sizes; --rows > 8; --cache-mb, --sample-ms, --frame-ms > 0")
         }
+        guard (0...1).contains(memoryBudgetFraction) else {
+            throw ValidationError("--memory-budget-fraction must be from 0 (off) to 1")
+        }
     }
 
     private var parsedSizes: [Int] {
@@ -75,11 +81,13 @@ struct SoakBenchmark: AsyncParsableCommand {
             try runChildren(sizes)
             return
         }
+        let budget = memoryBudgetFraction > 0 ? "\(memoryBudgetFraction) of the cache" : "off"
         print(
             "lookahead-bench soak — \(rows) rows, \(flings) flings, \(frameMs) ms frames, cache limit \(cacheMb) MiB, "
                 + "server \(inProcessServer ? "in process" : "in a child process"), MALLOC_ARENA_MAX="
                 + "\(ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] ?? "unset"), "
-                + "malloc_trim \(trimMs > 0 ? "every \(trimMs) ms" : "off"), load \(loadAverage())"
+                + "malloc_trim \(trimMs > 0 ? "every \(trimMs) ms" : "off"), prefetch window memory budget \(budget), "
+                + "load \(loadAverage())"
         )
         var failed = false
         for size in sizes {
@@ -142,18 +150,21 @@ struct SoakBenchmark: AsyncParsableCommand {
             interval: .milliseconds(sampleMs),
             trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
         )
-        let settings = HeadlessGallery.Settings(
+        var settings = HeadlessGallery.Settings(
             rowCount: urls.count,
             viewportRows: 8,
             frameDuration: .milliseconds(frameMs)
         )
+        settings.loaderConfiguration.memoryBudgetFraction = memoryBudgetFraction > 0 ? memoryBudgetFraction : nil
         let clock = ContinuousClock()
         let start = clock.now
+        let gallery = HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings)
         let summary = await HeadlessGallery.run(
-            HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings),
+            gallery,
             script: .soak(rowCount: urls.count, viewportRows: 8, flings: flings, holdFrames: holdFrames)
         )
         let elapsed = (clock.now - start).seconds
+        let prefetchLimit = gallery.loader.prefetchLimit
         let figures = await sampler.stop()
         pipeline?.invalidate()
         await pipeline?.flush()
@@ -183,7 +194,8 @@ struct SoakBenchmark: AsyncParsableCommand {
             "\(size) px: \(summary.frames) frames in \(String(format: "%.1f", elapsed)) s, "
                 + "\(counters.downloadsFinished) downloads (\(counters.bytes >> 20) MiB), "
                 + "\(counters.downloadsFailed + counters.decodesFailed) failed, \(counters.diskHits) disk hits, "
-                + "\(summary.memoryHits) rows from memory, \(figures.samples) samples"
+                + "\(summary.memoryHits) rows from memory, \(figures.samples) samples; prefetch window bounded to "
+                + (prefetchLimit.map { "\($0) rows by the memory cache" } ?? "nothing")
         )
         print(
             "  max RSS \(mib(figures.maximumResident)) MiB, limit \(mib(limit)) MiB, max RSS − limit "

@@ -1,0 +1,69 @@
+// Lookahead — PrefetchMemoryBudget: how many rows the memory cache can hold around the visible ones.
+
+import Foundation
+
+/// Bounds a list's prefetch window by what the memory cache can hold: the visible rows and the rows prefetched
+/// around them, at the images' decoded cost, take at most a fraction of the cache's cost limit.
+///
+/// A window larger than the cache defeats itself: the last prefetches evict the first ones before their rows
+/// are shown (work wasted), and they evict the images of the rows on screen, which their cells then hold outside
+/// the cache (memory counted twice). The cost of an image is learned from the images the list has loaded (a
+/// running mean, deterministic); before any, from the thumbnail size of a bound request; with neither, the
+/// window is not bounded.
+package struct PrefetchMemoryBudget: Sendable, Equatable {
+    /// The share of the cache's cost limit the visible and prefetched rows may take; `nil` for no bound.
+    package let fraction: Double?
+    /// The mean decoded cost of the images seen, in bytes; `nil` until one is.
+    package private(set) var averageCost: Double?
+    /// The cost estimated from a request's thumbnail size, used until an image is seen.
+    package private(set) var thumbnailCost: Double?
+    private var samples = 0
+
+    /// The mean follows the last images more than the first: a sample weighs `1 / min(count, sampleWindow)`.
+    static let sampleWindow = 32
+
+    /// Creates a budget taking `fraction` of the cache.
+    package init(fraction: Double?) {
+        self.fraction = fraction.map { min(1, max(0, $0)) }
+    }
+
+    /// An image of `cost` bytes was loaded for the list.
+    package mutating func record(cost: Int) {
+        guard cost > 0 else { return }
+        samples += 1
+        let weight = 1 / Double(min(samples, Self.sampleWindow))
+        averageCost = averageCost.map { $0 + (Double(cost) - $0) * weight } ?? Double(cost)
+    }
+
+    /// A cell was bound to `request`: its thumbnail size, when it has one, bounds the cost of its image (4 bytes
+    /// a pixel).
+    package mutating func record(request: ImageRequest) {
+        guard let thumbnail = request.thumbnail else { return }
+        let pixels: Double
+        switch thumbnail.target {
+        case .maximumPixelSize(let side): pixels = Double(side) * Double(side)
+        case .size(let width, let height, _): pixels = Double(width) * Double(height)
+        }
+        thumbnailCost = pixels * 4
+    }
+
+    /// The cost of one image the bound uses: the mean seen, else the thumbnail estimate.
+    package var estimatedCost: Double? { averageCost ?? thumbnailCost }
+
+    /// The most rows to prefetch around `visibleCount` visible rows with a cache of `costLimit` bytes; `nil` when
+    /// nothing bounds them (no fraction, no cache, no estimate yet).
+    package func prefetchLimit(visibleCount: Int, costLimit: Int?) -> Int? {
+        guard let fraction, let costLimit, let cost = estimatedCost, cost > 0 else { return nil }
+        let rows = (Double(costLimit) * fraction / cost).rounded(.down) - Double(max(0, visibleCount))
+        // A cache of any practical size: far more rows than a window could hold.
+        guard rows < Double(Int32.max) else { return nil }
+        return max(0, Int(rows))
+    }
+
+    /// The rows of `wish` (nearest first; in a fling, in the order the fling reaches them) to prefetch within
+    /// `limit`: the nearest ones, or, in a fling, the last ones — the rows around where it comes to rest.
+    package static func bound(_ wish: [Int], to limit: Int?, isFlinging: Bool) -> [Int] {
+        guard let limit, wish.count > limit else { return wish }
+        return isFlinging ? Array(wish.suffix(limit)) : Array(wish.prefix(limit))
+    }
+}
