@@ -176,7 +176,13 @@ public final class ImagePrefetcher: Sendable {
         }
         task.priority = priority
         task.onFinish { [weak self] result in
-            self?.finish(key, work: work, request: task.request, result: result, cost: (try? result.get())?.image.cost)
+            self?.finish(
+                key,
+                work: work,
+                request: task.request,
+                result: result,
+                cost: (try? result.get())?.image.decodedCost
+            )
         }
     }
 
@@ -271,7 +277,7 @@ public final class ImagePrefetcher: Sendable {
             if let imageTask {
                 // No Swift task per prefetch: the image task calls back when it finishes.
                 imageTask.onFinish { [weak self] result in
-                    let cost = (try? result.get())?.image.cost
+                    let cost = (try? result.get())?.image.decodedCost
                     self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
                 }
             } else {
