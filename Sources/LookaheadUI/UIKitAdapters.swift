@@ -43,7 +43,7 @@ extension UICollectionView: Lookahead.ListViewGeometry {
 ///
 /// ```swift
 /// let coordinator = PrefetchCoordinator(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// let adapter = ListPrefetchingAdapter(coordinator)
+/// adapter = ListPrefetchingAdapter(coordinator)   // a stored property: `prefetchDataSource` is weak
 /// tableView.prefetchDataSource = adapter
 /// ```
 @MainActor

@@ -28,7 +28,7 @@ extension ImageDecoders {
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
             // The limit is checked from the header, before anything is decoded.
-            if storedWidth * storedHeight > context.maximumPixelCount {
+            if context.exceedsPixelLimit(width: storedWidth, height: storedHeight) {
                 throw ImageDecodingError(
                     codec: name,
                     message: "\(storedWidth)×\(storedHeight) exceeds \(context.maximumPixelCount) pixels",

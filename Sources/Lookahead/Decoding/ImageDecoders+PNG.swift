@@ -55,7 +55,7 @@ extension ImageDecoders {
             guard status == 0 else { return .failure(error(status)) }
             let width = Int(header.width)
             let height = Int(header.height)
-            if width * height > context.maximumPixelCount {
+            if context.exceedsPixelLimit(width: width, height: height) {
                 return .failure(
                     ImageDecodingError(
                         codec: "PNG",

@@ -41,7 +41,7 @@ extension ImageDecoders {
             let width = Int(features.width)
             let height = Int(features.height)
             guard width > 0, height > 0 else { return .failure(error("invalid dimensions", status)) }
-            if width * height > context.maximumPixelCount {
+            if context.exceedsPixelLimit(width: width, height: height) {
                 return .failure(
                     ImageDecodingError(
                         codec: "WebP",

@@ -25,6 +25,13 @@ public struct ImageDecodingContext: Sendable {
     /// The most pixels (width × height, as declared by the header) a decoder may decode.
     public var maximumPixelCount: Int
 
+    /// Whether an image of this size, as its header declares it, has more pixels than allowed; a product that
+    /// overflows (a hostile header) is more than allowed.
+    package func exceedsPixelLimit(width: Int, height: Int) -> Bool {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow || pixels > maximumPixelCount
+    }
+
     /// Creates a context.
     public init(thumbnail: ThumbnailOptions? = nil, maximumPixelCount: Int = .max) {
         self.thumbnail = thumbnail

@@ -46,6 +46,14 @@ import Testing
         #expect((small.width, small.height) == (100, 100))
     }
 
+    @Test func aHeaderWhoseSizeOverflowsIsOverTheLimitNotACrash() {
+        let context = ImageDecodingContext(maximumPixelCount: 100)
+        #expect(!context.exceedsPixelLimit(width: 10, height: 10))
+        #expect(context.exceedsPixelLimit(width: 11, height: 10))
+        #expect(context.exceedsPixelLimit(width: Int.max / 2, height: 4), "the product overflows: over the limit")
+        #expect(ImageDecodingContext().exceedsPixelLimit(width: 1 << 40, height: 1 << 40))
+    }
+
     @Test func theDiskCacheRejectsAnEmptyKey() {
         let folder = TemporaryDirectory()
         let cache = DiskCache(directory: folder.url)
