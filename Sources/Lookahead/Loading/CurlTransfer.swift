@@ -38,6 +38,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var reportedBytes: Int64 = 0
     private let start = ContinuousClock.now
     private var lastActivity = ContinuousClock.now
+    private var lastProgressReport = ContinuousClock.now
 
     init(request: DataLoadRequest, options: DataLoaderOptions, completion: ResumeOnce<DataLoadResponse>) {
         self.request = request
@@ -188,8 +189,13 @@ final class CurlTransfer: @unchecked Sendable {
         }
         body.append(pointer.assumingMemoryBound(to: UInt8.self), count: count)
         let received = Int64(body.count)
-        if received - reportedBytes >= 16 << 10 || received == expectedLength {
+        // Every 16 KiB, or every 100 ms of a slow body (a small image over a slow link still shows progress),
+        // and at the end.
+        if received - reportedBytes >= 16 << 10 || received == expectedLength
+            || lastActivity - lastProgressReport >= .milliseconds(100)
+        {
             reportedBytes = received
+            lastProgressReport = lastActivity
             request.progress(received, expectedLength)
         }
         return true
