@@ -110,19 +110,14 @@ extension InteractiveGallery {
         let background = options.background
         let inbox = inbox
         renderQueue.async {
-            if graphics == .symbols {
-                let art = ChafaRenderer.art(image, columns: size.columns, rows: size.lines, background: background)
-                inbox.post(.detail(task: id, .art(art, graphics: nil, size: size)))
-            } else {
-                let text = ChafaRenderer.graphics(
-                    image,
-                    columns: size.columns,
-                    rows: size.lines,
-                    mode: graphics,
-                    cellSize: (10, 20)
-                )
-                inbox.post(.detail(task: id, .art(nil, graphics: text, size: size)))
-            }
+            let drawn = Self.drawing(
+                image,
+                columns: size.columns,
+                rows: size.lines,
+                graphics: graphics,
+                background: background
+            )
+            inbox.post(.detail(task: id, .art(drawn.art, graphics: drawn.graphics, size: size)))
         }
     }
 
@@ -130,19 +125,12 @@ extension InteractiveGallery {
     func drawDetail() {
         guard let detail else { return }
         let layout = navigator.layout
-        var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
-        screen.fill(
-            x: 0,
-            y: 0,
-            width: layout.columns,
-            height: layout.rows,
-            with: ScreenCell(background: options.background)
-        )
+        var screen = blankScreen()
         let item = items[detail.item]
         var title = "Hello \(detail.item + 1) · \(item.title)"
         if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
         if case .image(_, _, let cache) = detail.display {
-            title += cache == .memory ? " · from memory" : cache == .disk ? " · from disk" : " · downloaded"
+            title += " · " + Self.sourceLabel(cache)
         }
         screen.put(" " + title, x: 0, y: 0, limit: layout.columns, background: options.background, bold: true)
         let middle = 1 + detailLines / 2

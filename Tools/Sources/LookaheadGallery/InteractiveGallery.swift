@@ -318,20 +318,39 @@ public final class InteractiveGallery: @unchecked Sendable {
         let background = options.background
         let inbox = inbox
         renderQueue.async {
-            if graphics == .symbols {
-                let art = ChafaRenderer.art(image, columns: columns, rows: rows, background: background)
-                inbox.post(.art(cell: cell, key: key, art: art, graphics: nil))
-            } else {
-                let text = ChafaRenderer.graphics(
-                    image,
-                    columns: columns,
-                    rows: rows,
-                    mode: graphics,
-                    cellSize: (10, 20)
-                )
-                inbox.post(.art(cell: cell, key: key, art: nil, graphics: text))
-            }
+            let drawn = Self.drawing(image, columns: columns, rows: rows, graphics: graphics, background: background)
+            inbox.post(.art(cell: cell, key: key, art: drawn.art, graphics: drawn.graphics))
         }
+    }
+
+    /// An image drawn for the terminal, on the render queue: cells of Unicode blocks, or one pixel-graphics
+    /// escape sequence (kitty, sixels, iTerm2).
+    static func drawing(_ image: Bitmap, columns: Int, rows: Int, graphics: GraphicsMode, background: RGB)
+        -> (art: TerminalArt?, graphics: String?)
+    {
+        if graphics == .symbols {
+            return (ChafaRenderer.art(image, columns: columns, rows: rows, background: background), nil)
+        }
+        return (nil, ChafaRenderer.graphics(image, columns: columns, rows: rows, mode: graphics, cellSize: (10, 20)))
+    }
+
+    /// Where an image came from, in words.
+    static func sourceLabel(_ cache: ImageResponse.CacheType?) -> String {
+        cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded"
+    }
+
+    /// A screen of the gallery's size, cleared to its background.
+    func blankScreen() -> ScreenBuffer {
+        let layout = navigator.layout
+        var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
+        screen.fill(
+            x: 0,
+            y: 0,
+            width: layout.columns,
+            height: layout.rows,
+            with: ScreenCell(background: options.background)
+        )
+        return screen
     }
 
     private func remember(art: TerminalArt?, graphics: String?, for key: ImageCacheKey) {
@@ -510,14 +529,7 @@ public final class InteractiveGallery: @unchecked Sendable {
             return
         }
         let layout = navigator.layout
-        var screen = ScreenBuffer(columns: layout.columns, rows: layout.rows)
-        screen.fill(
-            x: 0,
-            y: 0,
-            width: layout.columns,
-            height: layout.rows,
-            with: ScreenCell(background: options.background)
-        )
+        var screen = blankScreen()
         let offset = navigator.drawOffset
         let content = 0..<layout.contentHeight
         var graphicsToShow: [(cell: Int, x: Int, y: Int, text: String)] = []
@@ -630,7 +642,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         switch cell?.display {
         case .image(_, _, let cache):
             detail =
-                (cache == .memory ? "from memory" : cache == .disk ? "from disk" : "downloaded")
+                Self.sourceLabel(cache)
                 + (cell?.request?.url.flatMap(log.downloadedBytes(of:)).map { " · \(($0 + 1023) / 1024) KB" } ?? "")
         case .failed(let message, let retryable):
             detail = retryable ? "✗ \(message) — Enter retries" : "✗ \(message)"
