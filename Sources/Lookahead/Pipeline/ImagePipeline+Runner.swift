@@ -70,6 +70,11 @@ extension ImagePipeline {
         state.withLock { $0.graph.progress(ofOperation: operation) }
     }
 
+    /// A data stage missed the disk cache and is about to download: a reload of the URL may now join it.
+    func operationStartedDownload(_ operation: Int) {
+        state.withLock { $0.operationStartedDownload(operation) }
+    }
+
     /// A download has made no progress for a while: it gives its slot to the next queued one.
     func operationStalled(_ operation: Int) {
         run { $0.operationStalled(operation) }

@@ -30,6 +30,7 @@ extension ImagePipeline {
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
         if let error = admitDownload(of: request) { return .failure(error) }
+        operationStartedDownload(operation)
         return await download(url, operation: operation).map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).map {
                 DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
@@ -137,24 +138,24 @@ extension ImagePipeline {
         }
     }
 
-    /// Applies the request's processors in order. Runs on the decode queue.
+    /// Applies the request's last processor: the input is the result of the processors before it (see
+    /// ``TaskGraph``). Runs on the decode queue.
     func process(_ input: TaskGraph.Output, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
-        guard let first = request.processors.first else { return .success(input) }
+        guard let processor = request.processors.last else { return .success(input) }
         // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
-        guard var bitmap = input.image.makeBitmap() else {
+        guard let bitmap = input.image.makeBitmap() else {
             return .failure(
-                .processingFailed(identifier: first.identifier, message: "the image has no readable pixels")
+                .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
             )
         }
-        for processor in request.processors {
-            do {
-                bitmap = try processor.process(bitmap)
-            } catch {
-                return .failure(.processingFailed(identifier: processor.identifier, message: "\(error)"))
-            }
+        let processed: Bitmap
+        do {
+            processed = try processor.process(bitmap)
+        } catch {
+            return .failure(.processingFailed(identifier: processor.identifier, message: "\(error)"))
         }
         var output = input
-        output.image = PlatformImage.make(from: bitmap)
+        output.image = PlatformImage.make(from: processed)
         return .success(output)
     }
 }

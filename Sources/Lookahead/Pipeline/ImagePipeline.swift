@@ -166,6 +166,31 @@ public final class ImagePipeline: Sendable {
         return ImageResponse(image: image, request: request, cacheType: .memory)
     }
 
+    /// For a request with processors that missed the memory cache: the image in the memory cache for the longest
+    /// prefix of its processors (down to none: the decoded image), so only the processors after it run — with no
+    /// download and no decode. As in Nuke, a request for `[p1, p2, p3]` after one for `[p1, p2]` runs only `p3`.
+    private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
+        guard !request.processors.isEmpty, let memoryCache = configuration.memoryCache,
+            !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData)
+        else { return nil }
+        let identifiers = request.imageKey.processors
+        for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
+            let key = ImageCacheKey(
+                url: request.urlString,
+                thumbnail: request.thumbnail,
+                processors: Array(identifiers.prefix(count))
+            )
+            if let image = memoryCache[key] {
+                return TaskGraph.Seed(
+                    processorCount: count,
+                    output: TaskGraph.Output(image: image, response: nil, cacheType: .memory)
+                )
+            }
+        }
+        return nil
+    }
+
     private func makeTask(with request: ImageRequest) -> ImageTask {
         ImageTask(id: Self.nextTaskID.add(1), request: request, pipeline: self)
     }
@@ -191,7 +216,8 @@ public final class ImagePipeline: Sendable {
             task.finish(.failure(error))
             return
         }
-        guard let actions = state.withLock({ $0.submit(task) }) else {
+        let seed = processingSeed(for: request)
+        guard let actions = state.withLock({ $0.submit(task, seed: seed) }) else {
             task.finish(.failure(.pipelineInvalidated))
             return
         }

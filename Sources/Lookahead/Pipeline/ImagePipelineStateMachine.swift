@@ -59,9 +59,11 @@ struct ImagePipelineStateMachine {
     // MARK: - Events from tasks
 
     /// A task starts; `nil` when the pipeline was invalidated (the task is not registered).
-    mutating func submit(_ task: any TaskReceiver, dataOnly: Bool = false) -> Actions? {
+    mutating func submit(_ task: any TaskReceiver, dataOnly: Bool = false, seed: TaskGraph.Seed? = nil) -> Actions? {
         guard !isInvalidated else { return nil }
-        return resolve(graph.submit(task: task.id, request: task.request, dataOnly: dataOnly, receiver: task))
+        return resolve(
+            graph.submit(task: task.id, request: task.request, dataOnly: dataOnly, seed: seed, receiver: task)
+        )
     }
 
     /// A task was cancelled by its owner (it has already delivered its own `.cancelled`).
@@ -91,6 +93,10 @@ struct ImagePipelineStateMachine {
 
     mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> Actions {
         resolve(graph.operationProgressed(operation, completed: completed, total: total))
+    }
+
+    mutating func operationStartedDownload(_ operation: Int) {
+        graph.operationStartedDownload(operation)
     }
 
     mutating func operationStalled(_ operation: Int) -> Actions {

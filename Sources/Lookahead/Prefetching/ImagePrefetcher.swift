@@ -14,7 +14,8 @@ import Foundation
 ///   in the order given. What is already in the memory cache, or already being fetched, is skipped, and so is
 ///   a URL that failed recently and still waits (``ImagePipeline/isInFailureBackoff(_:)``): a wish list
 ///   re-ranked every frame asks the server again only when the pipeline's backoff allows.
-/// - Starting is deferred to the prefetcher's next turn: a start and a stop in the same tick start nothing.
+/// - Starting is deferred to the prefetcher's next turn: a start followed by a stop in the same call sequence
+///   starts nothing, even when a prefetch finishing meanwhile makes the prefetcher start others in between.
 /// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
 ///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
 ///   download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so a fling of prefetches
@@ -115,11 +116,8 @@ public final class ImagePrefetcher: Sendable {
     /// Starts prefetching images for requests, in order. Their priority is replaced by ``priority``.
     public func startPrefetching(with requests: [ImageRequest]) {
         let items = requests.map { (key: key(for: $0), request: $0) }
-        let shouldSchedule = state.withLock { state -> Bool in
-            state.queue.enqueue(items)
-            return scheduleDrain(&state)
-        }
-        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+        let turn = state.withLock { $0.queue.enqueue(items) }
+        schedule { [weak self] in self?.begin(turn) }
     }
 
     /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
@@ -133,11 +131,11 @@ public final class ImagePrefetcher: Sendable {
     public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {
         let items = requests.map { (key: key(for: $0), request: $0) }
         let kept = Set(keeping.map(key(for:)))
-        let (cancelled, shouldSchedule) = state.withLock { state in
-            (state.queue.replace(with: items, keeping: kept), scheduleDrain(&state))
+        let (cancelled, turn) = state.withLock { state in
+            (state.queue.replace(with: items, keeping: kept), state.queue.lastTurn)
         }
         for running in cancelled { cancel(running) }
-        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+        schedule { [weak self] in self?.begin(turn) }
         return cancelled.map(\.request)
     }
 
@@ -232,11 +230,17 @@ public final class ImagePrefetcher: Sendable {
         return true
     }
 
+    /// The turn of a start or a wish list begins: what it added may start now.
+    private func begin(_ turn: Int) {
+        state.withLock { $0.queue.beginTurn(turn) }
+        drain(isScheduledDrain: false)
+    }
+
     /// Starts what the queue allows. Runs on the prefetcher's turn, never inside a caller's call. Requests with
     /// nothing to do (already in memory, or their URL waits after a failure) free their slot at once, and the
-    /// next ones are taken in the same turn.
-    package func drain() {
-        var isFirstTurn = true
+    /// next ones are taken in the same turn. Requests whose turn has not begun are left for it.
+    package func drain(isScheduledDrain: Bool = true) {
+        var isFirstTurn = isScheduledDrain
         while true {
             let (starts, priority) = state.withLock { state in
                 if isFirstTurn { state.isDrainScheduled = false }

@@ -4,9 +4,18 @@ import DequeModule
 
 /// What to prefetch next, what is running, and what to cancel. Keys are deduplicated: a key already pending
 /// or running is not added again. At most `limit` run at once; none start while paused.
+///
+/// Requests are added in *turns*: `enqueue` and `replace` return the turn of what they added, and ``next()``
+/// hands out only requests of turns that have begun (``beginTurn(_:)``). The owner begins a turn on its own
+/// schedule, after the caller's call sequence, so a stop in the same sequence removes the request before any
+/// start — even when a start for another reason (a finished prefetch freed a slot) runs in between.
 package struct PrefetchQueue<Key: Hashable, Handle> {
     package private(set) var pending: Deque<Key> = []
-    private var requests: [Key: ImageRequest] = [:]
+    private var requests: [Key: (request: ImageRequest, turn: Int)] = [:]
+    /// The turn the last `enqueue` or `replace` added to.
+    package private(set) var lastTurn = 0
+    /// The last turn that has begun: requests of later turns wait.
+    private var currentTurn = 0
     package private(set) var running: [Key: Handle?] = [:] {
         didSet { runningOrder.removeAll { running[$0] == nil } }
     }
@@ -19,12 +28,21 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         self.limit = max(1, limit)
     }
 
-    /// Adds requests to the end of the queue, in order, skipping keys already pending or running.
-    package mutating func enqueue(_ items: [(key: Key, request: ImageRequest)]) {
+    /// Adds requests to the end of the queue, in order, skipping keys already pending or running. Returns the
+    /// turn they belong to: they start once it has begun.
+    @discardableResult
+    package mutating func enqueue(_ items: [(key: Key, request: ImageRequest)]) -> Int {
+        lastTurn += 1
         for item in items where requests[item.key] == nil && running[item.key] == nil {
-            requests[item.key] = item.request
+            requests[item.key] = (item.request, lastTurn)
             pending.append(item.key)
         }
+        return lastTurn
+    }
+
+    /// Lets requests of turns up to `turn` start.
+    package mutating func beginTurn(_ turn: Int) {
+        currentTurn = max(currentTurn, turn)
     }
 
     /// Removes keys: pending ones are forgotten, running ones are returned for cancelling.
@@ -39,8 +57,9 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return cancelled
     }
 
-    /// Makes `items` the whole wish list, in order: pending requests become exactly those not already running;
-    /// running requests neither listed nor in `keeping` are returned for cancelling.
+    /// Makes `items` the whole wish list, in order: pending requests become exactly those not already running,
+    /// in a new turn (see ``lastTurn``); running requests neither listed nor in `keeping` are returned for
+    /// cancelling.
     package mutating func replace(with items: [(key: Key, request: ImageRequest)], keeping: Set<Key> = []) -> [Handle] {
         let wanted = Set(items.map(\.key))
         pending.removeAll()
@@ -61,14 +80,24 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return runningOrder.compactMap { running[$0] ?? nil }
     }
 
+    /// Whether requests wait for a turn that has not begun.
+    package var hasWaitingTurn: Bool { lastTurn > currentTurn && !pending.isEmpty }
+
     /// Takes the next requests to start, marking them running (their handles come later, through `attach`).
+    /// Stops at the first request whose turn has not begun: turns only grow along the queue.
     package mutating func next() -> [(key: Key, request: ImageRequest)] {
         var started: [(key: Key, request: ImageRequest)] = []
-        while !isPaused, running.count < limit, let key = pending.popFirst() {
-            guard let request = requests.removeValue(forKey: key) else { continue }
+        while !isPaused, running.count < limit, let key = pending.first {
+            guard let entry = requests[key] else {
+                pending.removeFirst()
+                continue
+            }
+            guard entry.turn <= currentTurn else { break }
+            pending.removeFirst()
+            requests[key] = nil
             running[key] = .some(nil)
             runningOrder.append(key)
-            started.append((key, request))
+            started.append((key, entry.request))
         }
         return started
     }

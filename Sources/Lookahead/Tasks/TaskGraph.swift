@@ -12,7 +12,10 @@ import Foundation
 /// Stages, each keyed so identical work is shared:
 /// - **data**, keyed by URL: load the bytes.
 /// - **decode**, keyed by URL + thumbnail: decode the bytes, subscribing to a data stage.
-/// - **process**, keyed by URL + thumbnail + processors: process the decoded image, subscribing to a decode stage.
+/// - **process**, keyed by URL + thumbnail + processors: runs the last processor on the result of the same request
+///   without it — a process stage for the shorter list, or the decode stage. Requests for `[p1]` and `[p1, p2]`
+///   together run `p1` once; an image already in the memory cache for a prefix of the list (``Seed``) starts the
+///   chain there, with no download and no decode.
 ///
 /// A stage's subscribers are image tasks or later stages. Its priority is the highest of its subscribers';
 /// a change re-ranks it in its queue and propagates to the stage it waits on. A stage is cancelled when its
@@ -76,6 +79,18 @@ package struct TaskGraph {
     package enum StageResult {
         case data(LoadedData)
         case image(Output)
+    }
+
+    /// An image the pipeline already has (from the memory cache) for the request's first `processorCount`
+    /// processors: the chain of process stages starts from it.
+    package struct Seed {
+        package var processorCount: Int
+        package var output: Output
+
+        package init(processorCount: Int, output: Output) {
+            self.processorCount = processorCount
+            self.output = output
+        }
     }
 
     /// A task in the graph: its identifier, where its progress and result go, and the stage it subscribes to.
@@ -143,6 +158,8 @@ package struct TaskGraph {
         var isParked = false
         /// The bytes it has reported.
         var completedBytes: Int64 = 0
+        /// A data stage that is past the disk cache and downloading: a reload of the same URL may join it.
+        var isDownloading = false
     }
 
     private var nodes: [Int: Node] = [:]
@@ -193,15 +210,23 @@ package struct TaskGraph {
 
     // MARK: - Events
 
-    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go.
+    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go. `seed` is an
+    /// image already at hand for a prefix of the request's processors.
     mutating func submit(
         task: Int,
         request: ImageRequest,
         dataOnly: Bool = false,
+        seed: Seed? = nil,
         receiver: (any TaskReceiver)? = nil
     ) -> [Action] {
         let stage: Stage = dataOnly ? .data : request.processors.isEmpty ? .decode : .process
-        let (node, joined) = attach(.task(task), priority: request.priority, request: request, stage: stage)
+        let (node, joined) = attach(
+            .task(task),
+            priority: request.priority,
+            request: request,
+            stage: stage,
+            seed: seed
+        )
         let record = TaskRecord(id: task, receiver: receiver, node: node)
         tasks[task] = record
         if joined { actions.append(.coalesced(task: record, url: request.url)) }
@@ -260,6 +285,12 @@ package struct TaskGraph {
         return takeActions()
     }
 
+    /// A data stage's operation missed the disk cache and is downloading: from now on a request that reloads the
+    /// URL, ignoring cached data, joins it instead of downloading again.
+    package mutating func operationStartedDownload(_ operation: Int) {
+        operations[operation]?.isDownloading = true
+    }
+
     /// A running download has received (almost) nothing for a while: it keeps running, but gives its slot to the
     /// next queued download. Each operation is parked at most once, and at most as many as the download limit.
     package mutating func operationStalled(_ operation: Int) -> [Action] {
@@ -295,10 +326,11 @@ package struct TaskGraph {
         _ subscriber: Subscriber,
         priority: ImageRequest.Priority,
         request: ImageRequest,
-        stage: Stage
+        stage: Stage,
+        seed: Seed? = nil
     ) -> (node: Int, joined: Bool) {
         let key = Self.key(for: request, stage: stage)
-        if isCoalescingEnabled, let existing = nodesByKey[key] {
+        if isCoalescingEnabled, let existing = nodesByKey[key] ?? downloadJoinableByReload(key) {
             nodes[existing]!.subscribers[subscriber] = priority
             updatePriority(of: existing)
             return (existing, true)
@@ -323,11 +355,46 @@ package struct TaskGraph {
             nodes[id]!.state = .waiting(on: dependency.node)
             joined = dependency.joined
         case .process:
-            let dependency = attach(.node(id), priority: priority, request: request, stage: .decode)
-            nodes[id]!.state = .waiting(on: dependency.node)
-            joined = dependency.joined
+            if let seed, seed.processorCount == request.processors.count - 1 {
+                // The image before the last processor is at hand: only the last processor runs.
+                nodes[id]!.state = .queued(.decode, .process(seed.output, request))
+                decodeQueue.enqueue(id, priority: priority)
+                joined = false
+            } else {
+                var shorter = request
+                shorter.processors.removeLast()
+                let dependency = attach(
+                    .node(id),
+                    priority: priority,
+                    request: shorter,
+                    stage: shorter.processors.isEmpty ? .decode : .process,
+                    seed: seed
+                )
+                nodes[id]!.state = .waiting(on: dependency.node)
+                joined = dependency.joined
+            }
         }
         return (id, joined)
+    }
+
+    /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
+    /// URL that differs only in reading the disk cache, if it is downloading already (so it will not answer from
+    /// the disk) — or still queued, in which case it is made to skip the disk cache too. One download serves both.
+    private mutating func downloadJoinableByReload(_ key: Key) -> Int? {
+        guard key.stage == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
+        var reading = key
+        reading.policy.readsDiskCache = true
+        guard let existing = nodesByKey[reading], let index = nodes.index(forKey: existing) else { return nil }
+        switch nodes.values[index].state {
+        case .running(let operation):
+            return operations[operation]?.isDownloading == true ? existing : nil
+        case .queued(let kind, .load(var request)):
+            request.options.insert(.disableDiskCacheReads)
+            nodes.values[index].state = .queued(kind, .load(request))
+            return existing
+        case .queued, .waiting:
+            return nil
+        }
     }
 
     private mutating func detach(_ subscriber: Subscriber, from id: Int) {

@@ -45,6 +45,29 @@ import Testing
         #expect(prefetcher.counts == (0, 0))
     }
 
+    @Test func aStartThenStopStartsNothingEvenWhenTheQueueDrainsInBetween() async {
+        let started = AsyncCondition<[String]>([])
+        let prefetcher = makePrefetcher(limit: 2) { activity in
+            if case .started(let request) = activity { started.update { $0.append(request.urlString) } }
+        }
+        prefetcher.isPaused = true
+        prefetcher.startPrefetching(with: urls(1...1))
+        prefetcher.isPaused = false  // schedules a drain of the prefetcher's own, after 1's turn
+        // A caller's start and stop, with that drain running in between on the prefetcher's queue: the moment
+        // that used to start the new request.
+        prefetcher.startPrefetching(with: urls(2...2))
+        #expect(scheduler.runNext())  // 1's turn: 1 starts
+        #expect(scheduler.runNext())  // the drain: 2's turn has not begun, so it stays queued
+        #expect(started.value == [urls(1...1)[0].absoluteString])
+        prefetcher.stopPrefetching(with: urls(2...2))
+        scheduler.runAll()  // 2's turn: nothing left to start
+        #expect(started.value == [urls(1...1)[0].absoluteString])
+        #expect(prefetcher.counts == (0, 1))
+        prefetcher.stopPrefetching()
+        await pipeline.waitUntilIdle()
+        #expect(!loader.record.value.started.contains(urls(2...2)[0].absoluteString))
+    }
+
     @Test func runsAtMostTheLimitInOrderAndMovesOn() async {
         let prefetcher = makePrefetcher(limit: 2)
         prefetcher.startPrefetching(with: urls(1...5))

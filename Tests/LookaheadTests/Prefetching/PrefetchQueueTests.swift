@@ -14,7 +14,7 @@ import Testing
     private func running(_ keys: [Int], limit: Int) -> PrefetchQueue<Int, String> {
         var queue = PrefetchQueue<Int, String>(limit: limit)
         queue.enqueue(items(keys))
-        let started = queue.next().map(\.key)
+        let started = queue.nextInANewTurn().map(\.key)
         #expect(started == keys)
         for key in keys {
             let attached = queue.attach("h\(key)", to: key)
@@ -29,11 +29,11 @@ import Testing
         #expect(cancelled == ["h2"], "2 is neither wished nor kept")
         #expect(Set(queue.running.keys) == [1, 3], "1 is kept, 3 still wished")
         #expect(Array(queue.pending) == [4], "3 runs already; 5 is only kept, so it never waits to start")
-        let next = queue.next().map(\.key)
+        let next = queue.nextInANewTurn().map(\.key)
         #expect(next == [4])
         queue.finished(1) { $0 == "h1" }
         queue.finished(4) { _ in true }
-        let afterwards = queue.next()
+        let afterwards = queue.nextInANewTurn()
         #expect(afterwards.isEmpty, "free slots, but nothing that is only kept starts")
     }
 
@@ -47,7 +47,7 @@ import Testing
         let third = queue.replace(with: items([3]), keeping: [])
         #expect(third == ["h2"])
         #expect(queue.running.isEmpty)
-        let next = queue.next().map(\.key)
+        let next = queue.nextInANewTurn().map(\.key)
         #expect(next == [3])
     }
 
@@ -62,13 +62,46 @@ import Testing
     @Test func aStartWithoutItsHandleYetIsForgottenWithoutOne() {
         var queue = PrefetchQueue<Int, String>(limit: 2)
         queue.enqueue(items([1]))
-        let started = queue.next().map(\.key)
+        let started = queue.nextInANewTurn().map(\.key)
         #expect(started == [1])
         let cancelled = queue.replace(with: items([2]))
         #expect(cancelled.isEmpty, "no handle to cancel yet")
         let attached = queue.attach("h1", to: 1)
         #expect(!attached, "the start that was under way learns it was stopped")
-        let next = queue.next().map(\.key)
+        let next = queue.nextInANewTurn().map(\.key)
         #expect(next == [2])
+    }
+
+    @Test func requestsWaitForTheirTurnToBegin() {
+        var queue = PrefetchQueue<Int, String>(limit: 4)
+        let first = queue.enqueue(items([1, 2]))
+        #expect(queue.next().isEmpty, "the turn that added them has not begun")
+        #expect(queue.hasWaitingTurn)
+        let second = queue.enqueue(items([3]))
+        #expect(second > first)
+        queue.beginTurn(first)
+        #expect(queue.next().map(\.key) == [1, 2], "3 belongs to a later turn")
+        #expect(queue.next().isEmpty)
+        _ = queue.remove([3])  // a stop before its turn: it never starts
+        queue.beginTurn(second)
+        #expect(queue.next().isEmpty)
+        #expect(!queue.hasWaitingTurn)
+    }
+
+    @Test func aReplacedListWaitsForItsOwnTurn() {
+        var queue = PrefetchQueue<Int, String>(limit: 4)
+        queue.beginTurn(queue.enqueue(items([1])))
+        _ = queue.replace(with: items([1, 2]))
+        #expect(queue.next().isEmpty, "a re-ranked list starts on its own turn")
+        queue.beginTurn(queue.lastTurn)
+        #expect(queue.next().map(\.key) == [1, 2])
+    }
+}
+
+extension PrefetchQueue {
+    /// Begins the latest turn, then takes what may start: what the prefetcher does on its next turn.
+    fileprivate mutating func nextInANewTurn() -> [(key: Key, request: ImageRequest)] {
+        beginTurn(lastTurn)
+        return next()
     }
 }

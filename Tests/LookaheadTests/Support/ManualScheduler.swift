@@ -20,6 +20,16 @@ final class ManualScheduler: Sendable {
         }
     }
 
+    /// Runs the oldest scheduled closure alone; returns whether there was one.
+    @discardableResult
+    func runNext() -> Bool {
+        let work = scheduled.update { queue -> (@Sendable () -> Void)? in
+            queue.isEmpty ? nil : queue.removeFirst()
+        }
+        work?()
+        return work != nil
+    }
+
     /// Suspends until something is scheduled.
     func waitForWork() async {
         await scheduled.wait { !$0.isEmpty }
