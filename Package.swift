@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
@@ -25,13 +24,14 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // XXH3, the disk cache's data checksum (Debian's libxxhash, BSD-2-Clause); Apple platforms use CryptoKit.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        // SHA-256 of disk-cache keys on Linux (OpenSSL's libcrypto, Apache-2.0); Apple platforms use CryptoKit.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The HTTP transport on Linux, where FoundationNetworking's URLSession cannot be made safe.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "Lookahead",
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
@@ -39,6 +39,7 @@ let package = Package(
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

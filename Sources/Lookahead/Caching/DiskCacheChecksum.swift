@@ -2,8 +2,6 @@
 
 #if canImport(CXXHash)
 import CXXHash
-#else
-import Crypto
 #endif
 
 /// The checksum of an entry's data, verified on every hit. It detects corruption (a flipped bit, a torn or
@@ -35,7 +33,7 @@ enum DiskCacheChecksum {
         return XXH3_64bits(bytes.baseAddress, bytes.count)
         #else
         var value: UInt64 = 0
-        for (index, byte) in SHA256.hash(data: bytes).prefix(8).enumerated() {
+        for (index, byte) in SHA256Digest.hash(bytes).prefix(8).enumerated() {
             value |= UInt64(byte) << (8 * UInt64(index))
         }
         return value

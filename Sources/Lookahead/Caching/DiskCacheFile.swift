@@ -1,6 +1,5 @@
 // Lookahead — the disk cache's files: the entry format, atomic writes and verified reads (POSIX calls).
 
-import Crypto
 import Foundation
 
 #if canImport(Glibc)
@@ -65,7 +64,7 @@ enum DiskCacheFile {
     /// The SHA-256 of a key's UTF-8 bytes: the entry's name (in hex) and the digest its header holds.
     static func keyDigest(for key: String) -> [UInt8] {
         var key = key
-        return key.withUTF8 { Array(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
+        return key.withUTF8 { SHA256Digest.hash(UnsafeRawBufferPointer($0)) }
     }
 
     /// The file name of a key: the SHA-256 of its UTF-8 bytes in hex, so no key can reach outside the folder.

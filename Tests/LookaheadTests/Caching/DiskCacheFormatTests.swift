@@ -2,7 +2,6 @@
 // another checksum kind as misses, corruption and truncation caught, and a file of a size the index does not
 // expect still read correctly.
 
-import Crypto
 import Foundation
 import Testing
 
@@ -33,7 +32,7 @@ import Testing
         let file = try bytes(cache.filePath(for: "key"))
         #expect(file.count == 56 + value.count)
         #expect(Array(file.prefix(6)) == Array("LKHD".utf8) + [3, DiskCacheChecksum.kind.rawValue])
-        #expect(Array(file[16..<48]) == Array(SHA256.hash(data: Data("key".utf8))))
+        #expect(Array(file[16..<48]) == Self.hex("2c70e12b7a0646f92279f427c7b38e7334d8e5389cff167a1dc30e73f826b683"))
         let stored = file[48..<56].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         #expect(stored == value.withUnsafeBytes { DiskCacheChecksum.checksum($0) })
         #expect(file.suffix(value.count) == value)
@@ -74,8 +73,8 @@ import Testing
     private func version2Entry(key: String, value: Data) -> Data {
         var header = Data("LKHD".utf8) + [2, 0, 0, 0]
         header += withUnsafeBytes(of: UInt64(value.count).littleEndian) { Data($0) }
-        header += Data(SHA256.hash(data: Data(key.utf8)))
-        header += Data(SHA256.hash(data: value))
+        header += Data(key.utf8).withUnsafeBytes { Data(SHA256Digest.hash($0)) }
+        header += value.withUnsafeBytes { Data(SHA256Digest.hash($0)) }
         return header + value
     }
 
@@ -166,5 +165,39 @@ import Testing
         writer.flush()
         #expect(reader.cachedData(for: "later") == data(12, count: 10))  // unknown size: fstat, header, data
         #expect(reader.cachedData(for: "key") == data(11, count: 30 * 1024))  // known size: one readv
+    }
+
+    @Test func sha256MatchesTheStandardsTestVectors() {
+        // FIPS 180-2, appendix B, and the empty message.
+        #expect(
+            Data("abc".utf8).withUnsafeBytes(SHA256Digest.hash)
+                == Self.hex(
+                    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+                )
+        )
+        #expect(
+            Data().withUnsafeBytes(SHA256Digest.hash)
+                == Self.hex(
+                    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                )
+        )
+        let long = Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(
+            long.withUnsafeBytes(SHA256Digest.hash)
+                == Self.hex(
+                    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+                )
+        )
+    }
+
+    private static func hex(_ string: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = string.startIndex
+        while index < string.endIndex {
+            let next = string.index(index, offsetBy: 2)
+            bytes.append(UInt8(string[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
     }
 }

@@ -1,0 +1,36 @@
+// Lookahead — the SHA-256 of disk-cache keys: CryptoKit on Apple platforms, the system's libcrypto on Linux.
+
+#if canImport(CryptoKit)
+import CryptoKit
+#elseif canImport(CCrypto)
+import CCrypto
+#endif
+
+/// SHA-256, behind one small function, from the platform's own library: no cryptography is built with the package.
+enum SHA256Digest {
+    /// The 32-byte SHA-256 of some bytes.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        #if canImport(CryptoKit)
+        return Array(SHA256.hash(data: bytes))
+        #else
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let succeeded = digest.withUnsafeMutableBufferPointer { output in
+            // An empty buffer may have no base address; libcrypto wants a valid pointer even for zero bytes.
+            withUnsafePointer(to: UInt8(0)) { empty in
+                EVP_Digest(
+                    bytes.baseAddress ?? UnsafeRawPointer(empty),
+                    bytes.count,
+                    output.baseAddress,
+                    &length,
+                    EVP_sha256(),
+                    nil
+                ) == 1
+            }
+        }
+        // EVP_Digest fails only when the algorithm is unavailable (a broken libcrypto), never for any input.
+        precondition(succeeded && length == 32, "libcrypto's SHA-256 is unavailable")
+        return digest
+        #endif
+    }
+}
