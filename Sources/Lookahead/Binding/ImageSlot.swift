@@ -99,8 +99,10 @@ public final class ImageSlot: Sendable {
     /// Shows the image for a request: at once from memory, else a placeholder while it loads.
     /// `nil` clears the slot. Configuring the same request again keeps the load going.
     ///
-    /// - Parameter startsLoading: `false` shows the placeholder without loading (during a fling, see
-    ///   ``ListPrefetchController/isFlinging``); call ``startLoading()`` when the scroll slows down.
+    /// - Parameters:
+    ///   - request: The image to show; `nil` clears the slot.
+    ///   - startsLoading: `false` shows the placeholder without loading (during a fling, see
+    ///     ``ListPrefetchController/isFlinging``); call ``startLoading()`` when the scroll slows down.
     public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()

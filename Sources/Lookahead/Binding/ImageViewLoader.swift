@@ -16,7 +16,7 @@ import Foundation
 ///   of the slot — a completion on a pipeline thread, or a ``ListImageLoader`` starting or releasing the slot — hops
 ///   to the main queue; the loader then shows the slot's *current* state, so a late hop can never put another row's
 ///   image into a reused view.
-/// - What to show and whether to fade is ``ImageViewPresenter``'s decision.
+/// - What to show and whether to fade is `ImageViewPresenter`'s decision.
 @MainActor
 public final class ImageViewLoader {
     /// The slot that loads the view's image; a list's ``ListImageLoader`` binds it by row.
@@ -33,7 +33,7 @@ public final class ImageViewLoader {
     /// Runs a closure on the main thread, later.
     package typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    /// Creates the loader of `view`; ``loader(for:)`` creates it on the first load and keeps it in the view.
+    /// Creates the loader of `view`; `view.lookahead` creates it on the first load and keeps it in the view.
     public convenience init(view: any ImageDisplaying, options: ImageLoadingOptions = ImageLoadingOptions()) {
         self.init(view: view, options: options) { DispatchQueue.main.async(execute: $0) }
     }

@@ -10,7 +10,7 @@ public protocol DataLoading: Sendable {
     /// Loads the data for a request, reporting progress as bytes arrive.
     ///
     /// Throw ``DataLoadingError`` for failures the pipeline should report precisely (status codes, size
-    /// limits); any other error is reported as ``ImagePipeline/Error/dataLoadingFailed(_:)``.
+    /// limits); any other error is reported as ``ImagePipelineError/dataLoadingFailed(_:)``.
     func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse
 }
 

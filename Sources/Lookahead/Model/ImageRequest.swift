@@ -12,7 +12,7 @@ public import Foundation
 /// let response = try await ImagePipeline.shared.image(for: request)
 /// ```
 public struct ImageRequest: Sendable {
-    /// The URL of the image data. `nil` fails with ``ImagePipeline/Error/invalidURL(_:)``.
+    /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
         didSet {
             updateKey(urlString: url?.absoluteString ?? "")
@@ -107,7 +107,7 @@ extension ImageRequest {
 
         /// Ignore cached images and data: always load from the original source. Results are still stored.
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 0)
-        /// Answer from the caches only; fail with ``ImagePipeline/Error/dataMissingInCache`` rather than load.
+        /// Answer from the caches only; fail with ``ImagePipelineError/dataMissingInCache`` rather than load.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 1)
         /// Do not read from the memory cache.
         public static let disableMemoryCacheReads = Options(rawValue: 1 << 2)

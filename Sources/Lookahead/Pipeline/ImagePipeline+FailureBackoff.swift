@@ -14,7 +14,7 @@ extension ImagePipeline {
     ///
     /// The pipeline remembers the last failure of each URL (at most ``capacity`` URLs, least recently used
     /// forgotten first). While a URL waits, every request for it fails at once, without the network, with
-    /// ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)``; the first request after the wait goes to the
+    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``; the first request after the wait goes to the
     /// network again. A success forgets the URL.
     ///
     /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a

@@ -22,7 +22,7 @@ public import Foundation
 /// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
 /// meanwhile fail at once (``Configuration/failureBackoff``).
 ///
-/// - Important: Thread safe. All bookkeeping is one state machine (``ImagePipelineStateMachine``) under one lock,
+/// - Important: Thread safe. All bookkeeping is one state machine (`ImagePipelineStateMachine`) under one lock,
 ///   taken once per event; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
     /// The shared pipeline with the default configuration.
@@ -136,7 +136,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Invalidation
 
-    /// Cancels every request with ``Error/pipelineInvalidated``; later requests fail the same way.
+    /// Cancels every request with ``ImagePipelineError/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
         run { $0.invalidate() }
     }

@@ -124,8 +124,10 @@ public final class ImagePrefetcher: Sendable {
     /// running and no longer listed is cancelled, the rest waits in this order. The declarative counterpart
     /// of start/stop, for a ``ListPrefetchController`` whose wish list is re-ranked every frame.
     ///
-    /// - Parameter keeping: Requests that are not worth starting but not worth stopping either (rows a little
-    ///   beyond the window): those already running go on; none of them start.
+    /// - Parameters:
+    ///   - requests: What to prefetch, most wanted first.
+    ///   - keeping: Requests that are not worth starting but not worth stopping either (rows a little beyond the
+    ///     window): those already running go on; none of them start.
     /// - Returns: The running prefetches this cancelled.
     @discardableResult
     public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {

@@ -128,9 +128,12 @@ public struct ListPrefetchController: Sendable {
 
     /// The visible rows changed at `time` (any monotonic timestamp, e.g. since the list appeared).
     ///
-    /// - Parameter position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when the
-    ///   list knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
-    ///   first visible row.
+    /// - Parameters:
+    ///   - range: The rows on screen.
+    ///   - time: When they changed, on any monotonic clock.
+    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when the list
+    ///     knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
+    ///     first visible row.
     public mutating func visibleRangeChanged(_ range: Range<Int>, at time: Duration, position: Double? = nil)
         -> Update
     {

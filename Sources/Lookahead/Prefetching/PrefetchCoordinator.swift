@@ -24,7 +24,13 @@ public final class PrefetchCoordinator {
     public private(set) var tracker = ListAppearanceTracker()
     private let request: (Int) -> ImageRequest?
 
-    /// - Parameter request: The image request for a row.
+    /// Creates a coordinator for a list of `itemCount` rows.
+    ///
+    /// - Parameters:
+    ///   - itemCount: The number of rows.
+    ///   - pipeline: The pipeline that loads the images.
+    ///   - configuration: The loader's window, budget and timing.
+    ///   - request: The image request for a row.
     public init(
         itemCount: Int,
         pipeline: ImagePipeline = .shared,

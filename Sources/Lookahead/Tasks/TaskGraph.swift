@@ -4,7 +4,7 @@ import Foundation
 
 /// The bookkeeping of every request in flight, as a value type whose event methods return ``Action``s.
 ///
-/// The pipeline's state machine (``ImagePipelineStateMachine``) owns one graph: it calls an event method under the
+/// The pipeline's state machine (`ImagePipelineStateMachine`) owns one graph: it calls an event method under the
 /// pipeline's lock, and the pipeline performs the actions once the lock is released (start work, cancel work,
 /// deliver results). Each task is registered here once, with the receiver its results go to. Nothing here does
 /// I/O or blocks, so tests drive the graph synchronously.
