@@ -29,6 +29,10 @@ public struct DataLoadRequest: Sendable {
     public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
+    /// Extra request header fields, such as `If-None-Match` for a revalidation; they override the loader's own
+    /// fields of the same name. A `304 Not Modified` answer is reported as
+    /// ``DataLoadingError/statusCodeUnacceptable(_:_:)`` with code 304, like any other non-2xx status.
+    public var headers: [String: String] = [:]
 
     /// Creates a data request.
     public init(

@@ -30,6 +30,8 @@ extension ImagePipeline {
             set { diskCacheChoice = .given(newValue) }
         }
         private var diskCacheChoice: DiskCacheChoice
+        /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
+        public var diskCachePolicy: DiskCachePolicy = .cacheForever
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
         /// The most downloads that run at once; the rest wait in priority order. Default 6.

@@ -14,41 +14,47 @@ extension ImagePipeline {
         let key = request.urlString
         // Local files and `data:` URLs are not downloads: the disk cache would only copy them.
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : configuration.diskCache
+        var stale: StaleDiskCacheEntry?
         if let diskCache, policy.readsDiskCache {
-            if let data = await readDiskCache(diskCache, key: key) {
-                configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
-                let ticket = DiskCacheTicket(origin: .disk, cache: diskCache, key: key, data: data)
-                return .success(
-                    TaskGraph.LoadedData(
-                        response: DataLoadResponse(data: data),
-                        cacheType: .disk,
-                        diskCacheTicket: ticket
-                    )
-                )
+            switch await lookUpDiskCache(diskCache, key: key) {
+            case .miss:
+                break
+            case .fresh(let data):
+                return .success(diskCacheHit(data, url: url, cache: diskCache, key: key))
+            case .stale(let entry):
+                // Not allowed to ask the server: stale data is better than none.
+                guard policy.loadsFromNetwork else {
+                    return .success(diskCacheHit(entry.data, url: url, cache: diskCache, key: key))
+                }
+                stale = entry
             }
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
         if let error = admitDownload(of: request) { return .failure(error) }
-        return await download(url, operation: operation).map { response in
-            let ticket = (policy.writesDiskCache ? diskCache : nil).map {
-                DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
+        let result = await download(url, operation: operation, headers: stale?.metadata?.conditionalHeaders ?? [:])
+        if let stale, let diskCache, let served = serveStale(stale, after: result, url: url, cache: diskCache, key: key)
+        {
+            return .success(served)
+        }
+        return result.map { response in
+            let ticket = (policy.writesDiskCache ? diskCache : nil).flatMap {
+                networkTicket(for: response, cache: $0, key: key)
             }
             return TaskGraph.LoadedData(response: response, diskCacheTicket: ticket)
         }
     }
 
-    /// Reads the disk cache on the I/O queue: never on the caller's thread or the cooperative pool.
-    private func readDiskCache(_ cache: any DataCaching, key: String) async -> Data? {
-        await withCheckedContinuation { continuation in
-            ioQueue.async { continuation.resume(returning: cache.cachedData(for: key)) }
-        }
-    }
-
-    private func download(_ url: URL, operation: Int) async -> Result<DataLoadResponse, Error> {
+    /// Downloads `url`. With conditional `headers`, a `304 Not Modified` is a success with no body (and is not a
+    /// failure for the failure backoff); without them it is an unacceptable status code.
+    private func download(
+        _ url: URL,
+        operation: Int,
+        headers: [String: String] = [:]
+    ) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
-        let dataRequest = DataLoadRequest(
+        var dataRequest = DataLoadRequest(
             url: url,
             maximumResponseSize: limit,
             timeout: configuration.dataLoadTimeout,
@@ -56,6 +62,7 @@ extension ImagePipeline {
         ) { [weak self] completed, total in
             self?.operationProgressed(operation, completed: completed, total: total)
         }
+        dataRequest.headers = headers
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>
@@ -71,6 +78,8 @@ extension ImagePipeline {
             } else {
                 result = .success(response)
             }
+        } catch DataLoadingError.statusCodeUnacceptable(304, let info?) where !headers.isEmpty && !Task.isCancelled {
+            result = .success(DataLoadResponse(data: Data(), response: info))
         } catch {
             result = .failure(Task.isCancelled ? .cancelled : Error(loading: error))
             if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
