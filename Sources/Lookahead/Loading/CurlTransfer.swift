@@ -210,6 +210,17 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
+    /// Gives the body received so far to ``DataLoadRequest/partialBodyOnCancellation``, once, when the final
+    /// response was a `200`. Runs on the multi's thread after the caller cancelled.
+    func handOverPartialBody() {
+        guard let handler = request.partialBodyOnCancellation, isFinalResponse, statusCode == 200, failure == nil,
+            !body.isEmpty
+        else { return }
+        let data = body
+        body = Data()
+        handler(data, responseInfo())
+    }
+
     // MARK: - Completion
 
     /// The result of a finished transfer, from libcurl's code and what the callbacks recorded.

@@ -31,8 +31,30 @@ extension ImagePipeline {
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
-        if let error = admitDownload(of: request) { return .failure(error) }
-        let result = await download(url, operation: operation, headers: stale?.metadata?.conditionalHeaders ?? [:])
+        if let error = admitDownload(of: request) {
+            // The URL is backing off after failures: a stale entry is better than the error.
+            if let stale, let diskCache {
+                return .success(diskCacheHit(stale.data, url: url, cache: diskCache, key: key))
+            }
+            return .failure(error)
+        }
+        // A cancelled download's first bytes, when kept: resumed with `Range` (never beside a revalidation).
+        let partialLimit = policy.writesDiskCache ? configuration.partialDownloadLimit : nil
+        let keepPartial = diskCache.flatMap { cache in
+            partialLimit.map { keepPartialBody(in: cache, key: key, limit: $0) }
+        }
+        let resume = stale == nil && keepPartial != nil ? await takePartialDownload(diskCache, key: key) : nil
+        var result = await download(
+            url,
+            operation: operation,
+            headers: stale?.metadata?.conditionalHeaders ?? resume?.resumeHeaders ?? [:],
+            servesStaleOnTransportFailure: stale != nil,
+            progressOffset: Int64(resume?.data.count ?? 0),
+            keepPartial: keepPartial
+        )
+        if let resume {
+            result = await finishResume(resume, after: result, url: url, operation: operation, keepPartial)
+        }
         if let stale, let diskCache, let served = serveStale(stale, after: result, url: url, cache: diskCache, key: key)
         {
             return .success(served)
@@ -47,10 +69,18 @@ extension ImagePipeline {
 
     /// Downloads `url`. With conditional `headers`, a `304 Not Modified` is a success with no body (and is not a
     /// failure for the failure backoff); without them it is an unacceptable status code.
-    private func download(
+    ///
+    /// `servesStaleOnTransportFailure`: a stale entry stands by, so a failure to reach the server is not counted
+    /// by the failure backoff. `progressOffset` bytes (a resumed prefix) are added to the progress reported;
+    /// `keepPartial` receives the body received so far if the download is cancelled. A `206` to a request without
+    /// `Range` fails.
+    func download(
         _ url: URL,
         operation: Int,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        servesStaleOnTransportFailure: Bool = false,
+        progressOffset: Int64 = 0,
+        keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil
     ) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
@@ -60,9 +90,14 @@ extension ImagePipeline {
             timeout: configuration.dataLoadTimeout,
             idleTimeout: configuration.dataLoadIdleTimeout
         ) { [weak self] completed, total in
-            self?.operationProgressed(operation, completed: completed, total: total)
+            self?.operationProgressed(
+                operation,
+                completed: completed + progressOffset,
+                total: total.map { $0 + progressOffset }
+            )
         }
         dataRequest.headers = headers
+        dataRequest.partialBodyOnCancellation = keepPartial
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>
@@ -71,6 +106,8 @@ extension ImagePipeline {
             let response = try await configuration.dataLoader.loadData(for: dataRequest)
             if Task.isCancelled {
                 result = .failure(.cancelled)
+            } else if response.response?.statusCode == 206, headers["Range"] == nil {
+                result = .failure(.statusCodeUnacceptable(206))  // a part of a body nobody asked for
             } else if response.data.isEmpty {
                 result = .failure(.dataIsEmpty)
             } else if let limit, response.data.count > limit {
@@ -89,7 +126,10 @@ extension ImagePipeline {
             configuration.eventHandler?(.dataLoadFinished(url, byteCount: response.data.count))
         case .failure(let error):
             if !error.isCancellation { configuration.eventHandler?(.dataLoadFailed(url, error)) }
-            downloadFailed(url, error: error, response: failedResponse)
+            // A revalidation that cannot reach the server serves the stale entry: not a failure to back off from.
+            if !(servesStaleOnTransportFailure && error.meansTheServerWasNotReached) {
+                downloadFailed(url, error: error, response: failedResponse)
+            }
         }
         return result
     }

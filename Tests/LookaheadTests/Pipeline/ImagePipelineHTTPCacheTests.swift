@@ -53,13 +53,17 @@ final class HTTPCacheTestClock: Sendable {
         disk = DiskCache(directory: folder.url)
     }
 
-    private func makePipeline(_ loader: ScriptedHTTPLoader, policy: DiskCachePolicy? = nil) -> ImagePipeline {
+    private func makePipeline(
+        _ loader: ScriptedHTTPLoader,
+        policy: DiskCachePolicy? = nil,
+        backoff: ImagePipeline.FailureBackoff? = nil
+    ) -> ImagePipeline {
         let clock = clock
         return ImagePipeline {
             $0.dataLoader = loader
             $0.diskCache = disk
             $0.memoryCache = nil
-            $0.failureBackoff = nil
+            $0.failureBackoff = backoff
             $0.diskCachePolicy = policy ?? .httpSemantics(now: { clock.now.withLock { $0 } })
         }
     }
@@ -139,6 +143,17 @@ final class HTTPCacheTestClock: Sendable {
             (error as? ImagePipelineError).map { if case .statusCodeUnacceptable(404) = $0 { true } else { false } }
                 ?? false
         }
+        #expect(loader.sent.withLock { $0.count } == 3)
+    }
+
+    @Test func aFailedRevalidationThatServedStaleDataDoesNotPutTheURLInBackoff() async throws {
+        let loader = ScriptedHTTPLoader([.ok(headers: ["Cache-Control": "max-age=1", "ETag": #""v1""#])])
+        let pipeline = makePipeline(loader, backoff: ImagePipeline.FailureBackoff(initialDelay: .seconds(3600)))
+        _ = try await load(pipeline)
+        advance(5)
+        #expect(try await load(pipeline).cacheType == .disk)  // connection refused: stale served
+        #expect(!pipeline.isInFailureBackoff(ImageRequest(url: url)))
+        #expect(try await load(pipeline).cacheType == .disk)  // asks again, served stale again
         #expect(loader.sent.withLock { $0.count } == 3)
     }
 

@@ -14,6 +14,7 @@ import Hummingbird
 /// | `GET /hostile/...` | a misbehaving network, see `FixtureRoutes+Hostile.swift` |
 /// | `GET /hostile/status/{code}/{name}` | that status under any name, optionally with `Retry-After` |
 /// | `GET /cacheable/{n}.jpg` | an image with validators and `Cache-Control`, see `FixtureRoutes+HTTPCache.swift` |
+/// | `GET /resumable/{n}.jpg` | an image served in byte ranges, see `FixtureRoutes+Resumable.swift` |
 ///
 /// The two image routes also break responses on purpose when
 /// ``FixtureServer/Configuration/faults`` asks for it.
@@ -56,6 +57,7 @@ struct FixtureRoutes: Sendable {
         registerHostileBodies(on: router)
         registerHostileStatus(on: router)
         registerHTTPCache(on: router)
+        registerResumable(on: router)
     }
 
     // MARK: - Images

@@ -14,7 +14,8 @@ extension FixtureServer {
         return components.url!
     }
 
-    /// The body bytes the `/cacheable/` route handed out for `path` (e.g. `"/cacheable/3.jpg"`); a 304 adds none.
+    /// The body bytes the `/cacheable/` and `/resumable/` routes handed out for `path` (e.g. `"/cacheable/3.jpg"`);
+    /// a 304 adds none, a 206 its range, a stalled response the half it wrote.
     public func bodyBytesSent(forPath path: String) -> Int {
         httpCacheLedger.bodyBytes(path: path)
     }
@@ -23,6 +24,11 @@ extension FixtureServer {
     /// differ from version `v1`'s.
     public func setCacheableVersion(_ tag: String, forPath path: String) {
         httpCacheLedger.setVersion(tag, path: path)
+    }
+
+    /// How many `206 Partial Content` answers the `/resumable/` route gave for `path`.
+    public func partialContentCount(forPath path: String) -> Int {
+        httpCacheLedger.partial(path: path)
     }
 
     /// How many `304 Not Modified` answers the `/cacheable/` route gave for `path`.

@@ -1,0 +1,102 @@
+// Lookahead tools tests — a download cancelled half-way resumes over real loopback HTTP: the server counts the body
+// bytes it sent for each request.
+
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct ResumableDownloadOverHTTPTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "lookahead-resume-\(UUID().uuidString)"
+    )
+
+    private func makePipeline(_ disk: DiskCache) -> ImagePipeline {
+        ImagePipeline {
+            $0.dataLoader = DefaultDataLoader()
+            $0.diskCache = disk
+            $0.memoryCache = nil
+            $0.partialDownloadLimit = 8 << 20
+        }
+    }
+
+    /// Starts a load of `url` (whose server writes half the body and stalls), waits until the first 16 KiB arrived
+    /// (the loader reports progress every 16 KiB), cancels it and waits until the server saw the client leave.
+    private func cancelAtHalf(_ url: URL, _ pipeline: ImagePipeline, _ server: FixtureServer, path: String) async {
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        for await event in task.events {
+            if case .progress(let completed, _) = event, completed >= 16 << 10 { break }
+        }
+        task.cancel()
+        await server.waitForAbort(path: path)
+    }
+
+    /// The whole image as a fresh client downloads it.
+    private func reference(_ url: URL) async throws -> ImageResponse {
+        try await ImagePipeline {
+            $0.dataLoader = DefaultDataLoader()
+            $0.diskCache = nil
+            $0.memoryCache = nil
+        }.image(for: ImageRequest(url: url))
+    }
+
+    @Test func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/1.jpg"
+        let whole = try await reference(server.url(path + "?w=1024"))
+        let total = server.bodyBytesSent(forPath: path)
+        #expect(total > 64 << 10)
+
+        await cancelAtHalf(server.url(path + "?w=1024&stall=1"), pipeline, server, path: path)
+        await disk.flush()
+        #expect(server.bodyBytesSent(forPath: path) == total + total / 2)
+
+        let resumed = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1")))
+        #expect(resumed.image == whole.image)
+        #expect(server.partialContentCount(forPath: path) == 1)
+        // The second request carried only what the first did not: at most the whole less the 16 KiB seen.
+        let rest = server.bodyBytesSent(forPath: path) - total - total / 2
+        #expect(rest >= total - total / 2)
+        #expect(rest <= total - (16 << 10))
+        await server.stop()
+    }
+
+    @Test func withoutAcceptRangesTheNextLoadStartsOver() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/2.jpg"
+        let url = server.url(path + "?w=1024&stall=1&ranges=0")
+        await cancelAtHalf(url, pipeline, server, path: path)
+        let half = server.bodyBytesSent(forPath: path)
+        await disk.flush()
+        let full = try await pipeline.image(for: ImageRequest(url: url))
+        #expect(full.image == (try await reference(server.url(path + "?w=1024"))).image)
+        #expect(server.partialContentCount(forPath: path) == 0)
+        #expect(server.requestCount(forPath: path) == 3)
+        // Half, then the whole body twice (the load and the reference): the load did not resume.
+        let whole = (server.bodyBytesSent(forPath: path) - half) / 2
+        #expect(whole / 2 == half)
+        #expect(whole > 64 << 10)
+        await server.stop()
+    }
+
+    @Test func aChangedETagGetsTheWholeNewImage() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/3.jpg"
+        await cancelAtHalf(server.url(path + "?w=1024&stall=1"), pipeline, server, path: path)
+        await disk.flush()
+        server.setCacheableVersion("v2", forPath: path)
+        let new = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1")))
+        #expect(new.image == (try await reference(server.url(path + "?w=1024"))).image)
+        #expect(server.partialContentCount(forPath: path) == 0)
+        await server.stop()
+    }
+}
