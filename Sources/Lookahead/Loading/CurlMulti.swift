@@ -100,8 +100,9 @@ final class CurlMulti: @unchecked Sendable {
 
     private func stop(_ transfer: CurlTransfer, with error: any Error) {
         guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
-        _ = curl_multi_remove_handle(handle, easy)
+        // Before the connection closes: whoever waits for the server to see the client leave finds the bytes kept.
         if error is CancellationError { transfer.handOverPartialBody() }
+        _ = curl_multi_remove_handle(handle, easy)
         transfer.completion.resume(with: .failure(error))
     }
 

@@ -10,7 +10,9 @@ extension ImagePipeline {
         limit: Int
     ) -> @Sendable (Data, HTTPResponseInfo) -> Void {
         let maximumLength = min(limit, configuration.maximumResponseSize ?? Int.max)
+        let honoursNoStore = configuration.diskCachePolicy.kind == .httpSemantics
         return { data, response in
+            if honoursNoStore, HTTPCacheHeaders(headers: response.headers).noStore { return }
             guard let partial = PartialDownload(data: data, response: response, maximumLength: maximumLength) else {
                 return
             }

@@ -35,6 +35,7 @@ extension FixtureRoutes {
         let total = jpeg.readableBytes
         var headers: HTTPFields = [.eTag: etag, .contentType: "image/jpeg"]
         if acceptsRanges { headers[.acceptRanges] = "bytes" }
+        if request.headers[.range] != nil { httpCacheLedger.recordRangeRequest(path: path) }
 
         if acceptsRanges, let start = Self.rangeStart(request.headers[.range]), start < total,
             request.headers[.ifRange].map({ $0 == etag }) ?? true

@@ -26,6 +26,12 @@ extension FixtureServer {
         httpCacheLedger.setVersion(tag, path: path)
     }
 
+    /// How many requests for `path` of the `/resumable/` route carried a `Range` header, answered with a range or
+    /// not.
+    public func rangeRequestCount(forPath path: String) -> Int {
+        httpCacheLedger.rangeRequests(path: path)
+    }
+
     /// How many `206 Partial Content` answers the `/resumable/` route gave for `path`.
     public func partialContentCount(forPath path: String) -> Int {
         httpCacheLedger.partial(path: path)

@@ -10,6 +10,7 @@ final class HTTPCacheLedger: Sendable {
         var bodyBytes = 0
         var notModified = 0
         var partial = 0
+        var ranged = 0
     }
 
     private let counts = Mutex([String: Counts]())
@@ -33,6 +34,12 @@ final class HTTPCacheLedger: Sendable {
             if partial { counts[path, default: Counts()].partial += 1 }
         }
     }
+
+    /// Records a request for `path` that carried a `Range` header, answered or not.
+    func recordRangeRequest(path: String) { counts.withLock { $0[path, default: Counts()].ranged += 1 } }
+
+    /// The requests for `path` that carried a `Range` header.
+    func rangeRequests(path: String) -> Int { counts.withLock { $0[path]?.ranged ?? 0 } }
 
     /// The 206 answers given for `path`.
     func partial(path: String) -> Int { counts.withLock { $0[path]?.partial ?? 0 } }
