@@ -4,10 +4,11 @@ import Hummingbird
 
 /// | Route | Response |
 /// |---|---|
-/// | `GET /resumable/{n}.jpg?w=&ranges=&stall=` | JPEG n (w×w) with `ETag: "<version>-<n>"` and, unless `ranges=0`,
-/// `Accept-Ranges: bytes`. `Range: bytes=N-` (with a matching or absent `If-Range`) is answered `206` with
-/// `Content-Range`; a mismatched `If-Range` gets the whole new body (`200`). With `stall=1`, the first `200` for the path
-/// writes the first half of the body and then holds the connection until the client leaves; later ones are whole. |
+/// | `GET /resumable/{n}.jpg?w=&ranges=&stall=&badRange=` | JPEG n (w×w) with `ETag: "<version>-<n>"` and, unless
+/// `ranges=0`, `Accept-Ranges: bytes`. `Range: bytes=N-` (with a matching or absent `If-Range`) is answered `206`
+/// with `Content-Range`; a mismatched `If-Range` gets the whole new body (`200`). With `stall=1`, the first `200` for
+/// the path writes the first half of the body and then holds the connection (for `holdMs`, default 60 s); later
+/// ones are whole. `badRange=start` makes a 206 claim it starts at byte 0, `badRange=giant` an absurd end. |
 extension FixtureRoutes {
     func registerResumable(on router: Router<FixtureRequestContext>) {
         router.get("/resumable/{n}.jpg") { request, context in
@@ -41,7 +42,12 @@ extension FixtureRoutes {
             request.headers[.ifRange].map({ $0 == etag }) ?? true
         {
             let rest = jpeg.getSlice(at: jpeg.readerIndex + start, length: total - start) ?? ByteBuffer()
-            headers[.contentRange] = "bytes \(start)-\(total - 1)/\(total)"
+            headers[.contentRange] =
+                switch query.get("badRange") {
+                case "start": "bytes 0-\(total - start - 1)/\(total)"  // the right bytes, labelled as the wrong ones
+                case "giant": "bytes \(start)-99999999999999999999999/*"
+                default: "bytes \(start)-\(total - 1)/\(total)"
+                }
             httpCacheLedger.record(path: path, bodyBytes: rest.readableBytes, notModified: false, partial: true)
             return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: rest))
         }

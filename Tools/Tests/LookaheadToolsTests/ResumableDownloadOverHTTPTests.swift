@@ -98,6 +98,28 @@ import Testing
         await server.stop()
     }
 
+    @Test(arguments: ["start", "giant"])
+    func a206WithAWrongContentRangeIsNotJoinedButStartsOver(badRange: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/4.jpg"
+        let url = server.url(path + "?w=1024&stall=1&holdMs=1000&badRange=\(badRange)")
+        await cancelAtHalf(url, pipeline, server, path: path)
+        await disk.flush()
+        let image = try await pipeline.image(for: ImageRequest(url: url))
+        #expect(image.image == (try await reference(server.url(path + "?w=1024"))).image)
+        // The resumed request got the hostile 206 and was not joined: one plain request followed (then the
+        // reference), and the whole body was stored.
+        #expect(server.rangeRequestCount(forPath: path) == 1)
+        #expect(server.partialContentCount(forPath: path) == 1)
+        #expect(server.requestCount(forPath: path) == 4)
+        await disk.flush()
+        #expect(disk.cachedData(for: url.absoluteString) != nil)
+        await server.stop()
+    }
+
     @Test func aChangedETagGetsTheWholeNewImage() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
