@@ -34,6 +34,7 @@ private final class HalfThenRestLoader: DataLoading {
             throw CancellationError()
         }
         let (status, headers, data) = answer(body, request.headers)
+        request.progress(Int64(data.count), Int64(data.count))
         return DataLoadResponse(
             data: data,
             response: HTTPResponseInfo(url: request.url, statusCode: status, headers: headers)
@@ -81,6 +82,28 @@ private final class HalfThenRestLoader: DataLoading {
         #expect(disk.cachedData(for: url.absoluteString) == TestImages.jpeg)
         // The kept prefix is used once.
         #expect(disk.cachedData(for: PartialDownload.key(for: url.absoluteString)) == nil)
+    }
+
+    @Test func progressOfAResumedDownloadCountsThePrefix() async throws {
+        let loader = HalfThenRestLoader { body, headers in
+            let start = Int(headers["Range"]!.dropFirst("bytes=".count).dropLast())!
+            return (206, ["Content-Range": "bytes \(start)-\(body.count - 1)/\(body.count)"], body.dropFirst(start))
+        }
+        let pipeline = makePipeline(loader)
+        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
+        await disk.flush()
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        var reported: [Int64] = []
+        var totals: [Int64?] = []
+        for await event in task.events {
+            if case .progress(let completed, let total) = event {
+                reported.append(completed)
+                totals.append(total)
+            }
+        }
+        // The loader reported only the rest; the task reports the whole body.
+        #expect(reported.last == Int64(TestImages.jpeg.count))
+        #expect(totals.last == Int64(TestImages.jpeg.count))
     }
 
     @Test func aWrongContentRangeStartsOverWithAPlainRequest() async throws {
