@@ -100,6 +100,8 @@ final class CurlMulti: @unchecked Sendable {
 
     private func stop(_ transfer: CurlTransfer, with error: any Error) {
         guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
+        // Before the connection closes: whoever waits for the server to see the client leave finds the bytes kept.
+        if error is CancellationError { transfer.handOverPartialBody() }
         _ = curl_multi_remove_handle(handle, easy)
         transfer.completion.resume(with: .failure(error))
     }
@@ -111,6 +113,7 @@ final class CurlMulti: @unchecked Sendable {
             let code = message.pointee.data.result
             _ = curl_multi_remove_handle(handle, easy)
             guard let transfer = active.removeValue(forKey: easy) else { continue }
+            if transfer.completion.isResumed { transfer.handOverPartialBody() }  // the caller left first
             transfer.completion.resume(with: transfer.result(code: code).mapError { $0 })
         }
     }

@@ -80,7 +80,8 @@ final class CurlTransfer: @unchecked Sendable {
             _ = lookahead_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
         var fields = ["Accept: image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"]
-        for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { fields.append("\(name): \(value)") }
+        let requestHeaders = options.headers.merging(request.headers) { _, new in new }
+        for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) { fields.append("\(name): \(value)") }
         for field in fields { headerList = curl_slist_append(headerList, field) }
         _ = lookahead_curl_set_slist(easy, CURLOPT_HTTPHEADER, headerList)
         _ = lookahead_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -207,6 +208,17 @@ final class CurlTransfer: @unchecked Sendable {
         guard let idle = request.idleTimeout, ContinuousClock.now - lastActivity > idle else { return true }
         failure = .timedOut(.idle(idle))
         return false
+    }
+
+    /// Gives the body received so far to ``DataLoadRequest/partialBodyOnCancellation``, once, when the final
+    /// response was a `200`. Runs on the multi's thread after the caller cancelled.
+    func handOverPartialBody() {
+        guard let handler = request.partialBodyOnCancellation, isFinalResponse, statusCode == 200, failure == nil,
+            !body.isEmpty
+        else { return }
+        let data = body
+        body = Data()
+        handler(data, responseInfo())
     }
 
     // MARK: - Completion

@@ -29,6 +29,14 @@ public struct DataLoadRequest: Sendable {
     public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
+    /// Extra request header fields, such as `If-None-Match` for a revalidation; they override the loader's own
+    /// fields of the same name. A `304 Not Modified` answer is reported as
+    /// ``DataLoadingError/statusCodeUnacceptable(_:_:)`` with code 304, like any other non-2xx status.
+    public var headers: [String: String] = [:]
+    /// Called at most once, when the caller cancelled a transfer whose final response was a `200` with part of
+    /// its body received: that part and the response, so it can be resumed later with `Range`. Loaders may
+    /// ignore it (``URLSessionDataLoader`` does); ``CurlDataLoader`` calls it on its own thread.
+    public var partialBodyOnCancellation: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
 
     /// Creates a data request.
     public init(

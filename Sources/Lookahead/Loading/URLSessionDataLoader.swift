@@ -68,6 +68,7 @@ public final class URLSessionDataLoader: DataLoading {
         if let idle = request.idleTimeout { urlRequest.timeoutInterval = idle.secondsValue }
         if let agent = options.userAgent { urlRequest.setValue(agent, forHTTPHeaderField: "User-Agent") }
         for (name, value) in options.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let session = session
         let router = router
         let started = Locked<URLSessionDataTask?>(nil)

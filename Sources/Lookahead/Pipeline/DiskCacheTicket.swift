@@ -22,19 +22,30 @@ package final class DiskCacheTicket: Sendable {
     private let cache: any DataCaching
     private let key: String
     private let data: Data
+    /// An entry stored beside the data when it is accepted (the HTTP cache metadata, see ``HTTPCacheMetadata``).
+    private let sidecar: (key: String, data: Data)?
     private let isSettled = AtomicInt(0)
 
-    package init(origin: Origin, cache: any DataCaching, key: String, data: Data) {
+    package init(
+        origin: Origin,
+        cache: any DataCaching,
+        key: String,
+        data: Data,
+        sidecar: (key: String, data: Data)? = nil
+    ) {
         self.origin = origin
         self.cache = cache
         self.key = key
         self.data = data
+        self.sidecar = sidecar
     }
 
     /// The data proved to be an image: network data is stored (once).
     package func accept() {
         guard settle() else { return }
-        if origin == .network { cache.storeData(data, for: key) }
+        guard origin == .network else { return }
+        cache.storeData(data, for: key)
+        if let sidecar { cache.storeData(sidecar.data, for: sidecar.key) }
     }
 
     /// The data proved not to be an image. Disk data is removed (once); returns whether this call removed it.

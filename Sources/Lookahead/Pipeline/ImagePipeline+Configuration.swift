@@ -30,6 +30,13 @@ extension ImagePipeline {
             set { diskCacheChoice = .given(newValue) }
         }
         private var diskCacheChoice: DiskCacheChoice
+        /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
+        public var diskCachePolicy: DiskCachePolicy = .cacheForever
+        /// When set, a download cancelled half-way keeps up to this many bytes in the disk cache, and the next
+        /// load of the URL asks for the rest (`Range` + `If-Range`) if the server allowed it (`Accept-Ranges:
+        /// bytes` and a strong validator). `nil` (the default) keeps nothing. Needs a loader that hands over
+        /// partial bodies (``CurlDataLoader``).
+        public var partialDownloadLimit: Int?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
         /// The most downloads that run at once; the rest wait in priority order. Default 6.

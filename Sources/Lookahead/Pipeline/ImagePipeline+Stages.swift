@@ -14,49 +14,91 @@ extension ImagePipeline {
         let key = request.urlString
         // Local files and `data:` URLs are not downloads: the disk cache would only copy them.
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : configuration.diskCache
+        var stale: StaleDiskCacheEntry?
         if let diskCache, policy.readsDiskCache {
-            if let data = await readDiskCache(diskCache, key: key) {
-                configuration.eventHandler?(.diskCacheHit(url, byteCount: data.count))
-                let ticket = DiskCacheTicket(origin: .disk, cache: diskCache, key: key, data: data)
-                return .success(
-                    TaskGraph.LoadedData(
-                        response: DataLoadResponse(data: data),
-                        cacheType: .disk,
-                        diskCacheTicket: ticket
-                    )
-                )
+            switch await lookUpDiskCache(diskCache, key: key) {
+            case .miss:
+                break
+            case .fresh(let data):
+                return .success(diskCacheHit(data, url: url, cache: diskCache, key: key))
+            case .stale(let entry):
+                // Not allowed to ask the server: stale data is better than none.
+                guard policy.loadsFromNetwork else {
+                    return .success(diskCacheHit(entry.data, url: url, cache: diskCache, key: key))
+                }
+                stale = entry
             }
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
-        if let error = admitDownload(of: request) { return .failure(error) }
+        if let error = admitDownload(of: request) {
+            // The URL is backing off after failures: a stale entry is better than the error.
+            if let stale, let diskCache {
+                return .success(diskCacheHit(stale.data, url: url, cache: diskCache, key: key))
+            }
+            return .failure(error)
+        }
         operationStartedDownload(operation)
-        return await download(url, operation: operation).map { response in
-            let ticket = (policy.writesDiskCache ? diskCache : nil).map {
-                DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
+        // A cancelled download's first bytes, when kept: resumed with `Range` (never beside a revalidation).
+        let partialLimit = policy.writesDiskCache ? configuration.partialDownloadLimit : nil
+        let keepPartial = diskCache.flatMap { cache in
+            partialLimit.map { keepPartialBody(in: cache, key: key, limit: $0) }
+        }
+        let resume = stale == nil && keepPartial != nil ? await takePartialDownload(diskCache, key: key) : nil
+        var result = await download(
+            url,
+            operation: operation,
+            headers: stale?.metadata?.conditionalHeaders ?? resume?.resumeHeaders ?? [:],
+            servesStaleOnTransportFailure: stale != nil,
+            progressOffset: Int64(resume?.data.count ?? 0),
+            keepPartial: keepPartial
+        )
+        if let resume {
+            result = await finishResume(resume, after: result, url: url, operation: operation, keepPartial)
+        }
+        if let stale, let diskCache, let served = serveStale(stale, after: result, url: url, cache: diskCache, key: key)
+        {
+            return .success(served)
+        }
+        return result.map { response in
+            let ticket = (policy.writesDiskCache ? diskCache : nil).flatMap {
+                networkTicket(for: response, cache: $0, key: key)
             }
             return TaskGraph.LoadedData(response: response, diskCacheTicket: ticket)
         }
     }
 
-    /// Reads the disk cache on the I/O queue: never on the caller's thread or the cooperative pool.
-    private func readDiskCache(_ cache: any DataCaching, key: String) async -> Data? {
-        await withCheckedContinuation { continuation in
-            ioQueue.async { continuation.resume(returning: cache.cachedData(for: key)) }
-        }
-    }
-
-    private func download(_ url: URL, operation: Int) async -> Result<DataLoadResponse, Error> {
+    /// Downloads `url`. With conditional `headers`, a `304 Not Modified` is a success with no body (and is not a
+    /// failure for the failure backoff); without them it is an unacceptable status code.
+    ///
+    /// `servesStaleOnTransportFailure`: a stale entry stands by, so a failure to reach the server is not counted
+    /// by the failure backoff. `progressOffset` bytes (a resumed prefix) are added to the progress reported;
+    /// `keepPartial` receives the body received so far if the download is cancelled. A `206` to a request without
+    /// `Range` fails.
+    func download(
+        _ url: URL,
+        operation: Int,
+        headers: [String: String] = [:],
+        servesStaleOnTransportFailure: Bool = false,
+        progressOffset: Int64 = 0,
+        keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil
+    ) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
-        let dataRequest = DataLoadRequest(
+        var dataRequest = DataLoadRequest(
             url: url,
             maximumResponseSize: limit,
             timeout: configuration.dataLoadTimeout,
             idleTimeout: configuration.dataLoadIdleTimeout
         ) { [weak self] completed, total in
-            self?.operationProgressed(operation, completed: completed, total: total)
+            self?.operationProgressed(
+                operation,
+                completed: completed + progressOffset,
+                total: total.map { $0 + progressOffset }
+            )
         }
+        dataRequest.headers = headers
+        dataRequest.partialBodyOnCancellation = keepPartial
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>
@@ -65,6 +107,8 @@ extension ImagePipeline {
             let response = try await configuration.dataLoader.loadData(for: dataRequest)
             if Task.isCancelled {
                 result = .failure(.cancelled)
+            } else if response.response?.statusCode == 206, headers["Range"] == nil {
+                result = .failure(.statusCodeUnacceptable(206))  // a part of a body nobody asked for
             } else if response.data.isEmpty {
                 result = .failure(.dataIsEmpty)
             } else if let limit, response.data.count > limit {
@@ -72,6 +116,8 @@ extension ImagePipeline {
             } else {
                 result = .success(response)
             }
+        } catch DataLoadingError.statusCodeUnacceptable(304, let info?) where !headers.isEmpty && !Task.isCancelled {
+            result = .success(DataLoadResponse(data: Data(), response: info))
         } catch {
             result = .failure(Task.isCancelled ? .cancelled : Error(loading: error))
             if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
@@ -81,7 +127,10 @@ extension ImagePipeline {
             configuration.eventHandler?(.dataLoadFinished(url, byteCount: response.data.count))
         case .failure(let error):
             if !error.isCancellation { configuration.eventHandler?(.dataLoadFailed(url, error)) }
-            downloadFailed(url, error: error, response: failedResponse)
+            // A revalidation that cannot reach the server serves the stale entry: not a failure to back off from.
+            if !(servesStaleOnTransportFailure && error.meansTheServerWasNotReached) {
+                downloadFailed(url, error: error, response: failedResponse)
+            }
         }
         return result
     }

@@ -13,6 +13,8 @@ import Hummingbird
 /// | `GET /faults/...` | broken responses, see `FixtureRoutes+Faults.swift` |
 /// | `GET /hostile/...` | a misbehaving network, see `FixtureRoutes+Hostile.swift` |
 /// | `GET /hostile/status/{code}/{name}` | that status under any name, optionally with `Retry-After` |
+/// | `GET /cacheable/{n}.jpg` | an image with validators and `Cache-Control`, see `FixtureRoutes+HTTPCache.swift` |
+/// | `GET /resumable/{n}.jpg` | an image served in byte ranges, see `FixtureRoutes+Resumable.swift` |
 ///
 /// The two image routes also break responses on purpose when
 /// ``FixtureServer/Configuration/faults`` asks for it.
@@ -25,6 +27,8 @@ struct FixtureRoutes: Sendable {
     let faultLedger: FaultLedger
     /// The server's base URL once it is listening; the media API reports it as the domain.
     let boundAddress: BoundAddress
+    /// Counts what the `/cacheable/` route sent.
+    let httpCacheLedger = HTTPCacheLedger()
 
     /// Routes for `configuration`; `photos`, when given, are the media covers.
     init(configuration: FixtureServer.Configuration, photos: PhotoLibrary? = nil) throws(FixtureServer.Error) {
@@ -52,6 +56,8 @@ struct FixtureRoutes: Sendable {
         registerHostileNetwork(on: router)
         registerHostileBodies(on: router)
         registerHostileStatus(on: router)
+        registerHTTPCache(on: router)
+        registerResumable(on: router)
     }
 
     // MARK: - Images

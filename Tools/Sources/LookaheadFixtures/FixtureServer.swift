@@ -42,6 +42,7 @@ public final class FixtureServer: Sendable {
 
     let ledger: RequestLedger
     let faultLedger: FaultLedger
+    let httpCacheLedger: HTTPCacheLedger
     private let serverTask: Task<Void, Never>
 
     private init(
@@ -51,6 +52,7 @@ public final class FixtureServer: Sendable {
         photoCount: Int,
         ledger: RequestLedger,
         faultLedger: FaultLedger,
+        httpCacheLedger: HTTPCacheLedger,
         serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
@@ -59,6 +61,7 @@ public final class FixtureServer: Sendable {
         self.photoCount = photoCount
         self.ledger = ledger
         self.faultLedger = faultLedger
+        self.httpCacheLedger = httpCacheLedger
         self.serverTask = serverTask
     }
 
@@ -136,6 +139,7 @@ public final class FixtureServer: Sendable {
             photoCount: photos?.photos.count ?? 0,
             ledger: ledger,
             faultLedger: routes.faultLedger,
+            httpCacheLedger: routes.httpCacheLedger,
             serverTask: serverTask
         )
     }

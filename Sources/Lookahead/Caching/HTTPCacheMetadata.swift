@@ -1,0 +1,64 @@
+// Lookahead — HTTPCacheMetadata: what the disk cache remembers about an entry under HTTP cache semantics.
+
+import Foundation
+
+/// The validators and freshness of a disk cache entry, kept beside the data as a separate entry of the same
+/// ``DataCaching`` under ``key(for:)``. A sidecar entry, rather than a new field in the data file, keeps the disk
+/// cache's file format and the ``DataCaching`` protocol unchanged, so custom caches get HTTP semantics for free.
+/// The two entries are not written atomically: metadata without data is ignored; data without (or with
+/// unreadable) metadata is stale with no validator, so it is downloaded again.
+package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
+    /// `ETag` of the stored response.
+    package var etag: String?
+    /// `Last-Modified` of the stored response.
+    package var lastModified: String?
+    /// Until when the entry is fresh; `nil` for "stale at once".
+    package var freshUntil: Date?
+    /// `Cache-Control: immutable`: fresh for as long as it is stored.
+    package var immutable: Bool
+    /// `Cache-Control: no-cache`: revalidated before each use.
+    package var noCache: Bool
+
+    /// The sidecar key of a data key.
+    package static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-http-metadata-v1" }
+
+    /// The metadata of a response received at `now`.
+    package init(headers: HTTPCacheHeaders, now: Date) {
+        etag = headers.etag
+        lastModified = headers.lastModified
+        freshUntil = headers.freshnessLifetime(now: now).map { now.addingTimeInterval($0) }
+        immutable = headers.immutable
+        noCache = headers.noCache
+    }
+
+    /// The metadata after a `304 Not Modified` at `now`: the 304's headers replace the freshness; its validators
+    /// replace the stored ones when it sends any.
+    package func refreshed(by headers: HTTPCacheHeaders, now: Date) -> HTTPCacheMetadata {
+        var refreshed = HTTPCacheMetadata(headers: headers, now: now)
+        refreshed.etag = headers.etag ?? etag
+        refreshed.lastModified = headers.lastModified ?? lastModified
+        return refreshed
+    }
+
+    /// Whether the entry may be used without asking the server.
+    package func isFresh(now: Date) -> Bool {
+        if noCache { return false }
+        if immutable { return true }
+        guard let freshUntil else { return false }
+        return now < freshUntil
+    }
+
+    /// The conditional request header fields; empty without a validator.
+    package var conditionalHeaders: [String: String] {
+        var headers: [String: String] = [:]
+        if let etag { headers["If-None-Match"] = etag }
+        if let lastModified { headers["If-Modified-Since"] = lastModified }
+        return headers
+    }
+
+    /// The encoded form stored in the cache.
+    package func encoded() -> Data { (try? JSONEncoder().encode(self)) ?? Data() }
+
+    /// Decodes stored metadata; `nil` when unreadable.
+    package static func decode(_ data: Data) -> HTTPCacheMetadata? { try? JSONDecoder().decode(Self.self, from: data) }
+}

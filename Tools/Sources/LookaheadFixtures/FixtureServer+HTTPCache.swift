@@ -1,0 +1,44 @@
+// Lookahead — FixtureServer+HTTPCache: what tests can observe about the `/cacheable/` route.
+
+import Foundation
+
+extension FixtureServer {
+    /// The URL of cacheable image `number` (see `FixtureRoutes+HTTPCache.swift`): `cacheControl` is sent as the
+    /// `Cache-Control` header.
+    public func cacheableImageURL(_ number: Int, size: Int = 64, cacheControl: String? = nil) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        components.path = "/cacheable/\(number).jpg"
+        var items = [URLQueryItem(name: "w", value: "\(size)")]
+        if let cacheControl { items.append(URLQueryItem(name: "cc", value: cacheControl)) }
+        components.queryItems = items
+        return components.url!
+    }
+
+    /// The body bytes the `/cacheable/` and `/resumable/` routes handed out for `path` (e.g. `"/cacheable/3.jpg"`);
+    /// a 304 adds none, a 206 its range, a stalled response the half it wrote.
+    public func bodyBytesSent(forPath path: String) -> Int {
+        httpCacheLedger.bodyBytes(path: path)
+    }
+
+    /// Changes the version of the cacheable image at `path`: its `ETag` becomes `"<tag>-<n>"` and its pixels
+    /// differ from version `v1`'s.
+    public func setCacheableVersion(_ tag: String, forPath path: String) {
+        httpCacheLedger.setVersion(tag, path: path)
+    }
+
+    /// How many requests for `path` of the `/resumable/` route carried a `Range` header, answered with a range or
+    /// not.
+    public func rangeRequestCount(forPath path: String) -> Int {
+        httpCacheLedger.rangeRequests(path: path)
+    }
+
+    /// How many `206 Partial Content` answers the `/resumable/` route gave for `path`.
+    public func partialContentCount(forPath path: String) -> Int {
+        httpCacheLedger.partial(path: path)
+    }
+
+    /// How many `304 Not Modified` answers the `/cacheable/` route gave for `path`.
+    public func notModifiedCount(forPath path: String) -> Int {
+        httpCacheLedger.notModified(path: path)
+    }
+}

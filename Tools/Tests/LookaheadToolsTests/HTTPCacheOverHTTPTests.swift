@@ -1,0 +1,154 @@
+// Lookahead tools tests — the disk cache's HTTP semantics over real loopback HTTP: the server counts the requests,
+// the 304 answers and the body bytes it sent.
+
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand, so freshness expires without waiting.
+private final class HandClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 2_000_000_000))
+    var date: Date { now.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct HTTPCacheOverHTTPTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "lookahead-http-semantics-\(UUID().uuidString)"
+    )
+    private let clock = HandClock()
+
+    private func makePipeline(_ disk: DiskCache, policy: DiskCachePolicy? = nil) -> ImagePipeline {
+        let clock = clock
+        return ImagePipeline {
+            $0.dataLoader = DefaultDataLoader()
+            $0.diskCache = disk
+            $0.memoryCache = nil  // every request reaches the disk cache or the network
+            $0.diskCachePolicy = policy ?? .httpSemantics(now: { clock.date })
+        }
+    }
+
+    private func load(_ url: URL, _ pipeline: ImagePipeline, _ disk: DiskCache) async throws -> ImageResponse {
+        let response = try await pipeline.image(for: ImageRequest(url: url))
+        await disk.flush()
+        return response
+    }
+
+    @Test func a304RevalidationTransfersNoBodyAndRefreshesFreshness() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let url = server.cacheableImageURL(3, cacheControl: "max-age=60")
+        let path = "/cacheable/3.jpg"
+
+        let first = try await load(url, pipeline, disk)
+        #expect(first.cacheType == nil)
+        let fullBody = server.bodyBytesSent(forPath: path)
+        #expect(fullBody > 0)
+        // Fresh: no request.
+        clock.advance(59)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: path) == 1)
+        // Stale: exactly one conditional request, answered 304 without a body.
+        clock.advance(2)
+        let revalidated = try await load(url, pipeline, disk)
+        #expect(revalidated.cacheType == .disk)
+        #expect(revalidated.image == first.image)
+        #expect(server.requestCount(forPath: path) == 2)
+        #expect(server.notModifiedCount(forPath: path) == 1)
+        #expect(server.bodyBytesSent(forPath: path) == fullBody)
+        // The 304 refreshed the entry: fresh again for 60 s, so no request at all.
+        clock.advance(59)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(try await makePipeline(disk).image(for: ImageRequest(url: url)).cacheType == .disk)
+        #expect(server.requestCount(forPath: path) == 2)
+        await server.stop()
+    }
+
+    @Test func noStoreIsNeverStored() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let url = server.cacheableImageURL(4, cacheControl: "no-store")
+        let path = "/cacheable/4.jpg"
+        #expect(try await load(url, pipeline, disk).cacheType == nil)
+        #expect(try await load(url, pipeline, disk).cacheType == nil)
+        #expect(disk.cachedData(for: url.absoluteString) == nil)
+        #expect(server.requestCount(forPath: path) == 2)
+        #expect(server.notModifiedCount(forPath: path) == 0)
+        await server.stop()
+    }
+
+    @Test func theDefaultPolicyNeverAsksAgain() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, policy: .cacheForever)
+        let url = server.cacheableImageURL(5, cacheControl: "no-cache, max-age=0")
+        let path = "/cacheable/5.jpg"
+        #expect(try await load(url, pipeline, disk).cacheType == nil)
+        clock.advance(1_000_000)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: path) == 1)
+        #expect(server.notModifiedCount(forPath: path) == 0)
+        await server.stop()
+    }
+
+    @Test func aChangedETagDownloadsTheNewImageAndThenRevalidatesIt() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let url = server.cacheableImageURL(6, cacheControl: "no-cache")
+        let path = "/cacheable/6.jpg"
+        let old = try await load(url, pipeline, disk)
+        let oldBody = server.bodyBytesSent(forPath: path)
+
+        server.setCacheableVersion("v2", forPath: path)
+        let new = try await load(url, pipeline, disk)
+        #expect(new.cacheType == nil)
+        #expect(new.image != old.image)
+        #expect(server.notModifiedCount(forPath: path) == 0)
+        #expect(server.bodyBytesSent(forPath: path) > oldBody)
+
+        // `no-cache`: revalidated on every use, now against the new ETag.
+        let again = try await load(url, pipeline, disk)
+        #expect(again.cacheType == .disk)
+        #expect(again.image == new.image)
+        #expect(server.notModifiedCount(forPath: path) == 1)
+        #expect(server.requestCount(forPath: path) == 3)
+        await server.stop()
+    }
+
+    @Test func aStaleEntryIsServedWhenTheServerIsGone() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let url = server.cacheableImageURL(7, cacheControl: "max-age=1")
+        let first = try await load(url, pipeline, disk)
+        await server.stop()
+        clock.advance(10)
+        let stale = try await load(url, pipeline, disk)
+        #expect(stale.cacheType == .disk)
+        #expect(stale.image == first.image)
+    }
+
+    @Test func a304ToAnUnconditionalRequestIsATypedErrorAndNothingIsStored() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let url = server.url("/status/304")
+        await #expect {
+            try await load(url, makePipeline(disk), disk)
+        } throws: { error in
+            if case .statusCodeUnacceptable(304) = error as? ImagePipeline.Error { true } else { false }
+        }
+        #expect(disk.cachedData(for: url.absoluteString) == nil)
+        await server.stop()
+    }
+}

@@ -1,0 +1,139 @@
+// Lookahead tools tests — a download cancelled half-way resumes over real loopback HTTP: the server counts the body
+// bytes it sent for each request.
+
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct ResumableDownloadOverHTTPTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "lookahead-resume-\(UUID().uuidString)"
+    )
+
+    private func makePipeline(_ disk: DiskCache) -> ImagePipeline {
+        ImagePipeline {
+            $0.dataLoader = DefaultDataLoader()
+            $0.diskCache = disk
+            $0.memoryCache = nil
+            $0.partialDownloadLimit = 8 << 20
+        }
+    }
+
+    /// Starts a load of `url` (whose server writes half the body and stalls for `holdMs`), waits until the first
+    /// progress report, cancels the load and waits until the server let go: the server does not notice a client
+    /// that closes while it holds, so the hold is short.
+    /// Returns the bytes the client had reported when it cancelled: it kept at least these.
+    @discardableResult
+    private func cancelAtHalf(_ url: URL, _ pipeline: ImagePipeline, _ server: FixtureServer, path: String) async
+        -> Int64
+    {
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        var seen: Int64 = 0
+        for await event in task.events {
+            if case .progress(let completed, _) = event, completed > 0 {
+                seen = completed
+                break
+            }
+        }
+        task.cancel()
+        await server.waitForAbort(path: path)
+        return seen
+    }
+
+    /// The whole image as a fresh client downloads it.
+    private func reference(_ url: URL) async throws -> ImageResponse {
+        try await ImagePipeline {
+            $0.dataLoader = DefaultDataLoader()
+            $0.diskCache = nil
+            $0.memoryCache = nil
+        }.image(for: ImageRequest(url: url))
+    }
+
+    @Test func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/1.jpg"
+        let whole = try await reference(server.url(path + "?w=1024"))
+        let total = server.bodyBytesSent(forPath: path)
+        #expect(total > 32 << 10)
+
+        let seen = await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=1000"), pipeline, server, path: path)
+        await disk.flush()
+        #expect(server.bodyBytesSent(forPath: path) == total + total / 2)
+
+        let resumed = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=1000")))
+        #expect(resumed.image == whole.image)
+        #expect(server.rangeRequestCount(forPath: path) == 1)
+        #expect(server.partialContentCount(forPath: path) == 1)
+        // The second request carried only what the first did not: at most the whole less what the client had seen.
+        let rest = server.bodyBytesSent(forPath: path) - total - total / 2
+        #expect(rest >= total - total / 2)
+        #expect(rest <= total - Int(seen))
+        #expect(seen > 0)
+        await server.stop()
+    }
+
+    @Test func withoutAcceptRangesTheNextLoadStartsOver() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/2.jpg"
+        let url = server.url(path + "?w=1024&stall=1&holdMs=1000&ranges=0")
+        await cancelAtHalf(url, pipeline, server, path: path)
+        let half = server.bodyBytesSent(forPath: path)
+        await disk.flush()
+        let full = try await pipeline.image(for: ImageRequest(url: url))
+        #expect(full.image == (try await reference(server.url(path + "?w=1024"))).image)
+        #expect(server.rangeRequestCount(forPath: path) == 0)
+        #expect(server.partialContentCount(forPath: path) == 0)
+        #expect(server.requestCount(forPath: path) == 3)
+        // Half, then the whole body twice (the load and the reference): the load did not resume.
+        let whole = (server.bodyBytesSent(forPath: path) - half) / 2
+        #expect(whole / 2 == half)
+        #expect(whole > 32 << 10)
+        await server.stop()
+    }
+
+    @Test(arguments: ["start", "giant"])
+    func a206WithAWrongContentRangeIsNotJoinedButStartsOver(badRange: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/4.jpg"
+        let url = server.url(path + "?w=1024&stall=1&holdMs=1000&badRange=\(badRange)")
+        await cancelAtHalf(url, pipeline, server, path: path)
+        await disk.flush()
+        let image = try await pipeline.image(for: ImageRequest(url: url))
+        #expect(image.image == (try await reference(server.url(path + "?w=1024"))).image)
+        // The resumed request got the hostile 206 and was not joined: one plain request followed (then the
+        // reference), and the whole body was stored.
+        #expect(server.rangeRequestCount(forPath: path) == 1)
+        #expect(server.partialContentCount(forPath: path) == 1)
+        #expect(server.requestCount(forPath: path) == 4)
+        await disk.flush()
+        #expect(disk.cachedData(for: url.absoluteString) != nil)
+        await server.stop()
+    }
+
+    @Test func aChangedETagGetsTheWholeNewImage() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk)
+        let path = "/resumable/3.jpg"
+        await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=1000"), pipeline, server, path: path)
+        await disk.flush()
+        server.setCacheableVersion("v2", forPath: path)
+        let new = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=1000")))
+        #expect(new.image == (try await reference(server.url(path + "?w=1024"))).image)
+        // The prefix was kept and offered (`If-Range` with the old ETag); the server sent the whole new body.
+        #expect(server.rangeRequestCount(forPath: path) == 1)
+        #expect(server.partialContentCount(forPath: path) == 0)
+        await server.stop()
+    }
+}
