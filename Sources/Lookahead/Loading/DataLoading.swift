@@ -29,6 +29,10 @@ public struct DataLoadRequest: Sendable {
     public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
+    /// Called after some calls to ``progress`` with the body received so far, when set (the pipeline sets it for
+    /// progressive previews, see ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Optional for a
+    /// loader: one that never calls it gives no previews.
+    public var onData: (@Sendable (_ bodySoFar: Data) -> Void)?
 
     /// Creates a data request.
     public init(

@@ -30,7 +30,7 @@ extension ImagePipeline {
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
         if let error = admitDownload(of: request) { return .failure(error) }
-        return await download(url, operation: operation).map { response in
+        return await download(url, operation: operation, previews: makePreviewSession(for: request, operation: operation)).map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).map {
                 DiskCacheTicket(origin: .network, cache: $0, key: key, data: response.data)
             }
@@ -45,10 +45,10 @@ extension ImagePipeline {
         }
     }
 
-    private func download(_ url: URL, operation: Int) async -> Result<DataLoadResponse, Error> {
+    private func download(_ url: URL, operation: Int, previews: PreviewSession?) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
-        let dataRequest = DataLoadRequest(
+        var dataRequest = DataLoadRequest(
             url: url,
             maximumResponseSize: limit,
             timeout: configuration.dataLoadTimeout,
@@ -56,6 +56,11 @@ extension ImagePipeline {
         ) { [weak self] completed, total in
             self?.operationProgressed(operation, completed: completed, total: total)
         }
+        if let previews {
+            dataRequest.onData = { [weak self] body in self?.bodyArrived(body, in: previews) }
+        }
+        // No preview once the download is over: the final image follows (or the failure).
+        defer { previews?.gate.withLock { $0.close() } }
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>

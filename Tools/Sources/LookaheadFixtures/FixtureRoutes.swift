@@ -52,6 +52,7 @@ struct FixtureRoutes: Sendable {
         registerHostileNetwork(on: router)
         registerHostileBodies(on: router)
         registerHostileStatus(on: router)
+        registerProgressive(on: router)
     }
 
     // MARK: - Images
