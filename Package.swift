@@ -28,12 +28,19 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The HTTP transport on Linux, where FoundationNetworking's URLSession cannot be made safe.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Previews of progressive JPEGs as they download: libjpeg's buffered-image mode, which the TurboJPEG API
+        // lacks. A C target so libjpeg's error longjmp never crosses a Swift frame.
+        .target(
+            name: "CJPEGProgressive",
+            linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
+        ),
         .target(
             name: "Lookahead",
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CTurboJPEG", condition: .when(platforms: [.linux])),
+                .target(name: "CJPEGProgressive", condition: .when(platforms: [.linux])),
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),

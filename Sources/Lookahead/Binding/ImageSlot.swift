@@ -29,6 +29,9 @@ public final class ImageSlot: Sendable {
         case empty
         /// Waiting for the image: show the placeholder (and a spinner).
         case loading(ImageRequest)
+        /// Still loading, with a preview to show instead of the placeholder: a progressive JPEG's scans so far
+        /// (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Never from the memory cache.
+        case preview(PlatformImage, ImageRequest)
         /// The image, and where it came from.
         case loaded(PlatformImage, ImageRequest, ImageResponse.CacheType?)
         /// The load failed; `retry()` tries again.
@@ -38,7 +41,16 @@ public final class ImageSlot: Sendable {
         public var request: ImageRequest? {
             switch self {
             case .empty: nil
-            case .loading(let request), .loaded(_, let request, _), .failed(_, let request): request
+            case .loading(let request), .preview(_, let request), .loaded(_, let request, _), .failed(_, let request):
+                request
+            }
+        }
+
+        /// The request of a load still running (`.loading` or `.preview`).
+        var loadingRequest: ImageRequest? {
+            switch self {
+            case .loading(let request), .preview(_, let request): request
+            case .empty, .loaded, .failed: nil
             }
         }
 
@@ -52,6 +64,7 @@ public final class ImageSlot: Sendable {
             switch self {
             case .empty: "empty"
             case .loading(let request): "loading \(request.urlString)"
+            case .preview(let image, let request): "preview \(image) for \(request.urlString)"
             case .loaded(let image, let request, let cache):
                 "loaded \(image) from \(cache.map { "\($0)" } ?? "network") for \(request.urlString)"
             case .failed(let error, let request): "failed \(request.urlString): \(error)"
@@ -212,13 +225,38 @@ public final class ImageSlot: Sendable {
                 onProgress(request, completed, total)
             }
         }
+        task.onPreview { [weak self] response in self?.showPreview(response.image, generation: generation) }
         task.onFinish { [weak self] result in self?.complete(result, generation: generation) }
+    }
+
+    /// Shows a preview while the current configuration still loads.
+    private func showPreview(_ image: PlatformImage, generation: Int) {
+        let state = inner.withLock { inner -> State? in
+            guard inner.generation == generation else { return nil }
+            switch inner.state {
+            case .loading(let request), .preview(_, let request):
+                inner.state = .preview(image, request)
+                return inner.state
+            case .empty, .loaded, .failed:
+                return nil
+            }
+        }
+        guard let state else { return }
+        onChange(state)
+        // The final image may have landed while the preview was reported: report the newer state again, so the last
+        // call `onChange` gets is never a stale preview.
+        let now = inner.withLock { inner -> State? in
+            guard inner.generation == generation else { return nil }
+            if case .preview = inner.state { return nil }
+            return inner.state
+        }
+        if let now { onChange(now) }
     }
 
     /// Applies a result only if it belongs to the current configuration.
     private func complete(_ result: Result<ImageResponse, ImagePipeline.Error>, generation: Int) {
         let state = inner.withLock { inner -> State? in
-            guard inner.generation == generation, case .loading(let request) = inner.state else { return nil }
+            guard inner.generation == generation, let request = inner.state.loadingRequest else { return nil }
             inner.task = nil
             switch result {
             case .success(let response):

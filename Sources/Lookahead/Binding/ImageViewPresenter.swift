@@ -2,7 +2,7 @@
 
 /// Decides what an image view shows for an ``ImageSlot/State``: a value type, tested without a view.
 ///
-/// - Empty or loading: the placeholder, at once.
+/// - Empty or loading: the placeholder, at once. A preview (progressive JPEG) replaces it at once, each time.
 /// - Loaded: the image. It fades in (the options' transition) only when it replaces the placeholder of the same
 ///   request — it came from the network or the disk, or a deferred load found it in memory after the view had
 ///   waited; a memory hit at configuration time replaces the previous content at once.
@@ -14,6 +14,7 @@ package struct ImageViewPresenter {
     package enum Shown: Equatable {
         case nothing
         case placeholder(ImageCacheKey?)
+        case preview(ImageCacheKey)
         case image(ImageCacheKey)
         case failure(ImageCacheKey)
     }
@@ -39,6 +40,12 @@ package struct ImageViewPresenter {
         case .loading(let request):
             next = .placeholder(request.imageKey)
             display = Display(image: options.placeholder, transition: .none)
+        case .preview(let image, let request):
+            // Every preview is shown (each one sharper), at once.
+            next = .preview(request.imageKey)
+            display = Display(image: image, transition: .none)
+            shown = next
+            return display
         case .loaded(let image, let request, _):
             next = .image(request.imageKey)
             let replacesPlaceholder = shown == .placeholder(request.imageKey)

@@ -55,7 +55,7 @@ public final class LazyImageModel: ImageDisplaying {
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let next: Phase
         switch lookaheadLoader?.state ?? .empty {
-        case .empty, .loading: next = .empty
+        case .empty, .loading, .preview: next = .empty
         case .loaded(let image, _, _): next = .success(image)
         case .failed(let error, _): next = .failure(error)
         }

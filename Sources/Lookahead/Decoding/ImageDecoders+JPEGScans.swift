@@ -78,3 +78,26 @@ extension ImageDecoders.JPEG {
     }
 }
 #endif
+
+#if canImport(CTurboJPEG)
+import CTurboJPEG
+
+extension ImageDecoders.JPEG {
+    /// The width and height the frame header of `data` declares (as stored, before the EXIF orientation); `nil` when
+    /// the header is not there yet or is not one libjpeg-turbo reads.
+    static func frameSize(_ data: Data) -> (width: Int, height: Int)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = data.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), !raw.isEmpty else { return -1 }
+            return tjDecompressHeader3(handle, base, UInt(raw.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+}
+#endif

@@ -198,6 +198,9 @@ final class CurlTransfer: @unchecked Sendable {
             reportedBytes = received
             lastProgressReport = lastActivity
             request.progress(received, expectedLength)
+            // The body so far, for previews (a copy-on-write reference: the next append copies it only if it is
+            // still held).
+            request.onData?(body)
         }
         return true
     }

@@ -37,6 +37,10 @@ public struct DataLoadRequest: Sendable {
     /// its body received: that part and the response, so it can be resumed later with `Range`. Loaders may
     /// ignore it (``URLSessionDataLoader`` does); ``CurlDataLoader`` calls it on its own thread.
     public var partialBodyOnCancellation: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
+    /// Called after some calls to ``progress`` with the body received so far, when set (the pipeline sets it for
+    /// progressive previews, see ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Optional for a
+    /// loader: one that never calls it gives no previews.
+    public var onData: (@Sendable (_ bodySoFar: Data) -> Void)?
 
     /// Creates a data request.
     public init(

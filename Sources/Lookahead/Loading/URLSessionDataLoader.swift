@@ -226,7 +226,10 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         // The body grows in place: copying the transfer out and back would copy the whole body per chunk.
         let update =
             modify(dataTask.taskIdentifier) {
-                transfer -> (progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?)? in
+                transfer -> (
+                    progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?,
+                    onData: (@Sendable (Data) -> Void)?, body: Data
+                )? in
                 guard transfer.failure == nil, !transfer.isStopping else { return nil }
                 if let limit = transfer.request.maximumResponseSize, transfer.data.count + data.count > limit {
                     transfer.failure = .responseTooLarge(limit: limit)
@@ -234,10 +237,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     return nil
                 }
                 transfer.data.append(data)
-                return (transfer.request.progress, Int64(transfer.data.count), transfer.expected)
+                let body = transfer.request.onData == nil ? Data() : transfer.data
+                return (
+                    transfer.request.progress, Int64(transfer.data.count), transfer.expected,
+                    transfer.request.onData, body
+                )
             } ?? nil
         if let update {
             update.progress(update.completed, update.total)
+            update.onData?(update.body)
         } else {
             // A body callback comes after the last redirect, so cancelling here is safe on every platform.
             dataTask.cancel()

@@ -18,6 +18,9 @@ public struct ImageResponse {
     public var cacheType: CacheType?
     /// The HTTP response, when the data came over HTTP.
     public var httpResponse: HTTPResponseInfo?
+    /// Whether the image is a preview (a progressive JPEG's scans so far, see ``ImageTask/Event/preview(_:)``),
+    /// not the final image. Previews are never stored in the memory cache.
+    public var isPreview = false
 
     /// Creates a response.
     public init(

@@ -64,6 +64,14 @@ extension ImagePipeline {
         public var failureBackoff: ImagePipeline.FailureBackoff?
         /// Share identical work between requests. On by default; off only to measure what it saves.
         public var isCoalescingEnabled: Bool
+        /// Whether a progressive JPEG shows previews while it downloads (``ImageTask/Event/preview(_:)``): the
+        /// last complete scan of the bytes so far. Off by default. Needs a loader that reports its body as it
+        /// grows (``DataLoadRequest/onData``): the libcurl and URLSession loaders do.
+        public var isProgressiveDecodingEnabled = false
+        /// The least time between two preview decodes of one download.
+        public var progressiveDecodingInterval: Duration = .milliseconds(250)
+        /// The most previews of one image.
+        public var maximumPreviewsPerImage = 4
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
         /// must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?

@@ -21,6 +21,9 @@ extension ImagePipeline {
             switch delivery {
             case .progress(let completed, let total):
                 task.didProgress(completed: completed, total: total)
+            case .preview(let image):
+                // Never stored in the memory cache: a preview is not the image.
+                task.didPreview(image)
             case .success(let value):
                 if case .image(let output) = value { storeOnce(output, for: task.request, in: &stored) }
                 task.didComplete(.success(value), in: self)
@@ -63,6 +66,10 @@ extension ImagePipeline {
 
     func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) {
         run { $0.operationProgressed(operation, completed: completed, total: total) }
+    }
+
+    func operationPreviewed(_ operation: Int, image: TaskGraph.Output) {
+        run { $0.operationPreviewed(operation, image: image) }
     }
 
     /// The bytes a running operation has reported so far.

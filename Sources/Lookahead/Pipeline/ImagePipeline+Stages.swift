@@ -51,7 +51,9 @@ extension ImagePipeline {
             headers: stale?.metadata?.conditionalHeaders ?? resume?.resumeHeaders ?? [:],
             servesStaleOnTransportFailure: stale != nil,
             progressOffset: Int64(resume?.data.count ?? 0),
-            keepPartial: keepPartial
+            keepPartial: keepPartial,
+            // A resumed body arrives without its first bytes: no previews of it.
+            previews: resume == nil ? makePreviewSession(for: request, operation: operation) : nil
         )
         if let resume {
             result = await finishResume(resume, after: result, url: url, operation: operation, keepPartial)
@@ -81,7 +83,8 @@ extension ImagePipeline {
         headers: [String: String] = [:],
         servesStaleOnTransportFailure: Bool = false,
         progressOffset: Int64 = 0,
-        keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil
+        keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil,
+        previews: PreviewSession? = nil
     ) async -> Result<DataLoadResponse, Error> {
         let limit = configuration.maximumResponseSize
         configuration.eventHandler?(.dataLoadStarted(url))
@@ -99,6 +102,11 @@ extension ImagePipeline {
         }
         dataRequest.headers = headers
         dataRequest.partialBodyOnCancellation = keepPartial
+        if let previews {
+            dataRequest.onData = { [weak self] body in self?.bodyArrived(body, in: previews) }
+        }
+        // No preview once the download is over: the final image follows (or the failure).
+        defer { previews?.gate.withLock { $0.close() } }
         let watchdog = configuration.stalledDownloadInterval.map { watchStall(of: operation, every: $0) }
         defer { watchdog?.cancel() }
         let result: Result<DataLoadResponse, Error>

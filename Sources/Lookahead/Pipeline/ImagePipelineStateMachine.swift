@@ -20,6 +20,7 @@ struct ImagePipelineStateMachine {
     struct Actions {
         enum Delivery {
             case progress(completed: Int64, total: Int64?)
+            case preview(TaskGraph.Output)
             case success(TaskGraph.StageResult)
             case failure(ImagePipelineError)
         }
@@ -99,6 +100,10 @@ struct ImagePipelineStateMachine {
         graph.operationStartedDownload(operation)
     }
 
+    mutating func operationPreviewed(_ operation: Int, image: TaskGraph.Output) -> Actions {
+        resolve(graph.operationPreviewed(operation, image: image))
+    }
+
     mutating func operationStalled(_ operation: Int) -> Actions {
         resolve(graph.operationStalled(operation))
     }
@@ -167,6 +172,8 @@ struct ImagePipelineStateMachine {
                 if let receiver = task.receiver {
                     actions.deliveries.append((receiver, .progress(completed: completed, total: total)))
                 }
+            case .preview(let task, let image):
+                if let receiver = task.receiver { actions.deliveries.append((receiver, .preview(image))) }
             case .finish(let task, let result):
                 guard let receiver = task.receiver else { continue }
                 switch result {

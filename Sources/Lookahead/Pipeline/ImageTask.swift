@@ -18,6 +18,10 @@ public final class ImageTask: Sendable {
         case started
         /// Bytes arrived: completed so far and the expected total, when known.
         case progress(completed: Int64, total: Int64?)
+        /// A preview of the image while it downloads (a progressive JPEG's scans so far; see
+        /// ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``): `isPreview` is set, it is at the request's
+        /// thumbnail size, not processed, and never in the memory cache. Zero or more, before the final event.
+        case preview(ImageResponse)
         /// The task finished with an image or an error. Always the last event unless cancelled.
         case finished(Result<ImageResponse, ImagePipeline.Error>)
         /// The task was cancelled. Always the last event.
@@ -36,11 +40,13 @@ public final class ImageTask: Sendable {
         var result: Result<ImageResponse, ImagePipeline.Error>?
         var isCancelled = false
         var lastProgress: Event?
+        var lastPreview: ImageResponse?
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
         var progressHandlers: [@Sendable (Int64, Int64?) -> Void] = []
+        var previewHandlers: [@Sendable (ImageResponse) -> Void] = []
 
         var finalEvent: Event? {
             if isCancelled { return .cancelled }
@@ -90,7 +96,9 @@ public final class ImageTask: Sendable {
         }
     }
 
-    /// The task's events. A subscriber that arrives late gets `.started` (while running) and the final event.
+    /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`, always last.
+    /// A subscriber that arrives while the task runs gets `.started`, the last progress and the last preview first
+    /// (so every subscriber sees the same shape of sequence); one that arrives later gets the final event only.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             // Replay under the lock, so no event sent meanwhile can overtake the replayed ones. Yielding to an
@@ -110,6 +118,7 @@ public final class ImageTask: Sendable {
                 // A task is started before its creator gets it: every subscriber hears `.started` first.
                 continuation.yield(.started)
                 if let progress = storage.lastProgress { continuation.yield(progress) }
+                if let preview = storage.lastPreview { continuation.yield(.preview(preview)) }
             }
         }
     }
@@ -159,7 +168,31 @@ public final class ImageTask: Sendable {
         if case .progress(let completed, let total)? = last { handler(completed, total) }
     }
 
+    /// Calls `handler` with each preview of the image while it downloads (see ``Event/preview(_:)``): at once with
+    /// the last preview if there was one, then on a decoding thread, until the task finishes. No Swift task is
+    /// created: what ``ImageSlot`` uses to show a progressive JPEG sharpening instead of the placeholder.
+    public func onPreview(_ handler: @escaping @Sendable (ImageResponse) -> Void) {
+        let last = storage.withLock { storage -> ImageResponse? in
+            guard storage.finalEvent == nil else { return nil }
+            storage.previewHandlers.append(handler)
+            return storage.lastPreview
+        }
+        if let last { handler(last) }
+    }
+
     // MARK: - Delivery (from the pipeline)
+
+    func didPreview(_ response: ImageResponse) {
+        let (subscribers, handlers) = storage.withLock { storage in
+            guard storage.finalEvent == nil else {
+                return ([AsyncStream<Event>.Continuation](), [@Sendable (ImageResponse) -> Void]())
+            }
+            storage.lastPreview = response
+            return (Array(storage.subscribers.values), storage.previewHandlers)
+        }
+        for subscriber in subscribers { subscriber.yield(.preview(response)) }
+        for handler in handlers { handler(response) }
+    }
 
     func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)
@@ -191,6 +224,8 @@ public final class ImageTask: Sendable {
                 storage.waiters.removeAll()
                 storage.completions.removeAll()
                 storage.progressHandlers.removeAll()
+                storage.previewHandlers.removeAll()
+                storage.lastPreview = nil
             }
             return (Array(storage.subscribers.values), storage.waiters, storage.completions)
         }

@@ -8,11 +8,24 @@ protocol TaskReceiver: AnyObject, Sendable {
     var id: Int { get }
     var request: ImageRequest { get }
     func didProgress(completed: Int64, total: Int64?)
+    /// Delivers a preview (progressive decoding); only image tasks use it.
+    func didPreview(_ image: TaskGraph.Output)
     /// Delivers the final result; `pipeline` judges data a data-only task receives.
     func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline)
 }
 
+extension TaskReceiver {
+    /// Receivers other than image tasks ignore previews.
+    func didPreview(_ image: TaskGraph.Output) {}
+}
+
 extension ImageTask: TaskReceiver {
+    func didPreview(_ image: TaskGraph.Output) {
+        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+        response.isPreview = true
+        didPreview(response)
+    }
+
     func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline) {
         switch result {
         case .success(.image(let output)):

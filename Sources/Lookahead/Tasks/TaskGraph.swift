@@ -29,6 +29,8 @@ package struct TaskGraph {
         case cancel(token: OperationToken)
         /// Report progress to a task.
         case progress(task: TaskRecord, completed: Int64, total: Int64?)
+        /// Show a task a preview of its image (a progressive JPEG's scans so far); never cached.
+        case preview(task: TaskRecord, image: Output)
         /// Complete a task; the graph has forgotten it.
         case finish(task: TaskRecord, result: Result<StageResult, ImagePipelineError>)
         /// A task joined work already in flight for the same key.
@@ -258,6 +260,17 @@ package struct TaskGraph {
         for task in tasks(above: node) {
             guard let record = tasks[task] else { continue }
             actions.append(.progress(task: record, completed: completed, total: total))
+        }
+        return takeActions()
+    }
+
+    /// A running download decoded a preview: every task waiting on it (through later stages too) gets it. A
+    /// preview of an operation that has finished or was cancelled is dropped, so none follows the final image.
+    package mutating func operationPreviewed(_ operation: Int, image: Output) -> [Action] {
+        guard let node = operations[operation]?.node else { return [] }
+        for task in tasks(above: node) {
+            guard let record = tasks[task] else { continue }
+            actions.append(.preview(task: record, image: image))
         }
         return takeActions()
     }

@@ -24,7 +24,7 @@ import Testing
             let label: String
             switch state {
             case .empty: label = "empty"
-            case .loading(let request): label = "loading \(request.url!.lastPathComponent)"
+            case .loading(let request), .preview(_, let request): label = "loading \(request.url!.lastPathComponent)"
             case .loaded(_, let request, let cache):
                 label = "loaded \(request.url!.lastPathComponent) \(cache.map { "\($0)" } ?? "network")"
             case .failed(_, let request): label = "failed \(request.url!.lastPathComponent)"

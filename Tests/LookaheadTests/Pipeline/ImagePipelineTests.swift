@@ -201,6 +201,7 @@ import Testing
             switch event {
             case .started: seen.append("started")
             case .progress(let completed, let total): seen.append("progress \(completed)/\(total ?? -1)")
+            case .preview: seen.append("preview")
             case .finished(let result): seen.append((try? result.get()) == nil ? "failed" : "finished")
             case .cancelled: seen.append("cancelled")
             }

@@ -57,7 +57,7 @@ import Testing
             let label =
                 switch state {
                 case .empty: "empty"
-                case .loading: "loading"
+                case .loading, .preview: "loading"
                 case .loaded(_, _, let cache): "loaded \(cache.map { "\($0)" } ?? "network")"
                 case .failed: "failed"
                 }

@@ -58,6 +58,7 @@ struct FixtureRoutes: Sendable {
         registerHostileStatus(on: router)
         registerHTTPCache(on: router)
         registerResumable(on: router)
+        registerProgressive(on: router)
     }
 
     // MARK: - Images

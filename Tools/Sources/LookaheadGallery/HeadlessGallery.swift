@@ -214,7 +214,7 @@ public struct HeadlessGallery: Sendable {
                 if cacheType == nil { log.line("✅ Image downloaded and cached: \(urls[row].absoluteString)") }
             case .failed(let error, _):
                 log.line("❌ Row \(row + 1) failed: \(error)")
-            case .loading, .empty:
+            case .loading, .preview, .empty:
                 break
             }
         }

@@ -67,7 +67,7 @@ extension InteractiveGallery {
                     inbox.post(.detail(task: id, .progress(received: completed, expected: total)))
                 case .finished(let result):
                     inbox.post(.detail(task: id, .finished(result)))
-                case .started, .cancelled:
+                case .started, .preview, .cancelled:
                     break
                 }
             }

@@ -289,7 +289,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         // A change for an earlier request of a reused cell is dropped.
         guard let request = cells[cell].request, state.request?.imageKey == request.imageKey else { return }
         switch state {
-        case .loading:
+        case .loading, .preview:  // previews are not drawn in the terminal yet
             cells[cell].display = .loading
             cells[cell].progress = nil
         case .loaded(let image, _, let cache):

@@ -1,0 +1,123 @@
+// Lookahead — previews of a progressive JPEG while it downloads: the last complete scan of the bytes so far.
+
+public import Foundation
+
+#if canImport(CJPEGProgressive)
+import CJPEGProgressive
+#endif
+
+/// Decodes previews of a progressive JPEG (SOF2) from a partial body, through libjpeg's buffered-image mode (the
+/// TurboJPEG API cannot stop at a scan).
+///
+/// - Each preview reads the bytes so far from the start, through a suspending source (running out of bytes is
+///   "not yet", never an error), and shows the last scan that is complete. Stateless: nothing is kept between
+///   previews, so a preview may run on any thread; the pipeline takes at most a few per image.
+/// - The pixel limit is checked against the header before anything is allocated; more than
+///   ``maximumScans`` scans stops previews of the image (a "scan bomb" costs one bounded pass).
+/// - Thumbnails: DCT scaling (1/2, 1/4, 1/8) to the smallest scale still covering the thumbnail, then the same
+///   resampling as the final image, so a preview has the final image's size. The EXIF orientation is applied.
+/// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported``).
+public enum ProgressiveJPEGPreviews {
+    /// The most scans a preview reads; libjpeg-turbo writes about ten.
+    public static let maximumScans = 100
+
+    /// What a preview attempt gives.
+    public enum Outcome {
+        /// The image as of its `scan`th scan (1 is the first).
+        case preview(PlatformImage, scan: Int)
+        /// No complete scan yet: try again with more bytes.
+        case needsMoreData
+        /// No previews for this image (not a progressive JPEG, over a limit, or malformed); `reason` says why.
+        case unsupported(reason: String)
+    }
+
+    /// Whether `header` starts like a JPEG; only JPEGs get previews.
+    public static func isJPEG(_ header: Data) -> Bool {
+        header.count >= 3 && header.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
+    /// A preview of `data` (the first bytes of a JPEG), at the context's thumbnail size when it asks for one.
+    public static func preview(of data: Data, context: ImageDecodingContext) -> Outcome {
+        #if canImport(CJPEGProgressive)
+        guard isJPEG(data) else { return .unsupported(reason: "not a JPEG") }
+        let denominator = scaleDenominator(for: data, thumbnail: context.thumbnail)
+        var info = lookahead_preview_info()
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            lookahead_jpeg_preview(
+                raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                raw.count,
+                denominator,
+                UInt64(max(0, context.maximumPixelCount)),
+                Int32(maximumScans),
+                &pixels,
+                &info,
+                &message,
+                message.count
+            )
+        }
+        defer { free(pixels) }
+        switch status {
+        case LOOKAHEAD_PREVIEW_OK:
+            guard let pixels, info.out_width > 0, info.out_height > 0 else {
+                return .unsupported(reason: "no pixels")
+            }
+            let width = Int(info.out_width)
+            let height = Int(info.out_height)
+            let bitmap = Bitmap(
+                width: width,
+                height: height,
+                pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+            )
+            let upright = bitmap.applying(ExifOrientation.jpeg(data))
+            return .preview(PlatformImage.make(from: resized(upright, to: context.thumbnail)), scan: Int(info.scan))
+        case LOOKAHEAD_PREVIEW_NEEDS_MORE:
+            return .needsMoreData
+        case LOOKAHEAD_PREVIEW_TOO_LARGE:
+            return .unsupported(reason: "\(info.width)×\(info.height) exceeds \(context.maximumPixelCount) pixels")
+        case LOOKAHEAD_PREVIEW_TOO_MANY_SCANS:
+            return .unsupported(reason: "more than \(maximumScans) scans")
+        case LOOKAHEAD_PREVIEW_UNSUPPORTED:
+            return .unsupported(reason: "not a progressive JPEG in YCbCr or grayscale")
+        default:
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .unsupported(reason: text.isEmpty ? "libjpeg error" : text)
+        }
+        #else
+        return .unsupported(reason: "previews need libjpeg")
+        #endif
+    }
+
+    /// 1, 2, 4 or 8: the largest DCT reduction whose output still covers the thumbnail.
+    static func scaleDenominator(for data: Data, thumbnail: ThumbnailOptions?) -> UInt32 {
+        #if canImport(CTurboJPEG)
+        guard let thumbnail, let size = ImageDecoders.JPEG.frameSize(data) else { return 1 }
+        let orientation = ExifOrientation.jpeg(data)
+        let upright = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
+        let scale = thumbnail.scale(forWidth: upright.0, height: upright.1)
+        for denominator: UInt32 in [8, 4, 2] where 1 / Double(denominator) + 1e-9 >= scale {
+            return denominator
+        }
+        return 1
+        #else
+        return 1
+        #endif
+    }
+
+    private static func resized(_ bitmap: Bitmap, to thumbnail: ThumbnailOptions?) -> Bitmap {
+        guard let thumbnail else { return bitmap }
+        let target = thumbnail.targetSize(forWidth: bitmap.width, height: bitmap.height)
+        guard target != (bitmap.width, bitmap.height) else { return bitmap }
+        return Resampler.resize(
+            bitmap,
+            width: target.width,
+            height: target.height,
+            filter: ImageDecoders.thumbnailFilter(
+                from: (bitmap.width, bitmap.height),
+                to: (target.width, target.height)
+            ),
+            isOpaque: true
+        )
+    }
+}
