@@ -39,10 +39,10 @@ import Testing
             case .preview(let response):
                 #expect(response.isPreview)
                 #expect(response.cacheType == nil)
-                events.append("preview \(response.image.pixelWidth)×\(response.image.pixelHeight)")
+                events.append("preview \(response.image.width)×\(response.image.height)")
             case .finished(.success(let response)):
                 #expect(!response.isPreview)
-                events.append("finished \(response.image.pixelWidth)×\(response.image.pixelHeight)")
+                events.append("finished \(response.image.width)×\(response.image.height)")
             case .finished(.failure(let error)): events.append("failed \(error)")
             case .cancelled: events.append("cancelled")
             }
@@ -58,7 +58,7 @@ import Testing
         #expect(totals.count == 1 && totals.first! != nil)
         // Previews never entered the memory cache; the final image did.
         #expect(cachedAtPreview.withLock { $0 }.allSatisfy { !$0 })
-        #expect(pipeline.cachedImage(for: request)?.pixelWidth == 160)
+        #expect(pipeline.cachedImage(for: request)?.width == 160)
         await server.stop()
     }
 
