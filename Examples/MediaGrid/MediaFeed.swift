@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Example (not built here): the media API's pages, and the grid's prefetching.
 
 import Foundation

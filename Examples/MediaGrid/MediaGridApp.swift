@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Example (not built here): the adaptive SwiftUI grid over the media API, with retry and pull to refresh. iOS 16+.
 
 import Lookahead

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Example (not built here): the demo's cell: an 80×80 rounded picture with a spinner, and a label.
 
 import Lookahead

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Example (not built here): 200 rows with prefetching and the console log, over Lookahead. iOS 16+.
 
 import Lookahead

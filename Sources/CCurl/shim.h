@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — libcurl's headers, as one module for Swift.
 #ifndef LOOKAHEAD_CCURL_SHIM_H
 #define LOOKAHEAD_CCURL_SHIM_H

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the libjpeg-turbo (TurboJPEG API) headers, as one module for Swift.
 #ifndef LOOKAHEAD_CTURBOJPEG_SHIM_H
 #define LOOKAHEAD_CTURBOJPEG_SHIM_H

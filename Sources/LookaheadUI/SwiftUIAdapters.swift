@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator as an
 // ObservableObject with its row modifier. iOS 16: ObservableObject and @StateObject, no Observation.
 // Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the prefetch data source that
 // forwards their callbacks to a PrefetchCoordinator. Apple platforms only: this file is empty on Linux and cannot be
 // built or tested there. The arithmetic (visible range, fractional position) is ListViewport's, the list's

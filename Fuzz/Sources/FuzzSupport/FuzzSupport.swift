@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fuzzing — what every decoder's target does with one input.
 
 import Foundation

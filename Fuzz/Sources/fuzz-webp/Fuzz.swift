@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fuzzing — the WebP decoder.
 
 import FuzzSupport

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — previews of a progressive JPEG from the bytes received so far (libjpeg's buffered-image mode).
 #ifndef LOOKAHEAD_CJPEGPROGRESSIVE_H
 #define LOOKAHEAD_CJPEGPROGRESSIVE_H

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImageViewLoader: one image view's loads: the slot, the placeholder, the fade, on the main actor.
 
 import Foundation

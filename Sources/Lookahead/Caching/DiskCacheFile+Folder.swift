@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the disk cache's folder: private permissions, and the migration from older entry formats.
 
 import Foundation

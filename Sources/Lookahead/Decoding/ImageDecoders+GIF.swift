@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the GIF decoder: giflib, first frame only, into RGBA bitmaps.
 
 #if canImport(CGIF)

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the JPEG decode budget: counting a progressive JPEG's scans before decoding it.
 
 #if canImport(CTurboJPEG)

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the SHA-256 of disk-cache keys: CryptoKit on Apple platforms, the system's libcrypto on Linux.
 
 #if canImport(CryptoKit)

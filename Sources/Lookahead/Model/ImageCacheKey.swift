@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImageCacheKey: what identifies a prepared image in the memory cache and the task graph.
 
 /// Identifies a prepared image: the source URL, the thumbnail options and the processors applied.

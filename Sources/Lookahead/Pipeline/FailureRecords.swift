@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FailureRecords: the pipeline's failure backoff under its own lock, on the configured clock.
 
 /// The ``FailureBackoffStateMachine`` of a pipeline, under a `Locked` of its own (never the task graph's lock,

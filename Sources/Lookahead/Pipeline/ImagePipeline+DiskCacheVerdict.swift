@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — after decoding: store network data that decoded, remove disk data that did not, and say so.
 
 import Foundation

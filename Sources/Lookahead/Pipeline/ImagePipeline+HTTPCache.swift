@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the disk cache under HTTP cache semantics: fresh or stale entries, revalidation, no-store.
 
 import Foundation

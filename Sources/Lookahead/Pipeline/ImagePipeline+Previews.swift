@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — progressive previews: from the loader's body so far to a preview for every task on the download.
 
 import Foundation

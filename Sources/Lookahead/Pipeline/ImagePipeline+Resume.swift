@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — resumable downloads: keep a cancelled download's first bytes, ask for the rest next time.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the runner: one lock per event on the state machine, then the actions performed outside it.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the work of each stage: load data (disk cache, then network), decode, process.
 
 import Foundation

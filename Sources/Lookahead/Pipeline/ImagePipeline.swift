@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImagePipeline: the public face: memory cache first, then the state machine through the runner.
 
 public import Foundation

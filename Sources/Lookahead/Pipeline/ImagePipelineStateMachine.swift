@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImagePipelineStateMachine: every request's bookkeeping, as a value type whose events return actions.
 
 import Foundation

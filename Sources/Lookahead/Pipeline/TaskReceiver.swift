@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — TaskReceiver: what the pipeline delivers a task's progress and result to.
 
 import Foundation

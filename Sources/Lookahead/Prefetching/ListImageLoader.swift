@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ListImageLoader: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — PrefetchCoordinator: a list's ListImageLoader, driven from UIKit's scroll or SwiftUI's row events.
 
 /// Drives a ``ListImageLoader`` from a list on the main thread, and binds its cells' image views to it.

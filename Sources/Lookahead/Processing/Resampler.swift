@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — Resampler: separable, filtered resizing of RGBA bitmaps (never nearest neighbour).
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — TaskGraph: the coalescing graph of stages (load data → decode → process), as a state machine.
 
 import Foundation

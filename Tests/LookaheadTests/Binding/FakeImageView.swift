@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — FakeImageView: an ImageDisplaying view that records what it was told to show.
 
 @testable import Lookahead

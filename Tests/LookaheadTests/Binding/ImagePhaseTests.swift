@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImagePhase: the accessors and the map that turns a phase into the view framework's image.
 
 import Testing

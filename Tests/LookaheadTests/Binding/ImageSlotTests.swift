@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImageSlot: synchronous memory hits, reuse, stale completions, hand-over, failure and retry.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImageViewLoader: the one-line image view call over a real pipeline, with a fake view.
 
 import Foundation

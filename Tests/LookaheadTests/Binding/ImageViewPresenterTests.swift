@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImageViewPresenter: placeholder, image, failure image, and when an image fades in.
 
 import Foundation

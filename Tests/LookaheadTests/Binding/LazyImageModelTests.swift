@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — LazyImageModel: the phases of a declarative image view, over a real pipeline and the main queue.
 
 import Foundation

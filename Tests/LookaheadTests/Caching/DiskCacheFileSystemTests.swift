@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — DiskCache on a full and on a read-only file system (small tmpfs mounts; needs root).
 
 import Foundation

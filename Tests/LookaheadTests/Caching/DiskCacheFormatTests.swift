@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the disk cache's entry format: the checksum kind in the header, entries of older versions or
 // another checksum kind as misses, corruption and truncation caught, and a file of a size the index does not
 // expect still read correctly.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the disk cache's in-memory index, driven synchronously.
 
 import Testing

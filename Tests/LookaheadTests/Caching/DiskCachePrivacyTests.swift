@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — DiskCache privacy: a 0700 folder, 0600 files, no key in any entry, and the migration that
 // removes entries of the older format, which held their keys.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — DiskCache on real files: persistence, limits, corruption, a folder changed from outside.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — parsing Cache-Control, Expires and the validators, including hostile values.
 
 import Foundation

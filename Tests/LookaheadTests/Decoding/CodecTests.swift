@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — WebP, GIF and PNG decoding against images encoded here, sniffing, and bad input.
 
 #if canImport(CWebP) && canImport(CGIF) && canImport(CSPNG)

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — decode budgets: a progressive JPEG of thousands of scans fails at the scan budget (counted
 // before decoding) or at libjpeg-turbo's scan limit instead of holding a decode thread for seconds, and the
 // pipeline keeps it out of the disk cache.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the libjpeg-turbo decoder against images encoded here.
 
 #if canImport(CTurboJPEG)

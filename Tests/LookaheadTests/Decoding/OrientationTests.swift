@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — EXIF orientations 1–8 come out upright, for full decodes and thumbnails.
 
 #if canImport(CTurboJPEG)

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the seam between the pipeline and its image type: what a decoder returns at the target size is
 // kept as it is (ImageIO's case on Apple platforms), a larger one is resampled, and processors see pixels.
 

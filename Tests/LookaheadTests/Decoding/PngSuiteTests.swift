@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — PngSuite: every valid image equals its RGBA reference; every broken one is an error.
 
 import Foundation

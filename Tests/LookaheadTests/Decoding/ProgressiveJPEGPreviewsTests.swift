@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — previews of a progressive JPEG from partial data (libjpeg's buffered-image mode).
 
 import Foundation

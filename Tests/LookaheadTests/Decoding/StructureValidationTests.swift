@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImageDecoders.validateStructure: recognised and complete, without decoding.
 
 import Foundation

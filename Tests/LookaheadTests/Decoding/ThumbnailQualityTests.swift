@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — thumbnails as a thumbnail request decodes them (DCT scaling, then the resampler): exact sizes,
 // values close to the source's, no aliasing, the cheaper filter only for small reductions, EXIF orientation.
 

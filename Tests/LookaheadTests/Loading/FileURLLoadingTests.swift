@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — file URLs through the default data loader and the pipeline, when local files are allowed.
 
 import Foundation

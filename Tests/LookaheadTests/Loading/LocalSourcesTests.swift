@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — what the default loaders accept without the network: `data:` URLs and scheme checks.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — when a partial body may be resumed, and which answers to a resumed request are joined.
 
 import Foundation

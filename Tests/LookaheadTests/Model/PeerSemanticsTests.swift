@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — semantics the peers (Nuke, Kingfisher) get right: task ids across pipelines, flat
 // compositions, fill-and-crop without upscaling, the disk cache's empty key and deleted folder, memory-cache TTL.
 

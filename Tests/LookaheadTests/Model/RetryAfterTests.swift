@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — RetryAfter: delta-seconds and the three HTTP-date forms, measured from the right clock.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — FailureBackoffStateMachine driven synchronously: schedule, cap, jitter, classes, LRU bound.
 
 import Foundation

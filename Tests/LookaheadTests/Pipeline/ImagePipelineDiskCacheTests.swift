@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — memory → disk → network, and the cache options, with a real DiskCache.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the disk cache keeps only data that decodes: garbage from the network is never stored, and
 // garbage read from the disk is removed, so the next load asks the network again.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — every failure becomes the right typed error, and nothing stays alive after it.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the pipeline's failure backoff with an in-process loader and a manual clock: loader calls
 // are counted, and a URL that waits is never asked for.
 

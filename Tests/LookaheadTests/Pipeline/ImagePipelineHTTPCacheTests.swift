@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the disk cache under HTTP cache semantics, with a scripted loader and an injected clock.
 
 import Foundation

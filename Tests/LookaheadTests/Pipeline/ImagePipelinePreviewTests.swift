@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — progressive previews through the pipeline, with a loader that delivers chunks on demand.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — a cancelled download's first bytes are kept and the next load asks only for the rest.
 
 import Foundation

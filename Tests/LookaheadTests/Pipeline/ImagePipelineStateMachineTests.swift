@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the pipeline's state machine, driven synchronously: tasks registered once, and downloads
 // waiting for the launcher.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the pipeline with a gated in-process loader and real JPEG decoding.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImageTask.onFinish: one call with the final result, at once when late, `.cancelled` on cancel.
 
 import Foundation

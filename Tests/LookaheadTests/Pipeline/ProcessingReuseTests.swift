@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — work the pipeline reuses, as Nuke does: a processor shared by two chains runs once, an image in
 // the memory cache for a prefix of the processors starts the chain there, and a reload joins a download in flight.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ImagePrefetcher with a gated loader and a manual scheduler.
 
 import Foundation

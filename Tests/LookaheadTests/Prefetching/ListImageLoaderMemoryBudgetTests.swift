@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the prefetch window bounded by the memory cache: no more rows than the cache holds beside
 // the visible ones, at the cost learned from decoded images or a thumbnail size; unchanged with a large cache.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ListImageLoader on a manual clock: hand-over on unbind, delayed cancellation, no thrash,
 // cells bound during a fling, stop, and the rows its updates name.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ListPrefetchController, driven synchronously with explicit timestamps.
 
 import Foundation

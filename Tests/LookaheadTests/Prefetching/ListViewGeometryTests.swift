@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ListViewport and ListViewGeometry: what the UIKit adapter reads from a table view.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — PrefetchCoordinator and ListAppearanceTracker: SwiftUI rows' appear/disappear to the loader.
 
 import Foundation

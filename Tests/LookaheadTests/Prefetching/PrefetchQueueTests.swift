@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — PrefetchQueue: the declarative wish list, with rows kept running but never started.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — resizing, cropping, circles, rounded corners, composition, and the resampler's filter.
 
 import Foundation

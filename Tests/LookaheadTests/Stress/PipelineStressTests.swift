@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — random loads, cancels and priority changes; nothing crashes, hangs, leaks or mixes up images.
 
 import Foundation

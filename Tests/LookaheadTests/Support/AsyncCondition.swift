@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — AsyncCondition: state that tests can await a predicate on, without sleeping.
 
 @testable import Lookahead

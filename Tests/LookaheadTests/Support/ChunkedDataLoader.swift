@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ChunkedDataLoader: a loader that hands the pipeline its body in chunks the test releases.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — GatedDataLoader: an in-process loader whose loads wait at a gate the test opens.
 
 import Foundation

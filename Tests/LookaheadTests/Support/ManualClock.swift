@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ManualClock: a clock that moves only when the test says so.
 
 @testable import Lookahead

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — ManualScheduler: deferred work that runs only when the test says so.
 
 /// Collects scheduled closures; ``runAll()`` runs them (and any they schedule) on the caller's thread.

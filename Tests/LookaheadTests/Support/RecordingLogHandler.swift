@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — a swift-log handler that keeps every message, to check what a component logged.
 
 import Logging

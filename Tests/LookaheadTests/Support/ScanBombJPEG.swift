@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — a progressive-JPEG "scan bomb": a valid progressive JPEG followed by thousands of extra scans,
 // each a pass over every block that costs the file only a dozen bytes. Built here; the fixture server builds the
 // same kind of file (Tools/Sources/LookaheadFixtures/FixtureImages+Hostile.swift).

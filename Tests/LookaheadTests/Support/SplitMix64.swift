@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — a seeded random number generator, so random tests repeat.
 
 /// SplitMix64: small, fast, and the same sequence for the same seed on every platform.

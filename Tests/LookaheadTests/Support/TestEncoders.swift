@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — WebP, GIF and PNG files made here with the libraries' own encoders, and EXIF segments.
 
 import Foundation

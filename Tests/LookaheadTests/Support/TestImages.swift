@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — JPEG test images, encoded here with libjpeg-turbo.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — the chafa headers for Swift, with the glib helpers Swift cannot call directly.
 #ifndef LOOKAHEAD_CCHAFA_SHIM_H
 #define LOOKAHEAD_CCHAFA_SHIM_H

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — terminal control for the gallery; see CTerminal.h.
 #define _XOPEN_SOURCE 700  // wcwidth
 #include "CTerminal.h"

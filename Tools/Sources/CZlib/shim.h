@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fixtures — zlib, for the compression-bomb route.
 #ifndef LOOKAHEAD_CZLIB_SHIM_H
 #define LOOKAHEAD_CZLIB_SHIM_H

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — BoundAddress: the fixture server's base URL, known only once it is listening.
 
 import Synchronization

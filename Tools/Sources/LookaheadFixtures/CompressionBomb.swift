@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fixtures — CompressionBomb: a small gzip body that inflates to a huge run of zeros.
 
 import CZlib

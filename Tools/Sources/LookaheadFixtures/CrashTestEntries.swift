@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fixtures — the entries `lookahead disk-writer` stores, so a test can check what survived a kill.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — EncodedImageCache: the fixture server's in-memory cache of encoded JPEGs.
 
 import Dispatch

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FaultInjection: seeded, reproducible failures on the fixture server's image routes.
 
 extension FixtureServer {

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FaultLedger: how many faults of each kind the fixture server injected.
 
 import Synchronization

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureImagePainter: a tiny software painter for the generated fixture pictures.
 
 /// Draws gradients, stripes, shapes and digits into a packed RGB buffer.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureImages+Faults: broken and hostile JPEG files for testing decoders and clients.
 
 extension FixtureImages {

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureImages+Hostile: files that are valid enough to reach a decoder and built to make it work hard.
 
 extension FixtureImages {

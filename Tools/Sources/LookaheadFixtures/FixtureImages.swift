@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureImages: the deterministic picture generator behind the fixture server.
 
 /// Deterministic test pictures: the same number and size always give the same pixels and the

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRequestContext: the per-request context the fixture routes run with.
 
 import Hummingbird

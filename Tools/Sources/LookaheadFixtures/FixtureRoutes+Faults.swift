@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+Faults: broken files, odd sizes, slow and dropped bodies.
 
 import Hummingbird

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+HTTPCache: an image route with caching headers, validators and 304 answers.
 
 import Hummingbird

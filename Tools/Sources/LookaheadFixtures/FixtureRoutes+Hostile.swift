@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead fixtures — FixtureRoutes+Hostile: a network that misbehaves the way real ones do.
 
 import Foundation

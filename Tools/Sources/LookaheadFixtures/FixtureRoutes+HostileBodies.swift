@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+HostileBodies: 200 responses whose bodies are not the image they claim to be.
 
 import Hummingbird

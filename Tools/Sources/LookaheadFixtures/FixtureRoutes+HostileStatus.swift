@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+HostileStatus: error statuses under many paths, with or without Retry-After.
 
 import Foundation

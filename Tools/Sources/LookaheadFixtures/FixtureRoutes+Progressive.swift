@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+Progressive: a progressive JPEG served one scan at a time, so previews can be seen.
 
 import Hummingbird

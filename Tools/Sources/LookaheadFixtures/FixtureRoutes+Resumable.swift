@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes+Resumable: an image route that serves byte ranges, for resumed downloads.
 
 import Hummingbird

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureRoutes: the image and status routes of the fixture server.
 
 import Hummingbird

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServer.Configuration: where the fixture server listens and what network it simulates.
 
 public import Foundation

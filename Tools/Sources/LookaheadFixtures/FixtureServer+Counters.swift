@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServer+Counters: what tests can observe about the requests a fixture server handled.
 
 extension FixtureServer {

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServer+HTTPCache: what tests can observe about the `/cacheable/` route.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServer+Photos: where the programs find camera photos, and the URLs of the covers.
 
 public import Foundation

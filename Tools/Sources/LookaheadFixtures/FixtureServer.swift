@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServer: a loopback HTTP server with generated images and injectable faults.
 
 public import Foundation

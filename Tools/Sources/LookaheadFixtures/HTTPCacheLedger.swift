@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — HTTPCacheLedger: what the fixture server's cacheable route sent, by path.
 
 import Synchronization

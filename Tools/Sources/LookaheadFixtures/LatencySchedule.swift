@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — LatencySchedule: simulated network latency, a fixed delay plus reproducible jitter.
 
 /// Decides how long the server waits before sending the headers of a response.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — MediaCatalog: the items and picture sizes behind the fixture server's media API.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — MediaItem: the JSON items of the fixture server's paginated media API.
 
 public import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — PacedBody: response bodies written in chunks, with bandwidth limits or pauses.
 
 import Hummingbird

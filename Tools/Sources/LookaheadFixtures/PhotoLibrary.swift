@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — PhotoLibrary: the camera photos the fixture server serves as media covers.
 
 import Dispatch

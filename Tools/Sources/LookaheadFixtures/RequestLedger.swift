@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — RequestLedger: per-path request, completion and abort counters, with async waits.
 
 import Synchronization

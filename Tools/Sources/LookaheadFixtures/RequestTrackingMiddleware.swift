@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — RequestTrackingMiddleware: counts requests and watches their bodies being written.
 
 import Hummingbird

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — SplitMix64: a small, seedable pseudo-random generator and a stable string hash.
 
 /// SplitMix64: a tiny, fast generator whose whole output is a pure function of its seed.

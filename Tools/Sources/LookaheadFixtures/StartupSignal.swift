@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — StartupSignal: a one-shot rendezvous between the server task and `start()`.
 
 import Synchronization

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — TurboJPEGEncoder: RGB to JPEG through libjpeg-turbo's TurboJPEG API.
 
 import CJPEGEncoder

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — images into terminal cells (or terminal graphics) with chafa.
 
 import CChafa

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — where each item goes: seed 000's list and seed 002's adaptive grid, in terminal cells.
 
 /// How the gallery arranges its items.

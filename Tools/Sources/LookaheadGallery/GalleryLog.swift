@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the console log in the format of the seed demo, and the counters for the status line and
 // the summary.
 

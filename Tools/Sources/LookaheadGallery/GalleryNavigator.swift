@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the selection and the scroll position, moved by keys and animated over time.
 
 import Foundation

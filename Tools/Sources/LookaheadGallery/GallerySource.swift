@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — where the items come from: a server of the media API's shape (the embedded fixture server
 // by default), picsum.photos, or a folder of image files.
 

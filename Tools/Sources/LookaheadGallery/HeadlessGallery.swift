@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, its rows
 // loaded by a ListImageLoader, its cells bound with ImageSlot.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the "?" overlay: every key, and what the status line's numbers mean.
 
 /// The help box drawn over the gallery while `?` is on.

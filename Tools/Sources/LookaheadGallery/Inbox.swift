@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — messages posted from other threads and taken by a frame loop.
 
 import Dispatch

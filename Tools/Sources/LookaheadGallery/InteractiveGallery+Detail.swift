@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the detail view: Enter on a loaded image shows it at the terminal's full size, with its
 // download's progress while the larger image loads; Esc or q goes back to the list where it was.
 

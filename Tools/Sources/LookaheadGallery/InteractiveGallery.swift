@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the full-screen terminal gallery: a frame loop on a thread of its own, cells bound with
 // ImageSlot through a ListImageLoader, which also prefetches, images drawn by chafa off the loop.
 

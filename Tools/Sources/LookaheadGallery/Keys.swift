@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — keys: the bytes a terminal sends for keys and the mouse wheel, parsed into events.
 
 /// What the user pressed.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the screen as a grid of cells, and the escape sequences that turn one frame into the next.
 
 /// A 24-bit colour.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the scripted scrolls the headless gallery replays: slow drags, flings, pauses.
 
 /// A scroll trajectory as one offset (in rows, from the top of the list) per frame.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the terminal: raw mode, the alternate screen, the mouse wheel, input on a thread of its own,
 // and restoring everything on quit, on SIGINT/SIGTERM/SIGHUP, and on a crash signal.
 

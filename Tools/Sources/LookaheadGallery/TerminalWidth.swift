@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — how many columns a terminal gives a character, from the C library's wcwidth.
 
 import CTerminal

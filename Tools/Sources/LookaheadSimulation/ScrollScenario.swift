@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead simulation — what is simulated: the list, the scroll, the network and the decoder.
 
 import Foundation

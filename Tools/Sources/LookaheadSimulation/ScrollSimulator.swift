@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead simulation — a scrolling list, frame by frame, driving the real library in virtual time.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead simulation — the strategies compared: the classic demo's three, UIKit's, Lookahead's, and an oracle.
 
 /// How a list loads its images.

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead simulation — the modelled network: a DataLoading whose transfers take a seeded latency plus the
 // image's bytes over a per-connection bandwidth, in virtual time.
 

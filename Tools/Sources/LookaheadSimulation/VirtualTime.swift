@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead simulation — virtual time: an event queue, and a task executor that runs the pipeline's Swift tasks
 // on the simulation's own thread, so the real library runs deterministically without sleeping.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — BenchFigure: one headline figure of a benchmark, against its peers in the same run.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — the curl baseline: one `curl --parallel` process over a list of URLs, timed.
 
 import Foundation

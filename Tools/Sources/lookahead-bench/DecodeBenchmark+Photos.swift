@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench decode --photos`: real camera photos to 256-pixel thumbnails, CPU time per
 // image, against vipsthumbnail, Pillow (draft + LANCZOS), tjbench and libjpeg-turbo's 1/8-scale decode alone.
 

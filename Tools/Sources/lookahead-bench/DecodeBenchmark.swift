@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench decode`: camera photos and a synthetic 12-megapixel JPEG to 256-pixel
 // thumbnails against vipsthumbnail, Pillow and tjbench, and PNG decoding against Pillow, measured in one run.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench disk`: disk-cache hits and writes against raw file reads and writes.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench e2e`: a list's worth of images over loopback HTTP through one pipeline,
 // against `curl --parallel` on the same URLs in the same run.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench engine`: memory-cache hits, request start + cancel, JPEG decoding.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench faults`: every hostile case, each in a child process of its own, with its
 // error, time to fail, peak memory and what the disk cache kept.
 

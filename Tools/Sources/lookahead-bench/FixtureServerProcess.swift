@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — the fixture server in a child process, so a memory measurement counts only the client.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — timing helpers: warm-up, repeated runs, median and p95.
 
 import Foundation

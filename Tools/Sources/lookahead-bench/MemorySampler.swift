@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — resident memory and the memory cache's cost, sampled on a thread of their own.
 
 import Foundation

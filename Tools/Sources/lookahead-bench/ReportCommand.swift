@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench report`: one Markdown table and one SVG chart per figure, from the logs
 // of a `scripts/bench` run.
 

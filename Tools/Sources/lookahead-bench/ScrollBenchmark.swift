@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench scroll`: every strategy on every trajectory, at 60 and 120 Hz, in simulated
 // time; a table, JSON and an SVG chart.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — `lookahead-bench soak`: the headless gallery flung over 10,000 rows, resident memory against
 // the memory cache's limit.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — lookahead-fixture-server: command line entry point for the loopback image server.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ShutdownSignals: waits for SIGINT or SIGTERM without letting them kill the process.
 
 import Dispatch

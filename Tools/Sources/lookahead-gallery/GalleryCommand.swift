@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the command line: start the fixture server, build the rows, replay the scroll.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead CLI — `lookahead decode FILE…`: format, decoded size and time, or the typed error.
 
 import ArgumentParser

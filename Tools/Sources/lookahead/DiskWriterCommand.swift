@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead CLI — `lookahead disk-writer`: writes disk-cache entries until killed (for crash-consistency tests).
 
 import ArgumentParser

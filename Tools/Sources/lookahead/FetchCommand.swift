@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead CLI — `lookahead fetch URL`: load through the whole pipeline and report what happened.
 
 import ArgumentParser

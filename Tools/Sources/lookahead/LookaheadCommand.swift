@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead CLI — decode files and fetch URLs through the pipeline, from the shell.
 
 import ArgumentParser

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery tests — the kitty and sixel images the gallery prints, checked against what chafa's own
 // command-line tool prints for the same picture and size. Skipped, with the reason, without the `chafa` program
 // (scripts/bootstrap installs it).

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery tests — the summary counts network failures and decoding failures apart, restarted downloads
 // and the bytes of images never shown: from the pipeline's events, and in the headless gallery's summary over the
 // embedded server's injected faults.

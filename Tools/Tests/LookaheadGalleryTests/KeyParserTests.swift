@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery tests — the bytes of keys and mouse reports, parsed.
 
 import Testing

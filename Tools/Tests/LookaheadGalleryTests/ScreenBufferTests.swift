@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery tests — the screen buffer, its diff output, and chafa drawing a real bitmap.
 
 import Lookahead

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery tests — the real gallery binary in a real terminal: tmux runs it, sends keys and reads the
 // screen back. Skipped, with the reason, where tmux is not installed (scripts/bootstrap installs it).
 

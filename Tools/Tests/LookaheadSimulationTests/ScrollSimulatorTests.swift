@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — the scroll simulation: deterministic, driven by the real library, and the strategies rank as
 // they should.
 

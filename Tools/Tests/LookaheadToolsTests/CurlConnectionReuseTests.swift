@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — CurlConnectionReuseTests: the default loader keeps its connections between a list's downloads.
 
 import Foundation

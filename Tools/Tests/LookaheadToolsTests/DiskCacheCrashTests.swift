@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — a process writing to the disk cache is killed with SIGKILL again and again; every
 // entry that survives holds exactly the bytes that were written.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — memory → disk → network over real HTTP: the server's request counts prove each option.
 
 import Foundation

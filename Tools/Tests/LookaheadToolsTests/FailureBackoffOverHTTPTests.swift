@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the failure backoff over real loopback HTTP: a prefetcher over failing rows does not
 // storm the server, and Retry-After is honoured. Time is a clock the test moves; the server counts per path.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — memory bounds measured in child processes by `lookahead-bench faults`.
 
 import Foundation

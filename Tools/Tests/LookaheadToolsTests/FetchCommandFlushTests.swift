@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — `lookahead fetch` run again and again as a separate process: every fetch leaves its disk
 // cache entry behind, because the program waits for the disk write before it exits.
 

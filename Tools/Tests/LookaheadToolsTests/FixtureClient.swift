@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — FixtureClient: a plain HTTP client for the fixture server tests.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureConnectionCountTests: the fixture server counts the TCP connections requests arrive on.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — seeded fault injection on the fixture server's image routes, over real HTTP.
 
 import Foundation

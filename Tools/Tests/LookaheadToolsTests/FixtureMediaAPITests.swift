@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the fixture server's paginated media API and its cover pictures, over real HTTP.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the fixture server's photo covers: a folder of JPEGs written at run time, served over real
 // HTTP, resized server-side.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureServerTests: the loopback fixture server, exercised over real HTTP with URLSession.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the disk cache's HTTP semantics over real loopback HTTP: the server counts the requests,
 // the 304 answers and the body bytes it sent.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — 200 responses that are not images, over real loopback HTTP: a typed error, nothing left
 // in a real disk cache, and the next load asks the server again.
 

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the default loader (and the pipeline) against a hostile server on loopback.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — the pipeline and both transports against the real fixture server on loopback.
 
 import Foundation

@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — previews of a progressive JPEG served scan by scan over loopback HTTP.
 
 import Foundation

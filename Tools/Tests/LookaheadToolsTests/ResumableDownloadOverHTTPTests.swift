@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tools tests — a download cancelled half-way resumes over real loopback HTTP: the server counts the body
 // bytes it sent for each request.
 

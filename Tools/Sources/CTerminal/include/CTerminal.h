@@ -1,3 +1,4 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — terminal control the gallery needs from C: the window size (ioctl is variadic), raw mode, and
 // restoring the terminal from a crash signal handler, where only async-signal-safe calls are allowed.
 #ifndef LOOKAHEAD_CTERMINAL_H
