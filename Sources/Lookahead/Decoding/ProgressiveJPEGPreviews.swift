@@ -17,7 +17,7 @@ import CJPEGProgressive
 ///   ``maximumScans`` scans stops previews of the image (a "scan bomb" costs one bounded pass).
 /// - Thumbnails: DCT scaling (1/2, 1/4, 1/8) to the smallest scale still covering the thumbnail, then the same
 ///   resampling as the final image, so a preview has the final image's size. The EXIF orientation is applied.
-/// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported``).
+/// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported(reason:)``).
 public enum ProgressiveJPEGPreviews {
     /// The most scans a preview reads; libjpeg-turbo writes about ten.
     public static let maximumScans = 100
