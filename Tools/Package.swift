@@ -31,11 +31,14 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Animated GIF (giflib) and WebP (libwebpmux) fixtures.
+        .systemLibrary(name: "CAnimationEncoders", providers: [.apt(["libgif-dev", "libwebp-dev"])]),
         .target(
             name: "LookaheadFixtures",
             dependencies: [
                 "CJPEGEncoder",
                 "CZlib",
+                "CAnimationEncoders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Photos are decoded and resized with the library's own decoders and resampler.
                 .product(name: "Lookahead", package: "Lookahead"),

@@ -3,7 +3,8 @@
 
 import Foundation
 
-/// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame.
+/// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame. An animation is one entry,
+/// whose cost is that of all its frames.
 ///
 /// - The total cost (bytes of pixels) never exceeds ``costLimit``, and the count never exceeds ``countLimit``:
 ///   the least recently used entries are evicted first, on every insertion.
@@ -17,7 +18,7 @@ import Foundation
 /// ```
 /// - Important: Thread safe.
 public final class MemoryCache: Sendable {
-    private let storage: Locked<LRUStorage<ImageCacheKey, PlatformImage>>
+    private let storage: Locked<LRUStorage<ImageCacheKey, Entry>>
     private let now: @Sendable () -> Duration
 
     /// The largest cost a single entry may have, in bytes.
@@ -54,8 +55,27 @@ public final class MemoryCache: Sendable {
         self.now = { start.duration(to: clock.now) }
     }
 
-    /// The image stored for a key, if any and not expired. Marks it most recently used.
+    /// What the cache keeps for a key: an image, and every frame when it is an animation.
+    package struct Entry {
+        /// The image (an animation's first frame).
+        package var image: PlatformImage
+        /// The frames of an animation (``ImageRequest/isAnimated``).
+        package var animation: AnimatedImage?
+    }
+
+    /// The image stored for a key, if any and not expired (for an animation, its first frame). Marks it most
+    /// recently used.
     public subscript(key: ImageCacheKey) -> PlatformImage? {
+        entry(for: key)?.image
+    }
+
+    /// The animation stored for a key, if the entry is one and has not expired. Marks it most recently used.
+    public func animation(for key: ImageCacheKey) -> AnimatedImage? {
+        entry(for: key)?.animation
+    }
+
+    /// The entry for a key, if any and not expired. Marks it most recently used.
+    package func entry(for key: ImageCacheKey) -> Entry? {
         if timeToLive == nil {
             return storage.withLock { $0.value(forKey: key, now: .zero) }
         }
@@ -66,14 +86,31 @@ public final class MemoryCache: Sendable {
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
     @discardableResult
     public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool {
-        let cost = image.decodedCost
+        store(Entry(image: image, animation: nil), cost: image.decodedCost, for: key)
+    }
+
+    /// Stores an animation, at the cost of all its frames; ``subscript(_:)`` gives its first frame. Returns `false`
+    /// when it costs more than ``entryCostLimit`` or the limits allow nothing.
+    @discardableResult
+    public func store(_ animation: AnimatedImage, for key: ImageCacheKey) -> Bool {
+        store(Entry(image: animation.poster, animation: animation), cost: animation.cost, for: key)
+    }
+
+    /// Stores what the pipeline made for a key: the animation when there is one, else the image.
+    @discardableResult
+    package func store(_ image: PlatformImage, animation: AnimatedImage?, for key: ImageCacheKey) -> Bool {
+        if let animation { return store(animation, for: key) }
+        return store(image, for: key)
+    }
+
+    private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> Bool {
         guard cost <= entryCostLimit else {
             // The old image for this key is stale now; never keep serving it.
             storage.withLock { _ = $0.removeValue(forKey: key) }
             return false
         }
         let expiresAt = timeToLive.map { now() + $0 }
-        return storage.withLock { $0.setValue(image, forKey: key, cost: cost, expiresAt: expiresAt) }
+        return storage.withLock { $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt) }
     }
 
     /// Removes the image for a key.

@@ -1,16 +1,17 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the GIF decoder: giflib, first frame only, into RGBA bitmaps.
+// Lookahead — the GIF decoder: giflib, into RGBA bitmaps: the first frame, or every frame of an animation.
 
 #if canImport(CGIF)
 import CGIF
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes the first frame of a GIF with giflib, with its transparency, on a canvas of the logical screen.
+    /// Decodes GIF with giflib: the first frame, with its transparency, on a canvas of the logical screen, or every
+    /// frame of an animation (``decodeAnimation(_:context:)``).
     ///
-    /// Only the records up to the first image are read: an animation of thousands of frames costs no more than
-    /// its first. The screen size is checked against the pixel limit before the canvas is allocated.
-    public struct GIF: ImageDecoding {
+    /// For a still image only the records up to the first image are read: an animation of thousands of frames costs
+    /// no more than its first. The screen size is checked against the pixel limit before the canvas is allocated.
+    public struct GIF: AnimatedImageDecoding {
         public let name = "GIF"
 
         /// Creates the decoder.
@@ -31,6 +32,319 @@ extension ImageDecoders {
             return PlatformImage.make(from: try result.get())
         }
 
+        /// Decodes every frame of an animated GIF, composited as browsers do: each frame drawn over what the previous
+        /// one left (its transparent pixels show it), then disposed of as its graphics control extension says (kept,
+        /// cleared to transparent, or restored). Durations come from the same extension (10 ms or less shows for
+        /// 100 ms), the loop count from the `NETSCAPE2.0` extension.
+        ///
+        /// A first pass walks the file without decompressing anything, to count the frames and check the limits;
+        /// only then are frames decoded. A file cut short keeps the frames before the cut. `nil` for a single frame.
+        public func decodeAnimation(
+            _ data: Data,
+            context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> AnimatedImage? {
+            let result: Result<AnimatedImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0 else {
+                    return .failure(ImageDecodingError(codec: "GIF", message: "empty data"))
+                }
+                var source = Source(base: base, count: raw.count, offset: 0)
+                let layout: Layout
+                switch withUnsafeMutablePointer(to: &source, { Self.scan($0, context) }) {
+                case .success(let scanned): layout = scanned
+                case .failure(let error): return .failure(error)
+                }
+                guard layout.frameCount > 1 else { return .success(nil) }
+                if let error = context.animationLimitError(
+                    codec: "GIF",
+                    frameCount: layout.frameCount,
+                    width: layout.width,
+                    height: layout.height
+                ) {
+                    return .failure(error)
+                }
+                source.offset = 0
+                return withUnsafeMutablePointer(to: &source) { Self.decodeFrames($0, layout, context) }
+            }
+            return try result.get()
+        }
+
+        /// What the first pass learns: the canvas, the frames that are whole, and the loop count.
+        private struct Layout {
+            var width: Int
+            var height: Int
+            var frameCount: Int
+            var loopCount: Int
+        }
+
+        /// How one frame is drawn and disposed of, from the graphics control extension before it.
+        private struct FrameControl {
+            var transparentIndex: Int?
+            var delayMilliseconds = 0
+            /// 0–1: keep the frame; 2: clear its rectangle to transparent; 3: restore what was there before it.
+            var disposal = 0
+
+            init() {}
+
+            /// Reads a graphics control extension's block: [size, flags, delay, delay, transparent index].
+            init?(block: UnsafeMutablePointer<GifByteType>) {
+                guard block[0] >= 4 else { return nil }
+                transparentIndex = block[1] & 1 == 1 ? Int(block[4]) : nil
+                delayMilliseconds = (Int(block[2]) | Int(block[3]) << 8) * 10
+                disposal = Int(block[1] >> 2) & 7
+            }
+        }
+
+        private static func open(_ source: UnsafeMutablePointer<Source>) -> Result<
+            UnsafeMutablePointer<GifFileType>, ImageDecodingError
+        > {
+            var status: Int32 = 0
+            guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }
+            return .success(file)
+        }
+
+        /// The first pass: counts whole frames (stopping past the frame limit), finds the canvas and the loop count,
+        /// and checks each frame's size, reading compressed data without decompressing it.
+        private static func scan(
+            _ source: UnsafeMutablePointer<Source>,
+            _ context: ImageDecodingContext
+        ) -> Result<Layout, ImageDecodingError> {
+            let file: UnsafeMutablePointer<GifFileType>
+            switch open(source) {
+            case .success(let opened): file = opened
+            case .failure(let error): return .failure(error)
+            }
+            var status: Int32 = 0
+            defer { DGifCloseFile(file, &status) }
+            var layout = Layout(
+                width: Int(file.pointee.SWidth),
+                height: Int(file.pointee.SHeight),
+                frameCount: 0,
+                loopCount: 1
+            )
+            let screenIsEmpty = layout.width == 0 || layout.height == 0
+            // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
+            func failure(_ code: Int32) -> Result<Layout, ImageDecodingError> {
+                layout.frameCount > 0 ? .success(layout) : .failure(error(code))
+            }
+            while true {
+                var record = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(file, &record) == GIF_OK else { return failure(file.pointee.Error) }
+                switch record {
+                case EXTENSION_RECORD_TYPE:
+                    var code: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    guard DGifGetExtension(file, &code, &block) == GIF_OK else { return failure(file.pointee.Error) }
+                    var isLoopExtension = false
+                    if code == APPLICATION_EXT_FUNC_CODE, let block, block[0] == 11 {
+                        let name = (1...11).map { block[$0] }
+                        isLoopExtension =
+                            name.elementsEqual("NETSCAPE2.0".utf8) || name.elementsEqual("ANIMEXTS1.0".utf8)
+                    }
+                    while block != nil {
+                        guard DGifGetExtensionNext(file, &block) == GIF_OK else { return failure(file.pointee.Error) }
+                        // The loop sub-block: [3, 1, count, count]; 0 loops forever.
+                        if isLoopExtension, let data = block, data[0] >= 3, data[1] == 1 {
+                            layout.loopCount = Int(data[2]) | Int(data[3]) << 8
+                            isLoopExtension = false
+                        }
+                    }
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(file) == GIF_OK else { return failure(file.pointee.Error) }
+                    let image = file.pointee.Image
+                    let (width, height) = (Int(image.Width), Int(image.Height))
+                    guard width > 0, height > 0 else {
+                        return .failure(
+                            ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
+                        )
+                    }
+                    if context.exceedsPixelLimit(width: width, height: height) {
+                        return .failure(tooLarge(width, height, context.maximumPixelCount))
+                    }
+                    if screenIsEmpty {
+                        layout.width = max(layout.width, Int(image.Left) + width)
+                        layout.height = max(layout.height, Int(image.Top) + height)
+                    }
+                    var size: Int32 = 0
+                    var code: UnsafeMutablePointer<GifByteType>?
+                    guard DGifGetCode(file, &size, &code) == GIF_OK else { return failure(file.pointee.Error) }
+                    while code != nil {
+                        guard DGifGetCodeNext(file, &code) == GIF_OK else { return failure(file.pointee.Error) }
+                    }
+                    layout.frameCount += 1
+                    // Past the limit the count is enough for the error: the rest is not read.
+                    if layout.frameCount > context.maximumFrameCount { return .success(layout) }
+                case TERMINATE_RECORD_TYPE:
+                    guard layout.frameCount > 0 else {
+                        return .failure(ImageDecodingError(codec: "GIF", message: "no image in the file"))
+                    }
+                    return .success(layout)
+                default:
+                    return failure(D_GIF_ERR_WRONG_RECORD)
+                }
+            }
+        }
+
+        /// The second pass: decodes `layout.frameCount` frames onto one canvas, keeping a copy of the canvas after
+        /// each (at the thumbnail size when asked).
+        private static func decodeFrames(
+            _ source: UnsafeMutablePointer<Source>,
+            _ layout: Layout,
+            _ context: ImageDecodingContext
+        ) -> Result<AnimatedImage?, ImageDecodingError> {
+            let file: UnsafeMutablePointer<GifFileType>
+            switch open(source) {
+            case .success(let opened): file = opened
+            case .failure(let error): return .failure(error)
+            }
+            var status: Int32 = 0
+            defer { DGifCloseFile(file, &status) }
+            let (canvasWidth, canvasHeight) = (layout.width, layout.height)
+            var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
+            var frames: [AnimatedImage.Frame] = []
+            frames.reserveCapacity(layout.frameCount)
+            var control = FrameControl()
+            while frames.count < layout.frameCount {
+                var record = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(file, &record) == GIF_OK else { return .failure(error(file.pointee.Error)) }
+                switch record {
+                case EXTENSION_RECORD_TYPE:
+                    var code: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    guard DGifGetExtension(file, &code, &block) == GIF_OK else {
+                        return .failure(error(file.pointee.Error))
+                    }
+                    if code == GRAPHICS_EXT_FUNC_CODE, let block, let read = FrameControl(block: block) {
+                        control = read
+                    }
+                    while block != nil {
+                        guard DGifGetExtensionNext(file, &block) == GIF_OK else {
+                            return .failure(error(file.pointee.Error))
+                        }
+                    }
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(file) == GIF_OK else { return .failure(error(file.pointee.Error)) }
+                    let saved = control.disposal == 3 ? canvas : nil
+                    let rect: FrameRect
+                    switch draw(file, on: &canvas, canvasWidth: canvasWidth, canvasHeight: canvasHeight, control) {
+                    case .success(let drawn): rect = drawn
+                    case .failure(let error): return .failure(error)
+                    }
+                    let picture = Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
+                    do throws(ImageDecodingError) {
+                        let image = try ImageDecoders.fitThumbnail(PlatformImage.make(from: picture), context: context)
+                        frames.append(
+                            AnimatedImage.Frame(
+                                image: image,
+                                duration: AnimatedImage.frameDuration(milliseconds: control.delayMilliseconds)
+                            )
+                        )
+                    } catch {
+                        return .failure(error)
+                    }
+                    switch control.disposal {
+                    case 2: clear(rect, in: &canvas, canvasWidth: canvasWidth)
+                    case 3: if let saved { canvas = saved }
+                    default: break
+                    }
+                    control = FrameControl()
+                default:
+                    return .failure(ImageDecodingError(codec: "GIF", message: "unexpected record"))
+                }
+            }
+            return .success(AnimatedImage(frames: frames, loopCount: layout.loopCount))
+        }
+
+        /// The part of the canvas a frame covers.
+        private struct FrameRect {
+            var left: Int
+            var top: Int
+            var width: Int
+            var height: Int
+        }
+
+        /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent
+        /// pixels; returns the rectangle it covers.
+        private static func draw(
+            _ file: UnsafeMutablePointer<GifFileType>,
+            on canvas: inout [UInt8],
+            canvasWidth: Int,
+            canvasHeight: Int,
+            _ control: FrameControl
+        ) -> Result<FrameRect, ImageDecodingError> {
+            let image = file.pointee.Image
+            let rect = FrameRect(
+                left: Int(image.Left),
+                top: Int(image.Top),
+                width: Int(image.Width),
+                height: Int(image.Height)
+            )
+            guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
+                return .failure(ImageDecodingError(codec: "GIF", message: "no colour table"))
+            }
+            let colorCount = Int(colorMap.pointee.ColorCount)
+            var line = [GifPixelType](repeating: 0, count: rect.width)
+            let rows: [Int] =
+                image.Interlace
+                ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: rect.height, by: $0.1) }
+                : Array(0..<rect.height)
+            for row in rows {
+                guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else {
+                    return .failure(error(file.pointee.Error))
+                }
+                let y = rect.top + row
+                guard y < canvasHeight else { continue }
+                for x in 0..<min(rect.width, canvasWidth - rect.left) where x >= 0 {
+                    let index = Int(line[x])
+                    guard index != control.transparentIndex, index < colorCount else { continue }
+                    let color = colors[index]
+                    let offset = (y * canvasWidth + rect.left + x) * 4
+                    canvas[offset] = color.Red
+                    canvas[offset + 1] = color.Green
+                    canvas[offset + 2] = color.Blue
+                    canvas[offset + 3] = 255
+                }
+            }
+            return .success(rect)
+        }
+
+        /// Clears a frame's rectangle (clipped to the canvas) to transparent: disposal to the background, as browsers
+        /// do it.
+        private static func clear(_ rect: FrameRect, in canvas: inout [UInt8], canvasWidth: Int) {
+            let canvasHeight = canvas.count / max(1, canvasWidth * 4)
+            let left = min(rect.left, canvasWidth)
+            let right = min(rect.left + rect.width, canvasWidth)
+            guard right > left else { return }
+            for y in rect.top..<min(rect.top + rect.height, canvasHeight) {
+                let start = (y * canvasWidth + left) * 4
+                canvas.replaceSubrange(
+                    start..<(start + (right - left) * 4),
+                    with: repeatElement(0, count: (right - left) * 4)
+                )
+            }
+        }
+
+        private static func tooLarge(_ width: Int, _ height: Int, _ limit: Int) -> ImageDecodingError {
+            ImageDecodingError(
+                codec: "GIF",
+                message: "\(width)×\(height) exceeds \(limit) pixels",
+                reason: .tooLarge(width: width, height: height, limit: limit)
+            )
+        }
+
+        /// Hands giflib the next bytes of a ``Source``.
+        private static let read: InputFunc = { file, buffer, length in
+            guard let file, let buffer, let source = file.pointee.UserData?.assumingMemoryBound(to: Source.self)
+            else { return 0 }
+            let count = min(Int(length), source.pointee.count - source.pointee.offset)
+            guard count > 0 else { return 0 }
+            buffer.update(
+                from: source.pointee.base.advanced(by: source.pointee.offset).assumingMemoryBound(to: UInt8.self),
+                count: count
+            )
+            source.pointee.offset += count
+            return Int32(count)
+        }
+
         /// The bytes giflib reads, through `UserData`.
         private struct Source {
             let base: UnsafeRawPointer
@@ -42,20 +356,12 @@ extension ImageDecoders {
             _ source: UnsafeMutablePointer<Source>,
             _ context: ImageDecodingContext
         ) -> Result<Bitmap, ImageDecodingError> {
-            var status: Int32 = 0
-            let read: InputFunc = { file, buffer, length in
-                guard let file, let buffer, let source = file.pointee.UserData?.assumingMemoryBound(to: Source.self)
-                else { return 0 }
-                let count = min(Int(length), source.pointee.count - source.pointee.offset)
-                guard count > 0 else { return 0 }
-                buffer.update(
-                    from: source.pointee.base.advanced(by: source.pointee.offset).assumingMemoryBound(to: UInt8.self),
-                    count: count
-                )
-                source.pointee.offset += count
-                return Int32(count)
+            let file: UnsafeMutablePointer<GifFileType>
+            switch open(source) {
+            case .success(let opened): file = opened
+            case .failure(let error): return .failure(error)
             }
-            guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }
+            var status: Int32 = 0
             defer { DGifCloseFile(file, &status) }
             let screenWidth = Int(file.pointee.SWidth)
             let screenHeight = Int(file.pointee.SHeight)

@@ -10,8 +10,9 @@ extension ImageDecoders {
     /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: the orientation applied, at
     /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`, the advice of
     /// WWDC's "prepareThumbnail"), and decoded at once (`kCGImageSourceShouldCacheImmediately`), on the pipeline's
-    /// decode queue, so the image is display-ready when it reaches the main thread.
-    public struct ImageIODecoder: ImageDecoding {
+    /// decode queue, so the image is display-ready when it reaches the main thread. Animated GIF, WebP and PNG decode
+    /// to every frame (``decodeAnimation(_:context:)``), composited by ImageIO.
+    public struct ImageIODecoder: AnimatedImageDecoding {
         public let name = "ImageIO"
 
         /// Creates the decoder.
@@ -23,8 +24,90 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            guard let source = CGImageSourceCreateWithData(data as CFData, nil),
-                let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+            guard let source = CGImageSourceCreateWithData(data as CFData, nil) else {
+                throw ImageDecodingError(codec: name, message: "unreadable image header")
+            }
+            return try decodeFrame(source, at: 0, context: context)
+        }
+
+        /// Every frame of an animated GIF, WebP or PNG, with the delays ImageIO reads; `nil` for one frame. The
+        /// frame count and canvas are checked against the limits before any frame is decoded.
+        public func decodeAnimation(
+            _ data: Data,
+            context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> AnimatedImage? {
+            guard let source = CGImageSourceCreateWithData(data as CFData, nil) else {
+                throw ImageDecodingError(codec: name, message: "unreadable image header")
+            }
+            // Only the animated formats: a HEIC or TIFF of several images is not an animation.
+            let animatedTypes = ["com.compuserve.gif", "org.webmproject.webp", "public.png"]
+            guard let type = CGImageSourceGetType(source) as String?, animatedTypes.contains(type) else { return nil }
+            let count = CGImageSourceGetCount(source)
+            guard count > 1 else { return nil }
+            guard let first = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+                let width = first[kCGImagePropertyPixelWidth] as? Int,
+                let height = first[kCGImagePropertyPixelHeight] as? Int
+            else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
+            if let error = context.animationLimitError(codec: name, frameCount: count, width: width, height: height) {
+                throw error
+            }
+            var frames: [AnimatedImage.Frame] = []
+            for index in 0..<count {
+                let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any] ?? [:]
+                let delay = Self.animationValue(in: properties, Self.delayKeys) ?? 0
+                frames.append(
+                    AnimatedImage.Frame(
+                        image: try decodeFrame(source, at: index, context: context),
+                        duration: AnimatedImage.frameDuration(milliseconds: Int((delay * 1000).rounded()))
+                    )
+                )
+            }
+            let container = CGImageSourceCopyProperties(source, nil) as? [CFString: Any] ?? [:]
+            let loopCount = Self.animationValue(in: container, Self.loopCountKeys).map { Int($0) } ?? 1
+            return AnimatedImage(frames: frames, loopCount: loopCount)
+        }
+
+        /// The dictionaries of the animated formats, each with its (unclamped first) delay key and loop count key.
+        private static var delayKeys: [(CFString, [CFString])] {
+            [
+                (kCGImagePropertyGIFDictionary, [kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFDelayTime]),
+                (
+                    kCGImagePropertyWebPDictionary,
+                    [kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPDelayTime]
+                ),
+                (
+                    kCGImagePropertyPNGDictionary,
+                    [kCGImagePropertyAPNGUnclampedDelayTime, kCGImagePropertyAPNGDelayTime]
+                ),
+            ]
+        }
+        private static var loopCountKeys: [(CFString, [CFString])] {
+            [
+                (kCGImagePropertyGIFDictionary, [kCGImagePropertyGIFLoopCount]),
+                (kCGImagePropertyWebPDictionary, [kCGImagePropertyWebPLoopCount]),
+                (kCGImagePropertyPNGDictionary, [kCGImagePropertyAPNGLoopCount]),
+            ]
+        }
+
+        /// The first number (0 or more) under one of `keys` in the format's dictionary.
+        private static func animationValue(in properties: [CFString: Any], _ keys: [(CFString, [CFString])]) -> Double?
+        {
+            for (dictionary, names) in keys {
+                guard let values = properties[dictionary] as? [CFString: Any] else { continue }
+                for name in names {
+                    if let value = (values[name] as? NSNumber)?.doubleValue, value >= 0 { return value }
+                }
+            }
+            return nil
+        }
+
+        /// Decodes frame `index` (0 for a still image), oriented and at the thumbnail's size.
+        private func decodeFrame(
+            _ source: CGImageSource,
+            at index: Int,
+            context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> PlatformImage {
+            guard let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any],
                 let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
@@ -49,7 +132,7 @@ extension ImageDecoders {
                 kCGImageSourceShouldCacheImmediately: true,
                 kCGImageSourceThumbnailMaxPixelSize: max(1, target.width, target.height),
             ]
-            guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+            guard var image = CGImageSourceCreateThumbnailAtIndex(source, index, options as CFDictionary) else {
                 throw ImageDecodingError(codec: name, message: "decoding failed")
             }
             // ImageIO may round the shorter side differently from the pipeline: draw it to the exact size.

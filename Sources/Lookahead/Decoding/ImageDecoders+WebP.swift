@@ -6,11 +6,12 @@ import CWebP
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation.
+    /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation, or all of its frames
+    /// (``decodeAnimation(_:context:)``).
     ///
     /// Thumbnails are decoded directly at their size with libwebp's area-averaging rescaler, which never
     /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
-    public struct WebP: ImageDecoding {
+    public struct WebP: AnimatedImageDecoding {
         public let name = "WebP"
 
         /// Creates the decoder.
@@ -29,6 +30,104 @@ extension ImageDecoders {
                 return Self.decode(base, raw.count, context)
             }
             return PlatformImage.make(from: try result.get())
+        }
+
+        /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
+        /// over the canvas (blending and disposal as the file says). The frame count and canvas, read by the demuxer,
+        /// are checked against the limits before the decoder is made. Durations of 10 ms or less show for 100 ms.
+        /// `nil` for a still WebP or an animation of one frame.
+        public func decodeAnimation(
+            _ data: Data,
+            context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> AnimatedImage? {
+            let result: Result<AnimatedImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
+                }
+                return Self.decodeAnimation(base, raw.count, context)
+            }
+            return try result.get()
+        }
+
+        private static func decodeAnimation(
+            _ source: UnsafePointer<UInt8>,
+            _ size: Int,
+            _ context: ImageDecodingContext
+        ) -> Result<AnimatedImage?, ImageDecodingError> {
+            var input = WebPData(bytes: source, size: size)
+            guard let demuxer = WebPDemux(&input) else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "invalid container"))
+            }
+            let width = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH))
+            let height = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))
+            let frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
+            let isAnimation = WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0
+            WebPDemuxDelete(demuxer)
+            guard isAnimation, frameCount > 1 else { return .success(nil) }
+            guard width > 0, height > 0 else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "invalid canvas \(width)×\(height)"))
+            }
+            if context.exceedsPixelLimit(width: width, height: height) {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "WebP",
+                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            if let error = context.animationLimitError(
+                codec: "WebP",
+                frameCount: frameCount,
+                width: width,
+                height: height
+            ) {
+                return .failure(error)
+            }
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "library version mismatch"))
+            }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            guard let decoder = WebPAnimDecoderNew(&input, &options) else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation"))
+            }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation"))
+            }
+            var frames: [AnimatedImage.Frame] = []
+            frames.reserveCapacity(frameCount)
+            var previousTimestamp: Int32 = 0
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0, frames.count < frameCount {
+                var buffer: UnsafeMutablePointer<UInt8>?
+                var timestamp: Int32 = 0
+                guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+                    // Cut short: the frames decoded so far are the animation.
+                    if frames.isEmpty {
+                        return .failure(ImageDecodingError(codec: "WebP", message: "the first frame does not decode"))
+                    }
+                    break
+                }
+                let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: width * height * 4))
+                do throws(ImageDecodingError) {
+                    let image = try ImageDecoders.fitThumbnail(
+                        PlatformImage.make(from: Bitmap(width: width, height: height, pixels: pixels)),
+                        context: context
+                    )
+                    let duration = Int(timestamp) - Int(previousTimestamp)
+                    frames.append(
+                        AnimatedImage.Frame(image: image, duration: AnimatedImage.frameDuration(milliseconds: duration))
+                    )
+                } catch {
+                    return .failure(error)
+                }
+                previousTimestamp = timestamp
+            }
+            guard frames.count > 1 else { return .success(nil) }
+            return .success(AnimatedImage(frames: frames, loopCount: Int(info.loop_count)))
         }
 
         private static func decode(

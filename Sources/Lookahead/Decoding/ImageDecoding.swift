@@ -19,12 +19,32 @@ public protocol ImageDecoding: Sendable {
     func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage
 }
 
+/// A decoder that can also decode every frame of an animation (GIF, WebP), for requests that ask for it
+/// (``ImageRequest/isAnimated``).
+public protocol AnimatedImageDecoding: ImageDecoding {
+    /// Decodes every frame, each composited on the canvas and, when `context.thumbnail` is set, brought to the
+    /// thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``). Returns `nil` when the data is not an
+    /// animation (a still image, or one frame): the pipeline then decodes it with ``ImageDecoding/decode(_:context:)``.
+    ///
+    /// The frame count and the canvas must be checked against `context`'s animation limits
+    /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``) before any frame is decoded.
+    func decodeAnimation(
+        _ data: Data,
+        context: ImageDecodingContext
+    ) throws(ImageDecodingError) -> AnimatedImage?
+}
+
 /// What a decoder is told about the request it decodes for.
 public struct ImageDecodingContext: Sendable {
     /// Decode at reduced size, if the codec can.
     public var thumbnail: ThumbnailOptions?
     /// The most pixels (width × height, as declared by the header) a decoder may decode.
     public var maximumPixelCount: Int
+    /// The most frames an animation may have.
+    public var maximumFrameCount: Int
+    /// The most pixels the frames of an animation may have in all: the canvas's pixels times the frame count.
+    /// Bounds the work and the memory of a decode, checked before the first frame is decoded.
+    public var maximumAnimationPixelCount: Int
 
     /// Whether an image of this size, as its header declares it, has more pixels than allowed; a product that
     /// overflows (a hostile header) is more than allowed.
@@ -33,10 +53,33 @@ public struct ImageDecodingContext: Sendable {
         return overflow || pixels > maximumPixelCount
     }
 
+    /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
+    /// more pixels in all, than allowed; `nil` when it is within the limits.
+    public func animationLimitError(codec: String, frameCount: Int, width: Int, height: Int) -> ImageDecodingError? {
+        let (canvas, overflow) = width.multipliedReportingOverflow(by: height)
+        let (pixels, overflowAgain) = canvas.multipliedReportingOverflow(by: frameCount)
+        guard frameCount > maximumFrameCount || overflow || overflowAgain || pixels > maximumAnimationPixelCount else {
+            return nil
+        }
+        return ImageDecodingError(
+            codec: codec,
+            message: "an animation of \(frameCount) frames of \(width)×\(height) pixels exceeds the limits "
+                + "(\(maximumFrameCount) frames, \(maximumAnimationPixelCount) pixels in all)",
+            reason: .animationTooLarge(frameCount: frameCount, width: width, height: height)
+        )
+    }
+
     /// Creates a context.
-    public init(thumbnail: ThumbnailOptions? = nil, maximumPixelCount: Int = .max) {
+    public init(
+        thumbnail: ThumbnailOptions? = nil,
+        maximumPixelCount: Int = .max,
+        maximumFrameCount: Int = .max,
+        maximumAnimationPixelCount: Int = .max
+    ) {
         self.thumbnail = thumbnail
         self.maximumPixelCount = maximumPixelCount
+        self.maximumFrameCount = maximumFrameCount
+        self.maximumAnimationPixelCount = maximumAnimationPixelCount
     }
 }
 
@@ -48,6 +91,8 @@ public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
         case invalidData
         /// The header declares more pixels than allowed.
         case tooLarge(width: Int, height: Int, limit: Int)
+        /// An animation has more frames, or more pixels across its frames, than allowed.
+        case animationTooLarge(frameCount: Int, width: Int, height: Int)
     }
 
     /// The codec's name.
@@ -100,34 +145,72 @@ public enum ImageDecoders {
             return .failure(.noDecoder(header: hexHeader(data)))
         }
         do throws(ImageDecodingError) {
-            var image = try decoder.decode(data, context: context)
-            if let thumbnail = context.thumbnail {
-                let size = (width: image.pixelWidth, height: image.pixelHeight)
-                let target = thumbnail.targetSize(forWidth: size.width, height: size.height)
-                // Codecs shrink by their own steps (DCT scaling); the resampler takes the rest. A decoder that
-                // hits the target itself (ImageIO) is left as it is.
-                if size != target {
-                    guard let bitmap = image.makeBitmap() else {
-                        throw ImageDecodingError(
-                            codec: decoder.name,
-                            message: "the decoded image has no readable pixels"
-                        )
-                    }
-                    image = PlatformImage.make(
-                        from: Resampler.resize(
-                            bitmap,
-                            width: target.width,
-                            height: target.height,
-                            filter: thumbnailFilter(from: size, to: target),
-                            isOpaque: isAlwaysOpaque(decoder) ? true : nil
-                        )
-                    )
-                }
-            }
+            let image = try fitThumbnail(decoder.decode(data, context: context), context: context, decoder: decoder)
             return .success((image, decoder.name))
         } catch {
             return .failure(ImagePipeline.Error(decoding: error))
         }
+    }
+
+    /// Decodes every frame of an animation with the first decoder that recognises the data, at the thumbnail size
+    /// when the context asks for one. `.success(nil)` when the data is not animated or its decoder cannot decode
+    /// animations: decode it with ``decode(_:with:context:)``.
+    public static func decodeAnimation(
+        _ data: Data,
+        with decoders: [any ImageDecoding] = ImageDecoders.default,
+        context: ImageDecodingContext
+    ) -> Result<(animation: AnimatedImage, codec: String)?, ImagePipeline.Error> {
+        guard let decoder = decoder(for: data, in: decoders) else {
+            return .failure(.noDecoder(header: hexHeader(data)))
+        }
+        guard let animated = decoder as? any AnimatedImageDecoding else { return .success(nil) }
+        do throws(ImageDecodingError) {
+            guard var animation = try animated.decodeAnimation(data, context: context) else { return .success(nil) }
+            // A decoder that leaves the frames at full size gets them resampled here, like a still image.
+            animation = try animation.mapImages { (image) throws(ImageDecodingError) in
+                try fitThumbnail(image, context: context, decoder: decoder)
+            }
+            return .success((animation, decoder.name))
+        } catch {
+            return .failure(ImagePipeline.Error(decoding: error))
+        }
+    }
+
+    /// The image at the exact size of `context`'s thumbnail: as it is when it has that size (or there is no
+    /// thumbnail), else resampled. Codecs shrink by their own steps (DCT scaling); this takes the rest. Decoders of
+    /// animations call it on each frame as it is made, so full-size frames never pile up.
+    public static func fitThumbnail(
+        _ image: PlatformImage,
+        context: ImageDecodingContext
+    ) throws(ImageDecodingError) -> PlatformImage {
+        try fitThumbnail(image, context: context, decoder: nil)
+    }
+
+    private static func fitThumbnail(
+        _ image: PlatformImage,
+        context: ImageDecodingContext,
+        decoder: (any ImageDecoding)?
+    ) throws(ImageDecodingError) -> PlatformImage {
+        guard let thumbnail = context.thumbnail else { return image }
+        let size = (width: image.pixelWidth, height: image.pixelHeight)
+        let target = thumbnail.targetSize(forWidth: size.width, height: size.height)
+        // A decoder that hits the target itself (ImageIO) is left as it is.
+        guard size != target else { return image }
+        guard let bitmap = image.makeBitmap() else {
+            throw ImageDecodingError(
+                codec: decoder?.name ?? "Resampler",
+                message: "the decoded image has no readable pixels"
+            )
+        }
+        return PlatformImage.make(
+            from: Resampler.resize(
+                bitmap,
+                width: target.width,
+                height: target.height,
+                filter: thumbnailFilter(from: size, to: target),
+                isOpaque: decoder.map(isAlwaysOpaque) == true ? true : nil
+            )
+        )
     }
 
     /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling (libjpeg-turbo's

@@ -1,7 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImageCacheKey: what identifies a prepared image in the memory cache and the task graph.
 
-/// Identifies a prepared image: the source URL, the thumbnail options and the processors applied.
+/// Identifies a prepared image: the source URL, the thumbnail options, the processors applied, and whether every
+/// frame of an animation was decoded.
 ///
 /// Priority and cache options are not part of the key: they change how an image is loaded, not which image.
 public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
@@ -11,24 +12,28 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     public let thumbnail: ThumbnailOptions?
     /// The identifiers of the processors applied, in order.
     public let processors: [String]
+    /// Whether the entry holds every frame of an animation (``ImageRequest/isAnimated``), not just the first.
+    public let isAnimated: Bool
     /// Computed once: `cachedImage(for:)` hashes a key for every cell on every frame.
     private let precomputedHash: Int
 
     /// Creates a key.
-    public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = []) {
+    public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = [], isAnimated: Bool = false) {
         self.url = url
         self.thumbnail = thumbnail
         self.processors = processors
+        self.isAnimated = isAnimated
         var hasher = Hasher()
         hasher.combine(url)
         hasher.combine(thumbnail)
         hasher.combine(processors)
+        hasher.combine(isAnimated)
         self.precomputedHash = hasher.finalize()
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.precomputedHash == rhs.precomputedHash && lhs.url == rhs.url && lhs.thumbnail == rhs.thumbnail
-            && lhs.processors == rhs.processors
+            && lhs.processors == rhs.processors && lhs.isAnimated == rhs.isAnimated
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -45,6 +50,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         var parts = [url]
         if let thumbnail { parts.append("thumbnail=\(thumbnail)") }
         if !processors.isEmpty { parts.append("processors=\(processors.joined(separator: ","))") }
+        if isAnimated { parts.append("animated") }
         return parts.joined(separator: " ")
     }
 }

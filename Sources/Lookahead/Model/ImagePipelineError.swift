@@ -27,6 +27,10 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     case decodingFailed(codec: String, message: String)
     /// The image's dimensions, read from its header, exceed the pixel-count limit; nothing was allocated.
     case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// An animation (``ImageRequest/isAnimated``) has more frames, or more pixels across its frames, than the
+    /// configuration allows (``ImagePipeline/Configuration/maximumAnimationFrameCount``,
+    /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``); no frame was decoded.
+    case animationTooLarge(frameCount: Int, width: Int, height: Int)
     /// A processor failed.
     case processingFailed(identifier: String, message: String)
     /// The request was cancelled.
@@ -56,6 +60,8 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
         case .decodingFailed(let codec, let message): "\(codec) decoding failed: \(message)"
         case .imageTooLarge(let width, let height, let limit):
             "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
+        case .animationTooLarge(let frameCount, let width, let height):
+            "Animation of \(frameCount) frames of \(width)×\(height) pixels exceeds the limits for animations"
         case .processingFailed(let identifier, let message): "Processor \(identifier) failed: \(message)"
         case .cancelled: "Request was cancelled"
         case .invalidURL(let url): "Invalid URL: \(url?.absoluteString ?? "nil")"
@@ -95,9 +101,12 @@ extension ImagePipelineError {
 
     /// Maps a decoder's error to a pipeline error.
     package init(decoding error: ImageDecodingError) {
-        if case .tooLarge(let width, let height, let limit) = error.reason {
+        switch error.reason {
+        case .tooLarge(let width, let height, let limit):
             self = .imageTooLarge(width: width, height: height, limit: limit)
-        } else {
+        case .animationTooLarge(let frameCount, let width, let height):
+            self = .animationTooLarge(frameCount: frameCount, width: width, height: height)
+        case .invalidData:
             self = .decodingFailed(codec: error.codec, message: error.message)
         }
     }

@@ -33,6 +33,14 @@ public struct ImageRequest: Sendable {
         didSet { updateKey(urlString: urlString) }
     }
 
+    /// Whether an animated GIF or WebP decodes to every frame, in ``ImageResponse/animation``; otherwise (the
+    /// default) only its first frame is decoded, which is what a still thumbnail in a list needs. Part of the cache
+    /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
+    /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
+    public var isAnimated: Bool {
+        didSet { updateKey(urlString: urlString) }
+    }
+
     /// Cache policy and similar flags.
     public var options: Options
 
@@ -50,24 +58,28 @@ public struct ImageRequest: Sendable {
     ///   - url: The location of the image data.
     ///   - priority: The initial priority; ``ImageTask/priority`` can change it later.
     ///   - thumbnail: Decode at reduced size.
-    ///   - processors: Processing applied after decoding.
+    ///   - processors: Processing applied after decoding (to every frame of an animation).
+    ///   - isAnimated: Decode every frame of an animated image, not only the first.
     ///   - options: Cache policy flags.
     public init(
         url: URL?,
         priority: Priority = .normal,
         thumbnail: ThumbnailOptions? = nil,
         processors: [any ImageProcessing] = [],
+        isAnimated: Bool = false,
         options: Options = []
     ) {
         self.url = url
         self.imageKey = ImageCacheKey(
             url: url?.absoluteString ?? "",
             thumbnail: thumbnail,
-            processors: processors.isEmpty ? [] : processors.map(\.identifier)
+            processors: processors.isEmpty ? [] : processors.map(\.identifier),
+            isAnimated: isAnimated
         )
         self.priority = priority
         self.thumbnail = thumbnail
         self.processors = processors
+        self.isAnimated = isAnimated
         self.options = options
     }
 }
@@ -139,18 +151,24 @@ extension ImageRequest {
     }
 
     private mutating func updateKey(urlString: String) {
-        imageKey = ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: processors.map(\.identifier))
+        imageKey = ImageCacheKey(
+            url: urlString,
+            thumbnail: thumbnail,
+            processors: processors.map(\.identifier),
+            isAnimated: isAnimated
+        )
     }
 
     /// The key of the decoded image before processing: the decoding stage. The image key itself (hashed once,
     /// at init) when there are no processors.
     package var decodeKey: ImageCacheKey {
-        processors.isEmpty ? imageKey : ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [])
+        processors.isEmpty
+            ? imageKey : ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [], isAnimated: isAnimated)
     }
 
     /// The key of the data stage: the URL alone. The image key itself when there is nothing else in it.
     package var dataKey: ImageCacheKey {
-        thumbnail == nil && processors.isEmpty ? imageKey : ImageCacheKey(url: urlString)
+        thumbnail == nil && processors.isEmpty && !isAnimated ? imageKey : ImageCacheKey(url: urlString)
     }
 }
 

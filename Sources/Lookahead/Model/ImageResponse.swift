@@ -11,8 +11,11 @@ public struct ImageResponse {
         case disk
     }
 
-    /// The prepared image.
+    /// The prepared image; for an animation, its first frame.
     public var image: PlatformImage
+    /// Every frame, when the request asked for them (``ImageRequest/isAnimated``) and the image is an animated GIF or
+    /// WebP; `nil` for a still image.
+    public var animation: AnimatedImage?
     /// The request this response answers.
     public var request: ImageRequest
     /// `.memory` or `.disk` for cache hits, `nil` for images loaded from the original source.
@@ -28,13 +31,20 @@ public struct ImageResponse {
         image: PlatformImage,
         request: ImageRequest,
         cacheType: CacheType? = nil,
-        httpResponse: HTTPResponseInfo? = nil
+        httpResponse: HTTPResponseInfo? = nil,
+        animation: AnimatedImage? = nil
     ) {
         self.image = image
+        self.animation = animation
         self.request = request
         self.cacheType = cacheType
         self.httpResponse = httpResponse
     }
+}
+
+extension ImageResponse {
+    /// The memory the response's pixels take: every frame of an animation, else the image.
+    package var decodedCost: Int { animation?.cost ?? image.decodedCost }
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE

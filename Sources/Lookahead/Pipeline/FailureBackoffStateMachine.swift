@@ -168,7 +168,8 @@ package struct FailureBackoffStateMachine {
     /// How an error counts against its URL.
     package static func classify(_ error: ImagePipelineError) -> Classification {
         switch error {
-        case .cancelled, .pipelineInvalidated, .dataMissingInCache, .processingFailed:
+        // An animation over the limits is a fine image: its still request must not wait.
+        case .cancelled, .pipelineInvalidated, .dataMissingInCache, .processingFailed, .animationTooLarge:
             .ignored
         case .failureBackoff(let lastError, _):
             classify(lastError)

@@ -60,6 +60,15 @@ extension ImagePipeline {
         public var stalledDownloadInterval: Duration?
         /// The most pixels an image may declare in its header. Default 64 megapixels.
         public var maximumPixelCount: Int
+        /// The most frames an animation may have when a request decodes every frame (``ImageRequest/isAnimated``);
+        /// more fail with ``ImagePipelineError/animationTooLarge(frameCount:width:height:)`` before any frame is
+        /// decoded. Default 1,000.
+        public var maximumAnimationFrameCount = 1_000
+        /// The most pixels the frames of an animation may have in all (canvas pixels times frames), checked before
+        /// any frame is decoded: it bounds both the decoding time and the memory of the frames. Default 64
+        /// megapixels — as many as one still image may have (256 MiB of frames at most; at a thumbnail size far
+        /// less is kept).
+        public var maximumAnimationPixelCount = 64 << 20
         /// How long a URL that failed waits before it is loaded again; `nil` loads it again on every request.
         /// Default: 1 s doubling up to 60 s, with jitter; see ``ImagePipeline/FailureBackoff``.
         public var failureBackoff: ImagePipeline.FailureBackoff?

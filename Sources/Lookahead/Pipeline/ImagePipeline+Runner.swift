@@ -47,7 +47,7 @@ extension ImagePipeline {
         guard let memoryCache = configuration.memoryCache, !request.options.contains(.disableMemoryCacheWrites),
             !stored.contains(request.imageKey)
         else { return }
-        memoryCache.store(output.image, for: request.imageKey)
+        memoryCache.store(output.image, animation: output.animation, for: request.imageKey)
         stored.append(request.imageKey)
     }
 

@@ -167,10 +167,12 @@ extension ImagePipeline {
     func decode(_ loaded: TaskGraph.LoadedData, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
         let context = ImageDecodingContext(
             thumbnail: request.thumbnail,
-            maximumPixelCount: configuration.maximumPixelCount
+            maximumPixelCount: configuration.maximumPixelCount,
+            maximumFrameCount: configuration.maximumAnimationFrameCount,
+            maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
         )
         let start = ContinuousClock.now
-        let result = ImageDecoders.decode(loaded.response.data, with: configuration.decoders, context: context)
+        let result = decodeImageOrAnimation(loaded.response.data, for: request, context: context)
         settleDiskCacheEntry(loaded, for: request, after: result.map { _ in () })
         if loaded.cacheType == nil {
             // Network data: an image clears the URL's failures; garbage counts as one (see `FailureBackoff`).
@@ -191,9 +193,26 @@ extension ImagePipeline {
             return TaskGraph.Output(
                 image: decoded.image,
                 response: loaded.response.response,
-                cacheType: loaded.cacheType
+                cacheType: loaded.cacheType,
+                animation: decoded.animation
             )
         }
+    }
+
+    /// Every frame when the request asks for them and the data is an animation; else the image.
+    private func decodeImageOrAnimation(
+        _ data: Data,
+        for request: ImageRequest,
+        context: ImageDecodingContext
+    ) -> Result<(image: PlatformImage, animation: AnimatedImage?), Error> {
+        if request.isAnimated {
+            switch ImageDecoders.decodeAnimation(data, with: configuration.decoders, context: context) {
+            case .success(let decoded?): return .success((decoded.animation.poster, decoded.animation))
+            case .success(nil): break
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return ImageDecoders.decode(data, with: configuration.decoders, context: context).map { ($0.image, nil) }
     }
 
     /// Applies the request's last processor: the input is the result of the processors before it (see
@@ -201,19 +220,29 @@ extension ImagePipeline {
     func process(_ input: TaskGraph.Output, for request: ImageRequest) -> Result<TaskGraph.Output, Error> {
         guard let processor = request.processors.last else { return .success(input) }
         // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
-        guard let bitmap = input.image.makeBitmap() else {
-            return .failure(
-                .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
-            )
-        }
-        let processed: Bitmap
-        do {
-            processed = try processor.process(bitmap)
-        } catch {
-            return .failure(.processingFailed(identifier: processor.identifier, message: "\(error)"))
+        func apply(_ image: PlatformImage) throws(Error) -> PlatformImage {
+            guard let bitmap = image.makeBitmap() else {
+                throw .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
+            }
+            do {
+                return PlatformImage.make(from: try processor.process(bitmap))
+            } catch {
+                throw .processingFailed(identifier: processor.identifier, message: "\(error)")
+            }
         }
         var output = input
-        output.image = PlatformImage.make(from: processed)
+        do throws(Error) {
+            // An animation is processed frame by frame; its first frame is the image.
+            if let animation = input.animation {
+                let processed = try animation.mapImages(apply)
+                output.animation = processed
+                output.image = processed.poster
+            } else {
+                output.image = try apply(input.image)
+            }
+        } catch {
+            return .failure(error)
+        }
         return .success(output)
     }
 }

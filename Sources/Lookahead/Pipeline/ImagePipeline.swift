@@ -162,9 +162,12 @@ public final class ImagePipeline: Sendable {
     // MARK: - Starting
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard let image = cachedImage(for: request) else { return nil }
+        guard !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData),
+            let entry = configuration.memoryCache?.entry(for: request.imageKey)
+        else { return nil }
         configuration.eventHandler?(.memoryCacheHit(request))
-        return ImageResponse(image: image, request: request, cacheType: .memory)
+        return ImageResponse(image: entry.image, request: request, cacheType: .memory, animation: entry.animation)
     }
 
     /// For a request with processors that missed the memory cache: the image in the memory cache for the longest
@@ -180,12 +183,18 @@ public final class ImagePipeline: Sendable {
             let key = ImageCacheKey(
                 url: request.urlString,
                 thumbnail: request.thumbnail,
-                processors: Array(identifiers.prefix(count))
+                processors: Array(identifiers.prefix(count)),
+                isAnimated: request.isAnimated
             )
-            if let image = memoryCache[key] {
+            if let entry = memoryCache.entry(for: key) {
                 return TaskGraph.Seed(
                     processorCount: count,
-                    output: TaskGraph.Output(image: image, response: nil, cacheType: .memory)
+                    output: TaskGraph.Output(
+                        image: entry.image,
+                        response: nil,
+                        cacheType: .memory,
+                        animation: entry.animation
+                    )
                 )
             }
         }

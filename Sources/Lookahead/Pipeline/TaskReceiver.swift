@@ -37,7 +37,8 @@ extension ImageTask: TaskReceiver {
                         image: output.image,
                         request: request,
                         cacheType: output.cacheType,
-                        httpResponse: output.response
+                        httpResponse: output.response,
+                        animation: output.animation
                     )
                 )
             )

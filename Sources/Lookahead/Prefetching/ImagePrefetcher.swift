@@ -182,7 +182,7 @@ public final class ImagePrefetcher: Sendable {
                 work: work,
                 request: task.request,
                 result: result,
-                cost: (try? result.get())?.image.decodedCost
+                cost: (try? result.get())?.decodedCost
             )
         }
     }
@@ -284,7 +284,7 @@ public final class ImagePrefetcher: Sendable {
             if let imageTask {
                 // No Swift task per prefetch: the image task calls back when it finishes.
                 imageTask.onFinish { [weak self] result in
-                    let cost = (try? result.get())?.image.decodedCost
+                    let cost = (try? result.get())?.decodedCost
                     self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
                 }
             } else {

@@ -70,11 +70,19 @@ package struct TaskGraph {
         package var image: PlatformImage
         package var response: HTTPResponseInfo?
         package var cacheType: ImageResponse.CacheType?
+        /// Every frame, for a request that asked for them (its ``image`` is the first).
+        package var animation: AnimatedImage?
 
-        package init(image: PlatformImage, response: HTTPResponseInfo?, cacheType: ImageResponse.CacheType? = nil) {
+        package init(
+            image: PlatformImage,
+            response: HTTPResponseInfo?,
+            cacheType: ImageResponse.CacheType? = nil,
+            animation: AnimatedImage? = nil
+        ) {
             self.image = image
             self.response = response
             self.cacheType = cacheType
+            self.animation = animation
         }
     }
 

@@ -36,15 +36,25 @@ enum TestEncoders {
         return Data(UnsafeBufferPointer(start: output, count: size))
     }
 
-    /// An animated WebP: one lossless frame per element of `frames` (each full-canvas RGBA).
-    static func animatedWebP(frames: [[UInt8]], width: Int, height: Int) -> Data {
+    /// An animated WebP: one lossless frame per element of `frames` (each full-canvas RGBA), each shown for the
+    /// matching element of `durations` (milliseconds; 100 each by default), looping `loopCount` times (0: forever).
+    static func animatedWebP(
+        frames: [[UInt8]],
+        width: Int,
+        height: Int,
+        durations: [Int]? = nil,
+        loopCount: Int = 0
+    ) -> Data {
         var options = WebPAnimEncoderOptions()
         precondition(WebPAnimEncoderOptionsInit(&options) != 0)
+        options.anim_params.loop_count = Int32(loopCount)
         guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &options) else { fatalError("encoder") }
         defer { WebPAnimEncoderDelete(encoder) }
         var config = WebPConfig()
         precondition(WebPConfigInit(&config) != 0)
         config.lossless = 1
+        let durations = durations ?? Array(repeating: 100, count: frames.count)
+        var timestamp = 0
         for (index, frame) in frames.enumerated() {
             var picture = WebPPicture()
             precondition(WebPPictureInit(&picture) != 0)
@@ -52,10 +62,11 @@ enum TestEncoders {
             picture.width = Int32(width)
             picture.height = Int32(height)
             frame.withUnsafeBufferPointer { _ = WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }
-            precondition(WebPAnimEncoderAdd(encoder, &picture, Int32(index * 100), &config) != 0)
+            precondition(WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0)
             WebPPictureFree(&picture)
+            timestamp += durations[index]
         }
-        precondition(WebPAnimEncoderAdd(encoder, nil, Int32(frames.count * 100), nil) != 0)
+        precondition(WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0)
         var data = WebPData()
         precondition(WebPAnimEncoderAssemble(encoder, &data) != 0)
         defer { WebPDataClear(&data) }
@@ -104,6 +115,83 @@ enum TestEncoders {
             for row in order {
                 var line = Array(frame[(row * width)..<((row + 1) * width)])
                 precondition(EGifPutLine(file, &line, Int32(width)) == GIF_OK)
+            }
+        }
+        precondition(EGifCloseFile(file, &status) == GIF_OK)
+        return sink.data
+    }
+
+    /// One frame of ``animatedGIF(width:height:palette:frames:loopCount:)``: palette indices for a rectangle of the
+    /// canvas, and its graphics control extension.
+    struct GIFFrame {
+        var indices: [UInt8]
+        var left = 0
+        var top = 0
+        var width: Int
+        var height: Int
+        var delayCentiseconds = 10
+        /// 1 keeps the frame, 2 clears it to the background, 3 restores what was there before.
+        var disposal = 1
+        var transparentIndex: UInt8?
+    }
+
+    /// An animated GIF: a `NETSCAPE2.0` loop extension (`loopCount`, 0 for forever; none when `nil`) and, before
+    /// each frame, a graphics control extension with its delay, disposal and transparency.
+    static func animatedGIF(
+        width: Int,
+        height: Int,
+        palette: [(UInt8, UInt8, UInt8)],
+        frames: [GIFFrame],
+        loopCount: Int? = 0
+    ) -> Data {
+        final class Sink { var data = Data() }
+        let sink = Sink()
+        var status: Int32 = 0
+        let write: OutputFunc = { file, bytes, count in
+            guard let file, let bytes else { return 0 }
+            Unmanaged<Sink>.fromOpaque(file.pointee.UserData).takeUnretainedValue().data.append(
+                bytes,
+                count: Int(count)
+            )
+            return count
+        }
+        guard let file = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), write, &status) else {
+            fatalError("EGifOpen")
+        }
+        EGifSetGifVersion(file, true)
+        let map = GifMakeMapObject(Int32(palette.count), nil)!
+        defer { GifFreeMapObject(map) }
+        for (index, color) in palette.enumerated() {
+            map.pointee.Colors[index] = GifColorType(Red: color.0, Green: color.1, Blue: color.2)
+        }
+        precondition(EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0, map) == GIF_OK)
+        if let loopCount {
+            precondition(EGifPutExtensionLeader(file, APPLICATION_EXT_FUNC_CODE) == GIF_OK)
+            precondition(EGifPutExtensionBlock(file, 11, Array("NETSCAPE2.0".utf8)) == GIF_OK)
+            precondition(EGifPutExtensionBlock(file, 3, [1, UInt8(loopCount & 0xFF), UInt8(loopCount >> 8)]) == GIF_OK)
+            precondition(EGifPutExtensionTrailer(file) == GIF_OK)
+        }
+        for frame in frames {
+            let flags = UInt8(frame.disposal << 2) | (frame.transparentIndex == nil ? 0 : 1)
+            let control: [UInt8] = [
+                flags, UInt8(frame.delayCentiseconds & 0xFF), UInt8(frame.delayCentiseconds >> 8),
+                frame.transparentIndex ?? 0,
+            ]
+            precondition(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, 4, control) == GIF_OK)
+            precondition(
+                EGifPutImageDesc(
+                    file,
+                    Int32(frame.left),
+                    Int32(frame.top),
+                    Int32(frame.width),
+                    Int32(frame.height),
+                    false,
+                    nil
+                ) == GIF_OK
+            )
+            for row in 0..<frame.height {
+                var line = Array(frame.indices[(row * frame.width)..<((row + 1) * frame.width)])
+                precondition(EGifPutLine(file, &line, Int32(frame.width)) == GIF_OK)
             }
         }
         precondition(EGifCloseFile(file, &status) == GIF_OK)

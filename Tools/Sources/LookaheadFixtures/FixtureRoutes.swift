@@ -60,6 +60,7 @@ struct FixtureRoutes: Sendable {
         registerHTTPCache(on: router)
         registerResumable(on: router)
         registerProgressive(on: router)
+        registerAnimated(on: router)
     }
 
     // MARK: - Images

@@ -1,0 +1,92 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead — AnimatedImage: the frames of an animated GIF or WebP, each with how long it shows.
+
+/// The decoded frames of an animated GIF or WebP, composited on the image's canvas, with their durations.
+///
+/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation`` when its data is animated.
+/// Every frame is a whole picture (earlier frames and disposal already applied), at the request's thumbnail size when
+/// it asks for one, with its processors applied. The memory cache counts every frame in the cost of the entry.
+///
+/// ```swift
+/// let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
+/// if let animation = response.animation {
+///     let index = animation.frameIndex(at: elapsed)  // what to draw now
+///     view.image = animation.frames[index].image
+/// }
+/// ```
+public struct AnimatedImage {
+    /// One picture of the animation and how long it stays on screen.
+    public struct Frame {
+        /// The whole picture at this point of the animation.
+        public var image: PlatformImage
+        /// How long the frame shows before the next one.
+        public var duration: Duration
+
+        /// Creates a frame.
+        public init(image: PlatformImage, duration: Duration) {
+            self.image = image
+            self.duration = duration
+        }
+    }
+
+    /// The frames, in order; never empty.
+    public var frames: [Frame]
+    /// How many times the animation plays; `0` plays it forever.
+    public var loopCount: Int
+
+    /// Creates an animation.
+    ///
+    /// - Precondition: `frames` is not empty.
+    public init(frames: [Frame], loopCount: Int = 0) {
+        precondition(!frames.isEmpty, "An animation has at least one frame")
+        self.frames = frames
+        self.loopCount = max(0, loopCount)
+    }
+
+    /// The first frame: what a still image of the animation shows (``ImageResponse/image``).
+    public var poster: PlatformImage { frames[0].image }
+
+    /// The time one play of every frame takes.
+    public var duration: Duration { frames.reduce(.zero) { $0 + $1.duration } }
+
+    /// The memory the frames take, in bytes: the animation's cost in the memory cache.
+    public var cost: Int { frames.reduce(0) { $0 + $1.image.decodedCost } }
+
+    /// The index of the frame to show `elapsed` after the animation started: frames follow each other by their
+    /// durations, and the animation repeats ``loopCount`` times (forever when `0`), then stays on its last frame.
+    public func frameIndex(at elapsed: Duration) -> Int {
+        let total = duration
+        guard frames.count > 1, total > .zero, elapsed > .zero else { return 0 }
+        if loopCount > 0, elapsed >= total * loopCount { return frames.count - 1 }
+        var remaining = elapsed - total * Int(elapsed / total)
+        for (index, frame) in frames.enumerated() {
+            if remaining < frame.duration { return index }
+            remaining -= frame.duration
+        }
+        return frames.count - 1
+    }
+
+    /// A frame's duration from what its file says, in milliseconds: as browsers do, 10 ms or less (often written by
+    /// tools that mean "as fast as possible", and a busy loop if taken literally) shows for 100 ms.
+    package static func frameDuration(milliseconds: Int) -> Duration {
+        milliseconds <= 10 ? .milliseconds(100) : .milliseconds(milliseconds)
+    }
+
+    /// The same animation with `transform` applied to every frame's image.
+    func mapImages<E: Error>(_ transform: (PlatformImage) throws(E) -> PlatformImage) throws(E) -> AnimatedImage {
+        var copy = self
+        for index in copy.frames.indices {
+            copy.frames[index].image = try transform(copy.frames[index].image)
+        }
+        return copy
+    }
+}
+
+#if LOOKAHEAD_NONSENDABLE_IMAGE
+// SAFETY: as for `ImageResponse`: the frames are images the pipeline made and never mutates afterwards.
+extension AnimatedImage: @unchecked Sendable {}
+extension AnimatedImage.Frame: @unchecked Sendable {}
+#else
+extension AnimatedImage: Sendable {}
+extension AnimatedImage.Frame: Sendable {}
+#endif

@@ -1,0 +1,74 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tools tests — animated GIFs and WebPs from the fixture server over loopback HTTP, through the pipeline.
+
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct AnimatedImagesOverHTTPTests {
+    @Test(arguments: ["gif", "webp"]) func anAnimationDecodesToItsFramesAndDurations(format: String) async throws {
+        let server = try await FixtureServer.start()
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.memoryCache = MemoryCache(costLimit: 64 << 20)
+        }
+        let url = server.url("/animated/5.\(format)").appending(queryItems: [
+            URLQueryItem(name: "frames", value: "9"), URLQueryItem(name: "delayMs", value: "70"),
+            URLQueryItem(name: "w", value: "120"), URLQueryItem(name: "h", value: "80"),
+        ])
+        let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
+        let animation = try #require(response.animation)
+        #expect(animation.frames.count == 9)
+        #expect(animation.frames.allSatisfy { $0.duration == .milliseconds(70) })
+        #expect(animation.loopCount == 0)
+        #expect(animation.frames.allSatisfy { $0.image.width == 120 && $0.image.height == 80 })
+        // The band sweeps from left to right: it is light at the left in the first frame, at the right in the last.
+        func brightness(_ image: Bitmap, x: Int) -> Int {
+            (0..<image.height).reduce(0) { sum, y in sum + Int(image[x, y].red) + Int(image[x, y].green) }
+        }
+        let first = animation.frames[0].image
+        let last = animation.frames[8].image
+        #expect(brightness(first, x: 5) > brightness(last, x: 5))
+        #expect(brightness(last, x: 114) > brightness(first, x: 114))
+        // The memory cache holds all nine frames.
+        #expect(pipeline.configuration.memoryCache?.totalCost == 9 * 120 * 80 * 4)
+        await server.stop()
+    }
+
+    @Test(arguments: ["gif", "webp"]) func aStillRequestOfAnAnimationGetsItsFirstFrameOnly(format: String) async throws
+    {
+        let server = try await FixtureServer.start()
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.memoryCache = MemoryCache(costLimit: 64 << 20)
+        }
+        let url = server.url("/animated/6.\(format)").appending(queryItems: [URLQueryItem(name: "frames", value: "20")])
+        let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maximumPixelSize: 64))
+        let response = try await pipeline.image(for: request)
+        #expect(response.animation == nil)
+        #expect(response.image.width == 64 && response.image.height == 48)
+        #expect(pipeline.configuration.memoryCache?.totalCost == 64 * 48 * 4)
+        await server.stop()
+    }
+
+    @Test func anAnimationOverTheFrameLimitIsATypedErrorAndItsStillImageStillLoads() async throws {
+        let server = try await FixtureServer.start()
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.maximumAnimationFrameCount = 100
+        }
+        let url = server.url("/animated/7.gif").appending(queryItems: [
+            URLQueryItem(name: "frames", value: "300"), URLQueryItem(name: "w", value: "16"),
+            URLQueryItem(name: "h", value: "16"),
+        ])
+        await #expect {
+            try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
+        } throws: { error in
+            guard case .animationTooLarge(let frames, 16, 16) = error as? ImagePipeline.Error else { return false }
+            return frames == 101  // counting stops one past the limit
+        }
+        #expect(try await pipeline.image(for: ImageRequest(url: url)).image.width == 16)
+        await server.stop()
+    }
+}
