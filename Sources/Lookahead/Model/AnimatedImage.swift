@@ -66,6 +66,24 @@ public struct AnimatedImage {
         return frames.count - 1
     }
 
+    /// When, counted from the start like `elapsed`, the frame after the one shown at `elapsed` begins: the time a
+    /// player next has to change the picture. `nil` when nothing changes any more (one frame, or the last loop's last
+    /// frame).
+    public func nextFrameTime(after elapsed: Duration) -> Duration? {
+        let total = duration
+        guard frames.count > 1, total > .zero else { return nil }
+        let elapsed = max(.zero, elapsed)
+        let end = loopCount > 0 ? total * loopCount : nil
+        if let end, elapsed >= end { return nil }
+        var start = total * Int(elapsed / total)
+        for frame in frames {
+            start += frame.duration
+            if start > elapsed { break }
+        }
+        if let end, start >= end { return nil }
+        return start
+    }
+
     /// A frame's duration from what its file says, in milliseconds: as browsers do, 10 ms or less (often written by
     /// tools that mean "as fast as possible", and a busy loop if taken literally) shows for 100 ms.
     package static func frameDuration(milliseconds: Int) -> Duration {

@@ -260,6 +260,19 @@ import Testing
         #expect(twice.frameIndex(at: .seconds(60)) == 1)
     }
 
+    @Test func nextFrameTimeIsWhenThePictureChanges() {
+        let twice = animation([100, 200], loopCount: 2)
+        let times = [0, 99, 100, 250, 300, 350, 450, 599, 600, 10_000]
+        let next = times.map { twice.nextFrameTime(after: .milliseconds($0)) }
+        let expected: [Duration?] = [100, 100, 300, 300, 400, 400, nil, nil, nil, nil].map {
+            $0.map { .milliseconds($0) }
+        }
+        #expect(next == expected)
+        let forever = animation([100, 200], loopCount: 0)
+        #expect(forever.nextFrameTime(after: .milliseconds(10_050)) == .milliseconds(10_200))
+        #expect(animation([100], loopCount: 0).nextFrameTime(after: .zero) == nil)
+    }
+
     @Test func costCountsEveryFrame() {
         let frames = (0..<5).map { _ in
             AnimatedImage.Frame(

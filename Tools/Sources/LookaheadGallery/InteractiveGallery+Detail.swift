@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the detail view: Enter on a loaded image shows it at the terminal's full size, with its
-// download's progress while the larger image loads; Esc or q goes back to the list where it was.
+// download's progress while the larger image loads, and plays an animated GIF or WebP; Esc or q goes back to the
+// list where it was.
 
 import Foundation
 import Lookahead
@@ -17,13 +18,21 @@ extension InteractiveGallery {
         var pixelSize: (width: Int, height: Int)?
         /// The size the art was drawn at, in cells.
         var artSize: (columns: Int, lines: Int)?
+        /// An animation's frames, when the image is one; played from `playStart`.
+        var animation: AnimatedImage?
+        var playStart: ContinuousClock.Instant?
+        /// The art of each frame drawn so far (drawn when first shown, then kept for the next loops).
+        var frameArt: [Int: (art: TerminalArt?, graphics: String?)] = [:]
+        var framesBeingDrawn: Set<Int> = []
+        var shownFrame = 0
     }
 
     /// What a detail load reports, as a message to the frame loop.
     enum DetailEvent: Sendable {
         case progress(received: Int64, expected: Int64?)
         case finished(Result<ImageResponse, ImagePipeline.Error>)
-        case art(TerminalArt?, graphics: String?, size: (columns: Int, lines: Int))
+        /// The art of `frame` (0 for a still image).
+        case art(TerminalArt?, graphics: String?, size: (columns: Int, lines: Int), frame: Int)
     }
 
     /// The lines of the image in the detail view: all but its title line and the status line.
@@ -36,10 +45,12 @@ extension InteractiveGallery {
         // Chafa resolves a symbol cell from about 8×16 pixels.
         let width = layout.columns * 8
         let height = detailLines * 16
+        // Every frame of an animated GIF or WebP, to play it; a still image is the same request's image.
         let request = ImageRequest(
             url: items[item].imageURL(width),
             priority: .veryHigh,
-            thumbnail: ThumbnailOptions(width: width, height: height, contentMode: .aspectFit)
+            thumbnail: ThumbnailOptions(width: width, height: height, contentMode: .aspectFit),
+            isAnimated: true
         )
         detail = Detail(item: item, task: start(request))
         previous = nil
@@ -86,20 +97,52 @@ extension InteractiveGallery {
             let image = response.image
             current.pixelSize = (image.width, image.height)
             current.display = .image(nil, graphics: nil, cache: response.cacheType)
-            renderDetail(image, task: id)
+            current.animation = response.animation
+            current.framesBeingDrawn = [0]
+            renderDetail(image, task: id, frame: 0)
         case .finished(.failure(let error)):
             current.display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
-        case .art(let art, let graphics, let size):
+        case .art(let art, let graphics, let size, let frame):
             guard case .image(_, _, let cache) = current.display else { break }
-            current.display = .image(art, graphics: graphics, cache: cache)
+            current.framesBeingDrawn.remove(frame)
+            current.frameArt[frame] = (art, graphics)
             current.artSize = size
+            if frame == current.shownFrame { current.display = .image(art, graphics: graphics, cache: cache) }
+            // The animation starts once its first frame is on screen.
+            if frame == 0, current.animation != nil, current.playStart == nil { current.playStart = .now }
         }
         detail = current
     }
 
+    /// Shows the frame of a playing animation that is due at `now`, drawing it first if it was never drawn (the
+    /// frame on screen stays until it is). Returns whether the picture changed, and how long until the next frame
+    /// is due (`nil` when nothing plays).
+    func advanceDetailAnimation(now: ContinuousClock.Instant) -> (changed: Bool, nextIn: Duration?) {
+        guard var current = detail, let animation = current.animation, let start = current.playStart,
+            case .image(_, _, let cache) = current.display
+        else { return (false, nil) }
+        let elapsed = start.duration(to: now)
+        let index = animation.frameIndex(at: elapsed)
+        let nextIn = animation.nextFrameTime(after: elapsed).map { $0 - elapsed }
+        var changed = false
+        if let drawn = current.frameArt[index] {
+            if index != current.shownFrame {
+                current.shownFrame = index
+                current.display = .image(drawn.art, graphics: drawn.graphics, cache: cache)
+                changed = true
+            }
+        } else if !current.framesBeingDrawn.contains(index) {
+            current.framesBeingDrawn.insert(index)
+            current.shownFrame = index
+            renderDetail(animation.frames[index].image, task: current.task.id, frame: index)
+        }
+        detail = current
+        return (changed, nextIn)
+    }
+
     /// Draws the image with chafa on the render queue, as large as fits with its aspect ratio (a cell is about
     /// twice as tall as wide).
-    private func renderDetail(_ image: Bitmap, task id: Int) {
+    private func renderDetail(_ image: Bitmap, task id: Int, frame: Int) {
         let columns = navigator.layout.columns
         let lines = detailLines
         let aspect = Double(image.width) / Double(max(1, image.height))
@@ -118,7 +161,7 @@ extension InteractiveGallery {
                 graphics: graphics,
                 background: background
             )
-            inbox.post(.detail(task: id, .art(drawn.art, graphics: drawn.graphics, size: size)))
+            inbox.post(.detail(task: id, .art(drawn.art, graphics: drawn.graphics, size: size, frame: frame)))
         }
     }
 
@@ -130,6 +173,9 @@ extension InteractiveGallery {
         let item = items[detail.item]
         var title = "Hello \(detail.item + 1) · \(item.title)"
         if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
+        if let animation = detail.animation {
+            title += " · frame \(detail.shownFrame + 1) of \(animation.frames.count)"
+        }
         if case .image(_, _, let cache) = detail.display {
             title += " · " + Self.sourceLabel(cache)
         }

@@ -167,6 +167,9 @@ public final class InteractiveGallery: @unchecked Sendable {
             if phase != spinnerPhase, isWaitingForVisibleImages { needsDraw = true }
             spinnerPhase = phase
             if log.changeCount != drawnLogChanges { needsDraw = true }
+            // An animation in the detail view: its next frame, when due.
+            let animation = advanceDetailAnimation(now: now)
+            if animation.changed { needsDraw = true }
             // Nothing changed: no frame. An idle gallery draws nothing and waits for a message (a key, a load).
             if needsDraw, running {
                 if !drewLast { deadline = now }
@@ -193,7 +196,9 @@ public final class InteractiveGallery: @unchecked Sendable {
                     Thread.sleep(forTimeInterval: frame.seconds)
                 } else {
                     // Resizes are a flag (SIGWINCH), log lines are not messages: look again within 250 ms.
-                    inbox.wait(timeout: isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250))
+                    // A playing animation wakes the loop when its next frame is due.
+                    let timeout: Duration = isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250)
+                    inbox.wait(timeout: min(timeout, max(.milliseconds(1), animation.nextIn ?? timeout)))
                 }
             }
         }

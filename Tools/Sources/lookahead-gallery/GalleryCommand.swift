@@ -171,6 +171,30 @@ struct GalleryCommand: AsyncParsableCommand {
         }
     }
 
+    /// The embedded server's items with every eighth one an animation of its picture, a GIF or a WebP in turn: the
+    /// list shows its first frame, Enter plays it.
+    private static func withAnimations(_ items: [GalleryItem], server: FixtureServer) -> [GalleryItem] {
+        var items = items
+        for index in stride(from: 7, to: items.count, by: 8) {
+            let number = index + 1
+            let format = number % 16 == 8 ? "gif" : "webp"
+            let title = items[index].title
+            let label = "animated \(format.uppercased())"
+            items[index] = GalleryItem(title: title == "Hello \(number)" ? "An \(label)" : "\(title) · \(label)") {
+                width in
+                // 4:3 at the width asked for, at least the list's thumbnail, at most a terminal's detail view.
+                let width = min(max(width, 160), 960)
+                return server.url("/animated/\(number).\(format)").appending(queryItems: [
+                    URLQueryItem(name: "w", value: String(width)),
+                    URLQueryItem(name: "h", value: String(width * 3 / 4)),
+                    URLQueryItem(name: "frames", value: "16"),
+                    URLQueryItem(name: "delayMs", value: "90"),
+                ])
+            }
+        }
+        return items
+    }
+
     /// A pipeline whose disk cache lives in a temporary folder, which the caller removes at the end. The fixture
     /// server's port changes from run to run, and with it every URL: a disk cache kept across runs would only
     /// fill up.
@@ -215,7 +239,8 @@ struct GalleryCommand: AsyncParsableCommand {
             case let path?: .file(path)
             }
         let galleryLog = GalleryLog(destination: destination)
-        let items = try await listItems(of: itemSource, stopping: server)
+        var items = try await listItems(of: itemSource, stopping: server)
+        if let server { items = Self.withAnimations(items, server: server) }
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 128 << 20, countLimit: 300),
             diskSizeLimit: 200 << 20,

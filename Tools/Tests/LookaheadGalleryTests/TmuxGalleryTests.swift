@@ -373,6 +373,31 @@ struct TmuxGalleryTests {
         #expect(after.contains("EXIT=0"))
     }
 
+    @Test func theDetailViewOfAnAnimatedImagePlaysItsFrames() throws {
+        // Row 8 of the embedded server is an animated GIF of 16 frames, 90 ms each.
+        let session = try TmuxSession(arguments: fast, columns: 100, rows: 32)
+        try session.waitFor("row 1 loaded") { detailLine(of: 1, in: $0)?.contains("downloaded") == true }
+        try session.send("j", count: 7)
+        // Enter opens a loaded image only.
+        try session.waitFor("row 8 loaded") { screen in
+            detailLine(of: 8, in: screen).map { $0.contains("downloaded") || $0.contains("from ") } == true
+        }
+        try session.send("Enter")
+        func frame(_ screen: String) -> Int? {
+            guard let title = screen.split(separator: "\n").first, title.contains("Hello 8 ·"),
+                title.contains("animated GIF"), let range = title.range(of: "frame ")
+            else { return nil }
+            return Int(title[range.upperBound...].prefix { $0.isNumber })
+        }
+        let first = try session.waitFor("the animation playing") { frame($0) != nil && $0.contains(" of 16") }
+        let shown = try #require(frame(first))
+        // Another frame within the deadline: the view plays without a key pressed.
+        try session.waitFor("a later frame") { frame($0).map { $0 != shown } == true }
+        try session.send("Escape")
+        try session.waitFor("the list again") { !$0.contains("Esc back") }
+        try session.send("q")
+    }
+
     @Test func aSlowDownloadShowsItsProgressOnTheTile() throws {
         // 2 KiB/s per response: an image of several KiB takes seconds, its bytes arriving in chunks.
         let session = try TmuxSession(arguments: fast + ["--kib-per-second", "2"], columns: 100, rows: 32)
