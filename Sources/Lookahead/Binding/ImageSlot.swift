@@ -129,7 +129,7 @@ public final class ImageSlot: Sendable {
             if startsLoading { startLoading() }  // a deferred load starts now; a running one goes on
             return
         }
-        let cached = pipeline.cachedImage(for: request)
+        let cached = pipeline.cachedDisplayImage(for: request)
         // A URL that failed and still waits shows its failure at once, like a memory hit: no spinner, no task.
         let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
@@ -154,7 +154,7 @@ public final class ImageSlot: Sendable {
             return (request, inner.generation)
         }
         guard let (request, generation) = pending else { return }
-        if let cached = pipeline.cachedImage(for: request) {
+        if let cached = pipeline.cachedDisplayImage(for: request) {
             let state = inner.withLock { inner -> State? in
                 guard inner.generation == generation else { return nil }
                 inner.state = .loaded(cached, request, .memory)
@@ -261,7 +261,7 @@ public final class ImageSlot: Sendable {
             inner.task = nil
             switch result {
             case .success(let response):
-                inner.state = .loaded(response.image, request, response.cacheType)
+                inner.state = .loaded(response.displayImage, request, response.cacheType)
             case .failure(.cancelled):
                 return nil
             case .failure(let error):

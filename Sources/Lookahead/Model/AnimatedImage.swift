@@ -84,6 +84,23 @@ public struct AnimatedImage {
         return start
     }
 
+    /// The frames as one sequence at a single rate, for players that have one interval for every frame (UIKit's
+    /// animated `UIImage`): the interval is the greatest common divisor of the durations (at least 10 ms) and each
+    /// frame is repeated for its duration. When that would take more than `maximumLength` entries, the interval
+    /// doubles until it does not (durations are then rounded to it, each frame shown at least once).
+    package func uniformSchedule(maximumLength: Int = 1_000) -> (frames: [Int], interval: Duration) {
+        let milliseconds = frames.map { max(1, Int($0.duration / .milliseconds(1))) }
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        var interval = max(10, milliseconds.reduce(0, gcd))
+        func repeats(_ duration: Int) -> Int { max(1, Int((Double(duration) / Double(interval)).rounded())) }
+        while milliseconds.reduce(0, { $0 + repeats($1) }) > max(frames.count, maximumLength) { interval *= 2 }
+        var sequence: [Int] = []
+        for (index, duration) in milliseconds.enumerated() {
+            sequence += repeatElement(index, count: repeats(duration))
+        }
+        return (sequence, .milliseconds(interval))
+    }
+
     /// A frame's duration from what its file says, in milliseconds: as browsers do, 10 ms or less (often written by
     /// tools that mean "as fast as possible", and a busy loop if taken literally) shows for 100 ms.
     package static func frameDuration(milliseconds: Int) -> Duration {
@@ -99,6 +116,14 @@ public struct AnimatedImage {
         return copy
     }
 }
+
+#if !canImport(UIKit)
+extension AnimatedImage {
+    /// An image that plays the frames, where the platform has one (an animated `UIImage` on UIKit; see
+    /// PlatformImage+CoreGraphics.swift); `nil` here, where views draw the frames themselves.
+    package var platformAnimation: PlatformImage? { nil }
+}
+#endif
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
 // SAFETY: as for `ImageResponse`: the frames are images the pipeline made and never mutates afterwards.

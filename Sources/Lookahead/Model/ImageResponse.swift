@@ -45,6 +45,10 @@ public struct ImageResponse {
 extension ImageResponse {
     /// The memory the response's pixels take: every frame of an animation, else the image.
     package var decodedCost: Int { animation?.cost ?? image.decodedCost }
+
+    /// What an image view shows: an animation as the platform plays it (an animated `UIImage` on UIKit), else the
+    /// image.
+    package var displayImage: PlatformImage { animation?.platformAnimation ?? image }
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE

@@ -125,6 +125,16 @@ public final class ImagePipeline: Sendable {
         return configuration.memoryCache?[request.imageKey]
     }
 
+    /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
+    /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
+    package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
+        guard !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData),
+            let entry = configuration.memoryCache?.entry(for: request.imageKey)
+        else { return nil }
+        return entry.animation?.platformAnimation ?? entry.image
+    }
+
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
         configuration.memoryCache?.store(image, for: request.imageKey)

@@ -273,6 +273,18 @@ import Testing
         #expect(animation([100], loopCount: 0).nextFrameTime(after: .zero) == nil)
     }
 
+    @Test func aUniformScheduleRepeatsFramesForTheirDurations() {
+        let schedule = animation([100, 200, 50], loopCount: 0).uniformSchedule()
+        #expect(schedule.interval == .milliseconds(50))
+        #expect(schedule.frames == [0, 0, 1, 1, 1, 1, 2])
+        // 1 ms and 1,000 ms: 1,001 entries at 1 ms would be too many; the interval grows, each frame shows once at
+        // least.
+        let long = animation([1, 997], loopCount: 0).uniformSchedule(maximumLength: 10)
+        #expect(long.frames.count <= 10)
+        #expect(long.frames.first == 0 && long.frames.last == 1)
+        #expect(long.interval >= .milliseconds(100))
+    }
+
     @Test func costCountsEveryFrame() {
         let frames = (0..<5).map { _ in
             AnimatedImage.Frame(
