@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // HEIC and AVIF (Debian's libheif, LGPL-3.0, with its HEVC and AV1 decoders); ImageIO on Apple platforms.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // XXH3, the disk cache's data checksum (Debian's libxxhash, BSD-2-Clause); Apple platforms use CryptoKit.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // SHA-256 of disk-cache keys on Linux (OpenSSL's libcrypto, Apache-2.0); Apple platforms use CryptoKit.
@@ -44,6 +46,7 @@ let package = Package(
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
+                .target(name: "CHeif", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
@@ -70,6 +73,7 @@ let package = Package(
                 .target(name: "CSPNG", condition: .when(platforms: [.linux])),
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
+                .target(name: "CHeif", condition: .when(platforms: [.linux])),
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [

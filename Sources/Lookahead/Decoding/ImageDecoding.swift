@@ -129,6 +129,9 @@ public enum ImageDecoders {
         #if canImport(CGIF)
         decoders.append(GIF())
         #endif
+        #if canImport(CHeif)
+        decoders.append(HEIF())
+        #endif
         #if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
         decoders.append(ImageIODecoder())  // every format ImageIO knows, on Apple platforms
         #endif

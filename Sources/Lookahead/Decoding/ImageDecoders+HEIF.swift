@@ -1,0 +1,178 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead — the HEIF decoder: HEIC and AVIF through libheif, into RGBA bitmaps, using an embedded thumbnail when
+// it is large enough.
+
+#if canImport(CHeif)
+import CHeif
+public import Foundation
+
+extension ImageDecoders {
+    /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image, its rotation and mirroring
+    /// (`irot`, `imir`) and crop applied, a grid image decoded whole, alpha kept.
+    ///
+    /// - The size, read from the file's boxes, is checked against the pixel limit before anything is decoded.
+    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target (iPhones store
+    ///   one of about 320 pixels), so the full image is never decoded; otherwise the full image is decoded and resampled.
+    /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
+    public struct HEIF: ImageDecoding {
+        public let name = "HEIF"
+
+        /// Creates the decoder.
+        public init() {}
+
+        /// The `ftyp` brands of still HEIF images: HEVC (`heic`, `heix`, `heim`, `heis`), image sequences
+        /// (`hevc`, `hevx`, `hevm`, `hevs`: the primary image), AV1 (`avif`, `avis`) and the generic `mif1`/`msf1`.
+        static let brands: Set<String> = [
+            "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1", "avif", "avis",
+        ]
+
+        public func canDecode(_ header: Data) -> Bool {
+            // ftyp: size (4), "ftyp", the major brand, a version (4), then compatible brands.
+            let bytes = [UInt8](header.prefix(32))
+            guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+            let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+            var offsets = [8]
+            offsets += stride(from: 16, to: min(max(size, 16), bytes.count) - 3, by: 4)
+            return offsets.contains { offset in
+                offset + 4 <= bytes.count
+                    && Self.brands.contains(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self))
+            }
+        }
+
+        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
+            _ = Self.initialized
+            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0 else { return .failure(Self.failure("empty data")) }
+                return Self.decode(base, raw.count, context)
+            }
+            return PlatformImage.make(from: try result.get())
+        }
+
+        /// `heif_init` once per process: it registers the decoder plugins.
+        private static let initialized: Bool = {
+            heif_init(nil).code == heif_error_Ok
+        }()
+
+        private static func decode(
+            _ base: UnsafeRawPointer,
+            _ count: Int,
+            _ context: ImageDecodingContext
+        ) -> Result<Bitmap, ImageDecodingError> {
+            guard let heif = heif_context_alloc() else { return .failure(failure("out of memory")) }
+            defer { heif_context_free(heif) }
+            // Tiles of a grid are decoded on this thread: the pipeline's decode queue already runs one decode per core.
+            heif_context_set_max_decoding_threads(heif, 0)
+            if let error = check(heif_context_read_from_memory_without_copy(heif, base, count, nil)) {
+                return .failure(error)
+            }
+            var primary: OpaquePointer?
+            if let error = check(heif_context_get_primary_image_handle(heif, &primary)) { return .failure(error) }
+            guard let primary else { return .failure(failure("no primary image")) }
+            defer { heif_image_handle_release(primary) }
+            // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
+            let width = Int(heif_image_handle_get_width(primary))
+            let height = Int(heif_image_handle_get_height(primary))
+            guard width > 0, height > 0 else { return .failure(failure("invalid dimensions \(width)×\(height)")) }
+            if context.exceedsPixelLimit(width: width, height: height) {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "HEIF",
+                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            var chosen = primary
+            var thumbnail: OpaquePointer?
+            if let options = context.thumbnail {
+                let target = options.targetSize(forWidth: width, height: height)
+                thumbnail = smallestThumbnail(of: primary, covering: target)
+                if let thumbnail { chosen = thumbnail }
+            }
+            defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
+            return decodeImage(chosen)
+        }
+
+        /// The smallest thumbnail stored for `image` whose shown size is at least `target` in both directions, with the
+        /// same aspect ratio (within a pixel), or `nil`.
+        private static func smallestThumbnail(
+            of image: OpaquePointer,
+            covering target: (width: Int, height: Int)
+        ) -> OpaquePointer? {
+            let count = Int(heif_image_handle_get_number_of_thumbnails(image))
+            guard count > 0, count <= 16 else { return nil }
+            var ids = [heif_item_id](repeating: 0, count: count)
+            let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(image, &ids, Int32(count)))
+            let width = Int(heif_image_handle_get_width(image))
+            let height = Int(heif_image_handle_get_height(image))
+            var best: (handle: OpaquePointer, pixels: Int)?
+            for id in ids.prefix(listed) {
+                var handle: OpaquePointer?
+                guard heif_image_handle_get_thumbnail(image, id, &handle).code == heif_error_Ok, let handle else {
+                    continue
+                }
+                let thumbWidth = Int(heif_image_handle_get_width(handle))
+                let thumbHeight = Int(heif_image_handle_get_height(handle))
+                // A thumbnail of another shape (an unrotated one, a crop) would give a wrong picture.
+                let sameShape = abs(thumbWidth * height - thumbHeight * width) <= max(width, height)
+                let pixels = thumbWidth * thumbHeight
+                if sameShape, thumbWidth >= target.width, thumbHeight >= target.height,
+                    best.map({ pixels < $0.pixels }) ?? true
+                {
+                    if let previous = best { heif_image_handle_release(previous.handle) }
+                    best = (handle, pixels)
+                } else {
+                    heif_image_handle_release(handle)
+                }
+            }
+            return best?.handle
+        }
+
+        /// Decodes an image (or a thumbnail) to 8-bit RGBA, transformations applied.
+        private static func decodeImage(_ handle: OpaquePointer) -> Result<Bitmap, ImageDecodingError> {
+            guard let options = heif_decoding_options_alloc() else { return .failure(failure("out of memory")) }
+            defer { heif_decoding_options_free(options) }
+            options.pointee.ignore_transformations = 0
+            options.pointee.convert_hdr_to_8bit = 1
+            var image: OpaquePointer?
+            if let error = check(
+                heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
+            ) {
+                return .failure(error)
+            }
+            guard let image else { return .failure(failure("decoding gave no image")) }
+            defer { heif_image_release(image) }
+            let width = Int(heif_image_get_primary_width(image))
+            let height = Int(heif_image_get_primary_height(image))
+            var stride: Int32 = 0
+            guard width > 0, height > 0,
+                let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+                Int(stride) >= width * 4
+            else {
+                return .failure(failure("decoded image has no RGBA plane"))
+            }
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            pixels.withUnsafeMutableBufferPointer { destination in
+                for row in 0..<height {
+                    (destination.baseAddress! + row * width * 4).update(
+                        from: plane + row * Int(stride),
+                        count: width * 4
+                    )
+                }
+            }
+            return .success(Bitmap(width: width, height: height, pixels: pixels))
+        }
+
+        /// The decoder's error for a failed libheif call, or `nil` when it succeeded.
+        private static func check(_ error: heif_error) -> ImageDecodingError? {
+            guard error.code != heif_error_Ok else { return nil }
+            let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+            return failure(message)
+        }
+
+        private static func failure(_ message: String) -> ImageDecodingError {
+            ImageDecodingError(codec: "HEIF", message: message)
+        }
+    }
+}
+#endif

@@ -1,0 +1,91 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tests — HEIC and AVIF files made at run time with libheif's own encoders (x265, libaom).
+
+import Foundation
+
+#if canImport(CHeif)
+import CHeif
+
+enum TestHEIF {
+    /// Encodes RGBA pixels as HEIC (HEVC) or AVIF (AV1), with `orientation` written as `irot`/`imir` boxes, an
+    /// embedded thumbnail of `thumbnailSource` (another picture, so a test can tell which was decoded) fitted in
+    /// `thumbnailSize`, and an ICC profile (`colr` of type `prof`).
+    static func encode(
+        rgba: [UInt8],
+        width: Int,
+        height: Int,
+        avif: Bool = false,
+        orientation: heif_orientation = heif_orientation_normal,
+        thumbnail: (rgba: [UInt8], size: Int)? = nil,
+        iccProfile: [UInt8]? = nil,
+        quality: Int32 = 92
+    ) -> Data {
+        guard let context = heif_context_alloc() else { fatalError("heif_context_alloc") }
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        check(
+            heif_context_get_encoder_for_format(context, avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder)
+        )
+        defer { heif_encoder_release(encoder) }
+        check(heif_encoder_set_lossy_quality(encoder, quality))
+        let image = makeImage(rgba: rgba, width: width, height: height)
+        defer { heif_image_release(image) }
+        if let iccProfile {
+            check(heif_image_set_raw_color_profile(image, "prof", iccProfile, iccProfile.count))
+        }
+        guard let options = heif_encoding_options_alloc() else { fatalError("heif_encoding_options_alloc") }
+        defer { heif_encoding_options_free(options) }
+        options.pointee.image_orientation = orientation
+        var handle: OpaquePointer?
+        check(heif_context_encode_image(context, image, encoder, options, &handle))
+        defer { heif_image_handle_release(handle) }
+        if let thumbnail {
+            let small = makeImage(rgba: thumbnail.rgba, width: width, height: height)
+            defer { heif_image_release(small) }
+            var thumbnailHandle: OpaquePointer?
+            check(
+                heif_context_encode_thumbnail(
+                    context,
+                    small,
+                    handle,
+                    encoder,
+                    options,
+                    Int32(thumbnail.size),
+                    &thumbnailHandle
+                )
+            )
+            heif_image_handle_release(thumbnailHandle)
+        }
+        final class Sink { var data = Data() }
+        let sink = Sink()
+        var writer = heif_writer(writer_api_version: 1) { _, bytes, size, userdata in
+            let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
+            if let bytes { sink.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size) }
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+        }
+        check(heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque()))
+        return sink.data
+    }
+
+    private static func makeImage(rgba: [UInt8], width: Int, height: Int) -> OpaquePointer {
+        var image: OpaquePointer?
+        check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGBA, &image))
+        check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8))
+        var stride: Int32 = 0
+        guard let image, let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            fatalError("heif_image_get_plane")
+        }
+        rgba.withUnsafeBufferPointer { source in
+            for row in 0..<height {
+                (plane + row * Int(stride)).update(from: source.baseAddress! + row * width * 4, count: width * 4)
+            }
+        }
+        return image
+    }
+
+    private static func check(_ error: heif_error) {
+        guard error.code != heif_error_Ok else { return }
+        fatalError("libheif: \(error.message.map { String(cString: $0) } ?? "\(error.code)")")
+    }
+}
+#endif
