@@ -2,7 +2,7 @@
 // Lookahead's fuzz targets: one libFuzzer entry point per decoder. Build and run them with scripts/fuzz.
 import PackageDescription
 
-let formats = ["JPEG", "PNG", "WebP", "GIF"]
+let formats = ["JPEG", "PNG", "WebP", "GIF", "HEIF"]
 
 let package = Package(
     name: "LookaheadFuzz",

@@ -293,7 +293,8 @@ extension ImageDecoders {
                 }
                 let y = rect.top + row
                 guard y < canvasHeight else { continue }
-                for x in 0..<min(rect.width, canvasWidth - rect.left) where x >= 0 {
+                // A frame may lie partly or wholly outside the canvas (found by fuzzing): only its visible part.
+                for x in 0..<max(0, min(rect.width, canvasWidth - rect.left)) {
                     let index = Int(line[x])
                     guard index != control.transparentIndex, index < colorCount else { continue }
                     let color = colors[index]
@@ -314,7 +315,7 @@ extension ImageDecoders {
             let left = min(rect.left, canvasWidth)
             let right = min(rect.left + rect.width, canvasWidth)
             guard right > left else { return }
-            for y in rect.top..<min(rect.top + rect.height, canvasHeight) {
+            for y in min(rect.top, canvasHeight)..<min(rect.top + rect.height, canvasHeight) {
                 let start = (y * canvasWidth + left) * 4
                 canvas.replaceSubrange(
                     start..<(start + (right - left) * 4),

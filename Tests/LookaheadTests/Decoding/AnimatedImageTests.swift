@@ -130,6 +130,26 @@ import Testing
         #expect(animation.frames.count == 3)
     }
 
+    @Test func framesOutsideTheCanvasAreClipped() throws {
+        // Found by fuzzing: a frame whose left or top lies past the canvas, disposed to the background.
+        let data = TestEncoders.animatedGIF(
+            width: 8,
+            height: 8,
+            palette: palette,
+            frames: [
+                .init(indices: fill(0, 8, 8), width: 8, height: 8),
+                .init(indices: fill(1, 4, 4), left: 20, top: 2, width: 4, height: 4, disposal: 2),
+                .init(indices: fill(2, 4, 4), left: 2, top: 30, width: 4, height: 4, disposal: 2),
+                .init(indices: fill(3, 4, 4), left: 6, top: 6, width: 4, height: 4, disposal: 2),
+            ]
+        )
+        let frames = try #require(try ImageDecoders.GIF().decodeAnimation(data, context: .init())).frames
+        #expect(frames.count == 4)
+        #expect(color(frames[2].image, 3, 3) == [255, 0, 0, 255])  // nothing of frames 2 and 3 is visible
+        #expect(color(frames[3].image, 7, 7) == [255, 255, 255, 255])  // frame 4's visible corner
+        #expect(color(frames[3].image, 5, 5) == [255, 0, 0, 255])
+    }
+
     @Test func tenThousandFramesAreAClearErrorBeforeAnyFrameIsDecoded() throws {
         // 10,000 frames of 64×64 (40 M pixels in all, 160 MB of frames) against the default limit of 1,000 frames.
         let frame = TestEncoders.GIFFrame(indices: fill(1, 64, 64), width: 64, height: 64)
