@@ -45,10 +45,22 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         return .up
     }
 
-    /// Parses `Exif\0\0` + TIFF: byte order, IFD0, tag 0x0112.
+    /// Reads the orientation from an EXIF payload as PNG's `eXIf` chunk and WebP's `EXIF` chunk hold it: TIFF data,
+    /// with or without the `Exif\0\0` header a JPEG segment has. `.up` when it cannot be read.
+    public static func exifPayload(_ bytes: [UInt8]) -> ExifOrientation {
+        let prefix = Array("Exif".utf8) + [0, 0]
+        return (bytes.starts(with: prefix) ? exif(bytes) : tiff(bytes)) ?? .up
+    }
+
+    /// Parses `Exif\0\0` + TIFF.
     private static func exif(_ segment: [UInt8]) -> ExifOrientation? {
         guard segment.count >= 14, segment.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
-        let tiff = Array(segment[6...])
+        return tiff(Array(segment[6...]))
+    }
+
+    /// Parses TIFF: byte order, IFD0, tag 0x0112.
+    private static func tiff(_ tiff: [UInt8]) -> ExifOrientation? {
+        guard tiff.count >= 8 else { return nil }
         let little: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): little = true

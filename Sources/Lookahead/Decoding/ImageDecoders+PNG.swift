@@ -7,7 +7,7 @@ public import Foundation
 
 extension ImageDecoders {
     /// Decodes PNG with libspng: every colour type and bit depth, interlaced images, `tRNS` transparency;
-    /// 16-bit samples are reduced to 8.
+    /// 16-bit samples are reduced to 8. The EXIF orientation of an `eXIf` chunk is applied.
     ///
     /// Dimensions come from the header and are checked against the pixel limit before the pixel buffer is
     /// allocated; ancillary chunks are capped at 4 MiB each and 16 MiB together, so a file cannot make the
@@ -86,7 +86,14 @@ extension ImageDecoders {
             // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
             status = spng_decode_chunks(decoder)
             guard status == 0 else { return .failure(error(status)) }
-            return .success(Bitmap(width: width, height: height, pixels: pixels))
+            let bitmap = Bitmap(width: width, height: height, pixels: pixels)
+            // An eXIf chunk (before or after the image data): its orientation, as JPEG's.
+            var exif = spng_exif()
+            guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else {
+                return .success(bitmap)
+            }
+            let payload = [UInt8](UnsafeRawBufferPointer(start: data, count: exif.length))
+            return .success(bitmap.applying(ExifOrientation.exifPayload(payload)))
         }
 
         private static func error(_ status: Int32) -> ImageDecodingError {

@@ -7,7 +7,7 @@ public import Foundation
 
 extension ImageDecoders {
     /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation, or all of its frames
-    /// (``decodeAnimation(_:context:)``).
+    /// (``decodeAnimation(_:context:)``). The orientation of a still image's `EXIF` chunk is applied.
     ///
     /// Thumbnails are decoded directly at their size with libwebp's area-averaging rescaler, which never
     /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
@@ -153,10 +153,33 @@ extension ImageDecoders {
             if features.has_animation != 0 {
                 return firstFrame(source, size, canvasWidth: width, canvasHeight: height)
             }
-            let scale = context.thumbnail?.scale(forWidth: width, height: height) ?? 1
+            // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
+            let orientation = exifOrientation(source, size)
+            let scale =
+                context.thumbnail?.scale(
+                    forWidth: orientation.swapsDimensions ? height : width,
+                    height: orientation.swapsDimensions ? width : height
+                ) ?? 1
             let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
             let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
             return decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
+                .map { $0.applying(orientation) }
+        }
+
+        /// The orientation in the file's `EXIF` chunk, when its `VP8X` header says it has one; `.up` otherwise.
+        private static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
+            // RIFF header (12 bytes), then "VP8X", its size (4), and its flags: bit 3 is "has EXIF".
+            guard size >= 21, UnsafeBufferPointer(start: source + 12, count: 4).elementsEqual("VP8X".utf8),
+                source[20] & 0x08 != 0
+            else { return .up }
+            var input = WebPData(bytes: source, size: size)
+            guard let demuxer = WebPDemux(&input) else { return .up }
+            defer { WebPDemuxDelete(demuxer) }
+            var chunk = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 else { return .up }
+            defer { WebPDemuxReleaseChunkIterator(&chunk) }
+            guard let bytes = chunk.chunk.bytes, chunk.chunk.size > 0 else { return .up }
+            return ExifOrientation.exifPayload([UInt8](UnsafeBufferPointer(start: bytes, count: chunk.chunk.size)))
         }
 
         /// Decodes a still image (or one frame's bitstream) into a new bitmap, optionally scaled.
