@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // HEIC and AVIF (Debian's libheif, LGPL-3.0, with its HEVC and AV1 decoders); ImageIO on Apple platforms.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // Colour management to sRGB on Linux (Little CMS 2, MIT); ImageIO and CoreGraphics on Apple platforms.
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // XXH3, the disk cache's data checksum (Debian's libxxhash, BSD-2-Clause); Apple platforms use CryptoKit.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // SHA-256 of disk-cache keys on Linux (OpenSSL's libcrypto, Apache-2.0); Apple platforms use CryptoKit.
@@ -47,6 +49,7 @@ let package = Package(
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
                 .target(name: "CHeif", condition: .when(platforms: [.linux])),
+                .target(name: "CLCMS", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
@@ -74,6 +77,7 @@ let package = Package(
                 .target(name: "CWebP", condition: .when(platforms: [.linux])),
                 .target(name: "CGIF", condition: .when(platforms: [.linux])),
                 .target(name: "CHeif", condition: .when(platforms: [.linux])),
+                .target(name: "CLCMS", condition: .when(platforms: [.linux])),
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [

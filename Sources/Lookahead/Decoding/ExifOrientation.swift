@@ -20,29 +20,12 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it cannot be read.
     /// Pure byte parsing with bounds checks: malformed Exif is ignored, never trusted.
     public static func jpeg(_ data: Data) -> ExifOrientation {
-        // Walks the marker segments in place; only an APP1 segment is copied out. Metadata sits before the image
-        // data, so the walk stops at the first scan.
-        let start = data.startIndex
-        let end = min(data.endIndex, start + 256 * 1024)
-        func byte(_ offset: Int) -> UInt8 { data[start + offset] }
-        var index = 2
-        while start + index + 4 <= end, byte(index) == 0xFF {
-            let marker = byte(index + 1)
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
-                index += 2
-                continue
-            }
-            if marker == 0xDA || marker == 0xD9 { break }  // image data: no more metadata
-            let length = Int(byte(index + 2)) << 8 | Int(byte(index + 3))
-            guard length >= 2, start + index + 2 + length <= end else { break }
-            if marker == 0xE1,
-                let orientation = exif([UInt8](data[(start + index + 4)..<(start + index + 2 + length)]))
-            {
-                return orientation
-            }
-            index += 2 + length
+        var orientation: ExifOrientation?
+        JPEGSegments.walk(data) { marker, payload in
+            if marker == 0xE1 { orientation = exif([UInt8](payload)) }
+            return orientation == nil
         }
-        return .up
+        return orientation ?? .up
     }
 
     /// Reads the orientation from an EXIF payload as PNG's `eXIf` chunk and WebP's `EXIF` chunk hold it: TIFF data,

@@ -90,7 +90,49 @@ extension ImageDecoders {
                 if let thumbnail { chosen = thumbnail }
             }
             defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-            return decodeImage(chosen)
+            let profile = colorProfile(chosen) ?? colorProfile(primary)
+            return decodeImage(chosen).map { $0.convertedToSRGB(from: profile) }
+        }
+
+        /// The colour space of an image when it is not plainly sRGB: its ICC profile (`colr` of type `prof` or
+        /// `rICC`), or a profile made of its `nclx` primaries (Display P3, BT.2020) when they are not BT.709's, with an
+        /// SDR transfer curve. HDR curves (PQ, HLG) are left alone: libheif has reduced them to 8 bits already.
+        private static func colorProfile(_ handle: OpaquePointer) -> [UInt8]? {
+            switch heif_image_handle_get_color_profile_type(handle) {
+            case heif_color_profile_type_prof, heif_color_profile_type_rICC:
+                let size = heif_image_handle_get_raw_color_profile_size(handle)
+                guard size > 0, size <= 16 << 20 else { return nil }
+                var bytes = [UInt8](repeating: 0, count: size)
+                guard heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok else { return nil }
+                return bytes
+            case heif_color_profile_type_nclx:
+                #if canImport(CLCMS)
+                var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+                guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
+                    return nil
+                }
+                defer { heif_nclx_color_profile_free(nclx) }
+                let colour = nclx.pointee
+                let sdrCurves = [
+                    heif_transfer_characteristic_IEC_61966_2_1, heif_transfer_characteristic_ITU_R_BT_709_5,
+                    heif_transfer_characteristic_unspecified,
+                ]
+                guard colour.color_primaries != heif_color_primaries_ITU_R_BT_709_5,
+                    colour.color_primaries != heif_color_primaries_unspecified,
+                    sdrCurves.contains(colour.transfer_characteristics)
+                else { return nil }
+                return ColorManagement.profile(
+                    red: (Double(colour.color_primary_red_x), Double(colour.color_primary_red_y)),
+                    green: (Double(colour.color_primary_green_x), Double(colour.color_primary_green_y)),
+                    blue: (Double(colour.color_primary_blue_x), Double(colour.color_primary_blue_y)),
+                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y))
+                )
+                #else
+                return nil
+                #endif
+            default:
+                return nil
+            }
         }
 
         /// The smallest thumbnail stored for `image` whose shown size is at least `target` in both directions, with the

@@ -48,7 +48,8 @@ extension ImageDecoders {
                 if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
                 return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation)
             }
-            return PlatformImage.make(from: try result.get().applying(orientation))
+            let profile = EmbeddedColorProfile.jpeg(data)
+            return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
         }
 
         private static func decode(

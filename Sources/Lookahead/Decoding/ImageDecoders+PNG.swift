@@ -86,7 +86,9 @@ extension ImageDecoders {
             // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
             status = spng_decode_chunks(decoder)
             guard status == 0 else { return .failure(error(status)) }
-            let bitmap = Bitmap(width: width, height: height, pixels: pixels)
+            let bitmap = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(
+                from: colorProfile(decoder)
+            )
             // An eXIf chunk (before or after the image data): its orientation, as JPEG's.
             var exif = spng_exif()
             guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else {
@@ -94,6 +96,40 @@ extension ImageDecoders {
             }
             let payload = [UInt8](UnsafeRawBufferPointer(start: data, count: exif.length))
             return .success(bitmap.applying(ExifOrientation.exifPayload(payload)))
+        }
+
+        /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, without an `sRGB`
+        /// chunk, a profile made of `cHRM`'s primaries and `gAMA`'s exponent when they differ from sRGB's.
+        private static func colorProfile(_ decoder: OpaquePointer) -> [UInt8]? {
+            var iccp = spng_iccp()
+            if spng_get_iccp(decoder, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 {
+                return [UInt8](UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
+            }
+            var intent: UInt8 = 0
+            if spng_get_srgb(decoder, &intent) == 0 { return nil }
+            #if canImport(CLCMS)
+            var chrm = spng_chrm_int()
+            let hasChromaticities = spng_get_chrm_int(decoder, &chrm) == 0
+            var fileGamma: UInt32 = 0
+            // 45455 is 1/2.2, what sRGB is usually written as: taken as sRGB's own curve.
+            let gamma =
+                spng_get_gama_int(decoder, &fileGamma) == 0 && fileGamma > 0 && abs(Int(fileGamma) - 45_455) > 1_000
+                ? 100_000 / Double(fileGamma) : nil
+            let sRGB = ColorManagement.sRGBPrimaries
+            func xy(_ x: UInt32, _ y: UInt32) -> (Double, Double) { (Double(x) / 100_000, Double(y) / 100_000) }
+            let red = hasChromaticities ? xy(chrm.red_x, chrm.red_y) : sRGB.red
+            let green = hasChromaticities ? xy(chrm.green_x, chrm.green_y) : sRGB.green
+            let blue = hasChromaticities ? xy(chrm.blue_x, chrm.blue_y) : sRGB.blue
+            let white = hasChromaticities ? xy(chrm.white_point_x, chrm.white_point_y) : sRGB.white
+            let isSRGBGamut = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)].allSatisfy
+            {
+                abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005
+            }
+            guard gamma != nil || !isSRGBGamut else { return nil }
+            return ColorManagement.profile(red: red, green: green, blue: blue, white: white, gamma: gamma)
+            #else
+            return nil
+            #endif
         }
 
         private static func error(_ status: Int32) -> ImageDecodingError {

@@ -162,24 +162,35 @@ extension ImageDecoders {
                 ) ?? 1
             let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
             let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
+            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             return decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
-                .map { $0.applying(orientation) }
+                .map { $0.convertedToSRGB(from: profile).applying(orientation) }
         }
 
-        /// The orientation in the file's `EXIF` chunk, when its `VP8X` header says it has one; `.up` otherwise.
+        /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
         private static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
-            // RIFF header (12 bytes), then "VP8X", its size (4), and its flags: bit 3 is "has EXIF".
+            metadataChunk("EXIF", flag: 0x08, source, size).map(ExifOrientation.exifPayload) ?? .up
+        }
+
+        /// The bytes of a metadata chunk (`ICCP`, `EXIF`) when the `VP8X` header's `flag` says the file has one.
+        private static func metadataChunk(
+            _ name: String,
+            flag: UInt8,
+            _ source: UnsafePointer<UInt8>,
+            _ size: Int
+        ) -> [UInt8]? {
+            // RIFF header (12 bytes), then "VP8X", its size (4), and its flags: 0x20 ICC profile, 0x08 EXIF.
             guard size >= 21, UnsafeBufferPointer(start: source + 12, count: 4).elementsEqual("VP8X".utf8),
-                source[20] & 0x08 != 0
-            else { return .up }
+                source[20] & flag != 0
+            else { return nil }
             var input = WebPData(bytes: source, size: size)
-            guard let demuxer = WebPDemux(&input) else { return .up }
+            guard let demuxer = WebPDemux(&input) else { return nil }
             defer { WebPDemuxDelete(demuxer) }
             var chunk = WebPChunkIterator()
-            guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 else { return .up }
+            guard WebPDemuxGetChunk(demuxer, name, 1, &chunk) != 0 else { return nil }
             defer { WebPDemuxReleaseChunkIterator(&chunk) }
-            guard let bytes = chunk.chunk.bytes, chunk.chunk.size > 0 else { return .up }
-            return ExifOrientation.exifPayload([UInt8](UnsafeBufferPointer(start: bytes, count: chunk.chunk.size)))
+            guard let bytes = chunk.chunk.bytes, chunk.chunk.size > 0 else { return nil }
+            return [UInt8](UnsafeBufferPointer(start: bytes, count: chunk.chunk.size))
         }
 
         /// Decodes a still image (or one frame's bitstream) into a new bitmap, optionally scaled.

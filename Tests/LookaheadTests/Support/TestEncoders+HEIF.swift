@@ -9,7 +9,7 @@ import CHeif
 enum TestHEIF {
     /// Encodes RGBA pixels as HEIC (HEVC) or AVIF (AV1), with `orientation` written as `irot`/`imir` boxes, an
     /// embedded thumbnail of `thumbnailSource` (another picture, so a test can tell which was decoded) fitted in
-    /// `thumbnailSize`, and an ICC profile (`colr` of type `prof`).
+    /// `thumbnailSize`, and an ICC profile (`colr` of type `prof`) or `nclx` colour primaries.
     static func encode(
         rgba: [UInt8],
         width: Int,
@@ -18,6 +18,7 @@ enum TestHEIF {
         orientation: heif_orientation = heif_orientation_normal,
         thumbnail: (rgba: [UInt8], size: Int)? = nil,
         iccProfile: [UInt8]? = nil,
+        nclxPrimaries: heif_color_primaries? = nil,
         quality: Int32 = 92
     ) -> Data {
         guard let context = heif_context_alloc() else { fatalError("heif_context_alloc") }
@@ -33,9 +34,19 @@ enum TestHEIF {
         if let iccProfile {
             check(heif_image_set_raw_color_profile(image, "prof", iccProfile, iccProfile.count))
         }
+        if let nclxPrimaries, let nclx = heif_nclx_color_profile_alloc() {
+            defer { heif_nclx_color_profile_free(nclx) }
+            nclx.pointee.color_primaries = nclxPrimaries
+            nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+            nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
+            nclx.pointee.full_range_flag = 1
+            check(heif_image_set_nclx_color_profile(image, nclx))
+        }
         guard let options = heif_encoding_options_alloc() else { fatalError("heif_encoding_options_alloc") }
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = orientation
+        // libheif leaves the nclx box out for old macOS versions unless told otherwise.
+        options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
         var handle: OpaquePointer?
         check(heif_context_encode_image(context, image, encoder, options, &handle))
         defer { heif_image_handle_release(handle) }

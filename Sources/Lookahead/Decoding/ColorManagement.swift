@@ -1,0 +1,142 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead — colour management on Linux: pixels in an embedded ICC profile's colours converted to sRGB with
+// Little CMS, as ImageIO does on Apple platforms.
+
+#if canImport(CLCMS)
+import CLCMS
+import Foundation
+
+/// Converts decoded RGBA pixels from the colour space of an embedded ICC profile to sRGB, the space every bitmap of
+/// the pipeline is in. Untagged images are taken as sRGB; a profile that is sRGB itself, or that is not an RGB
+/// profile (grey, CMYK), leaves the pixels as they are.
+package enum ColorManagement {
+    /// What a profile is, for `lookahead decode` and for the decision to convert.
+    package struct ProfileInfo: Sendable, Equatable {
+        /// The profile's own description ("Display P3", "sRGB IEC61966-2.1").
+        package var description: String
+        /// Whether pixels in it are converted (an RGB profile that is not sRGB).
+        package var isConverted: Bool
+    }
+
+    /// A transform from one profile to sRGB. Made with `cmsFLAGS_NOCACHE`, it keeps no state between calls, so one
+    /// transform converts images on several decode threads at once.
+    private final class Transform: @unchecked Sendable {
+        // SAFETY: the handle is created once and only read afterwards: `cmsDoTransform` on a transform made with
+        // `cmsFLAGS_NOCACHE` uses no per-transform cache, which Little CMS documents as safe to share between
+        // threads; it is deleted in `deinit`, when no thread can hold it any more.
+        let handle: UnsafeMutableRawPointer
+        init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
+        deinit { cmsDeleteTransform(handle) }
+    }
+
+    /// Transforms by profile, so photos from one camera build theirs once (a few hundred microseconds each);
+    /// `nil` for profiles that need none. At most 32 are kept.
+    private static let transforms = Locked<[[UInt8]: Transform?]>([:])
+
+    /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
+    /// or the profile cannot be read (it is then taken as sRGB).
+    package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8]) -> Bitmap {
+        guard let transform = transform(for: profile) else { return bitmap }
+        var output = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
+        bitmap.pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                for row in 0..<bitmap.height {
+                    cmsDoTransform(
+                        transform.handle,
+                        source.baseAddress! + row * bitmap.bytesPerRow,
+                        target.baseAddress! + row * bitmap.width * 4,
+                        cmsUInt32Number(bitmap.width)
+                    )
+                }
+            }
+        }
+        return Bitmap(width: bitmap.width, height: bitmap.height, pixels: output)
+    }
+
+    /// The description of a profile and whether its pixels are converted; `nil` when it cannot be read.
+    package static func info(_ profile: [UInt8]) -> ProfileInfo? {
+        guard let handle = open(profile) else { return nil }
+        defer { cmsCloseProfile(handle) }
+        return ProfileInfo(description: description(of: handle), isConverted: needsConversion(handle))
+    }
+
+    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB transfer curve, or a pure power curve
+    /// of exponent `gamma`: how HEIF's `nclx` colour (Display P3, BT.2020 primaries) and PNG's `cHRM` and `gAMA`
+    /// become a profile to convert from.
+    package static func profile(
+        red: (Double, Double),
+        green: (Double, Double),
+        blue: (Double, Double),
+        white: (Double, Double),
+        gamma: Double? = nil
+    ) -> [UInt8]? {
+        var whitePoint = cmsCIExyY(x: white.0, y: white.1, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: red.0, y: red.1, Y: 1),
+            Green: cmsCIExyY(x: green.0, y: green.1, Y: 1),
+            Blue: cmsCIExyY(x: blue.0, y: blue.1, Y: 1)
+        )
+        // IEC 61966-2-1: Y = ((X + 0.055) / 1.055)^2.4 above 0.04045, X / 12.92 below.
+        let parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+        let built = gamma.map { cmsBuildGamma(nil, $0) } ?? cmsBuildParametricToneCurve(nil, 4, parameters)
+        guard let curve = built else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        guard let handle = cmsCreateRGBProfile(&whitePoint, &primaries, &curves) else { return nil }
+        defer { cmsCloseProfile(handle) }
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(handle, nil, &size) != 0, size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(handle, &bytes, &size) != 0 else { return nil }
+        return bytes
+    }
+
+    /// sRGB's primaries and white point (CIE xy), for profiles built from parts.
+    package static let sRGBPrimaries = (
+        red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), white: (0.3127, 0.3290)
+    )
+
+    private static func transform(for profile: [UInt8]) -> Transform? {
+        if let cached = transforms.withLock({ $0[profile] }) { return cached }
+        let made = makeTransform(profile)
+        transforms.withLock { cache in
+            if cache.count >= 32 { cache.removeAll() }
+            cache[profile] = .some(made)
+        }
+        return made
+    }
+
+    private static func makeTransform(_ profile: [UInt8]) -> Transform? {
+        guard let input = open(profile) else { return nil }
+        defer { cmsCloseProfile(input) }
+        guard needsConversion(input), let sRGB = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(sRGB) }
+        let handle = cmsCreateTransform(
+            input,
+            LOOKAHEAD_TYPE_RGBA_8,
+            sRGB,
+            LOOKAHEAD_TYPE_RGBA_8,
+            cmsUInt32Number(INTENT_PERCEPTUAL),
+            cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA)
+        )
+        return handle.map(Transform.init)
+    }
+
+    private static func open(_ profile: [UInt8]) -> cmsHPROFILE? {
+        guard !profile.isEmpty, profile.count <= 16 << 20 else { return nil }
+        return profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+    }
+
+    /// An RGB profile that does not call itself sRGB.
+    private static func needsConversion(_ profile: cmsHPROFILE) -> Bool {
+        cmsGetColorSpace(profile) == cmsSigRgbData && !description(of: profile).contains("sRGB")
+    }
+
+    private static func description(of profile: cmsHPROFILE) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", &buffer, 256)
+        guard length > 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+#endif
