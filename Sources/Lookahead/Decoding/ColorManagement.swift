@@ -68,7 +68,8 @@ package enum ColorManagement {
         green: (Double, Double),
         blue: (Double, Double),
         white: (Double, Double),
-        gamma: Double? = nil
+        gamma: Double? = nil,
+        name: String = "RGB"
     ) -> [UInt8]? {
         var whitePoint = cmsCIExyY(x: white.0, y: white.1, Y: 1)
         var primaries = cmsCIExyYTRIPLE(
@@ -84,6 +85,12 @@ package enum ColorManagement {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let handle = cmsCreateRGBProfile(&whitePoint, &primaries, &curves) else { return nil }
         defer { cmsCloseProfile(handle) }
+        // The description `lookahead decode` shows (never "sRGB": that would mean nothing to convert).
+        if let description = cmsMLUalloc(nil, 1) {
+            defer { cmsMLUfree(description) }
+            cmsMLUsetASCII(description, "en", "US", name)
+            cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(description))
+        }
         var size: cmsUInt32Number = 0
         guard cmsSaveProfileToMem(handle, nil, &size) != 0, size > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(size))

@@ -49,7 +49,7 @@ extension ImageDecoders {
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
-        private static let initialized: Bool = {
+        fileprivate static let initialized: Bool = {
             heif_init(nil).code == heif_error_Ok
         }()
 
@@ -97,7 +97,7 @@ extension ImageDecoders {
         /// The colour space of an image when it is not plainly sRGB: its ICC profile (`colr` of type `prof` or
         /// `rICC`), or a profile made of its `nclx` primaries (Display P3, BT.2020) when they are not BT.709's, with an
         /// SDR transfer curve. HDR curves (PQ, HLG) are left alone: libheif has reduced them to 8 bits already.
-        private static func colorProfile(_ handle: OpaquePointer) -> [UInt8]? {
+        fileprivate static func colorProfile(_ handle: OpaquePointer) -> [UInt8]? {
             switch heif_image_handle_get_color_profile_type(handle) {
             case heif_color_profile_type_prof, heif_color_profile_type_rICC:
                 let size = heif_image_handle_get_raw_color_profile_size(handle)
@@ -125,7 +125,9 @@ extension ImageDecoders {
                     red: (Double(colour.color_primary_red_x), Double(colour.color_primary_red_y)),
                     green: (Double(colour.color_primary_green_x), Double(colour.color_primary_green_y)),
                     blue: (Double(colour.color_primary_blue_x), Double(colour.color_primary_blue_y)),
-                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y))
+                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y)),
+                    name: colour.color_primaries == heif_color_primaries_SMPTE_EG_432_1
+                        ? "Display P3 (nclx)" : "nclx primaries \(colour.color_primaries.rawValue)"
                 )
                 #else
                 return nil
@@ -214,6 +216,23 @@ extension ImageDecoders {
 
         private static func failure(_ message: String) -> ImageDecodingError {
             ImageDecodingError(codec: "HEIF", message: message)
+        }
+    }
+}
+extension ImageDecoders.HEIF: ImageMetadataReading {
+    /// The primary image's colour profile; HEIF's rotation and mirroring are boxes, not EXIF, and always applied.
+    package func metadata(of data: Data) -> ImageMetadata {
+        _ = Self.initialized
+        return data.withUnsafeBytes { raw in
+            guard let heif = heif_context_alloc() else { return ImageMetadata(format: name) }
+            defer { heif_context_free(heif) }
+            var primary: OpaquePointer?
+            guard let base = raw.baseAddress,
+                heif_context_read_from_memory_without_copy(heif, base, raw.count, nil).code == heif_error_Ok,
+                heif_context_get_primary_image_handle(heif, &primary).code == heif_error_Ok, let primary
+            else { return ImageMetadata(format: name) }
+            defer { heif_image_handle_release(primary) }
+            return ImageDecoders.metadata(format: name, orientation: .up, profile: Self.colorProfile(primary))
         }
     }
 }

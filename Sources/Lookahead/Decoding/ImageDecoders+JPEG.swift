@@ -166,4 +166,13 @@ extension ImageDecoders {
         }
     }
 }
+extension ImageDecoders.JPEG: ImageMetadataReading {
+    package func metadata(of data: Data) -> ImageMetadata {
+        ImageDecoders.metadata(
+            format: name,
+            orientation: ExifOrientation.jpeg(data),
+            profile: EmbeddedColorProfile.jpeg(data)
+        )
+    }
+}
 #endif

@@ -100,7 +100,7 @@ extension ImageDecoders {
 
         /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, without an `sRGB`
         /// chunk, a profile made of `cHRM`'s primaries and `gAMA`'s exponent when they differ from sRGB's.
-        private static func colorProfile(_ decoder: OpaquePointer) -> [UInt8]? {
+        fileprivate static func colorProfile(_ decoder: OpaquePointer) -> [UInt8]? {
             var iccp = spng_iccp()
             if spng_get_iccp(decoder, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 {
                 return [UInt8](UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
@@ -126,7 +126,14 @@ extension ImageDecoders {
                 abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005
             }
             guard gamma != nil || !isSRGBGamut else { return nil }
-            return ColorManagement.profile(red: red, green: green, blue: blue, white: white, gamma: gamma)
+            return ColorManagement.profile(
+                red: red,
+                green: green,
+                blue: blue,
+                white: white,
+                gamma: gamma,
+                name: "PNG cHRM and gAMA"
+            )
             #else
             return nil
             #endif
@@ -134,6 +141,28 @@ extension ImageDecoders {
 
         private static func error(_ status: Int32) -> ImageDecodingError {
             ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
+        }
+    }
+}
+extension ImageDecoders.PNG: ImageMetadataReading {
+    /// The chunks before the image data (and an `eXIf` there); an `eXIf` after the image data is read by decoding.
+    package func metadata(of data: Data) -> ImageMetadata {
+        guard let decoder = spng_ctx_new(0) else { return ImageMetadata(format: name) }
+        defer { spng_ctx_free(decoder) }
+        spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
+        return data.withUnsafeBytes { raw in
+            var header = spng_ihdr()
+            guard let base = raw.baseAddress, spng_set_png_buffer(decoder, base, raw.count) == 0,
+                spng_get_ihdr(decoder, &header) == 0
+            else { return ImageMetadata(format: name) }
+            var exif = spng_exif()
+            var orientation = ExifOrientation.up
+            if spng_get_exif(decoder, &exif) == 0, let bytes = exif.data, exif.length > 0 {
+                orientation = ExifOrientation.exifPayload(
+                    [UInt8](UnsafeRawBufferPointer(start: bytes, count: exif.length))
+                )
+            }
+            return ImageDecoders.metadata(format: name, orientation: orientation, profile: Self.colorProfile(decoder))
         }
     }
 }

@@ -168,12 +168,12 @@ extension ImageDecoders {
         }
 
         /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
-        private static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
+        fileprivate static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
             metadataChunk("EXIF", flag: 0x08, source, size).map(ExifOrientation.exifPayload) ?? .up
         }
 
         /// The bytes of a metadata chunk (`ICCP`, `EXIF`) when the `VP8X` header's `flag` says the file has one.
-        private static func metadataChunk(
+        fileprivate static func metadataChunk(
             _ name: String,
             flag: UInt8,
             _ source: UnsafePointer<UInt8>,
@@ -281,6 +281,20 @@ extension ImageDecoders {
             default: reason = "status \(status.rawValue)"
             }
             return ImageDecodingError(codec: "WebP", message: "\(message): \(reason)")
+        }
+    }
+}
+extension ImageDecoders.WebP: ImageMetadataReading {
+    package func metadata(of data: Data) -> ImageMetadata {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                return ImageMetadata(format: name)
+            }
+            return ImageDecoders.metadata(
+                format: name,
+                orientation: Self.exifOrientation(base, raw.count),
+                profile: Self.metadataChunk("ICCP", flag: 0x20, base, raw.count)
+            )
         }
     }
 }

@@ -20,7 +20,8 @@ import CWebP
         red: displayP3.red,
         green: displayP3.green,
         blue: displayP3.blue,
-        white: displayP3.white
+        white: displayP3.white,
+        name: "Display P3"
     )!
     /// sRGB's pure red written in Display P3 coordinates: converted back, it is (255, 0, 0).
     let p3Red: [UInt8] = [234, 51, 35, 255]
@@ -182,6 +183,26 @@ import CWebP
         )
         let image = try decode(data)
         #expect(isSRGBRed(image[32, 32], tolerance: 12), "\(image[32, 32])")
+    }
+
+    @Test func metadataNamesTheProfileInEveryFormat() throws {
+        let files = [
+            try png(solid(p3Red), iccp: profile), jpeg(p3Red, profile: profile),
+            try webp(solid(p3Red), profile: profile),
+            TestHEIF.encode(rgba: solid(p3Red, 64, 64), width: 64, height: 64, iccProfile: profile),
+        ]
+        let metadata = files.map { ImageDecoders.metadata(of: $0) }
+        #expect(metadata.map { $0?.format } == ["PNG", "JPEG", "WebP", "HEIF"])
+        #expect(metadata.allSatisfy { $0?.colorProfile == "Display P3" && $0?.isConvertedToSRGB == true })
+        let untagged = ImageDecoders.metadata(of: try png(solid(p3Red)))
+        #expect(untagged == ImageMetadata(format: "PNG"))
+        let nclx = TestHEIF.encode(
+            rgba: solid(p3Red, 64, 64),
+            width: 64,
+            height: 64,
+            nclxPrimaries: heif_color_primaries_SMPTE_EG_432_1
+        )
+        #expect(ImageDecoders.metadata(of: nclx)?.colorProfile == "Display P3 (nclx)")
     }
 
     @Test func anSRGBProfileChangesNothing() throws {

@@ -119,6 +119,13 @@ import CWebP
         #expect(image.width == 10 && image.height == 20)
     }
 
+    @Test func metadataReportsTheOrientation() throws {
+        #expect(ImageDecoders.metadata(of: try png(exif: tiff(orientation: 6)))?.orientation == .right)
+        #expect(ImageDecoders.metadata(of: try webp(exif: tiff(orientation: 8)))?.orientation == .left)
+        let plain = TestEncoders.webp(rgba: stripe, width: 40, height: 20, lossless: true)
+        #expect(ImageDecoders.metadata(of: plain) == ImageMetadata(format: "WebP"))
+    }
+
     @Test func malformedEXIFIsIgnored() throws {
         let data = try png(exif: [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xFF])
         let image = try ImageDecoders.PNG().decode(data, context: .init())

@@ -9,7 +9,8 @@ struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract:
-            "Decode files; print the format, the upright decoded size and the time, or the error. Exits 1 if any failed."
+            "Decode files; print the format, the upright decoded size, the time, the EXIF orientation and the colour "
+            + "profile, or the error. Exits 1 if any failed."
     )
 
     @Argument(help: "Image files.")
@@ -38,15 +39,30 @@ struct DecodeCommand: ParsableCommand {
             switch ImageDecoders.decode(data, context: context) {
             case .success(let decoded):
                 let elapsed = start.duration(to: clock.now)
-                print(
+                var line =
                     "\(file): \(decoded.codec) \(decoded.image.width)×\(decoded.image.height) in \(elapsed.formattedMilliseconds)"
-                )
+                if let metadata = ImageDecoders.metadata(of: data) { line += Self.describe(metadata) }
+                print(line)
             case .failure(let error):
                 print("\(file): \(error)")
                 failures += 1
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// " · orientation 6 (right) · Display P3 → sRGB", or " · untagged (sRGB)".
+    static func describe(_ metadata: ImageMetadata) -> String {
+        var text = ""
+        if metadata.orientation != .up {
+            text += " · orientation \(metadata.orientation.rawValue) (\(metadata.orientation))"
+        }
+        switch (metadata.colorProfile, metadata.isConvertedToSRGB) {
+        case (let profile?, true): text += " · \(profile) → sRGB"
+        case (let profile?, false): text += " · \(profile)"
+        case (nil, _): text += " · untagged (sRGB)"
+        }
+        return text
     }
 }
 
