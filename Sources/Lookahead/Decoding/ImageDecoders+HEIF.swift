@@ -10,7 +10,8 @@ extension ImageDecoders {
     /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image, its rotation and mirroring
     /// (`irot`, `imir`) and crop applied, a grid image decoded whole, alpha kept.
     ///
-    /// - The size, read from the file's boxes, is checked against the pixel limit before anything is decoded.
+    /// - The size, read from the file's boxes, and the sizes its HEVC and AV1 configurations declare (what the video
+    ///   decoder allocates for) are checked against the pixel limit before anything is decoded.
     /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target (iPhones store
     ///   one of about 320 pixels), so the full image is never decoded; otherwise the full image is decoded and resampled.
     /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
@@ -41,9 +42,11 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             _ = Self.initialized
+            // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
+            let coded = HEIFCodedSizes.declaredSizes(in: data)
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress, raw.count > 0 else { return .failure(Self.failure("empty data")) }
-                return Self.decode(base, raw.count, context)
+                return Self.decode(base, raw.count, context, codedSizes: coded)
             }
             return PlatformImage.make(from: try result.get())
         }
@@ -56,7 +59,8 @@ extension ImageDecoders {
         private static func decode(
             _ base: UnsafeRawPointer,
             _ count: Int,
-            _ context: ImageDecodingContext
+            _ context: ImageDecodingContext,
+            codedSizes: [(width: Int, height: Int)]?
         ) -> Result<Bitmap, ImageDecodingError> {
             guard let heif = heif_context_alloc() else { return .failure(failure("out of memory")) }
             defer { heif_context_free(heif) }
@@ -79,6 +83,19 @@ extension ImageDecoders {
                         codec: "HEIF",
                         message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
                         reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
+                    )
+                )
+            }
+            guard let codedSizes else {
+                return .failure(failure("an AV1 configuration without a sequence header: the decode cannot be bounded"))
+            }
+            for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
+                return .failure(
+                    ImageDecodingError(
+                        codec: "HEIF",
+                        message:
+                            "a coded picture of \(size.width)×\(size.height) exceeds \(context.maximumPixelCount) pixels",
+                        reason: .tooLarge(width: size.width, height: size.height, limit: context.maximumPixelCount)
                     )
                 )
             }
@@ -160,7 +177,9 @@ extension ImageDecoders {
                 // A thumbnail of another shape (an unrotated one, a crop) would give a wrong picture.
                 let sameShape = abs(thumbWidth * height - thumbHeight * width) <= max(width, height)
                 let pixels = thumbWidth * thumbHeight
-                if sameShape, thumbWidth >= target.width, thumbHeight >= target.height,
+                // Never larger than the image itself: a hostile thumbnail must not decode bigger than what was checked.
+                if sameShape, thumbWidth >= target.width, thumbHeight >= target.height, thumbWidth <= width,
+                    thumbHeight <= height,
                     best.map({ pixels < $0.pixels }) ?? true
                 {
                     if let previous = best { heif_image_handle_release(previous.handle) }

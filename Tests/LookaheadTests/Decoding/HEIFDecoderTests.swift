@@ -104,6 +104,30 @@ import CHeif
         }
     }
 
+    @Test func aGridLargerThanItsBoxesSayFailsBeforeDecoding() throws {
+        // Found by fuzzing: libheif wraps a 24×16 picture (coded as 64×64) in a grid that crops it; a grid whose
+        // output size says 14,000 × 20,000 behind an `ispe` of 24×16 made libheif allocate 2.8 GB.
+        var bytes = [UInt8](TestHEIF.encode(rgba: solid([200, 30, 30, 255], 24, 16), width: 24, height: 16))
+        let idat = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("idat".utf8) })
+        let grid = idat + 4  // version, flags, rows - 1, columns - 1, output width, output height (16 bits each)
+        #expect(bytes[grid + 1] & 1 == 0)
+        #expect(Array(bytes[(grid + 4)..<(grid + 8)]) == [0, 24, 0, 16])
+        bytes[(grid + 4)..<(grid + 8)] = [0x36, 0xB0, 0x4E, 0x20][...]  // 14,000 × 20,000
+        #expect {
+            try ImageDecoders.HEIF().decode(Data(bytes), context: .init(maximumPixelCount: 64 << 20))
+        } throws: { error in
+            (error as? ImageDecodingError)?.reason == .tooLarge(width: 14_000, height: 20_000, limit: 64 << 20)
+        }
+    }
+
+    @Test(arguments: [false, true]) func theCodedSizesAreReadFromTheDecoderConfigurations(avif: Bool) throws {
+        let data = TestHEIF.encode(rgba: stripe, width: 64, height: 32, avif: avif)
+        let sizes = try #require(HEIFCodedSizes.declaredSizes(in: data))
+        #expect(!sizes.isEmpty)
+        // The coded picture covers the image (HEVC pads to its coding blocks).
+        #expect(sizes.allSatisfy { $0.width >= 64 && $0.height >= 32 && $0.width * $0.height <= 128 * 128 })
+    }
+
     @Test(arguments: [0.1, 0.5, 0.9]) func truncatedFilesFailWithATypedError(fraction: Double) throws {
         let data = TestHEIF.encode(rgba: stripe, width: 64, height: 32)
         let cut = data.prefix(Int(Double(data.count) * fraction))
