@@ -108,6 +108,9 @@ import CHeif
         // Found by fuzzing: libheif wraps a 24×16 picture (coded as 64×64) in a grid that crops it; a grid whose
         // output size says 14,000 × 20,000 behind an `ispe` of 24×16 made libheif allocate 2.8 GB.
         var bytes = [UInt8](TestHEIF.encode(rgba: solid([200, 30, 30, 255], 24, 16), width: 24, height: 16))
+        // As written, the grid decodes whole to its output size.
+        let whole = try ImageDecoders.HEIF().decode(Data(bytes), context: .init())
+        #expect(whole.width == 24 && whole.height == 16 && isRed(whole[20, 12]))
         let idat = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("idat".utf8) })
         let grid = idat + 4  // version, flags, rows - 1, columns - 1, output width, output height (16 bits each)
         #expect(bytes[grid + 1] & 1 == 0)
