@@ -32,6 +32,8 @@ package enum ColorManagement {
     /// Transforms by profile, so photos from one camera build theirs once (a few hundred microseconds each);
     /// `nil` for profiles that need none. At most 32 are kept.
     private static let transforms = Locked<[[UInt8]: Transform?]>([:])
+    /// The same for CMYK profiles, whose transforms take inverted CMYK.
+    private static let cmykTransforms = Locked<[[UInt8]: Transform?]>([:])
 
     /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
     /// or the profile cannot be read (it is then taken as sRGB).
@@ -53,11 +55,38 @@ package enum ColorManagement {
         return Bitmap(width: bitmap.width, height: bitmap.height, pixels: output)
     }
 
+    /// RGBA pixels from inverted (Adobe) CMYK ones, 4 bytes a pixel, through a CMYK profile; `nil` when the profile
+    /// is not a CMYK profile or cannot be read (the caller then converts without one).
+    package static func convertInvertedCMYKToSRGB(
+        _ pixels: [UInt8],
+        width: Int,
+        height: Int,
+        from profile: [UInt8]
+    ) -> Bitmap? {
+        guard pixels.count == width * height * 4, let transform = cmykTransform(for: profile) else { return nil }
+        // Alpha is not written by the transform: opaque from the start.
+        var output = [UInt8](repeating: 255, count: pixels.count)
+        pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                for row in 0..<height {
+                    cmsDoTransform(
+                        transform.handle,
+                        source.baseAddress! + row * width * 4,
+                        target.baseAddress! + row * width * 4,
+                        cmsUInt32Number(width)
+                    )
+                }
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: output)
+    }
+
     /// The description of a profile and whether its pixels are converted; `nil` when it cannot be read.
     package static func info(_ profile: [UInt8]) -> ProfileInfo? {
         guard let handle = open(profile) else { return nil }
         defer { cmsCloseProfile(handle) }
-        return ProfileInfo(description: description(of: handle), isConverted: needsConversion(handle))
+        let isCMYK = cmsGetColorSpace(handle) == cmsSigCmykData
+        return ProfileInfo(description: description(of: handle), isConverted: isCMYK || needsConversion(handle))
     }
 
     /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB transfer curve, or a pure power curve
@@ -107,6 +136,30 @@ package enum ColorManagement {
         if let cached = transforms.withLock({ $0[profile] }) { return cached }
         let made = makeTransform(profile)
         transforms.withLock { cache in
+            if cache.count >= 32 { cache.removeAll() }
+            cache[profile] = .some(made)
+        }
+        return made
+    }
+
+    private static func cmykTransform(for profile: [UInt8]) -> Transform? {
+        if let cached = cmykTransforms.withLock({ $0[profile] }) { return cached }
+        var made: Transform?
+        if let input = open(profile) {
+            defer { cmsCloseProfile(input) }
+            if cmsGetColorSpace(input) == cmsSigCmykData, let sRGB = cmsCreate_sRGBProfile() {
+                defer { cmsCloseProfile(sRGB) }
+                made = cmsCreateTransform(
+                    input,
+                    LOOKAHEAD_TYPE_CMYK_8_REV,
+                    sRGB,
+                    LOOKAHEAD_TYPE_RGBA_8,
+                    cmsUInt32Number(INTENT_PERCEPTUAL),
+                    cmsUInt32Number(cmsFLAGS_NOCACHE)
+                ).map(Transform.init)
+            }
+        }
+        cmykTransforms.withLock { cache in
             if cache.count >= 32 { cache.removeAll() }
             cache[profile] = .some(made)
         }

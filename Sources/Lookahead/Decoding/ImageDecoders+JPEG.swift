@@ -41,14 +41,14 @@ extension ImageDecoders {
             }
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
+            let profile = EmbeddedColorProfile.jpeg(data)
             let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                     return .failure(error("empty data"))
                 }
                 if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
-                return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation)
+                return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation, profile: profile)
             }
-            let profile = EmbeddedColorProfile.jpeg(data)
             return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
         }
 
@@ -57,7 +57,8 @@ extension ImageDecoders {
             _ source: UnsafePointer<UInt8>,
             _ size: UInt,
             _ context: ImageDecodingContext,
-            orientation: ExifOrientation
+            orientation: ExifOrientation,
+            profile: [UInt8]?
         ) -> Result<Bitmap, ImageDecodingError> {
             var width: Int32 = 0
             var height: Int32 = 0
@@ -107,6 +108,19 @@ extension ImageDecoders {
             guard status == 0 else {
                 return .failure(libraryError(handle))
             }
+            #if canImport(CLCMS)
+            // A CMYK JPEG with its CMYK profile (a print file): its colours as the profile says.
+            if isCMYK, let profile,
+                let converted = ColorManagement.convertInvertedCMYKToSRGB(
+                    pixels,
+                    width: outWidth,
+                    height: outHeight,
+                    from: profile
+                )
+            {
+                return .success(converted)
+            }
+            #endif
             if isCMYK { convertCMYKToRGBA(&pixels) }
             return .success(Bitmap(width: outWidth, height: outHeight, pixels: pixels))
         }

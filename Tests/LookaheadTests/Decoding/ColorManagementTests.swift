@@ -205,6 +205,81 @@ import CWebP
         #expect(ImageDecoders.metadata(of: nclx)?.colorProfile == "Display P3 (nclx)")
     }
 
+    /// A CMYK printer profile built here: CMYK → Lab through a 9-point table sampled from a formula in which cyan ink
+    /// is a muted blue, (0, 153, 255) in sRGB, where the device-independent formula gives (0, 255, 255).
+    private func cmykProfile() throws -> [UInt8] {
+        let lab = try #require(cmsCreateLab4Profile(nil))
+        defer { cmsCloseProfile(lab) }
+        let sRGB = try #require(cmsCreate_sRGBProfile())
+        defer { cmsCloseProfile(sRGB) }
+        let toLab = try #require(
+            cmsCreateTransform(
+                sRGB,
+                LOOKAHEAD_TYPE_RGB_DBL,
+                lab,
+                LOOKAHEAD_TYPE_Lab_DBL,
+                cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                0
+            )
+        )
+        defer { cmsDeleteTransform(toLab) }
+        let table = try #require(cmsStageAllocCLut16bit(nil, 9, 4, 3, nil))
+        let sampled = cmsStageSampleCLut16bit(
+            table,
+            { input, output, cargo in
+                guard let input, let output, let cargo else { return 0 }
+                let (c, m, y, k) = (
+                    Double(input[0]) / 65535, Double(input[1]) / 65535, Double(input[2]) / 65535,
+                    Double(input[3]) / 65535
+                )
+                var rgb = [(1 - c) * (1 - k), (1 - m) * (1 - k) * (1 - 0.4 * c), (1 - y) * (1 - k)]
+                var lab = cmsCIELab()
+                cmsDoTransform(cargo, &rgb, &lab, 1)
+                var encoded: [cmsUInt16Number] = [0, 0, 0]
+                cmsFloat2LabEncoded(&encoded, &lab)
+                for index in 0..<3 { output[index] = encoded[index] }
+                return 1
+            },
+            toLab,
+            0
+        )
+        #expect(sampled != 0)
+        let pipeline = try #require(cmsPipelineAlloc(nil, 4, 3))
+        defer { cmsPipelineFree(pipeline) }
+        // A, CLUT, B: the layout a version 4 lutAtoBType takes (the curves are identities).
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil)) != 0)
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0)
+        #expect(cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil)) != 0)
+        let profile = try #require(cmsCreateProfilePlaceholder(nil))
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigOutputClass)
+        cmsSetColorSpace(profile, cmsSigCmykData)
+        cmsSetPCS(profile, cmsSigLabData)
+        #expect(cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+        var size: cmsUInt32Number = 0
+        #expect(cmsSaveProfileToMem(profile, nil, &size) != 0)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        #expect(cmsSaveProfileToMem(profile, &bytes, &size) != 0)
+        return bytes
+    }
+
+    @Test func aCMYKJPEGConvertsThroughItsProfile() throws {
+        // Pure cyan, stored inverted as Adobe's CMYK JPEGs store it.
+        let cmyk = (0..<(16 * 16)).flatMap { _ -> [UInt8] in [0, 255, 255, 255] }
+        let encoded = TestImages.encode(pixels: cmyk, width: 16, height: 16, cmyk: true, quality: 100)
+        let profile = try cmykProfile()
+        #expect(ColorManagement.info(profile)?.isConverted == true)
+        let segment = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+        let app2 = [0xFF, 0xE2, UInt8((segment.count + 2) >> 8), UInt8((segment.count + 2) & 0xFF)] + segment
+        let tagged = try decode(Data(Array(encoded[0..<2]) + app2 + Array(encoded[2...])))
+        let pixel = tagged[8, 8]
+        #expect(Int(pixel.red) <= 8 && abs(Int(pixel.green) - 153) <= 8 && Int(pixel.blue) >= 247, "\(pixel)")
+        // Without the profile: the formula, (0, 255, 255).
+        let untagged = try decode(Data(encoded))[8, 8]
+        #expect(Int(untagged.green) >= 247 && Int(untagged.blue) >= 247)
+    }
+
     @Test func anSRGBProfileChangesNothing() throws {
         let sRGB = try #require(cmsCreate_sRGBProfile())
         defer { cmsCloseProfile(sRGB) }
