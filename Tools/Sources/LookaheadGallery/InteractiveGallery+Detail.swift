@@ -171,7 +171,8 @@ extension InteractiveGallery {
         let layout = navigator.layout
         var screen = blankScreen()
         let item = items[detail.item]
-        var title = "Hello \(detail.item + 1) · \(item.title)"
+        var title = "Hello \(detail.item + 1)"
+        if let subtitle = Self.subtitle(of: item.title, row: detail.item + 1) { title += " · \(subtitle)" }
         if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
         if let animation = detail.animation {
             title += " · frame \(detail.shownFrame + 1) of \(animation.frames.count)"

@@ -57,7 +57,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         case keys([Key])
         case slot(cell: Int, ImageSlot.State)
         case progress(cell: Int, key: ImageCacheKey, received: Int64, expected: Int64?)
-        case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?)
+        /// The art of a cell's image, or of a preview of it (a progressive JPEG's scans so far).
+        case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?, isPreview: Bool)
         case items([GalleryItem])
         case itemsFailed(String)
         case signal(Int32)
@@ -78,6 +79,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         var display = Display.loading
         /// The download's bytes received and expected, while loading.
         var progress: (received: Int64, expected: Int64?)?
+        /// Whether the cell shows a preview: the image is still sharpening.
+        var isPreview = false
     }
 
     let pipeline: ImagePipeline
@@ -252,9 +255,12 @@ public final class InteractiveGallery: @unchecked Sendable {
                 cells[cell].progress = (received, expected)
             case .slot(let cell, let state):
                 apply(state, to: cell)
-            case .art(let cell, let key, let art, let graphics):
-                remember(art: art, graphics: graphics, for: key)
-                guard cells[cell].request?.imageKey == key, case .image(_, _, let cache) = cells[cell].display else {
+            case .art(let cell, let key, let art, let graphics, let isPreview):
+                // A preview's art is never kept: the final image replaces it.
+                if !isPreview { remember(art: art, graphics: graphics, for: key) }
+                guard cells[cell].request?.imageKey == key, cells[cell].isPreview == isPreview,
+                    case .image(_, _, let cache) = cells[cell].display
+                else {
                     continue
                 }
                 cells[cell].display = .image(art, graphics: graphics, cache: cache)
@@ -295,10 +301,19 @@ public final class InteractiveGallery: @unchecked Sendable {
         // A change for an earlier request of a reused cell is dropped.
         guard let request = cells[cell].request, state.request?.imageKey == request.imageKey else { return }
         switch state {
-        case .loading, .preview:  // previews are not drawn in the terminal yet
+        case .loading:
             cells[cell].display = .loading
             cells[cell].progress = nil
+            cells[cell].isPreview = false
+        case .preview(let image, _):
+            // A progressive JPEG's scans so far: drawn like the image, the earlier preview kept until this one is.
+            var showsPreview = false
+            if case .image = cells[cell].display { showsPreview = cells[cell].isPreview }
+            if !showsPreview { cells[cell].display = .image(nil, graphics: nil, cache: nil) }
+            cells[cell].isPreview = true
+            render(image, key: request.imageKey, cell: cell, isPreview: true)
         case .loaded(let image, _, let cache):
+            cells[cell].isPreview = false
             if cache == .memory { summary.memoryHits += 1 }
             if let cached = artCache[request.imageKey] {
                 cells[cell].display = .image(cached.art, graphics: cached.graphics, cache: cache)
@@ -316,7 +331,7 @@ public final class InteractiveGallery: @unchecked Sendable {
     }
 
     /// Draws an image with chafa on the render queue; the result comes back as a message.
-    private func render(_ image: Bitmap, key: ImageCacheKey, cell: Int) {
+    private func render(_ image: Bitmap, key: ImageCacheKey, cell: Int, isPreview: Bool = false) {
         let layout = navigator.layout
         let columns = layout.imageColumns
         let rows = layout.imageLines
@@ -325,7 +340,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         let inbox = inbox
         renderQueue.async {
             let drawn = Self.drawing(image, columns: columns, rows: rows, graphics: graphics, background: background)
-            inbox.post(.art(cell: cell, key: key, art: drawn.art, graphics: drawn.graphics))
+            inbox.post(.art(cell: cell, key: key, art: drawn.art, graphics: drawn.graphics, isPreview: isPreview))
         }
     }
 
@@ -338,6 +353,15 @@ public final class InteractiveGallery: @unchecked Sendable {
             return (ChafaRenderer.art(image, columns: columns, rows: rows, background: background), nil)
         }
         return (nil, ChafaRenderer.graphics(image, columns: columns, rows: rows, mode: graphics, cellSize: (10, 20)))
+    }
+
+    /// What an item's title adds to "Hello n": `nil` when it is just that, the rest when it starts with "Hello n · "
+    /// (the embedded server's showcase items), else the whole title (a photo's name).
+    static func subtitle(of title: String, row: Int) -> String? {
+        let plain = "Hello \(row)"
+        if title == plain { return nil }
+        if title.hasPrefix(plain + " · ") { return String(title.dropFirst(plain.count + 3)) }
+        return title
     }
 
     /// Where an image came from, in words.
@@ -420,6 +444,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].item = item
         cells[cell].request = request
         cells[cell].display = .loading
+        cells[cell].isPreview = false
         cells[cell].progress = nil
         boundCells[item] = cell
         log.line("🔄 Cell configured for row \(item + 1)")
@@ -436,6 +461,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         cells[cell].item = nil
         cells[cell].request = nil
         cells[cell].display = .loading
+        cells[cell].isPreview = false
         cells[cell].progress = nil
         shownGraphics.remove(cell)
         // A running load goes on as a prefetch; the loader's window decides when to give it up.
@@ -488,6 +514,7 @@ public final class InteractiveGallery: @unchecked Sendable {
         case .image: openDetail(item)
         case .failed(_, retryable: true):
             cells[cell].display = .loading
+            cells[cell].isPreview = false
             cells[cell].progress = nil
             cells[cell].slot.retry()
         default: break
@@ -646,6 +673,8 @@ public final class InteractiveGallery: @unchecked Sendable {
         let detail: String
         var detailColor = Self.dim
         switch cell?.display {
+        case .image where cell?.isPreview == true:
+            detail = "sharpening… (progressive JPEG)"
         case .image(_, _, let cache):
             detail =
                 Self.sourceLabel(cache)
@@ -671,9 +700,9 @@ public final class InteractiveGallery: @unchecked Sendable {
                     bold: true,
                     reversed: selected
                 )
-                if items[item].title != title {
+                if let subtitle = Self.subtitle(of: items[item].title, row: item + 1) {
                     screen.put(
-                        "  " + items[item].title,
+                        "  " + subtitle,
                         x: x + title.count,
                         y: titleLine,
                         limit: layout.columns - x - title.count - 1,

@@ -171,17 +171,31 @@ struct GalleryCommand: AsyncParsableCommand {
         }
     }
 
-    /// The embedded server's items with every eighth one an animation of its picture, a GIF or a WebP in turn: the
-    /// list shows its first frame, Enter plays it.
-    private static func withAnimations(_ items: [GalleryItem], server: FixtureServer) -> [GalleryItem] {
+    /// The embedded server's items with two kinds of pictures that show what else the pipeline does: every eighth
+    /// from row 4 a progressive JPEG served one scan every 400 ms (the tile sharpens as scans arrive), every eighth
+    /// from row 8 an animation, a GIF or a WebP in turn (the list shows its first frame, Enter plays it).
+    private static func withShowcaseItems(_ items: [GalleryItem], server: FixtureServer) -> [GalleryItem] {
         var items = items
+        for index in stride(from: 3, to: items.count, by: 8) {
+            let number = index + 1
+            let title = items[index].title
+            items[index] = GalleryItem(
+                title: "\(title) · progressive JPEG"
+            ) { width in
+                let width = min(max(width, 160), 960)
+                return server.url("/progressive/\(number).jpg").appending(queryItems: [
+                    URLQueryItem(name: "w", value: String(width)),
+                    URLQueryItem(name: "h", value: String(width * 3 / 4)),
+                    URLQueryItem(name: "pauseMs", value: "400"),
+                ])
+            }
+        }
         for index in stride(from: 7, to: items.count, by: 8) {
             let number = index + 1
             let format = number % 16 == 8 ? "gif" : "webp"
             let title = items[index].title
             let label = "animated \(format.uppercased())"
-            items[index] = GalleryItem(title: title == "Hello \(number)" ? "An \(label)" : "\(title) · \(label)") {
-                width in
+            items[index] = GalleryItem(title: "\(title) · \(label)") { width in
                 // 4:3 at the width asked for, at least the list's thumbnail, at most a terminal's detail view.
                 let width = min(max(width, 160), 960)
                 return server.url("/animated/\(number).\(format)").appending(queryItems: [
@@ -216,6 +230,8 @@ struct GalleryCommand: AsyncParsableCommand {
             $0.diskCache = DiskCache(directory: diskFolder, sizeLimit: diskSizeLimit)
             $0.maximumBackgroundDataLoads = maximumBackgroundDataLoads
             $0.eventHandler = log.pipelineEvent
+            // Progressive JPEGs sharpen on screen as their scans arrive.
+            $0.isProgressiveDecodingEnabled = true
         }
         return (pipeline, diskFolder)
     }
@@ -240,7 +256,7 @@ struct GalleryCommand: AsyncParsableCommand {
             }
         let galleryLog = GalleryLog(destination: destination)
         var items = try await listItems(of: itemSource, stopping: server)
-        if let server { items = Self.withAnimations(items, server: server) }
+        if let server { items = Self.withShowcaseItems(items, server: server) }
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 128 << 20, countLimit: 300),
             diskSizeLimit: 200 << 20,

@@ -374,6 +374,15 @@ struct TmuxGalleryTests {
         #expect(after.contains("EXIT=0"))
     }
 
+    @Test func aProgressiveJPEGSharpensOnItsTile() throws {
+        // Row 4 of the embedded server is a progressive JPEG sent one scan every 400 ms: its tile shows previews
+        // ("sharpening…") before the final image.
+        let session = try TmuxSession(arguments: fast, columns: 100, rows: 32)
+        try session.waitFor("row 4's preview") { detailLine(of: 4, in: $0)?.contains("sharpening") == true }
+        try session.waitFor("row 4's final image") { detailLine(of: 4, in: $0)?.contains("downloaded") == true }
+        try session.send("q")
+    }
+
     @Test func theDetailViewOfAnAnimatedImagePlaysItsFrames() throws {
         // Row 8 of the embedded server is an animated GIF of 16 frames, 90 ms each.
         let session = try TmuxSession(arguments: fast, columns: 100, rows: 32)
