@@ -34,7 +34,8 @@ extension ImageDecoders {
 
         /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
         /// over the canvas (blending and disposal as the file says). The frame count and canvas, read by the demuxer,
-        /// are checked against the limits before the decoder is made. Durations of 10 ms or less show for 100 ms.
+        /// are checked against the limits before the decoder is made. Durations of 10 ms or less show for 100 ms. An
+        /// `ICCP` profile converts every frame to sRGB.
         /// `nil` for a still WebP or an animation of one frame.
         public func decodeAnimation(
             _ data: Data,
@@ -98,6 +99,7 @@ extension ImageDecoders {
             guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
                 return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation"))
             }
+            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             var frames: [AnimatedImage.Frame] = []
             frames.reserveCapacity(frameCount)
             var previousTimestamp: Int32 = 0
@@ -113,10 +115,8 @@ extension ImageDecoders {
                 }
                 let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: width * height * 4))
                 do throws(ImageDecodingError) {
-                    let image = try ImageDecoders.fitThumbnail(
-                        PlatformImage.make(from: Bitmap(width: width, height: height, pixels: pixels)),
-                        context: context
-                    )
+                    let frame = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(from: profile)
+                    let image = try ImageDecoders.fitThumbnail(PlatformImage.make(from: frame), context: context)
                     let duration = Int(timestamp) - Int(previousTimestamp)
                     frames.append(
                         AnimatedImage.Frame(image: image, duration: AnimatedImage.frameDuration(milliseconds: duration))
@@ -150,8 +150,10 @@ extension ImageDecoders {
                     )
                 )
             }
+            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             if features.has_animation != 0 {
                 return firstFrame(source, size, canvasWidth: width, canvasHeight: height)
+                    .map { $0.convertedToSRGB(from: profile) }
             }
             // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
             let orientation = exifOrientation(source, size)
@@ -162,7 +164,6 @@ extension ImageDecoders {
                 ) ?? 1
             let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
             let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
-            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             return decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
                 .map { $0.convertedToSRGB(from: profile).applying(orientation) }
         }

@@ -164,6 +164,32 @@ import CWebP
         #expect(isSRGBRed(image[8, 8]), "\(image[8, 8])")
     }
 
+    @Test func everyFrameOfADisplayP3AnimatedWebPConvertsToSRGB() throws {
+        let animated = TestEncoders.animatedWebP(
+            frames: [solid(p3Red), solid([10, 10, 250, 255])],
+            width: 16,
+            height: 16
+        )
+        let tagged = try animated.withUnsafeBytes { raw -> Data in
+            var image = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+            let mux = try #require(WebPMuxCreate(&image, 1))
+            defer { WebPMuxDelete(mux) }
+            try profile.withUnsafeBufferPointer { bytes in
+                var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+                try #require(WebPMuxSetChunk(mux, "ICCP", &chunk, 1) == WEBP_MUX_OK)
+            }
+            var output = WebPData()
+            try #require(WebPMuxAssemble(mux, &output) == WEBP_MUX_OK)
+            defer { WebPDataClear(&output) }
+            return Data(bytes: output.bytes, count: output.size)
+        }
+        let frames = try #require(try ImageDecoders.WebP().decodeAnimation(tagged, context: .init())).frames
+        #expect(frames.count == 2)
+        #expect(isSRGBRed(frames[0].image[8, 8]), "\(frames[0].image[8, 8])")
+        // The still decode (the first frame) converts alike.
+        #expect(isSRGBRed(try ImageDecoders.WebP().decode(tagged, context: .init())[8, 8]))
+    }
+
     @Test func aDisplayP3HEICConvertsToSRGB() throws {
         let data = TestHEIF.encode(rgba: solid(p3Red, 64, 64), width: 64, height: 64, iccProfile: profile)
         let image = try decode(data)
