@@ -25,15 +25,22 @@ extension InteractiveGallery {
         var frameArt: [Int: (art: TerminalArt?, graphics: String?)] = [:]
         var framesBeingDrawn: Set<Int> = []
         var shownFrame = 0
+        /// Whether what is shown is a preview of a progressive JPEG that still downloads.
+        var isPreview = false
     }
 
     /// What a detail load reports, as a message to the frame loop.
     enum DetailEvent: Sendable {
         case progress(received: Int64, expected: Int64?)
         case finished(Result<ImageResponse, ImagePipeline.Error>)
-        /// The art of `frame` (0 for a still image).
+        /// A preview of a progressive JPEG: its scans so far.
+        case preview(Bitmap)
+        /// The art of `frame` (0 for a still image, ``previewFrame`` for a preview).
         case art(TerminalArt?, graphics: String?, size: (columns: Int, lines: Int), frame: Int)
     }
+
+    /// The frame number of a preview's art.
+    static let previewFrame = -1
 
     /// The lines of the image in the detail view: all but its title line and the status line.
     private var detailLines: Int { max(1, navigator.layout.rows - 2) }
@@ -79,7 +86,9 @@ extension InteractiveGallery {
                     inbox.post(.detail(task: id, .progress(received: completed, expected: total)))
                 case .finished(let result):
                     inbox.post(.detail(task: id, .finished(result)))
-                case .started, .preview, .cancelled:
+                case .preview(let response):
+                    inbox.post(.detail(task: id, .preview(response.image)))
+                case .started, .cancelled:
                     break
                 }
             }
@@ -93,7 +102,15 @@ extension InteractiveGallery {
         case .progress(let received, let expected):
             current.received = received
             current.expected = expected
+        case .preview(let image):
+            var isLoading = false
+            if case .loading = current.display { isLoading = true }
+            guard current.isPreview || isLoading else { break }
+            current.isPreview = true
+            if isLoading { current.display = .image(nil, graphics: nil, cache: nil) }
+            renderDetail(image, task: id, frame: Self.previewFrame)
         case .finished(.success(let response)):
+            current.isPreview = false
             let image = response.image
             current.pixelSize = (image.width, image.height)
             current.display = .image(nil, graphics: nil, cache: response.cacheType)
@@ -102,6 +119,11 @@ extension InteractiveGallery {
             renderDetail(image, task: id, frame: 0)
         case .finished(.failure(let error)):
             current.display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
+        case .art(let art, let graphics, let size, let frame) where frame == Self.previewFrame:
+            // A preview's art, unless the final image has come meanwhile.
+            guard current.isPreview else { break }
+            current.display = .image(art, graphics: graphics, cache: nil)
+            current.artSize = size
         case .art(let art, let graphics, let size, let frame):
             guard case .image(_, _, let cache) = current.display else { break }
             current.framesBeingDrawn.remove(frame)
@@ -177,7 +199,9 @@ extension InteractiveGallery {
         if let animation = detail.animation {
             title += " · frame \(detail.shownFrame + 1) of \(animation.frames.count)"
         }
-        if case .image(_, _, let cache) = detail.display {
+        if detail.isPreview {
+            title += " · sharpening…"
+        } else if case .image(_, _, let cache) = detail.display {
             title += " · " + Self.sourceLabel(cache)
         }
         screen.put(" " + title, x: 0, y: 0, limit: layout.columns, background: options.background, bold: true)

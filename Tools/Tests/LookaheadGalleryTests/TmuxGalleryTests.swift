@@ -380,6 +380,12 @@ struct TmuxGalleryTests {
         let session = try TmuxSession(arguments: fast, columns: 100, rows: 32)
         try session.waitFor("row 4's preview") { detailLine(of: 4, in: $0)?.contains("sharpening") == true }
         try session.waitFor("row 4's final image") { detailLine(of: 4, in: $0)?.contains("downloaded") == true }
+        // Its detail view, a larger download, sharpens too.
+        try session.send("j", count: 3)
+        try session.send("Enter")
+        try session.waitFor("the detail view's preview") { $0.contains("Hello 4 ·") && $0.contains("sharpening…") }
+        try session.waitFor("the detail view's image") { $0.contains("Hello 4 ·") && $0.contains(" px · downloaded") }
+        try session.send("q")
         try session.send("q")
     }
 
