@@ -29,11 +29,16 @@ package enum ColorManagement {
         deinit { cmsDeleteTransform(handle) }
     }
 
-    /// Transforms by profile, so photos from one camera build theirs once (a few hundred microseconds each);
-    /// `nil` for profiles that need none. At most 32 are kept.
+    /// Transforms by the SHA-256 of their profile, so photos from one camera build theirs once (a few hundred
+    /// microseconds each) and the cache holds 32 bytes a profile, not the profile (a server could send many large
+    /// ones); `nil` for profiles that need none. At most 32 are kept.
     private static let transforms = Locked<[[UInt8]: Transform?]>([:])
     /// The same for CMYK profiles, whose transforms take inverted CMYK.
     private static let cmykTransforms = Locked<[[UInt8]: Transform?]>([:])
+
+    private static func cacheKey(_ profile: [UInt8]) -> [UInt8] {
+        profile.withUnsafeBytes { SHA256Digest.hash($0) }
+    }
 
     /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
     /// or the profile cannot be read (it is then taken as sRGB).
@@ -133,17 +138,19 @@ package enum ColorManagement {
     )
 
     private static func transform(for profile: [UInt8]) -> Transform? {
-        if let cached = transforms.withLock({ $0[profile] }) { return cached }
+        let key = cacheKey(profile)
+        if let cached = transforms.withLock({ $0[key] }) { return cached }
         let made = makeTransform(profile)
         transforms.withLock { cache in
             if cache.count >= 32 { cache.removeAll() }
-            cache[profile] = .some(made)
+            cache[key] = .some(made)
         }
         return made
     }
 
     private static func cmykTransform(for profile: [UInt8]) -> Transform? {
-        if let cached = cmykTransforms.withLock({ $0[profile] }) { return cached }
+        let key = cacheKey(profile)
+        if let cached = cmykTransforms.withLock({ $0[key] }) { return cached }
         var made: Transform?
         if let input = open(profile) {
             defer { cmsCloseProfile(input) }
@@ -161,7 +168,7 @@ package enum ColorManagement {
         }
         cmykTransforms.withLock { cache in
             if cache.count >= 32 { cache.removeAll() }
-            cache[profile] = .some(made)
+            cache[key] = .some(made)
         }
         return made
     }
