@@ -14,11 +14,21 @@ extension ImageDecoders {
     /// decoder hold more than that beside the image, and at most 1,000 of them are kept. CRC errors fail decoding,
     /// up to and including the last chunk. The work is bounded by the pixel count (inflating more than the image
     /// needs is an error) and by the size of the data.
+    ///
+    /// Colour: an `iCCP` profile that is not sRGB is converted to sRGB (on Linux, with Little CMS). `cHRM` and
+    /// `gAMA` without a profile are left alone unless ``convertsGammaAndChromaticities`` is set: most files that carry
+    /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common), and libpng,
+    /// Pillow, stb_image and PngSuite's reference pixels leave the samples as stored.
     public struct PNG: ImageDecoding {
         public let name = "PNG"
+        /// Whether `cHRM` primaries and a `gAMA` exponent that differ from sRGB's, in a file without an `iCCP` or
+        /// `sRGB` chunk, convert the colours to sRGB (as a browser with colour management shows them). Default off.
+        public var convertsGammaAndChromaticities: Bool
 
         /// Creates the decoder.
-        public init() {}
+        public init(convertsGammaAndChromaticities: Bool = false) {
+            self.convertsGammaAndChromaticities = convertsGammaAndChromaticities
+        }
 
         private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -33,7 +43,13 @@ extension ImageDecoders {
                 guard let base = raw.baseAddress, raw.count > 0 else {
                     return .failure(ImageDecodingError(codec: "PNG", message: "empty data"))
                 }
-                return Self.decode(decoder, base, raw.count, context)
+                return Self.decode(
+                    decoder,
+                    base,
+                    raw.count,
+                    context,
+                    gammaAndChromaticities: convertsGammaAndChromaticities
+                )
             }
             return PlatformImage.make(from: try result.get())
         }
@@ -42,7 +58,8 @@ extension ImageDecoders {
             _ decoder: OpaquePointer,
             _ source: UnsafeRawPointer,
             _ size: Int,
-            _ context: ImageDecodingContext
+            _ context: ImageDecodingContext,
+            gammaAndChromaticities: Bool
         ) -> Result<Bitmap, ImageDecodingError> {
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
             spng_set_option(decoder, SPNG_CHUNK_COUNT_LIMIT, 1000)
@@ -87,7 +104,7 @@ extension ImageDecoders {
             status = spng_decode_chunks(decoder)
             guard status == 0 else { return .failure(error(status)) }
             let bitmap = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(
-                from: colorProfile(decoder)
+                from: colorProfile(decoder, gammaAndChromaticities: gammaAndChromaticities)
             )
             // An eXIf chunk (before or after the image data): its orientation, as JPEG's.
             var exif = spng_exif()
@@ -98,13 +115,14 @@ extension ImageDecoders {
             return .success(bitmap.applying(ExifOrientation.exifPayload(payload)))
         }
 
-        /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, without an `sRGB`
-        /// chunk, a profile made of `cHRM`'s primaries and `gAMA`'s exponent when they differ from sRGB's.
-        fileprivate static func colorProfile(_ decoder: OpaquePointer) -> [UInt8]? {
+        /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, when asked, without an
+        /// `sRGB` chunk, a profile made of `cHRM`'s primaries and `gAMA`'s exponent when they differ from sRGB's.
+        fileprivate static func colorProfile(_ decoder: OpaquePointer, gammaAndChromaticities: Bool) -> [UInt8]? {
             var iccp = spng_iccp()
             if spng_get_iccp(decoder, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 {
                 return [UInt8](UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
             }
+            guard gammaAndChromaticities else { return nil }
             var intent: UInt8 = 0
             if spng_get_srgb(decoder, &intent) == 0 { return nil }
             #if canImport(CLCMS)
@@ -162,7 +180,11 @@ extension ImageDecoders.PNG: ImageMetadataReading {
                     [UInt8](UnsafeRawBufferPointer(start: bytes, count: exif.length))
                 )
             }
-            return ImageDecoders.metadata(format: name, orientation: orientation, profile: Self.colorProfile(decoder))
+            return ImageDecoders.metadata(
+                format: name,
+                orientation: orientation,
+                profile: Self.colorProfile(decoder, gammaAndChromaticities: convertsGammaAndChromaticities)
+            )
         }
     }
 }

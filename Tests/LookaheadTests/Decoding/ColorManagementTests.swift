@@ -130,7 +130,7 @@ import CWebP
         #expect([untagged[8, 8].red, untagged[8, 8].green, untagged[8, 8].blue] == [234, 51, 35])
     }
 
-    @Test func pngChromaticitiesWithoutAProfileConvertToo() throws {
+    @Test func pngChromaticitiesWithoutAProfileConvertWhenAsked() throws {
         let p3 = spng_chrm_int(
             white_point_x: 31_270,
             white_point_y: 32_900,
@@ -141,8 +141,15 @@ import CWebP
             blue_x: 15_000,
             blue_y: 6_000
         )
-        let image = try decode(try png(solid(p3Red), chrm: p3))
+        let data = try png(solid(p3Red), chrm: p3)
+        let png = ImageDecoders.PNG(convertsGammaAndChromaticities: true)
+        let image = try png.decode(data, context: .init())
         #expect(isSRGBRed(image[8, 8]), "\(image[8, 8])")
+        #expect(png.metadata(of: data).isConvertedToSRGB)
+        // By default the samples are left as stored, as libpng, Pillow and PngSuite's reference pixels leave them.
+        let stored = try decode(data)
+        #expect(stored[8, 8].red == p3Red[0] && stored[8, 8].green == p3Red[1] && stored[8, 8].blue == p3Red[2])
+        #expect(ImageDecoders.metadata(of: data)?.isConvertedToSRGB == false)
     }
 
     @Test func alphaIsKeptThroughTheConversion() throws {
