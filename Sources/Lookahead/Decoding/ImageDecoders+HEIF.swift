@@ -108,7 +108,19 @@ extension ImageDecoders {
             }
             defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
             let profile = colorProfile(chosen) ?? colorProfile(primary)
-            return decodeImage(chosen).map { $0.convertedToSRGB(from: profile) }
+            if thumbnail != nil, case .success(let small) = decodeImage(chosen),
+                hasSameShape(small.width, small.height, as: width, height)
+            {
+                return .success(small.convertedToSRGB(from: profile))
+            }
+            // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
+            return decodeImage(primary).map { $0.convertedToSRGB(from: colorProfile(primary)) }
+        }
+
+        /// Whether a picture has the shape of an image (within a pixel): a thumbnail of another shape (an unrotated
+        /// one, a crop, a coded size that is not the declared one) would give a wrong picture.
+        private static func hasSameShape(_ width: Int, _ height: Int, as imageWidth: Int, _ imageHeight: Int) -> Bool {
+            abs(width * imageHeight - height * imageWidth) <= max(imageWidth, imageHeight)
         }
 
         /// The colour space of an image when it is not plainly sRGB: its ICC profile (`colr` of type `prof` or
@@ -174,8 +186,7 @@ extension ImageDecoders {
                 }
                 let thumbWidth = Int(heif_image_handle_get_width(handle))
                 let thumbHeight = Int(heif_image_handle_get_height(handle))
-                // A thumbnail of another shape (an unrotated one, a crop) would give a wrong picture.
-                let sameShape = abs(thumbWidth * height - thumbHeight * width) <= max(width, height)
+                let sameShape = hasSameShape(thumbWidth, thumbHeight, as: width, height)
                 let pixels = thumbWidth * thumbHeight
                 // Never larger than the image itself: a hostile thumbnail must not decode bigger than what was checked.
                 if sameShape, thumbWidth >= target.width, thumbHeight >= target.height, thumbWidth <= width,

@@ -19,7 +19,10 @@ enum TestHEIF {
         thumbnail: (rgba: [UInt8], size: Int)? = nil,
         iccProfile: [UInt8]? = nil,
         nclxPrimaries: heif_color_primaries? = nil,
-        quality: Int32 = 92
+        quality: Int32 = 92,
+        bitDepth: Int = 8,
+        cropsWithAGrid: Bool = true,
+        savesAlpha: Bool = true
     ) -> Data {
         guard let context = heif_context_alloc() else { fatalError("heif_context_alloc") }
         defer { heif_context_free(context) }
@@ -29,7 +32,7 @@ enum TestHEIF {
         )
         defer { heif_encoder_release(encoder) }
         check(heif_encoder_set_lossy_quality(encoder, quality))
-        let image = makeImage(rgba: rgba, width: width, height: height)
+        let image = makeImage(rgba: rgba, width: width, height: height, bitDepth: bitDepth)
         defer { heif_image_release(image) }
         if let iccProfile {
             check(heif_image_set_raw_color_profile(image, "prof", iccProfile, iccProfile.count))
@@ -45,6 +48,10 @@ enum TestHEIF {
         guard let options = heif_encoding_options_alloc() else { fatalError("heif_encoding_options_alloc") }
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = orientation
+        // libheif wraps a picture whose coded size differs from its own in a 1×1 grid that crops it, unless told to
+        // write a `clap` box instead.
+        options.pointee.macOS_compatibility_workaround = cropsWithAGrid ? 1 : 0
+        options.pointee.save_alpha_channel = savesAlpha ? 1 : 0
         // libheif leaves the nclx box out for old macOS versions unless told otherwise.
         options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
         var handle: OpaquePointer?
@@ -78,17 +85,32 @@ enum TestHEIF {
         return sink.data
     }
 
-    private static func makeImage(rgba: [UInt8], width: Int, height: Int) -> OpaquePointer {
+    /// An image of 8-bit RGBA pixels, or, for a `bitDepth` over 8, of 16-bit big-endian RGB samples holding that many
+    /// bits, alpha dropped (as `heif-enc` makes of a 16-bit PNG), so the encoder writes a high-bit-depth stream.
+    private static func makeImage(rgba: [UInt8], width: Int, height: Int, bitDepth: Int = 8) -> OpaquePointer {
         var image: OpaquePointer?
-        check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGBA, &image))
-        check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8))
+        let isDeep = bitDepth > 8
+        let chroma = isDeep ? heif_chroma_interleaved_RRGGBB_BE : heif_chroma_interleaved_RGBA
+        check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, chroma, &image))
+        check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), Int32(bitDepth)))
         var stride: Int32 = 0
         guard let image, let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
             fatalError("heif_image_get_plane")
         }
-        rgba.withUnsafeBufferPointer { source in
-            for row in 0..<height {
-                (plane + row * Int(stride)).update(from: source.baseAddress! + row * width * 4, count: width * 4)
+        for row in 0..<height {
+            let line = plane + row * Int(stride)
+            for column in 0..<width {
+                let source = (row * width + column) * 4
+                if isDeep {
+                    for channel in 0..<3 {
+                        // Scaled to the full range of the depth: 255 becomes 1023 at 10 bits.
+                        let value = (Int(rgba[source + channel]) * ((1 << bitDepth) - 1) + 127) / 255
+                        line[(column * 3 + channel) * 2] = UInt8(value >> 8)
+                        line[(column * 3 + channel) * 2 + 1] = UInt8(value & 0xFF)
+                    }
+                } else {
+                    for channel in 0..<4 { line[column * 4 + channel] = rgba[source + channel] }
+                }
             }
         }
         return image
