@@ -26,8 +26,9 @@ import Logging
 ///   file is written. The index is rebuilt at open from the folder (sizes and modification times, which the cache
 ///   sets on a hit at most once a minute per entry).
 /// - **Robust to its surroundings.** A folder deleted from outside is recreated on the next write; a file
-///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing, logs one
-///   warning, and loads still succeed from the network.
+///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing and logs one
+///   warning, and loads still succeed from the network; after ``writeRetryInterval`` the next store tries again,
+///   and writing resumes once one succeeds (space freed, the file system writable again).
 /// - **One writer per folder.** A cache takes an exclusive `flock` on `.lock` in its folder. A second cache
 ///   opened on the same folder, in this process or another, gets no lock and only reads: it never writes,
 ///   removes or sweeps, so two caches never corrupt each other.
@@ -48,6 +49,8 @@ public final class DiskCache: DataCaching {
     public let synchronizesWrites: Bool
     /// `true` when another cache holds the folder's lock: this one only reads.
     public let isReadOnly: Bool
+    /// How long writing pauses after the disk was found full or read-only, before a store tries again.
+    public let writeRetryInterval: TimeInterval
 
     private struct Staged {
         let data: Data
@@ -60,6 +63,8 @@ public final class DiskCache: DataCaching {
         var staging: [String: Staged] = [:]
         var generation = 0
         var writeFailure: String?
+        /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
+        var writesPausedUntil: TimeInterval = 0
     }
 
     private let state = Locked(State())
@@ -99,12 +104,14 @@ public final class DiskCache: DataCaching {
     ///   - sizeLimit: The most bytes the entries may take on disk. Default 500 MB.
     ///   - trimRatio: The fraction of the limit a sweep trims to. Default 0.8.
     ///   - synchronizesWrites: `fsync` each entry before it is renamed into place. Default off.
+    ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
     ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
     public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
         trimRatio: Double = 0.8,
         synchronizesWrites: Bool = false,
+        writeRetryInterval: TimeInterval = 60,
         logger: Logger = Logger(label: "lookahead.disk-cache")
     ) {
         self.directory = directory
@@ -112,6 +119,7 @@ public final class DiskCache: DataCaching {
         self.sizeLimit = max(0, sizeLimit)
         self.trimRatio = min(1, max(0, trimRatio))
         self.synchronizesWrites = synchronizesWrites
+        self.writeRetryInterval = max(0, writeRetryInterval)
         self.logger = logger
         DiskCacheFile.prepareDirectory(directory.path)
         switch DiskCacheFile.lock(directory: directory.path) {
@@ -125,7 +133,10 @@ public final class DiskCache: DataCaching {
         case .failed(let error):
             lockDescriptor = nil
             isReadOnly = true
-            state.withLock { $0.writeFailure = error.description }
+            state.withLock {
+                $0.writeFailure = error.description
+                $0.writesPausedUntil = .infinity
+            }
             logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
         queue.async { self.loadIndex() }
@@ -209,7 +220,7 @@ public final class DiskCache: DataCaching {
         let name = DiskCacheFile.name(for: key)
         let now = Date().timeIntervalSince1970
         let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
-            guard state.writeFailure == nil else { return nil }
+            guard state.writeFailure == nil || now >= state.writesPausedUntil else { return nil }
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
             state.index.insert(name, size: size, touchedAt: now)
@@ -265,7 +276,7 @@ public final class DiskCache: DataCaching {
     public var totalSize: Int { state.withLock { $0.index.totalSize } }
     /// The number of entries.
     public var totalCount: Int { state.withLock { $0.index.count } }
-    /// Why writing stopped, if it did (disk full, read-only file system).
+    /// Why writing stopped, if it is stopped (disk full, read-only file system); `nil` again once a write succeeds.
     public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
     /// Whether an entry for the key is known, without reading it.
@@ -312,8 +323,12 @@ public final class DiskCache: DataCaching {
                 }
             }
             if error.isOutOfSpaceOrReadOnly {
+                let pausedUntil = Date().timeIntervalSince1970 + writeRetryInterval
                 let isFirst = state.withLock { state -> Bool in
-                    defer { state.writeFailure = state.writeFailure ?? error.description }
+                    defer {
+                        state.writeFailure = state.writeFailure ?? error.description
+                        state.writesPausedUntil = pausedUntil
+                    }
                     return state.writeFailure == nil
                 }
                 if isFirst { logger.warning("Disk cache at \(path) stopped writing: \(error)") }
@@ -322,9 +337,12 @@ public final class DiskCache: DataCaching {
             }
             return
         }
-        state.withLock { state in
+        let resumed = state.withLock { state -> Bool in
             if state.staging[name]?.generation == generation { state.staging[name] = nil }
+            defer { state.writeFailure = nil }
+            return state.writeFailure != nil
         }
+        if resumed { logger.notice("Disk cache at \(path) writes again") }
     }
 
     /// Writes a file; recreates the folder once if it was deleted from outside.

@@ -81,6 +81,37 @@ struct DiskCacheFileSystemTests {
         #expect(cache.cachedData(for: "key-\(stored.count)") == nil)
     }
 
+    @Test func writingResumesOnceSpaceIsFreedAndThePauseIsOver() {
+        let disk = TinyFileSystem(kilobytes: 64)
+        let folder = disk.folder.url.appendingPathComponent("cache")
+        // No pause: the first store after the failure tries again.
+        let cache = DiskCache(directory: folder, sizeLimit: 10 << 20, writeRetryInterval: 0)
+        var stored = 0
+        while cache.writeFailure == nil, stored < 40 {
+            cache.storeData(data(stored), for: "key-\(stored)")
+            cache.flush()
+            stored += 1
+        }
+        #expect(cache.writeFailure != nil, "64 KiB cannot hold 40 entries of 4 KB")
+        // Still full: the next store fails too and writing stays stopped.
+        cache.storeData(data(98), for: "still-full")
+        cache.flush()
+        #expect(cache.writeFailure != nil)
+        #expect(cache.cachedData(for: "still-full") == nil)
+        // Space freed (by the cache or by someone else): the next store is written and served.
+        cache.removeData(for: "key-0")
+        cache.removeData(for: "key-1")
+        cache.flush()
+        cache.storeData(data(99), for: "after")
+        cache.flush()
+        #expect(cache.writeFailure == nil)
+        #expect(cache.cachedData(for: "after") == data(99))
+        // Read from the disk by a cache opened later, not from memory.
+        let reopened = DiskCache(directory: folder, sizeLimit: 10 << 20)
+        #expect(reopened.isReadOnly)
+        #expect(reopened.cachedData(for: "after") == data(99))
+    }
+
     @Test func aFileSystemRemountedReadOnlyStopsWriting() {
         let disk = TinyFileSystem(kilobytes: 256)
         let cache = DiskCache(directory: disk.folder.url, sizeLimit: 10 << 20)
