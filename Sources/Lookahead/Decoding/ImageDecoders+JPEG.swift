@@ -11,7 +11,11 @@ extension ImageDecoders {
     /// - Dimensions are read from the header and checked against the pixel limit before the pixel buffer
     ///   is allocated.
     /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size, so a
-    ///   12-megapixel photo shown at 256 pixels decodes an eighth of the pixels.
+    ///   12-megapixel photo shown at 256 pixels decodes an eighth of the pixels. A thumbnail of a file libjpeg
+    ///   decodes in one pass (a sequential JPEG, as cameras write them) holds only its output and a few rows of
+    ///   blocks, so the pixel limit counts the pixels decoded: a 108-megapixel photo over the limit still gives its
+    ///   thumbnail. A progressive file keeps every block of the image until its last scan, so its declared size
+    ///   counts.
     /// - The EXIF orientation is applied: bitmaps come out upright.
     /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
     ///   image is never shown as if it were the image.
@@ -70,8 +74,19 @@ extension ImageDecoders {
             guard width > 0, height > 0 else {
                 return .failure(ImageDecodingError(codec: "JPEG", message: "invalid dimensions \(width)×\(height)"))
             }
-            let pixelCount = Int(width) * Int(height)
-            if pixelCount > context.maximumPixelCount {
+            // The thumbnail's target is upright; compare it with the upright size.
+            let factor =
+                orientation.swapsDimensions
+                ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
+                : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
+            let outWidth = Int(lookahead_tj_scaled(width, factor))
+            let outHeight = Int(lookahead_tj_scaled(height, factor))
+            // What the decode holds in memory: the output alone for a scaled one-pass decode, else the whole image.
+            let isStreamed =
+                (outWidth, outHeight) != (Int(width), Int(height))
+                && decodesInOnePass(UnsafeRawBufferPointer(start: source, count: Int(size)))
+            let counted = isStreamed ? outWidth * outHeight : Int(width) * Int(height)
+            if counted > context.maximumPixelCount {
                 return .failure(
                     ImageDecodingError(
                         codec: "JPEG",
@@ -80,13 +95,6 @@ extension ImageDecoders {
                     )
                 )
             }
-            // The thumbnail's target is upright; compare it with the upright size.
-            let factor =
-                orientation.swapsDimensions
-                ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
-                : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
-            let outWidth = Int(lookahead_tj_scaled(width, factor))
-            let outHeight = Int(lookahead_tj_scaled(height, factor))
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
             let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)

@@ -74,6 +74,44 @@ extension ImageDecoders.JPEG {
         return finish(blocks, scans)
     }
 
+    /// Whether libjpeg decodes the file in one pass over its data, holding a few rows of blocks at a time: a
+    /// sequential frame (`SOF0`, `SOF1`, `SOF9`) whose first scan interleaves every component. A progressive file, or a
+    /// sequential one with a scan per component, makes libjpeg keep every block of the image in memory until the
+    /// last scan (two bytes a sample), whatever the output size. Reads the markers up to the first scan only.
+    static func decodesInOnePass(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 4 else { return false }
+        let count = bytes.count
+        var offset = 2  // after SOI
+        var components: Int?
+        while offset + 3 < count {
+            guard base[offset] == 0xFF else { return false }
+            let marker = base[offset + 1]
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            let length = Int(base[offset + 2]) << 8 | Int(base[offset + 3])
+            switch marker {
+            case 0xC0, 0xC1, 0xC9:
+                // FF Cn, length (2), precision (1), height (2), width (2), components (1).
+                guard components == nil, offset + 9 < count else { return false }
+                components = Int(base[offset + 9])
+            case 0xC2, 0xC3, 0xC5...0xC7, 0xCA, 0xCB, 0xCD...0xCF:
+                return false
+            case 0xDA:
+                // FF DA, length (2), components in the scan (1).
+                guard let components, offset + 4 < count else { return false }
+                return Int(base[offset + 4]) == components
+            case 0xD8, 0xD9:
+                return false
+            default:
+                break
+            }
+            offset += 2 + length
+        }
+        return false
+    }
+
     private static func finish(_ blocks: Int?, _ scans: Int) -> (scans: Int, blocks: Int)? {
         blocks.map { (scans, $0) }
     }

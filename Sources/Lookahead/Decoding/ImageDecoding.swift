@@ -38,7 +38,9 @@ public protocol AnimatedImageDecoding: ImageDecoding {
 public struct ImageDecodingContext: Sendable {
     /// Decode at reduced size, if the codec can.
     public var thumbnail: ThumbnailOptions?
-    /// The most pixels (width × height, as declared by the header) a decoder may decode.
+    /// The most pixels (width × height, as declared by the header) a decoder may decode. A decoder that decodes a
+    /// thumbnail straight from the file at a reduced size in one pass, holding only its output (a sequential JPEG
+    /// with DCT scaling), counts the pixels it outputs instead.
     public var maximumPixelCount: Int
     /// The most frames an animation may have.
     public var maximumFrameCount: Int

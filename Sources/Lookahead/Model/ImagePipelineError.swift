@@ -56,7 +56,8 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
         case .statusCodeUnacceptable(let code): "Response status code \(code) is not acceptable"
         case .dataIsEmpty: "Response contained no data"
         case .responseTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
-        case .noDecoder(let header): "No decoder recognises data starting with \(header)"
+        case .noDecoder(let header):
+            header.isEmpty ? "No decoder recognises empty data" : "No decoder recognises data starting with \(header)"
         case .decodingFailed(let codec, let message): "\(codec) decoding failed: \(message)"
         case .imageTooLarge(let width, let height, let limit):
             "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"

@@ -58,7 +58,9 @@ extension ImagePipeline {
         /// outside the limit (at most ``dataLoadingConcurrency`` such downloads at once), so a few trickling
         /// servers cannot hold up every other image. `nil` keeps every download in its slot. Default 2 seconds.
         public var stalledDownloadInterval: Duration?
-        /// The most pixels an image may declare in its header. Default 64 megapixels.
+        /// The most pixels an image may declare in its header. Default 64 megapixels (256 MiB decoded). A thumbnail
+        /// of a sequential JPEG, which is decoded at a reduced size in one pass, counts the pixels it decodes: a
+        /// 108-megapixel camera photo still gives a thumbnail.
         public var maximumPixelCount: Int
         /// The most frames an animation may have when a request decodes every frame (``ImageRequest/isAnimated``);
         /// more fail with ``ImagePipelineError/animationTooLarge(frameCount:width:height:)`` before any frame is

@@ -94,5 +94,57 @@ import Testing
             (error as? ImageDecodingError)?.reason == .tooLarge(width: 65000, height: 65000, limit: 64 << 20)
         }
     }
+
+    @Test func aThumbnailOfASequentialJPEGOverTheLimitCountsThePixelsItDecodes() throws {
+        // 1024×768 against a limit of 100,000 pixels: as a thumbnail of 128 px it decodes at 1/8 (128×96) in one pass.
+        let rgb = TestImages.gradient(width: 1024, height: 768)
+        let sequential = Data(TestImages.encode(pixels: rgb, width: 1024, height: 768))
+        let limited = ImageDecodingContext(thumbnail: .init(maximumPixelSize: 128), maximumPixelCount: 100_000)
+        let thumbnail = try decoder.decode(sequential, context: limited)
+        #expect(thumbnail.width == 128 && thumbnail.height == 96)
+        // Whole, it is over the limit.
+        #expect {
+            try decoder.decode(sequential, context: .init(maximumPixelCount: 100_000))
+        } throws: { error in
+            (error as? ImageDecodingError)?.reason == .tooLarge(width: 1024, height: 768, limit: 100_000)
+        }
+        // A thumbnail whose scaled decode is still over the limit is refused too: 1/2 of 1024×768 is 196,608 pixels.
+        #expect(throws: ImageDecodingError.self) {
+            try decoder.decode(
+                sequential,
+                context: .init(thumbnail: .init(maximumPixelSize: 500), maximumPixelCount: 100_000)
+            )
+        }
+    }
+
+    @Test func aThumbnailOfAProgressiveJPEGOverTheLimitIsRefused() throws {
+        // libjpeg keeps every block of a progressive image until its last scan, whatever the output size.
+        let rgb = TestImages.gradient(width: 1024, height: 768)
+        let progressive = Data(TestImages.encode(pixels: rgb, width: 1024, height: 768, progressive: true))
+        #expect {
+            try decoder.decode(
+                progressive,
+                context: .init(thumbnail: .init(maximumPixelSize: 128), maximumPixelCount: 100_000)
+            )
+        } throws: { error in
+            (error as? ImageDecodingError)?.reason == .tooLarge(width: 1024, height: 768, limit: 100_000)
+        }
+        #expect(try decoder.decode(progressive, context: .init(thumbnail: .init(maximumPixelSize: 128))).width == 128)
+    }
+
+    @Test func onlyASequentialFrameWhoseFirstScanHasEveryComponentDecodesInOnePass() {
+        func onePass(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { ImageDecoders.JPEG.decodesInOnePass($0) } }
+        let rgb = TestImages.gradient(width: 64, height: 48)
+        #expect(onePass(TestImages.encode(pixels: rgb, width: 64, height: 48)))
+        #expect(!onePass(TestImages.encode(pixels: rgb, width: 64, height: 48, progressive: true)))
+        let gray = [UInt8](repeating: 128, count: 64 * 48)
+        #expect(onePass(TestImages.encode(pixels: gray, width: 64, height: 48, grayscale: true)))
+        // A sequential frame with one scan per component: SOF0 with three components, then an SOS with one.
+        let frame: [UInt8] = [0xFF, 0xC0, 0, 17, 8, 0, 48, 0, 64, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+        let scan: [UInt8] = [0xFF, 0xDA, 0, 8, 1, 1, 0x00, 0, 63, 0]
+        #expect(!onePass([0xFF, 0xD8] + frame + scan + [0xFF, 0xD9]))
+        #expect(!onePass([0xFF, 0xD8, 0xFF, 0xD9]))
+        #expect(!onePass([]))
+    }
 }
 #endif

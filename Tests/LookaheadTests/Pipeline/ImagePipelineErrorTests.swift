@@ -148,6 +148,7 @@ import Testing
             .failureBackoff(lastError: .statusCodeUnacceptable(404), retryIn: nil),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
+        #expect(ImagePipeline.Error.noDecoder(header: "").description == "No decoder recognises empty data")
     }
 }
 
