@@ -66,6 +66,34 @@ import Testing
         #expect(rounded[2, 2].alpha < 255)
     }
 
+    @Test func aBorderFollowsTheInsideOfTheEdge() throws {
+        let image = Bitmap(width: 80, height: 60, red: 10, green: 20, blue: 30)
+        let white = ImageProcessors.Border(red: 255, green: 255, blue: 255, width: 3)
+        let rounded = try ImageProcessors.RoundedCorners(radius: 10, border: white).process(image)
+        // Along a straight side: three white pixels, then the image.
+        for x in 0..<3 { #expect(rounded[x, 30] == (255, 255, 255, 255), "x \(x): \(rounded[x, 30])") }
+        #expect(rounded[3, 30] == (10, 20, 30, 255))
+        #expect(rounded[40, 59] == (255, 255, 255, 255) && rounded[40, 56] == (10, 20, 30, 255))
+        // In a corner: transparent outside the arc, white along it, the image inside.
+        #expect(rounded[0, 0].alpha == 0)
+        #expect(rounded[4, 4].red > 200 && rounded[4, 4].alpha > 100)
+        #expect(rounded[12, 12] == (10, 20, 30, 255))
+        // A circle's border: white at the top of the circle, the image at its centre.
+        let circle = try ImageProcessors.Circle(border: white).process(image)
+        #expect(circle[30, 1] == (255, 255, 255, 255))
+        #expect(circle[30, 30] == (10, 20, 30, 255))
+        #expect(circle[0, 0].alpha == 0)
+        // The border is part of the identifier; without one the identifiers are as before.
+        #expect(ImageProcessors.Circle().identifier == "circle")
+        #expect(ImageProcessors.RoundedCorners(radius: 8).identifier == "roundedCorners(8)")
+        #expect(ImageProcessors.Circle(border: white).identifier != ImageProcessors.Circle().identifier)
+        #expect(
+            ImageProcessors.RoundedCorners(radius: 8, border: white).identifier
+                != ImageProcessors.RoundedCorners(radius: 8, border: .init(red: 0, green: 0, blue: 0, width: 3))
+                .identifier
+        )
+    }
+
     @Test func compositionAppliesInOrderAndNamesItsParts() throws {
         let composition = ImageProcessors.Composition([
             ImageProcessors.Resize(width: 100, height: 100, crop: true), ImageProcessors.RoundedCorners(radius: 8),
