@@ -29,6 +29,9 @@ import Logging
 ///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing and logs one
 ///   warning, and loads still succeed from the network; after ``writeRetryInterval`` the next store tries again,
 ///   and writing resumes once one succeeds (space freed, the file system writable again).
+/// - **Optional expiry.** With ``maximumAge`` set, an entry not used for that long is removed: when the cache
+///   opens, when a hit finds it (a miss), and by a sweep at most once an hour while storing. Off by default, as in
+///   Nuke; Kingfisher and SDWebImage expire entries after a week.
 /// - **One writer per folder.** A cache takes an exclusive `flock` on `.lock` in its folder. A second cache
 ///   opened on the same folder, in this process or another, gets no lock and only reads: it never writes,
 ///   removes or sweeps, so two caches never corrupt each other.
@@ -50,7 +53,9 @@ public final class DiskCache: DataCaching {
     /// `true` when another cache holds the folder's lock: this one only reads.
     public let isReadOnly: Bool
     /// How long writing pauses after the disk was found full or read-only, before a store tries again.
-    public let writeRetryInterval: TimeInterval
+    public let writeRetryInterval: Duration
+    /// How long an entry may go unused before it is removed; `nil` keeps entries until the size limit evicts them.
+    public let maximumAge: Duration?
 
     private struct Staged {
         let data: Data
@@ -65,6 +70,8 @@ public final class DiskCache: DataCaching {
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
+        /// When expired entries were last swept (seconds since 1970).
+        var lastExpirySweep: TimeInterval = 0
     }
 
     private let state = Locked(State())
@@ -73,6 +80,8 @@ public final class DiskCache: DataCaching {
     private let logger: Logger
     private let path: String
     private let temporaryCounter = AtomicInt(0)
+    /// Seconds since 1970; tests pass their own clock.
+    private let now: @Sendable () -> TimeInterval
 
     /// The default 500 MB cache shared by default pipeline configurations.
     public static let shared = DiskCache(name: "lookahead-images")
@@ -105,21 +114,49 @@ public final class DiskCache: DataCaching {
     ///   - trimRatio: The fraction of the limit a sweep trims to. Default 0.8.
     ///   - synchronizesWrites: `fsync` each entry before it is renamed into place. Default off.
     ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
+    ///   - maximumAge: How long an entry may go unused before it is removed. Default `nil`: no expiry.
     ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
-    public init(
+    public convenience init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
         trimRatio: Double = 0.8,
         synchronizesWrites: Bool = false,
-        writeRetryInterval: TimeInterval = 60,
+        writeRetryInterval: Duration = .seconds(60),
+        maximumAge: Duration? = nil,
         logger: Logger = Logger(label: "lookahead.disk-cache")
     ) {
+        self.init(
+            directory: directory,
+            sizeLimit: sizeLimit,
+            trimRatio: trimRatio,
+            synchronizesWrites: synchronizesWrites,
+            writeRetryInterval: writeRetryInterval,
+            maximumAge: maximumAge,
+            logger: logger,
+            now: { Date().timeIntervalSince1970 }
+        )
+    }
+
+    /// ``init(directory:sizeLimit:trimRatio:synchronizesWrites:writeRetryInterval:maximumAge:logger:)`` with a clock
+    /// (seconds since 1970).
+    package init(
+        directory: URL,
+        sizeLimit: Int = 500 << 20,
+        trimRatio: Double = 0.8,
+        synchronizesWrites: Bool = false,
+        writeRetryInterval: Duration = .seconds(60),
+        maximumAge: Duration? = nil,
+        logger: Logger = Logger(label: "lookahead.disk-cache"),
+        now: @escaping @Sendable () -> TimeInterval
+    ) {
+        self.now = now
+        self.maximumAge = maximumAge
         self.directory = directory
         self.path = directory.path
         self.sizeLimit = max(0, sizeLimit)
         self.trimRatio = min(1, max(0, trimRatio))
         self.synchronizesWrites = synchronizesWrites
-        self.writeRetryInterval = max(0, writeRetryInterval)
+        self.writeRetryInterval = max(.zero, writeRetryInterval)
         self.logger = logger
         DiskCacheFile.prepareDirectory(directory.path)
         switch DiskCacheFile.lock(directory: directory.path) {
@@ -152,12 +189,16 @@ public final class DiskCache: DataCaching {
         guard !key.isEmpty else { return nil }
         let digest = DiskCacheFile.keyDigest(for: key)
         let name = DiskCacheFile.name(digest: digest)
-        let now = Date().timeIntervalSince1970
+        let now = now()
+        let maximumAge = maximumAge?.secondsValue
         // One lock per hit: the index is told of the use before the read, and forgets the entry if it fails.
         let lookup = state.withLock { state -> Lookup in
             if let staged = state.staging[name] {
                 state.index.touch(name)
                 return .staged(staged.data)
+            }
+            if let maximumAge, let entry = state.index.entries[name], now - entry.touchedAt > maximumAge {
+                return .expired
             }
             let known = state.index.recordHit(
                 name,
@@ -174,6 +215,10 @@ public final class DiskCache: DataCaching {
         switch lookup {
         case .staged(let data): return data
         case .absent: return nil
+        case .expired:
+            logger.debug("Removed a disk cache entry \(name) unused for longer than its maximum age")
+            removeUnreadable(name)
+            return nil
         case .file(let knownSize, let needsTouch):
             size = knownSize
             touch = needsTouch
@@ -209,6 +254,7 @@ public final class DiskCache: DataCaching {
     private enum Lookup {
         case staged(Data)
         case absent
+        case expired
         case file(size: Int?, touch: Bool)
     }
 
@@ -218,13 +264,17 @@ public final class DiskCache: DataCaching {
         let size = DiskCacheFile.fileSize(dataCount: data.count)
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
-        let now = Date().timeIntervalSince1970
+        let now = now()
         let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
             guard state.writeFailure == nil || now >= state.writesPausedUntil else { return nil }
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
             state.index.insert(name, size: size, touchedAt: now)
-            let evicted = state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            var evicted = state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            if let maximumAge, now - state.lastExpirySweep >= 3_600 {
+                state.lastExpirySweep = now
+                evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
+            }
             for victim in evicted { state.staging[victim] = nil }
             return (state.generation, evicted)
         }
@@ -302,11 +352,17 @@ public final class DiskCache: DataCaching {
             }
         }
         let scanned = DiskCacheFile.scan(directory: path, removeTemporaryFiles: !isReadOnly)
+        let now = now()
         let evicted = state.withLock { state -> [String] in
             state.index.merge(scanned: scanned)
             state.isIndexLoaded = true
             guard !isReadOnly else { return [] }
-            return state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            var evicted: [String] = []
+            if let maximumAge {
+                state.lastExpirySweep = now
+                evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
+            }
+            return evicted + state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
         }
         removeFilesUnlessStoredAgain(evicted)
     }
@@ -323,7 +379,7 @@ public final class DiskCache: DataCaching {
                 }
             }
             if error.isOutOfSpaceOrReadOnly {
-                let pausedUntil = Date().timeIntervalSince1970 + writeRetryInterval
+                let pausedUntil = now() + writeRetryInterval.secondsValue
                 let isFirst = state.withLock { state -> Bool in
                     defer {
                         state.writeFailure = state.writeFailure ?? error.description
@@ -368,7 +424,7 @@ public final class DiskCache: DataCaching {
     /// The folder was deleted from outside, and with it every entry written so far: the index keeps only the entries
     /// still waiting to be written, so ``totalSize`` and ``totalCount`` count what is really there.
     private func forgetEntriesOnDisk() {
-        let now = Date().timeIntervalSince1970
+        let now = now()
         state.withLock { state in
             state.index.removeAll()
             for (name, staged) in state.staging {

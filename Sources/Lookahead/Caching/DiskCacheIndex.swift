@@ -60,6 +60,13 @@ struct DiskCacheIndex {
         return entry
     }
 
+    /// Removes the entries whose files were last touched before `cutoff` (seconds since 1970); returns their names.
+    mutating func removeEntries(touchedBefore cutoff: Double) -> [String] {
+        let names = entries.filter { $0.value.touchedAt < cutoff }.map(\.key)
+        for name in names { remove(name) }
+        return names
+    }
+
     /// Removes every entry.
     mutating func removeAll() {
         entries.removeAll()

@@ -85,7 +85,7 @@ struct DiskCacheFileSystemTests {
         let disk = TinyFileSystem(kilobytes: 64)
         let folder = disk.folder.url.appendingPathComponent("cache")
         // No pause: the first store after the failure tries again.
-        let cache = DiskCache(directory: folder, sizeLimit: 10 << 20, writeRetryInterval: 0)
+        let cache = DiskCache(directory: folder, sizeLimit: 10 << 20, writeRetryInterval: .zero)
         var stored = 0
         while cache.writeFailure == nil, stored < 40 {
             cache.storeData(data(stored), for: "key-\(stored)")
