@@ -11,8 +11,10 @@ extension ImageDecoders {
     ///
     /// Dimensions come from the header and are checked against the pixel limit before the pixel buffer is
     /// allocated; ancillary chunks are capped at 4 MiB each and 16 MiB together, so a file cannot make the
-    /// decoder hold more than that beside the image, and at most 1,000 of them are kept. CRC errors fail decoding,
-    /// up to and including the last chunk. The work is bounded by the pixel count (inflating more than the image
+    /// decoder hold more than that beside the image, and at most 1,000 of them are kept. A file whose metadata goes
+    /// past those limits (thousands of text chunks, a compressed text or profile that inflates to megabytes) is
+    /// decoded again without it: the picture still shows, as browsers show it. CRC errors fail decoding, up to and
+    /// including the last chunk. The work is bounded by the pixel count (inflating more than the image
     /// needs is an error) and by the size of the data.
     ///
     /// Colour: an `iCCP` profile that is not sRGB is converted to sRGB (on Linux, with Little CMS). `cHRM` and
@@ -37,9 +39,26 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            guard let decoder = spng_ctx_new(0) else { throw ImageDecodingError(codec: name, message: "out of memory") }
+            var status: Int32 = 0
+            let result = decode(data, context: context, status: &status)
+            // Metadata past the chunk limits (thousands of text chunks, a text or profile chunk inflating to
+            // megabytes) stops libspng; the image itself does not need it: decoded again without those chunks.
+            if status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data) {
+                return PlatformImage.make(from: try decode(essential, context: context, status: &status).get())
+            }
+            return PlatformImage.make(from: try result.get())
+        }
+
+        private func decode(
+            _ data: Data,
+            context: ImageDecodingContext,
+            status: inout Int32
+        ) -> Result<Bitmap, ImageDecodingError> {
+            guard let decoder = spng_ctx_new(0) else {
+                return .failure(ImageDecodingError(codec: name, message: "out of memory"))
+            }
             defer { spng_ctx_free(decoder) }
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
+            return data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress, raw.count > 0 else {
                     return .failure(ImageDecodingError(codec: "PNG", message: "empty data"))
                 }
@@ -48,10 +67,38 @@ extension ImageDecoders {
                     base,
                     raw.count,
                     context,
-                    gammaAndChromaticities: convertsGammaAndChromaticities
+                    gammaAndChromaticities: convertsGammaAndChromaticities,
+                    status: &status
                 )
             }
-            return PlatformImage.make(from: try result.get())
+        }
+
+        /// The file with only the chunks that make the picture (`IHDR`, `PLTE`, `tRNS`, `IDAT`, `IEND`) and the small
+        /// ones about its colour and orientation (`sRGB`, `gAMA`, `cHRM`, `eXIf` of at most 64 KiB), each copied
+        /// whole with its CRC; `nil` when nothing is left out or the chunks do not parse.
+        static func essentialChunks(of data: Data) -> Data? {
+            let kept: Set<String> = ["IHDR", "PLTE", "tRNS", "IDAT", "IEND", "sRGB", "gAMA", "cHRM", "eXIf"]
+            let bytes = [UInt8](data)
+            guard bytes.count > 8 else { return nil }
+            var output = Array(bytes[0..<8])
+            var offset = 8
+            var skipped = false
+            while offset + 12 <= bytes.count {
+                let length =
+                    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                    | Int(bytes[offset + 3])
+                let end = offset + 12 + length
+                guard length < 1 << 31, end <= bytes.count else { return nil }
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                if kept.contains(type), type != "eXIf" || length <= 1 << 16 {
+                    output += bytes[offset..<end]
+                } else {
+                    skipped = true
+                }
+                offset = end
+                if type == "IEND" { break }
+            }
+            return skipped ? Data(output) : nil
         }
 
         private static func decode(
@@ -59,14 +106,15 @@ extension ImageDecoders {
             _ source: UnsafeRawPointer,
             _ size: Int,
             _ context: ImageDecodingContext,
-            gammaAndChromaticities: Bool
+            gammaAndChromaticities: Bool,
+            status: inout Int32
         ) -> Result<Bitmap, ImageDecodingError> {
+            // At most 1,000 stored chunks (libspng's own limit, which libspng 0.7.3 does not let a caller raise).
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
-            spng_set_option(decoder, SPNG_CHUNK_COUNT_LIMIT, 1000)
             // No side may exceed the pixel limit: rejected while the header is read.
             let side = UInt32(clamping: min(context.maximumPixelCount, Int(Int32.max)))
             spng_set_image_limits(decoder, side, side)
-            var status = spng_set_png_buffer(decoder, source, size)
+            status = spng_set_png_buffer(decoder, source, size)
             guard status == 0 else { return .failure(error(status)) }
             var header = spng_ihdr()
             status = spng_get_ihdr(decoder, &header)
