@@ -5,8 +5,7 @@
 import CSPNG
 public import Foundation
 
-/// Encoders that turn bitmaps back into files.
-public enum ImageEncoders {
+extension ImageEncoders {
     /// Encodes RGBA bitmaps as 8-bit RGBA PNG with libspng.
     public enum PNG {
         /// The PNG file for a bitmap.

@@ -33,6 +33,10 @@ extension ImagePipeline {
         private var diskCacheChoice: DiskCacheChoice
         /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
         public var diskCachePolicy: DiskCachePolicy = .cacheForever
+        /// What the disk cache keeps: the downloaded bytes (the default), or, for requests with a thumbnail or
+        /// processors, their final images encoded (``DiskCacheContent/automatic``), or both (``DiskCacheContent/all``).
+        /// Final images are stored only with ``DiskCachePolicy/cacheForever``.
+        public var diskCacheContent: DiskCacheContent = .originalData
         /// When set, a download cancelled half-way keeps up to this many bytes in the disk cache, and the next
         /// load of the URL asks for the rest (`Range` + `If-Range`) if the server allowed it (`Accept-Ranges:
         /// bytes` and a strong validator). `nil` (the default) keeps nothing. Needs a loader that hands over

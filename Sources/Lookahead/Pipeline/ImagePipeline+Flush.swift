@@ -1,6 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImagePipeline.flush(): waiting for the disk cache's writes before a program exits.
 
+import Foundation
+
 extension ImagePipeline {
     /// Waits until the data handed to the disk cache so far is on disk, without blocking a thread.
     ///
@@ -12,8 +14,12 @@ extension ImagePipeline {
     /// await pipeline.flush()
     /// ```
     ///
-    /// Loads still running keep going; what they store later is not waited for.
+    /// Final images being encoded for the disk cache (``DiskCacheContent``) are waited for too. Loads still running
+    /// keep going; what they store later is not waited for.
     public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            encodeQueue.async { continuation.resume() }
+        }
         await configuration.diskCache?.flush()
     }
 }

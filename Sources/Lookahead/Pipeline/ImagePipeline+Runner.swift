@@ -17,6 +17,8 @@ extension ImagePipeline {
         if let handler = configuration.eventHandler {
             for event in actions.events { handler(event) }
         }
+        // Queued before the tasks hear of their image, so a `flush()` after a load waits for its entry.
+        for store in actions.processedImageStores { storeProcessedImage(store.output, for: store.request) }
         var stored: [ImageCacheKey] = []
         for (task, delivery) in actions.deliveries {
             switch delivery {
@@ -131,6 +133,25 @@ extension ImagePipeline {
                     token.isCancelled ? .failure(.cancelled) : self.process(input, for: request)
                 self.operationFinished(operation, with: result.map { .image($0) })
             }
+        case .loadProcessedImage(let request):
+            let task = executor.runLoad(priority: Self.taskPriority(priority)) {
+                guard let data = await self.readProcessedImage(for: request) else {
+                    self.run { $0.operationMissedProcessedImage(operation) }
+                    return
+                }
+                self.executor.runDecode {
+                    guard !token.isCancelled else {
+                        self.operationFinished(operation, with: .failure(.cancelled))
+                        return
+                    }
+                    if let output = self.decodeProcessedImage(data, for: request) {
+                        self.operationFinished(operation, with: .success(.image(output)))
+                    } else {
+                        self.run { $0.operationMissedProcessedImage(operation) }
+                    }
+                }
+            }
+            token.attach(task)
         }
     }
 

@@ -41,6 +41,8 @@ public final class ImagePipeline: Sendable {
     let executor: any ImagePipelineExecutor
     /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
     let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
+    /// Encodes final images for the disk cache, one at a time (see ``DiskCacheContent``); ``flush()`` drains it.
+    let encodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility)
 
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
@@ -237,7 +239,8 @@ public final class ImagePipeline: Sendable {
             return
         }
         let seed = processingSeed(for: request)
-        guard let actions = state.withLock({ $0.submit(task, seed: seed) }) else {
+        let processedImage = processedImageUse(for: request)
+        guard let actions = state.withLock({ $0.submit(task, seed: seed, processedImage: processedImage) }) else {
             task.finish(.failure(.pipelineInvalidated))
             return
         }

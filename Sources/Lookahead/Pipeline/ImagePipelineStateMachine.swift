@@ -40,6 +40,8 @@ struct ImagePipelineStateMachine {
         var starts: [Start] = []
         /// Schedule the launcher task: downloads wait in the machine.
         var schedulesLauncher = false
+        /// Final images to encode and store in the disk cache.
+        var processedImageStores: [(request: ImageRequest, output: TaskGraph.Output)] = []
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -61,10 +63,22 @@ struct ImagePipelineStateMachine {
     // MARK: - Events from tasks
 
     /// A task starts; `nil` when the pipeline was invalidated (the task is not registered).
-    mutating func submit(_ task: any TaskReceiver, dataOnly: Bool = false, seed: TaskGraph.Seed? = nil) -> Actions? {
+    mutating func submit(
+        _ task: any TaskReceiver,
+        dataOnly: Bool = false,
+        seed: TaskGraph.Seed? = nil,
+        processedImage: TaskGraph.ProcessedImageUse? = nil
+    ) -> Actions? {
         guard !isInvalidated else { return nil }
         return resolve(
-            graph.submit(task: task.id, request: task.request, dataOnly: dataOnly, seed: seed, receiver: task)
+            graph.submit(
+                task: task.id,
+                request: task.request,
+                dataOnly: dataOnly,
+                seed: seed,
+                processedImage: processedImage,
+                receiver: task
+            )
         )
     }
 
@@ -114,6 +128,10 @@ struct ImagePipelineStateMachine {
         with result: Result<TaskGraph.StageResult, ImagePipelineError>
     ) -> Actions {
         resolve(graph.operationFinished(operation, with: result))
+    }
+
+    mutating func operationMissedProcessedImage(_ operation: Int) -> Actions {
+        resolve(graph.operationMissedProcessedImage(operation))
     }
 
     // MARK: - Events from the launcher
@@ -185,6 +203,8 @@ struct ImagePipelineStateMachine {
                 if let receiver = task.receiver { actions.events.append(.coalesced(receiver.request)) }
             case .loadCancelled(let url):
                 if let url { actions.events.append(.dataLoadCancelled(url)) }
+            case .storeProcessedImage(let request, let output):
+                actions.processedImageStores.append((request, output))
             }
         }
         return stopped

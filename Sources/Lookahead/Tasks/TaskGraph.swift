@@ -38,6 +38,25 @@ package struct TaskGraph {
         case coalesced(task: TaskRecord, url: URL?)
         /// A download stopped because nobody wanted it any more.
         case loadCancelled(url: URL?)
+        /// Store a request's final image, encoded, in the disk cache (see ``ProcessedImageUse``).
+        case storeProcessedImage(request: ImageRequest, output: Output)
+    }
+
+    /// How a request uses the disk cache's entry for its final image (a thumbnail or processed image stored encoded,
+    /// under the request's own key), decided by the pipeline's configuration.
+    package struct ProcessedImageUse: Sendable, Equatable {
+        /// Look the final image up before anything else; on a miss the usual chain of stages follows.
+        package var reads: Bool
+        /// Store the final image once made.
+        package var stores: Bool
+        /// Keep the original data in the disk cache too.
+        package var keepsOriginalData: Bool
+
+        package init(reads: Bool, stores: Bool, keepsOriginalData: Bool) {
+            self.reads = reads
+            self.stores = stores
+            self.keepsOriginalData = keepsOriginalData
+        }
     }
 
     /// The work of one stage.
@@ -45,6 +64,9 @@ package struct TaskGraph {
         case load(ImageRequest)
         case decode(LoadedData, ImageRequest)
         case process(Output, ImageRequest)
+        /// Read and decode the request's final image from the disk cache; report a miss with
+        /// ``TaskGraph/operationMissedProcessedImage(_:)``.
+        case loadProcessedImage(ImageRequest)
     }
 
     /// The result of a data stage: the bytes, the cache they came from (`nil` for the network), and what the disk
@@ -157,6 +179,11 @@ package struct TaskGraph {
         var subscribers: [Subscriber: ImageRequest.Priority]
         var priority: ImageRequest.Priority
         var state: NodeState
+        /// Its image is looked up in the disk cache first; the seed is kept for the chain a miss attaches.
+        var looksUpProcessedImage = false
+        var seed: Seed?
+        /// Its image, once made, is stored in the disk cache.
+        var storesProcessedImage = false
     }
 
     private struct Operation {
@@ -228,16 +255,23 @@ package struct TaskGraph {
         request: ImageRequest,
         dataOnly: Bool = false,
         seed: Seed? = nil,
+        processedImage: ProcessedImageUse? = nil,
         receiver: (any TaskReceiver)? = nil
     ) -> [Action] {
         let stage: Stage = dataOnly ? .data : request.processors.isEmpty ? .decode : .process
-        let (node, joined) = attach(
-            .task(task),
-            priority: request.priority,
-            request: request,
-            stage: stage,
-            seed: seed
-        )
+        var request = request
+        if let processedImage, !processedImage.keepsOriginalData { request.options.insert(.disableDiskCacheWrites) }
+        let node: Int
+        let joined: Bool
+        if !dataOnly, let processedImage, processedImage.reads,
+            !isCoalescingEnabled || nodesByKey[Self.key(for: request, stage: stage)] == nil
+        {
+            node = lookUpProcessedImage(for: .task(task), request: request, stage: stage, seed: seed)
+            joined = false
+        } else {
+            (node, joined) = attach(.task(task), priority: request.priority, request: request, stage: stage, seed: seed)
+        }
+        if !dataOnly, processedImage?.stores == true { nodes[node]!.storesProcessedImage = true }
         let record = TaskRecord(id: task, receiver: receiver, node: node)
         tasks[task] = record
         if joined { actions.append(.coalesced(task: record, url: request.url)) }
@@ -284,6 +318,31 @@ package struct TaskGraph {
         return takeActions()
     }
 
+    /// A running lookup of a final image in the disk cache found none (or none it could decode): the stage attaches
+    /// the usual chain (from its seed, a shorter stage or the data) and waits on it.
+    package mutating func operationMissedProcessedImage(_ operation: Int) -> [Action] {
+        guard let finished = operations.removeValue(forKey: operation) else {
+            preconditionFailure("Internal inconsistency: unknown operation \(operation) missed")
+        }
+        withQueue(finished.queue) { queue in
+            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
+        }
+        if let id = finished.node, let index = nodes.index(forKey: id) {
+            nodes.values[index].looksUpProcessedImage = false
+            let node = nodes.values[index]
+            nodes.values[index].seed = nil
+            _ = attachDependency(
+                of: id,
+                stage: node.key.stage,
+                request: node.request,
+                priority: node.priority,
+                seed: node.seed
+            )
+        }
+        startQueuedWork()
+        return takeActions()
+    }
+
     /// A running operation stopped, with its result. Results of cancelled operations are dropped.
     package mutating func operationFinished(
         _ operation: Int,
@@ -298,6 +357,12 @@ package struct TaskGraph {
         if let id = finished.node, let node = removeNode(id) {
             switch result {
             case .success(let value):
+                // Made here (not read back from the disk cache): stored for the next launch.
+                if node.storesProcessedImage, !node.looksUpProcessedImage, case .image(let output) = value,
+                    output.animation == nil
+                {
+                    actions.append(.storeProcessedImage(request: node.request, output: output))
+                }
                 complete(node, with: value)
             case .failure(let error):
                 fail(node, with: error)
@@ -366,6 +431,42 @@ package struct TaskGraph {
             state: .waiting(on: -1)
         )
         if isCoalescingEnabled { nodesByKey[key] = id }
+        return (id, attachDependency(of: id, stage: stage, request: request, priority: priority, seed: seed))
+    }
+
+    /// A stage whose first work is to look its final image up in the disk cache (on the data queue: it reads a
+    /// file), before any stage it would wait on exists.
+    private mutating func lookUpProcessedImage(
+        for subscriber: Subscriber,
+        request: ImageRequest,
+        stage: Stage,
+        seed: Seed?
+    ) -> Int {
+        let key = Self.key(for: request, stage: stage)
+        let id = makeID()
+        var node = Node(
+            key: key,
+            request: request,
+            subscribers: [subscriber: request.priority],
+            priority: request.priority,
+            state: .queued(.data, .loadProcessedImage(request))
+        )
+        node.looksUpProcessedImage = true
+        node.seed = seed
+        nodes[id] = node
+        if isCoalescingEnabled { nodesByKey[key] = id }
+        dataQueue.enqueue(id, priority: request.priority)
+        return id
+    }
+
+    /// Creates (or joins) what a new stage waits on and sets its state; returns whether it joined work in flight.
+    private mutating func attachDependency(
+        of id: Int,
+        stage: Stage,
+        request: ImageRequest,
+        priority: ImageRequest.Priority,
+        seed: Seed?
+    ) -> Bool {
         let joined: Bool
         switch stage {
         case .data:
@@ -396,7 +497,7 @@ package struct TaskGraph {
                 joined = dependency.joined
             }
         }
-        return (id, joined)
+        return joined
     }
 
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same

@@ -1,0 +1,100 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tests — the task graph's lookup of a final image in the disk cache, driven synchronously.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite struct TaskGraphProcessedImageTests {
+    private let request = ImageRequest(
+        url: URL(string: "https://example.com/1.jpg"),
+        thumbnail: ThumbnailOptions(maximumPixelSize: 64)
+    )
+    private let use = TaskGraph.ProcessedImageUse(reads: true, stores: true, keepsOriginalData: false)
+
+    private func starts(_ actions: [TaskGraph.Action]) -> [(operation: Int, work: TaskGraph.Work)] {
+        actions.compactMap {
+            if case .start(let operation, _, let work, _) = $0 { return (operation, work) }
+            return nil
+        }
+    }
+
+    private func stores(_ actions: [TaskGraph.Action]) -> [ImageRequest] {
+        actions.compactMap {
+            if case .storeProcessedImage(let request, _) = $0 { return request }
+            return nil
+        }
+    }
+
+    private func finished(_ actions: [TaskGraph.Action]) -> [Int] {
+        actions.compactMap {
+            if case .finish(let task, _) = $0 { return task.id }
+            return nil
+        }
+    }
+
+    private var image: TaskGraph.StageResult {
+        .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil, cacheType: .disk))
+    }
+
+    @Test func aHitFinishesWithoutADataStageAndIsNotStoredAgain() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
+        #expect(lookup.count == 1)
+        guard case .loadProcessedImage = lookup[0].work else {
+            Issue.record("the first work is the lookup: \(lookup[0].work)")
+            return
+        }
+        #expect(graph.stageCount == 1)
+        // An identical request joins the lookup.
+        #expect(starts(graph.submit(task: 2, request: request, processedImage: use)).isEmpty)
+        let done = graph.operationFinished(lookup[0].operation, with: .success(image))
+        #expect(finished(done) == [1, 2])
+        #expect(stores(done).isEmpty)
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func aMissAttachesTheChainAndTheMadeImageIsStored() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
+        let load = starts(graph.operationMissedProcessedImage(lookup[0].operation))
+        guard load.count == 1, case .load(let dataRequest) = load[0].work else {
+            Issue.record("a miss starts the download")
+            return
+        }
+        // The original is not kept with `keepsOriginalData: false`.
+        #expect(!dataRequest.dataPolicy.writesDiskCache)
+        let data = TaskGraph.StageResult.data(.init(response: DataLoadResponse(data: Data([1]))))
+        let decode = starts(graph.operationFinished(load[0].operation, with: .success(data)))
+        #expect(decode.count == 1)
+        let done = graph.operationFinished(decode[0].operation, with: .success(image))
+        #expect(finished(done) == [1])
+        #expect(stores(done).map(\.imageKey) == [request.imageKey])
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func aCancelledLookupStopsAndItsLateMissStartsNothing() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
+        let cancelled = graph.cancel(task: 1)
+        #expect(cancelled.contains { if case .cancel = $0 { true } else { false } })
+        #expect(starts(graph.operationMissedProcessedImage(lookup[0].operation)).isEmpty)
+        #expect(graph.liveCount == 0)
+    }
+
+    @Test func withoutReadsTheChainStartsAtOnceAndStillStores() {
+        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let writeOnly = TaskGraph.ProcessedImageUse(reads: false, stores: true, keepsOriginalData: true)
+        let load = starts(graph.submit(task: 1, request: request, processedImage: writeOnly))
+        guard load.count == 1, case .load(let dataRequest) = load[0].work else {
+            Issue.record("the download starts at once")
+            return
+        }
+        #expect(dataRequest.dataPolicy.writesDiskCache)
+        let data = TaskGraph.StageResult.data(.init(response: DataLoadResponse(data: Data([1]))))
+        let decode = starts(graph.operationFinished(load[0].operation, with: .success(data)))
+        let done = graph.operationFinished(decode[0].operation, with: .success(image))
+        #expect(stores(done).count == 1)
+    }
+}
