@@ -10,7 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measures Lookahead against baselines and peers, side by side in one run.",
         subcommands: [
             EngineBenchmark.self, DiskBenchmark.self, DecodeBenchmark.self, HEIFBenchmark.self, ScrollBenchmark.self,
-            FaultsBenchmark.self,
+            FaultsBenchmark.self, DiskContentBenchmark.self,
             ReportCommand.self,
             EndToEndBenchmark.self, SoakBenchmark.self, FixtureServerChildCommand.self,
         ]
