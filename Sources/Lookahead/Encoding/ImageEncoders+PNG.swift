@@ -10,6 +10,15 @@ extension ImageEncoders {
     public enum PNG {
         /// The PNG file for a bitmap.
         public static func encode(_ image: Bitmap) throws(ImageDecodingError) -> Data {
+            try encode(image) { _ in 0 }
+        }
+
+        /// The PNG file for a bitmap, with what `configure` sets on the libspng encoder before the image is written
+        /// (ancillary chunks; it returns libspng's status).
+        package static func encode(
+            _ image: Bitmap,
+            configure: (OpaquePointer) -> Int32
+        ) throws(ImageDecodingError) -> Data {
             guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
                 throw ImageDecodingError(codec: "PNG", message: "out of memory")
             }
@@ -25,6 +34,10 @@ extension ImageEncoders {
                 interlace_method: 0
             )
             spng_set_ihdr(context, &header)
+            let configured = configure(context)
+            guard configured == 0 else {
+                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(configured)))
+            }
             let rows = image.bytesPerRow == image.width * 4 ? image : image.tightlyPacked
             let status = rows.pixels.withUnsafeBytes {
                 spng_encode_image(

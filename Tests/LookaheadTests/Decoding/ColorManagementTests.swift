@@ -37,48 +37,23 @@ import CWebP
 
     /// A PNG of `rgba` with an `iCCP` profile or `cHRM` chromaticities, written by libspng.
     private func png(_ rgba: [UInt8], iccp: [UInt8]? = nil, chrm: spng_chrm_int? = nil) throws -> Data {
-        let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-        defer { spng_ctx_free(context) }
-        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
-        var header = spng_ihdr(
-            width: 16,
-            height: 16,
-            bit_depth: 8,
-            color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-            compression_method: 0,
-            filter_method: 0,
-            interlace_method: 0
-        )
-        spng_set_ihdr(context, &header)
-        var profileBytes = (iccp ?? []).map { CChar(bitPattern: $0) }
-        if iccp != nil {
-            var chunk = spng_iccp()
-            withUnsafeMutableBytes(of: &chunk.profile_name) { name in
-                for (index, byte) in "Display P3".utf8.enumerated() { name[index] = byte }
+        try TestPNG.encode(rgba: rgba, width: 16, height: 16) { context in
+            if let iccp {
+                var chunk = spng_iccp()
+                withUnsafeMutableBytes(of: &chunk.profile_name) { name in
+                    for (index, byte) in "Display P3".utf8.enumerated() { name[index] = byte }
+                }
+                var profileBytes = iccp.map { CChar(bitPattern: $0) }
+                let status = profileBytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    chunk.profile_len = buffer.count
+                    chunk.profile = buffer.baseAddress
+                    return spng_set_iccp(context, &chunk)
+                }
+                guard status == 0 else { return status }
             }
-            let status = profileBytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                chunk.profile_len = buffer.count
-                chunk.profile = buffer.baseAddress
-                return spng_set_iccp(context, &chunk)
-            }
-            #expect(status == 0)
+            guard var chrm else { return 0 }
+            return spng_set_chrm_int(context, &chrm)
         }
-        if var chrm { #expect(spng_set_chrm_int(context, &chrm) == 0) }
-        let encoded = rgba.withUnsafeBytes {
-            spng_encode_image(
-                context,
-                $0.baseAddress,
-                $0.count,
-                Int32(SPNG_FMT_PNG.rawValue),
-                Int32(SPNG_ENCODE_FINALIZE.rawValue)
-            )
-        }
-        #expect(encoded == 0)
-        var length = 0
-        var error: Int32 = 0
-        let buffer = try #require(spng_get_png_buffer(context, &length, &error))
-        defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
     }
 
     /// A JPEG (quality 100, 4:4:4) of RGB `color` with the profile in `ICC_PROFILE` APP2 segments of at most

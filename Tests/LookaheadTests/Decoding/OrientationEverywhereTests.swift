@@ -27,40 +27,13 @@ import CWebP
 
     /// A PNG of `stripe` with an `eXIf` chunk, written by libspng.
     private func png(exif: [UInt8]) throws -> Data {
-        let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-        defer { spng_ctx_free(context) }
-        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
-        var header = spng_ihdr(
-            width: 40,
-            height: 20,
-            bit_depth: 8,
-            color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-            compression_method: 0,
-            filter_method: 0,
-            interlace_method: 0
-        )
-        spng_set_ihdr(context, &header)
-        var payload = exif.map { CChar(bitPattern: $0) }
-        let status = payload.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var chunk = spng_exif(length: buffer.count, data: buffer.baseAddress)
-            return spng_set_exif(context, &chunk)
+        try TestPNG.encode(rgba: stripe, width: 40, height: 20) { context in
+            var payload = exif.map { CChar(bitPattern: $0) }
+            return payload.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                var chunk = spng_exif(length: buffer.count, data: buffer.baseAddress)
+                return spng_set_exif(context, &chunk)
+            }
         }
-        #expect(status == 0)
-        let encoded = stripe.withUnsafeBytes {
-            spng_encode_image(
-                context,
-                $0.baseAddress,
-                $0.count,
-                Int32(SPNG_FMT_PNG.rawValue),
-                Int32(SPNG_ENCODE_FINALIZE.rawValue)
-            )
-        }
-        #expect(encoded == 0)
-        var length = 0
-        var error: Int32 = 0
-        let buffer = try #require(spng_get_png_buffer(context, &length, &error))
-        defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
     }
 
     /// A lossless WebP of `stripe` with an `EXIF` chunk, assembled by libwebpmux.

@@ -15,19 +15,6 @@ import CSPNG
         let pixels: [UInt8] = (0..<(16 * 16)).flatMap { (index: Int) -> [UInt8] in
             [UInt8(index / 16 * 15), 200, UInt8(index % 16 * 15), 255]
         }
-        let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-        defer { spng_ctx_free(context) }
-        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
-        var header = spng_ihdr(
-            width: 16,
-            height: 16,
-            bit_depth: 8,
-            color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-            compression_method: 0,
-            filter_method: 0,
-            interlace_method: 0
-        )
-        spng_set_ihdr(context, &header)
         // C strings libspng reads while it encodes; freed after.
         let strings = texts.map { strdup($0)! }
         defer { strings.forEach { free($0) } }
@@ -40,22 +27,10 @@ import CSPNG
             chunks[index].length = strlen(strings[index])
             chunks[index].text = strings[index]
         }
-        #expect(spng_set_text(context, &chunks, UInt32(texts.count)) == 0)
-        let encoded = pixels.withUnsafeBytes {
-            spng_encode_image(
-                context,
-                $0.baseAddress,
-                $0.count,
-                Int32(SPNG_FMT_PNG.rawValue),
-                Int32(SPNG_ENCODE_FINALIZE.rawValue)
-            )
+        let data = try TestPNG.encode(rgba: pixels, width: 16, height: 16) { context in
+            spng_set_text(context, &chunks, UInt32(texts.count))
         }
-        #expect(encoded == 0)
-        var length = 0
-        var error: Int32 = 0
-        let buffer = try #require(spng_get_png_buffer(context, &length, &error))
-        defer { free(buffer) }
-        return (Data(bytes: buffer, count: length), pixels)
+        return (data, pixels)
     }
 
     @Test func thousandsOfTextChunksStillShowThePicture() throws {
