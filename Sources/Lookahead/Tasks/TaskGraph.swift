@@ -321,12 +321,7 @@ package struct TaskGraph {
     /// A running lookup of a final image in the disk cache found none (or none it could decode): the stage attaches
     /// the usual chain (from its seed, a shorter stage or the data) and waits on it.
     package mutating func operationMissedProcessedImage(_ operation: Int) -> [Action] {
-        guard let finished = operations.removeValue(forKey: operation) else {
-            preconditionFailure("Internal inconsistency: unknown operation \(operation) missed")
-        }
-        withQueue(finished.queue) { queue in
-            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
-        }
+        let finished = release(operation)
         if let id = finished.node, let index = nodes.index(forKey: id) {
             nodes.values[index].looksUpProcessedImage = false
             let node = nodes.values[index]
@@ -348,12 +343,7 @@ package struct TaskGraph {
         _ operation: Int,
         with result: Result<StageResult, ImagePipelineError>
     ) -> [Action] {
-        guard let finished = operations.removeValue(forKey: operation) else {
-            preconditionFailure("Internal inconsistency: unknown operation \(operation) finished")
-        }
-        withQueue(finished.queue) { queue in
-            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
-        }
+        let finished = release(operation)
         if let id = finished.node, let node = removeNode(id) {
             switch result {
             case .success(let value):
@@ -626,6 +616,17 @@ package struct TaskGraph {
     }
 
     // MARK: - Helpers
+
+    /// Forgets an operation that stopped and gives its slot back to its queue.
+    private mutating func release(_ operation: Int) -> Operation {
+        guard let finished = operations.removeValue(forKey: operation) else {
+            preconditionFailure("Internal inconsistency: unknown operation \(operation) stopped")
+        }
+        withQueue(finished.queue) { queue in
+            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
+        }
+        return finished
+    }
 
     private mutating func removeNode(_ id: Int) -> Node? {
         guard let node = nodes.removeValue(forKey: id) else { return nil }
