@@ -18,7 +18,7 @@ import Foundation
 /// ```
 /// - Important: Thread safe.
 public final class MemoryCache: Sendable {
-    private let storage: Locked<LRUStorage<ImageCacheKey, Entry>>
+    private let storage: Locked<LRUStorage<IndexKey, Entry>>
     private let now: @Sendable () -> Duration
 
     /// The largest cost a single entry may have, in bytes.
@@ -77,10 +77,10 @@ public final class MemoryCache: Sendable {
     /// The entry for a key, if any and not expired. Marks it most recently used.
     package func entry(for key: ImageCacheKey) -> Entry? {
         if timeToLive == nil {
-            return storage.withLock { $0.value(forKey: key, now: .zero) }
+            return storage.withLock { $0.value(forKey: IndexKey(key), now: .zero) }
         }
         let now = now()
-        return storage.withLock { $0.value(forKey: key, now: now) }
+        return storage.withLock { $0.value(forKey: IndexKey(key), now: now) }
     }
 
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
@@ -106,16 +106,16 @@ public final class MemoryCache: Sendable {
     private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> Bool {
         guard cost <= entryCostLimit else {
             // The old image for this key is stale now; never keep serving it.
-            storage.withLock { _ = $0.removeValue(forKey: key) }
+            storage.withLock { _ = $0.removeValue(forKey: IndexKey(key)) }
             return false
         }
         let expiresAt = timeToLive.map { now() + $0 }
-        return storage.withLock { $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt) }
+        return storage.withLock { $0.setValue(entry, forKey: IndexKey(key), cost: cost, expiresAt: expiresAt) }
     }
 
     /// Removes the image for a key.
     public func removeImage(for key: ImageCacheKey) {
-        storage.withLock { _ = $0.removeValue(forKey: key) }
+        storage.withLock { _ = $0.removeValue(forKey: IndexKey(key)) }
     }
 
     /// Removes every image.
@@ -150,5 +150,15 @@ public final class MemoryCache: Sendable {
     }
 
     /// Keys from most to least recently used.
-    package var keysByRecency: [ImageCacheKey] { storage.withLock { $0.keysByRecency } }
+    package var keysByRecency: [ImageCacheKey] { storage.withLock { $0.keysByRecency.map(\.key) } }
+}
+
+/// A key as the cache's index holds it: bucketed by the key's precomputed hash, so a lookup on every frame does
+/// not run the hasher again.
+private struct IndexKey: Hashable {
+    let key: ImageCacheKey
+
+    init(_ key: ImageCacheKey) { self.key = key }
+
+    func _rawHashValue(seed: Int) -> Int { key.rawHashValue(seed: seed) }
 }

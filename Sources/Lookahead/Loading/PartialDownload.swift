@@ -126,3 +126,31 @@ package struct ContentRange: Hashable, Sendable {
         return Int64(text)
     }
 }
+
+// MARK: - Storage
+
+extension PartialDownload {
+    private struct Header: Codable {
+        var validator: String
+        var totalLength: Int64?
+    }
+
+    /// The key the first bytes of `dataKey`'s download are kept under, in the same cache.
+    static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-partial-v1" }
+
+    /// The stored form: a one-line JSON header, a newline, the bytes.
+    func encoded() -> Data {
+        let header = (try? JSONEncoder().encode(Header(validator: validator, totalLength: totalLength))) ?? Data()
+        return header + Data([0x0A]) + data
+    }
+
+    /// Decodes the stored form; `nil` when unreadable.
+    static func decode(_ stored: Data) -> PartialDownload? {
+        guard let newline = stored.firstIndex(of: 0x0A),
+            let header = try? JSONDecoder().decode(Header.self, from: stored[stored.startIndex..<newline])
+        else { return nil }
+        let data = stored[(newline + 1)...]
+        guard !data.isEmpty else { return nil }
+        return PartialDownload(data: Data(data), validator: header.validator, totalLength: header.totalLength)
+    }
+}

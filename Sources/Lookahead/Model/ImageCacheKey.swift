@@ -40,9 +40,9 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(precomputedHash)
     }
 
-    /// What a dictionary (the memory cache's index) buckets by: the precomputed hash — already a seeded SipHash
-    /// of every field — mixed with the table's seed, without running the hasher a second time on each lookup.
-    public func _rawHashValue(seed: Int) -> Int {
+    /// What a dictionary of keys buckets by: the precomputed hash — already a seeded SipHash of every field —
+    /// mixed with the table's seed, without running the hasher a second time on each lookup.
+    func rawHashValue(seed: Int) -> Int {
         precomputedHash ^ seed
     }
 

@@ -118,3 +118,23 @@ extension ImagePipelineError {
         return false
     }
 }
+
+extension ImagePipelineError {
+    /// The transfer failed before the server answered in full: refused, reset, timed out, truncated. A status code
+    /// is an answer, not one of these.
+    package var isServerUnreachable: Bool {
+        guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }
+        switch error {
+        case .connectionFailed, .timedOut, .truncated: return true
+        default: return false
+        }
+    }
+
+    /// Decoding showed the data itself is bad: no decoder recognises it, or the decoder failed on it.
+    package var isInvalidImageData: Bool {
+        switch self {
+        case .noDecoder, .decodingFailed: true
+        default: false
+        }
+    }
+}

@@ -156,3 +156,49 @@ extension ImagePipeline {
         case diskCacheEntryRemoved(URL, reason: ImagePipeline.Error)
     }
 }
+
+// MARK: - What each stage gets of it
+
+extension FetchDataStage.Settings {
+    init(_ configuration: ImagePipeline.Configuration) {
+        self.init(
+            dataLoader: configuration.dataLoader,
+            diskCache: configuration.diskCache,
+            diskCachePolicy: configuration.diskCachePolicy,
+            partialDownloadLimit: configuration.partialDownloadLimit,
+            maximumResponseSize: configuration.maximumResponseSize,
+            timeout: configuration.dataLoadTimeout,
+            idleTimeout: configuration.dataLoadIdleTimeout,
+            stalledDownloadInterval: configuration.stalledDownloadInterval,
+            previews: configuration.isProgressiveDecodingEnabled
+                ? FetchDataStage.PreviewSettings(
+                    interval: configuration.progressiveDecodingInterval,
+                    maximumPreviews: configuration.maximumPreviewsPerImage,
+                    maximumPixelCount: configuration.maximumPixelCount
+                ) : nil
+        )
+    }
+}
+
+extension DecodeStage.Settings {
+    init(_ configuration: ImagePipeline.Configuration) {
+        self.init(
+            decoders: configuration.decoders,
+            maximumPixelCount: configuration.maximumPixelCount,
+            maximumAnimationFrameCount: configuration.maximumAnimationFrameCount,
+            maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
+        )
+    }
+}
+
+extension ProcessedImageStage.Settings {
+    init(_ configuration: ImagePipeline.Configuration) {
+        self.init(
+            diskCache: configuration.diskCache,
+            content: configuration.diskCacheContent,
+            diskCachePolicy: configuration.diskCachePolicy,
+            decoders: configuration.decoders,
+            maximumPixelCount: configuration.maximumPixelCount
+        )
+    }
+}

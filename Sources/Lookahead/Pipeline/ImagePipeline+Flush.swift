@@ -17,9 +17,7 @@ extension ImagePipeline {
     /// Final images being encoded for the disk cache (``DiskCacheContent``) are waited for too. Loads still running
     /// keep going; what they store later is not waited for.
     public func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            encodeQueue.async { continuation.resume() }
-        }
+        await runner.stages.processedImage.flush()
         await configuration.diskCache?.flush()
     }
 }

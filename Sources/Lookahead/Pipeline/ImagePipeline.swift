@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipeline: the public face: memory cache first, then the state machine through the runner.
 
 public import Foundation
 
@@ -23,8 +22,8 @@ public import Foundation
 /// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
 /// meanwhile fail at once (``Configuration/failureBackoff``).
 ///
-/// - Important: Thread safe. All bookkeeping is one state machine (`ImagePipelineStateMachine`) under one lock,
-///   taken once per event; no call blocks on I/O.
+/// - Important: Thread safe. All bookkeeping is one state machine (``TaskGraph``) under one lock, taken once per
+///   event; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
     /// The shared pipeline with the default configuration.
     public static let shared = ImagePipeline()
@@ -32,33 +31,57 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
-    /// Every request's bookkeeping; only the runner (`ImagePipeline+Runner.swift`) changes it.
-    let state: Locked<ImagePipelineStateMachine>
-    /// Task ids are unique in the process, across pipelines.
-    private static let nextTaskID = AtomicInt(0)
+    /// The task graph and the stages: where a request goes once it misses the memory cache.
+    let runner: PipelineRunner
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
-    let executor: any ImagePipelineExecutor
-    /// Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
-    let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
-    /// Encodes final images for the disk cache, one at a time (see ``DiskCacheContent``); ``flush()`` drains it.
-    let encodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility)
+    /// Task ids are unique in the process, across pipelines.
+    private static let nextTaskID = AtomicInt(0)
 
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
-        self.executor = configuration.executor ?? DefaultPipelineExecutor()
-        self.state = Locked(
-            ImagePipelineStateMachine(
-                graph: TaskGraph(
-                    dataLoadLimit: configuration.dataLoadingConcurrency,
-                    decodeLimit: configuration.decodingConcurrency,
-                    backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
-                        ?? max(1, configuration.dataLoadingConcurrency - 2),
-                    isCoalescingEnabled: configuration.isCoalescingEnabled
-                )
+        let failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
+        self.failureRecords = failureRecords
+        let executor = configuration.executor ?? DefaultPipelineExecutor()
+        let events = configuration.eventHandler
+        // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
+        let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
+        let stages = PipelineRunner.Stages(
+            fetch: FetchDataStage(
+                settings: FetchDataStage.Settings(configuration),
+                events: events,
+                failureRecords: failureRecords,
+                ioQueue: ioQueue,
+                executor: executor
+            ),
+            decode: DecodeStage(
+                settings: DecodeStage.Settings(configuration),
+                events: events,
+                failureRecords: failureRecords
+            ),
+            process: ProcessStage(),
+            processedImage: ProcessedImageStage(
+                settings: ProcessedImageStage.Settings(configuration),
+                events: events,
+                ioQueue: ioQueue,
+                encodeQueue: DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility),
+                executor: executor
             )
+        )
+        let graph = TaskGraph(
+            dataLoadLimit: configuration.dataLoadingConcurrency,
+            decodeLimit: configuration.decodingConcurrency,
+            backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
+                ?? max(1, configuration.dataLoadingConcurrency - 2),
+            isCoalescingEnabled: configuration.isCoalescingEnabled
+        )
+        self.runner = PipelineRunner(
+            graph: graph,
+            stages: stages,
+            executor: executor,
+            memoryCache: configuration.memoryCache,
+            events: events
         )
     }
 
@@ -93,47 +116,18 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// Loads a request's original data — disk cache first, then the data loader, stored in the disk cache —
-    /// without decoding it or touching the memory cache. What an ``ImagePrefetcher`` with the `.diskCache`
-    /// destination uses. Cancelling the calling Swift task cancels it.
-    ///
-    /// Loaded data must pass ``ImageDecoders/validateStructure(_:decoders:)`` (a decoder recognises it and it is
-    /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
-    public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
-        if Task.isCancelled { throw .cancelled }
-        let task = DataTask(id: Self.nextTaskID.add(1), request: request)
-        if request.url == nil { throw .invalidURL(nil) }
-        if let error = failureBackoffError(for: request) { throw error }
-        guard let actions = state.withLock({ $0.submit(task, dataOnly: true) }) else { throw .pipelineInvalidated }
-        perform(actions)
-        let result = await withTaskCancellationHandler {
-            await task.wait()
-        } onCancel: {
-            task.resolve(.failure(.cancelled))
-            self.taskCancelled(task)
-        }
-        if case .success(let response) = result, response.cacheType == nil { loadedNetworkData(of: request) }
-        return try result.get()
-    }
-
     // MARK: - Memory cache
 
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData)
-        else { return nil }
-        return configuration.memoryCache?[request.imageKey]
+        memoryCacheEntry(for: request)?.image
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData),
-            let entry = configuration.memoryCache?.entry(for: request.imageKey)
-        else { return nil }
+        guard let entry = memoryCacheEntry(for: request) else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
 
@@ -151,46 +145,48 @@ public final class ImagePipeline: Sendable {
 
     /// Cancels every request with ``ImagePipelineError/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
-        run { $0.invalidate() }
+        runner.run { $0.invalidate() }
     }
 
     // MARK: - Testing
 
     /// Tasks, stages and operations still alive (including cancelled work that has not stopped yet).
-    package var liveTaskCount: Int { state.withLock { $0.liveCount } }
+    package var liveTaskCount: Int { runner.inspect { $0.liveCount } }
 
     /// Suspends until nothing is alive: every task finished and every operation stopped.
     package func waitUntilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !state.withLock({ $0.waitUntilIdle(continuation) }) { continuation.resume() }
-        }
+        await runner.waitUntilIdle()
     }
 
     /// Reads the graph under the lock.
     package func inspectGraph<R>(_ body: (TaskGraph) -> R) -> R {
-        state.withLock { body($0.graph) }
+        runner.inspect(body)
     }
 
     // MARK: - Starting
 
-    private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData),
-            let entry = configuration.memoryCache?.entry(for: request.imageKey)
+    static func makeTaskID() -> Int { nextTaskID.add(1) }
+
+    /// The memory cache's entry for a key (the request's own by default), when the request may read it.
+    private func memoryCacheEntry(for request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
+        guard let memoryCache = configuration.memoryCache, !request.options.contains(.disableMemoryCacheReads),
+            !request.options.contains(.reloadIgnoringCachedData)
         else { return nil }
+        return memoryCache.entry(for: key ?? request.imageKey)
+    }
+
+    private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
+        guard let entry = memoryCacheEntry(for: request) else { return nil }
         configuration.eventHandler?(.memoryCacheHit(request))
         return ImageResponse(image: entry.image, request: request, cacheType: .memory, animation: entry.animation)
     }
 
     /// For a request with processors that missed the memory cache: the image in the memory cache for the longest
     /// prefix of its processors (down to none: the decoded image), so only the processors after it run — with no
-    /// download and no decode. As in Nuke, a request for `[p1, p2, p3]` after one for `[p1, p2]` runs only `p3`.
+    /// download and no decode.
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
-        guard !request.processors.isEmpty, let memoryCache = configuration.memoryCache,
-            !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData)
-        else { return nil }
         let identifiers = request.imageKey.processors
+        guard !identifiers.isEmpty else { return nil }
         for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
             let key = ImageCacheKey(
                 url: request.urlString,
@@ -198,27 +194,19 @@ public final class ImagePipeline: Sendable {
                 processors: Array(identifiers.prefix(count)),
                 isAnimated: request.isAnimated
             )
-            if let entry = memoryCache.entry(for: key) {
-                return TaskGraph.Seed(
-                    processorCount: count,
-                    output: TaskGraph.Output(
-                        image: entry.image,
-                        response: nil,
-                        cacheType: .memory,
-                        animation: entry.animation
-                    )
-                )
-            }
+            guard let entry = memoryCacheEntry(for: request, key: key) else { continue }
+            let image = PreparedImage(image: entry.image, response: nil, cacheType: .memory, animation: entry.animation)
+            return TaskGraph.Seed(processorCount: count, output: image)
         }
         return nil
     }
 
     private func makeTask(with request: ImageRequest) -> ImageTask {
-        ImageTask(id: Self.nextTaskID.add(1), request: request, pipeline: self)
+        ImageTask(id: Self.makeTaskID(), request: request, runner: runner)
     }
 
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
-    /// state machine: one lock, taken once.
+    /// task graph.
     private func start(_ task: ImageTask, readingMemoryCache: Bool) {
         let request = task.request
         if request.url == nil {
@@ -234,16 +222,14 @@ public final class ImagePipeline: Sendable {
             return
         }
         // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
-        if let error = failureBackoffError(for: request) {
+        if let error = failureRecords?.check(request) {
             task.finish(.failure(error))
             return
         }
         let seed = processingSeed(for: request)
-        let processedImage = processedImageUse(for: request)
-        guard let actions = state.withLock({ $0.submit(task, seed: seed, processedImage: processedImage) }) else {
+        let processedImage = runner.stages.processedImage.use(for: request)
+        if !runner.submit(task, seed: seed, processedImage: processedImage) {
             task.finish(.failure(.pipelineInvalidated))
-            return
         }
-        perform(actions)
     }
 }

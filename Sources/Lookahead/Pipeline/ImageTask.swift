@@ -59,13 +59,13 @@ public final class ImageTask: Sendable {
     public let id: Int
     /// The request, with the priority it was created with.
     public let request: ImageRequest
-    private let pipeline: ImagePipeline
+    private let runner: PipelineRunner
     private let storage: Locked<Storage>
 
-    init(id: Int, request: ImageRequest, pipeline: ImagePipeline) {
+    init(id: Int, request: ImageRequest, runner: PipelineRunner) {
         self.id = id
         self.request = request
-        self.pipeline = pipeline
+        self.runner = runner
         self.storage = Locked(Storage(priority: request.priority))
     }
 
@@ -78,7 +78,9 @@ public final class ImageTask: Sendable {
                 storage.priority = newValue
                 return true
             }
-            if changed { pipeline.taskPriorityChanged(self) }
+            // The graph reads the priority under its lock: concurrent changes reach it in the order the task saw
+            // them, and the last one wins in both places.
+            if changed { runner.run { $0.setPriority(self.priority, ofTask: self.id) } }
         }
     }
 
@@ -93,7 +95,7 @@ public final class ImageTask: Sendable {
     /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
     public func cancel() {
         if finish(.failure(.cancelled), isCancellation: true) {
-            pipeline.taskCancelled(self)
+            runner.run { $0.cancel(task: id) }
         }
     }
 
@@ -239,6 +241,33 @@ public final class ImageTask: Sendable {
         for waiter in taken.waiters { waiter.resume(returning: result) }
         for completion in taken.completions { completion(result) }
         return true
+    }
+}
+
+extension ImageTask: TaskReceiver {
+    func didPreview(_ image: PreparedImage) {
+        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+        response.isPreview = true
+        didPreview(response)
+    }
+
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>) {
+        switch result {
+        case .success(.image(let image)):
+            // The runner has stored the image in the memory cache, once for all tasks that share it.
+            let response = ImageResponse(
+                image: image.image,
+                request: request,
+                cacheType: image.cacheType,
+                httpResponse: image.response,
+                animation: image.animation
+            )
+            finish(.success(response))
+        case .success(.data):
+            preconditionFailure("Internal inconsistency: an image task received data")
+        case .failure(let error):
+            finish(.failure(error))
+        }
     }
 }
 

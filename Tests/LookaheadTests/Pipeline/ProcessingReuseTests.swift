@@ -180,19 +180,19 @@ private struct CountingProcessor: ImageProcessing {
     }
 
     @Test func aReloadDoesNotJoinALoadThatMayAnswerFromTheDisk() {
-        var graph = TaskGraph(dataLoadLimit: 4, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
         #expect(Self.loadCount(normal) == 1)
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
         #expect(Self.loadCount(reload) == 1, "the first load may still answer from the disk: the reload loads")
 
-        var downloading = TaskGraph(dataLoadLimit: 4, decodeLimit: 2)
+        var downloading = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let started = downloading.submit(task: 1, request: ImageRequest(url: url))
-        guard case .start(let operation, _, _, _)? = started.first(where: Self.isLoad) else {
+        guard let operation = started.queuedLoads.first?.operation else {
             Issue.record("no load started")
             return
         }
-        downloading.operationStartedDownload(operation)
+        _ = downloading.operationStartedDownload(operation)
         let joined = downloading.submit(
             task: 2,
             request: ImageRequest(url: url, options: [.reloadIgnoringCachedData])
@@ -200,9 +200,5 @@ private struct CountingProcessor: ImageProcessing {
         #expect(Self.loadCount(joined) == 0, "past the disk cache, the download is shared")
     }
 
-    private static func isLoad(_ action: TaskGraph.Action) -> Bool {
-        if case .start(_, _, .load, _) = action { true } else { false }
-    }
-
-    private static func loadCount(_ actions: [TaskGraph.Action]) -> Int { actions.filter(isLoad).count }
+    private static func loadCount(_ actions: TaskGraph.Actions) -> Int { actions.queuedLoads.count }
 }

@@ -13,24 +13,21 @@ import Testing
     )
     private let use = TaskGraph.ProcessedImageUse(reads: true, stores: true, keepsOriginalData: false)
 
-    private func starts(_ actions: [TaskGraph.Action]) -> [(operation: Int, work: TaskGraph.Work)] {
-        actions.compactMap {
-            if case .start(let operation, _, let work, _) = $0 { return (operation, work) }
-            return nil
-        }
+    /// Every start, downloads handed to the launcher included.
+    private func starts(_ actions: TaskGraph.Actions) -> [(operation: Int, work: TaskGraph.Work)] {
+        (actions.queuedLoads + actions.starts).map { ($0.operation, $0.work) }
     }
 
-    private func stores(_ actions: [TaskGraph.Action]) -> [ImageRequest] {
-        actions.compactMap {
-            if case .storeProcessedImage(let request, _) = $0 { return request }
-            return nil
-        }
+    private func stores(_ actions: TaskGraph.Actions) -> [ImageRequest] {
+        actions.processedImageStores.map(\.request)
     }
 
-    private func finished(_ actions: [TaskGraph.Action]) -> [Int] {
-        actions.compactMap {
-            if case .finish(let task, _) = $0 { return task.id }
-            return nil
+    private func finished(_ actions: TaskGraph.Actions) -> [Int] {
+        actions.deliveries.compactMap {
+            switch $0.delivery {
+            case .success, .failure: $0.task.id
+            case .progress, .preview: nil
+            }
         }
     }
 
@@ -39,7 +36,7 @@ import Testing
     }
 
     @Test func aHitFinishesWithoutADataStageAndIsNotStoredAgain() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
         #expect(lookup.count == 1)
         guard case .loadProcessedImage = lookup[0].work else {
@@ -56,7 +53,7 @@ import Testing
     }
 
     @Test func aMissAttachesTheChainAndTheMadeImageIsStored() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
         let load = starts(graph.operationMissedProcessedImage(lookup[0].operation))
         guard load.count == 1, case .load(let dataRequest) = load[0].work else {
@@ -75,16 +72,16 @@ import Testing
     }
 
     @Test func aCancelledLookupStopsAndItsLateMissStartsNothing() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let lookup = starts(graph.submit(task: 1, request: request, processedImage: use))
         let cancelled = graph.cancel(task: 1)
-        #expect(cancelled.contains { if case .cancel = $0 { true } else { false } })
+        #expect(!cancelled.cancels.isEmpty)
         #expect(starts(graph.operationMissedProcessedImage(lookup[0].operation)).isEmpty)
         #expect(graph.liveCount == 0)
     }
 
     @Test func withoutReadsTheChainStartsAtOnceAndStillStores() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let writeOnly = TaskGraph.ProcessedImageUse(reads: false, stores: true, keepsOriginalData: true)
         let load = starts(graph.submit(task: 1, request: request, processedImage: writeOnly))
         guard load.count == 1, case .load(let dataRequest) = load[0].work else {

@@ -21,26 +21,23 @@ import Testing
         )
     }
 
-    private func starts(_ actions: [TaskGraph.Action]) -> [(
+    /// Every start, downloads handed to the launcher included.
+    private func starts(_ actions: TaskGraph.Actions) -> [(
         operation: Int, work: TaskGraph.Work, token: OperationToken
     )] {
-        actions.compactMap {
-            if case .start(let operation, let token, let work, _) = $0 { return (operation, work, token) }
-            return nil
-        }
+        (actions.queuedLoads + actions.starts).map { ($0.operation, $0.work, $0.token) }
     }
 
-    private func cancels(_ actions: [TaskGraph.Action]) -> [OperationToken] {
-        actions.compactMap {
-            if case .cancel(let token) = $0 { return token }
-            return nil
-        }
+    private func cancels(_ actions: TaskGraph.Actions) -> [OperationToken] {
+        actions.cancels
     }
 
-    private func finished(_ actions: [TaskGraph.Action]) -> [Int] {
-        actions.compactMap {
-            if case .finish(let task, _) = $0 { return task.id }
-            return nil
+    private func finished(_ actions: TaskGraph.Actions) -> [Int] {
+        actions.deliveries.compactMap {
+            switch $0.delivery {
+            case .success, .failure: $0.task.id
+            case .progress, .preview: nil
+            }
         }
     }
 
@@ -50,7 +47,7 @@ import Testing
     }
 
     @Test func identicalRequestsShareOneLoadAndOneDecode() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let first = graph.submit(task: 1, request: request(1))
         #expect(starts(first).count == 1)
         for task in 2...10 {
@@ -66,7 +63,7 @@ import Testing
     }
 
     @Test func thumbnailsShareTheDownloadButNotTheDecode() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 4)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 4)
         let load = starts(graph.submit(task: 1, request: request(1, thumbnail: .init(maximumPixelSize: 100))))
         #expect(starts(graph.submit(task: 2, request: request(1, thumbnail: .init(maximumPixelSize: 200)))).isEmpty)
         let decodes = starts(graph.operationFinished(load[0].operation, with: .success(data)))
@@ -74,7 +71,7 @@ import Testing
     }
 
     @Test func processorsShareTheDecode() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 4)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 4)
         let load = starts(graph.submit(task: 1, request: request(1)))
         _ = graph.submit(task: 2, request: request(1, processors: [Identity(identifier: "p")]))
         let decodes = starts(graph.operationFinished(load[0].operation, with: .success(data)))
@@ -89,7 +86,7 @@ import Testing
     }
 
     @Test func cancellingOneOfTwoKeepsTheWork() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         _ = graph.submit(task: 1, request: request(1))
         _ = graph.submit(task: 2, request: request(1))
         #expect(cancels(graph.cancel(task: 1)).isEmpty)
@@ -97,7 +94,7 @@ import Testing
     }
 
     @Test func cancellingTheLastSubscriberCancelsTheRunningLoad() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let load = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(1))
         _ = graph.cancel(task: 1)
@@ -112,7 +109,7 @@ import Testing
     }
 
     @Test func priorityIsTheHighestSubscribersAndFollowsThem() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let url = "https://example.com/1.jpg"
         _ = graph.submit(task: 1, request: request(1, priority: .low))
         #expect(graph.dataPriority(for: url) == .low)
@@ -127,7 +124,7 @@ import Testing
     }
 
     @Test func queuedWorkStartsHighestFirstAndFIFOWithinALevel() {
-        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 1)
         let first = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(2, priority: .low))
         _ = graph.submit(task: 3, request: request(3, priority: .high))
@@ -144,7 +141,7 @@ import Testing
     }
 
     @Test func cancellingQueuedWorkRemovesItWithoutACancelAction() {
-        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 1)
         _ = graph.submit(task: 1, request: request(1))
         _ = graph.submit(task: 2, request: request(2))
         let actions = graph.cancel(task: 2)
@@ -153,7 +150,7 @@ import Testing
     }
 
     @Test func failuresReachEverySubscriberAndAreNotKept() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let load = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(1, processors: [Identity(identifier: "p")]))
         let actions = graph.operationFinished(load.operation, with: .failure(.statusCodeUnacceptable(404)))
@@ -164,7 +161,7 @@ import Testing
     }
 
     @Test func dataOnlyTasksShareTheDownloadAndReceiveData() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let load = starts(graph.submit(task: 1, request: request(1)))[0]
         #expect(starts(graph.submit(task: 2, request: request(1), dataOnly: true)).isEmpty)
         let actions = graph.operationFinished(load.operation, with: .success(data))
@@ -174,7 +171,7 @@ import Testing
     }
 
     @Test func prefetchesLeaveSlotsForVisibleWork() {
-        var graph = TaskGraph(dataLoadLimit: 3, decodeLimit: 1, backgroundDataLoadLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 3, decodeLimit: 1, backgroundDataLoadLimit: 1)
         #expect(starts(graph.submit(task: 1, request: request(1, priority: .low))).count == 1)
         #expect(starts(graph.submit(task: 2, request: request(2, priority: .low))).isEmpty)
         #expect(starts(graph.submit(task: 3, request: request(3, priority: .high))).count == 1)
@@ -187,7 +184,7 @@ import Testing
     }
 
     @Test func aStalledDownloadGivesItsSlotToTheNextOne() {
-        var graph = TaskGraph(dataLoadLimit: 2, decodeLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 2, decodeLimit: 1)
         let first = starts(graph.submit(task: 1, request: request(1)))[0]
         let second = starts(graph.submit(task: 2, request: request(2)))[0]
         #expect(starts(graph.submit(task: 3, request: request(3))).isEmpty)
@@ -197,7 +194,7 @@ import Testing
         #expect(third.count == 1 && graph.parkedDataLoadCount == 1)
         #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["4.jpg"])
         // Parking is once per operation, and decode work is never parked.
-        #expect(graph.operationStalled(first.operation).isEmpty)
+        #expect(starts(graph.operationStalled(first.operation)).isEmpty)
         // The parked one finishing frees no slot (it held none); its result still reaches its task.
         let done = graph.operationFinished(first.operation, with: .success(data))
         #expect(starts(done).map(\.work).allSatisfy { if case .decode = $0 { true } else { false } })
@@ -209,7 +206,7 @@ import Testing
     }
 
     @Test func noMoreStalledDownloadsAreParkedThanTheLimit() {
-        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 1)
         var running = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(2))
         _ = graph.submit(task: 3, request: request(3))
@@ -223,13 +220,13 @@ import Testing
     }
 
     @Test func withoutCoalescingEveryRequestLoads() {
-        var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2, isCoalescingEnabled: false)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2, isCoalescingEnabled: false)
         #expect(starts(graph.submit(task: 1, request: request(1))).count == 1)
         #expect(starts(graph.submit(task: 2, request: request(1))).count == 1)
     }
 
     @Test func failAllFinishesEveryTaskAndCancelsWork() {
-        var graph = TaskGraph(dataLoadLimit: 1, decodeLimit: 1)
+        var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 1)
         let load = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(2))
         let actions = graph.failAll(with: .pipelineInvalidated)

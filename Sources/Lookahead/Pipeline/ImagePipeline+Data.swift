@@ -1,54 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — TaskReceiver: what the pipeline delivers a task's progress and result to.
 
-import Foundation
-
-/// The receiving end of a task in the graph: an ``ImageTask``, or the data-only task behind
-/// ``ImagePipeline/data(for:)``.
-protocol TaskReceiver: AnyObject, Sendable {
-    var id: Int { get }
-    var request: ImageRequest { get }
-    func didProgress(completed: Int64, total: Int64?)
-    /// Delivers a preview (progressive decoding); only image tasks use it.
-    func didPreview(_ image: TaskGraph.Output)
-    /// Delivers the final result; `pipeline` judges data a data-only task receives.
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline)
-}
-
-extension TaskReceiver {
-    /// Receivers other than image tasks ignore previews.
-    func didPreview(_ image: TaskGraph.Output) {}
-}
-
-extension ImageTask: TaskReceiver {
-    func didPreview(_ image: TaskGraph.Output) {
-        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
-        response.isPreview = true
-        didPreview(response)
-    }
-
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline) {
-        switch result {
-        case .success(.image(let output)):
-            // The runner has stored the image in the memory cache, once for all tasks that share it.
-            finish(
-                .success(
-                    ImageResponse(
-                        image: output.image,
-                        request: request,
-                        cacheType: output.cacheType,
-                        httpResponse: output.response,
-                        animation: output.animation
-                    )
-                )
-            )
-        case .success(.data):
-            preconditionFailure("Internal inconsistency: an image task received data")
-        case .failure(let error):
-            finish(.failure(error))
-        }
-    }
-}
+public import Foundation
 
 extension ImagePipeline {
     /// Original image data and where it came from.
@@ -60,12 +12,39 @@ extension ImagePipeline {
         /// The HTTP response, when the data came over HTTP.
         public var httpResponse: HTTPResponseInfo?
     }
+
+    /// Loads a request's original data — disk cache first, then the data loader, stored in the disk cache —
+    /// without decoding it or touching the memory cache. What an ``ImagePrefetcher`` with the `.diskCache`
+    /// destination uses. Cancelling the calling Swift task cancels it.
+    ///
+    /// Loaded data must pass ``ImageDecoders/validateStructure(_:decoders:)`` (a decoder recognises it and it is
+    /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
+    public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
+        if Task.isCancelled { throw .cancelled }
+        if request.url == nil { throw .invalidURL(nil) }
+        if let error = failureRecords?.check(request) { throw error }
+        let task = DataTask(id: Self.makeTaskID(), request: request, decode: runner.stages.decode)
+        guard runner.submit(task, dataOnly: true) else { throw .pipelineInvalidated }
+        let result = await withTaskCancellationHandler {
+            await task.wait()
+        } onCancel: {
+            task.resolve(.failure(.cancelled))
+            self.runner.run { $0.cancel(task: task.id) }
+        }
+        // Nothing more will be learnt about network data that passed: its URL is fine.
+        if case .success(let response) = result, response.cacheType == nil {
+            failureRecords?.recordSuccess(request.urlString)
+        }
+        return try result.get()
+    }
 }
 
 /// The data-only task behind ``ImagePipeline/data(for:)``: one continuation, resumed exactly once.
 final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
+    /// Judges the data: it must be a complete image before it is stored or returned.
+    private let decode: DecodeStage
     private let state = Locked<
         (
             continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>?,
@@ -73,20 +52,18 @@ final class DataTask: TaskReceiver {
         )
     >((nil, nil))
 
-    init(id: Int, request: ImageRequest) {
+    init(id: Int, request: ImageRequest, decode: DecodeStage) {
         self.id = id
         self.request = request
+        self.decode = decode
     }
 
     func didProgress(completed: Int64, total: Int64?) {}
 
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>, in pipeline: ImagePipeline) {
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>) {
         switch result {
         case .success(.data(let loaded)):
-            if case .failure(let error) = pipeline.acceptWithoutDecoding(loaded) {
-                resolve(.failure(error))
-                return
-            }
+            if case .failure(let error) = decode.validate(loaded) { return resolve(.failure(error)) }
             resolve(
                 .success(
                     ImagePipeline.DataResponse(

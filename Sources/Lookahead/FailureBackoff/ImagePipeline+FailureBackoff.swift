@@ -97,43 +97,4 @@ extension ImagePipeline {
     public func forgetAllFailures() {
         failureRecords?.forgetAll()
     }
-
-    // MARK: - From the stages
-
-    /// The error a request fails with at once because its URL waits after a failure; `nil` to go ahead.
-    /// Consulted when a request starts; the download itself asks ``admitDownload(of:)``.
-    func failureBackoffError(for request: ImageRequest) -> Error? {
-        failureRecords?.check(request)
-    }
-
-    /// Asks to start a download: `nil` to go ahead (the attempt is noted, so its failure counts), or the error
-    /// to fail with instead.
-    func admitDownload(of request: ImageRequest) -> Error? {
-        failureRecords?.admit(request)
-    }
-
-    /// A download failed: count it, with the response's `Retry-After` when it has one.
-    func downloadFailed(_ url: URL, error: Error, response: HTTPResponseInfo?) {
-        guard let failureRecords, !error.isCancellation else { return }
-        var retryAfter: Duration?
-        if let response, response.statusCode == 429 || response.statusCode == 503 {
-            retryAfter = RetryAfter.delay(in: response.headers, now: Date())
-        }
-        failureRecords.recordFailure(url.absoluteString, error: error, retryAfter: retryAfter)
-    }
-
-    /// Network data decoded (or failed to): a success forgets the URL's failures, a failure counts.
-    func decodedNetworkData(of request: ImageRequest, error: Error?) {
-        guard let failureRecords else { return }
-        if let error {
-            failureRecords.recordFailure(request.urlString, error: error, retryAfter: nil)
-        } else {
-            failureRecords.recordSuccess(request.urlString)
-        }
-    }
-
-    /// A data-only load delivered network data: nothing more will be learnt about it, so its URL is fine.
-    func loadedNetworkData(of request: ImageRequest) {
-        failureRecords?.recordSuccess(request.urlString)
-    }
 }

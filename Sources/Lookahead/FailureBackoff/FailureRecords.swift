@@ -1,6 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FailureRecords: the pipeline's failure backoff under its own lock, on the configured clock.
 
+import Foundation
+
 /// The ``FailureBackoffStateMachine`` of a pipeline, under a `Locked` of its own (never the task graph's lock,
 /// so a check from a scroll callback does not wait for the graph), reading the time from the policy's clock.
 ///
@@ -33,6 +35,26 @@ final class FailureRecords: Sendable {
         let now = now()
         let bypass = request.dataPolicy.skipsFailureBackoff
         return Self.error(for: machine.withLock { $0.admit(request.urlString, now: now, bypass: bypass) })
+    }
+
+    /// A download failed: counted, with the response's `Retry-After` on 429 and 503. Cancellations never count.
+    func recordDownloadFailure(_ url: URL, error: ImagePipelineError, response: HTTPResponseInfo?) {
+        guard !error.isCancellation else { return }
+        var retryAfter: Duration?
+        if let response, response.statusCode == 429 || response.statusCode == 503 {
+            retryAfter = RetryAfter.delay(in: response.headers, now: Date())
+        }
+        recordFailure(url.absoluteString, error: error, retryAfter: retryAfter)
+    }
+
+    /// Network data decoded (`nil`) or failed to: a success forgets the URL's failures, a failure counts (a 200
+    /// answer with an HTML body, asked for on every frame, is a storm too).
+    func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
+        if let error {
+            recordFailure(request.urlString, error: error, retryAfter: nil)
+        } else {
+            recordSuccess(request.urlString)
+        }
     }
 
     func recordFailure(_ url: String, error: ImagePipelineError, retryAfter: Duration?) {

@@ -1,0 +1,227 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// Runs the task graph: every event takes the lock once and lets the graph decide; the runner then performs the
+/// actions outside the lock and hands each started stage's work to its stage.
+///
+/// An event is sent where it happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same
+/// name: there is no layer between the two.
+final class PipelineRunner: Sendable {
+    struct Stages: Sendable {
+        let fetch: FetchDataStage
+        let decode: DecodeStage
+        let process: ProcessStage
+        let processedImage: ProcessedImageStage
+    }
+
+    let stages: Stages
+    private let graph: Locked<TaskGraph>
+    private let executor: any ImagePipelineExecutor
+    private let memoryCache: MemoryCache?
+    private let events: PipelineEventSink
+
+    init(
+        graph: TaskGraph,
+        stages: Stages,
+        executor: any ImagePipelineExecutor,
+        memoryCache: MemoryCache?,
+        events: PipelineEventSink
+    ) {
+        self.graph = Locked(graph)
+        self.stages = stages
+        self.executor = executor
+        self.memoryCache = memoryCache
+        self.events = events
+    }
+
+    // MARK: - Events
+
+    /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned.
+    func run(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
+        perform(graph.withLock { event(&$0) })
+    }
+
+    /// Submits a task to the graph; `false` when the pipeline was invalidated (the task is not registered).
+    func submit(
+        _ task: any TaskReceiver,
+        dataOnly: Bool = false,
+        seed: TaskGraph.Seed? = nil,
+        processedImage: TaskGraph.ProcessedImageUse? = nil
+    ) -> Bool {
+        let actions = graph.withLock { graph -> TaskGraph.Actions? in
+            guard !graph.isInvalidated else { return nil }
+            return graph.submit(
+                task: task.id,
+                request: task.request,
+                dataOnly: dataOnly,
+                seed: seed,
+                processedImage: processedImage,
+                receiver: task
+            )
+        }
+        guard let actions else { return false }
+        perform(actions)
+        return true
+    }
+
+    /// Reads the graph under the lock.
+    func inspect<R>(_ body: (TaskGraph) -> R) -> R {
+        graph.withLock { body($0) }
+    }
+
+    /// Suspends until nothing is alive: every task finished and every operation stopped.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !graph.withLock({ $0.waitUntilIdle(continuation) }) { continuation.resume() }
+        }
+    }
+
+    // MARK: - Performing
+
+    /// Performs actions outside the lock: cancels first, then events, deliveries, new work, idle waiters.
+    private func perform(_ actions: TaskGraph.Actions) {
+        for token in actions.cancels { token.cancel() }
+        if let events {
+            for event in actions.events { events(event) }
+        }
+        // Queued before the tasks hear of their image, so a `flush()` after a load waits for its entry.
+        for store in actions.processedImageStores { stages.processedImage.store(store.image, for: store.request) }
+        var stored: [ImageCacheKey] = []
+        for (record, delivery) in actions.deliveries {
+            guard let task = record.receiver else { continue }
+            switch delivery {
+            case .progress(let completed, let total):
+                task.didProgress(completed: completed, total: total)
+            case .preview(let image):
+                // Never stored in the memory cache: a preview is not the image.
+                task.didPreview(image)
+            case .success(let value):
+                if case .image(let image) = value { storeOnce(image, for: task.request, in: &stored) }
+                task.didComplete(.success(value))
+            case .failure(let error):
+                task.didComplete(.failure(error))
+            }
+        }
+        for start in actions.starts { self.start(start) }
+        if actions.schedulesLauncher {
+            _ = executor.runLoad(priority: .high) { self.launchPendingLoads() }
+        }
+        for waiter in actions.idleWaiters { waiter.resume() }
+    }
+
+    /// Stores a decoded image in the memory cache once, however many coalesced tasks receive it: by the first of
+    /// them whose request allows memory-cache writes.
+    private func storeOnce(_ image: PreparedImage, for request: ImageRequest, in stored: inout [ImageCacheKey]) {
+        guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
+        else { return }
+        memoryCache.store(image.image, animation: image.animation, for: request.imageKey)
+        stored.append(request.imageKey)
+    }
+
+    /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left.
+    private func launchPendingLoads() {
+        while true {
+            let loads = graph.withLock { $0.takePendingLoads() }
+            if loads.isEmpty { return }
+            for load in loads { start(load) }
+        }
+    }
+
+    // MARK: - Stages
+
+    /// Hands a stage's work to its stage, on the executor; the operation reports back with `operationFinished`.
+    private func start(_ start: TaskGraph.Actions.Start) {
+        let (operation, token) = (start.operation, start.token)
+        let reporter = OperationReporter(operation: operation, sink: self)
+        switch start.work {
+        case .load(let request):
+            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+                let result = await self.stages.fetch.run(request, reporter: reporter)
+                self.finish(operation, with: result.map { .data($0) })
+            }
+            token.attach(task)
+        case .decode(let data, let request):
+            executor.runDecode {
+                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+                let result = self.stages.decode.run(data, for: request)
+                if case .failure(let error) = result, DecodeStage.refetches(after: error, of: data, for: request) {
+                    return self.refetch(request, reporter: reporter, token: token, priority: start.priority)
+                }
+                self.finish(operation, with: result.map { .image($0) })
+            }
+        case .process(let input, let request):
+            executor.runDecode {
+                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+                self.finish(operation, with: self.stages.process.run(input, for: request).map { .image($0) })
+            }
+        case .loadProcessedImage(let request):
+            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+                switch await self.stages.processedImage.run(request) {
+                case .success(let image?): self.finish(operation, with: .success(.image(image)))
+                case .success(nil): self.run { $0.operationMissedProcessedImage(operation) }
+                case .failure(let error): self.finish(operation, with: .failure(error))
+                }
+            }
+            token.attach(task)
+        }
+    }
+
+    /// A decode of disk data that is not an image: download it again without reading the disk cache, then decode;
+    /// the operation finishes with that.
+    private func refetch(
+        _ request: ImageRequest,
+        reporter: OperationReporter,
+        token: OperationToken,
+        priority: ImageRequest.Priority
+    ) {
+        var fresh = request
+        fresh.options.insert(.disableDiskCacheReads)
+        let task = executor.runLoad(priority: Self.taskPriority(priority)) { [fresh] in
+            let loaded = await self.stages.fetch.run(fresh, reporter: reporter)
+            self.executor.runDecode {
+                let result: Result<PreparedImage, ImagePipelineError> =
+                    token.isCancelled
+                    ? .failure(.cancelled) : loaded.flatMap { self.stages.decode.run($0, for: request) }
+                self.finish(reporter.operation, with: result.map { .image($0) })
+            }
+        }
+        token.attach(task)
+    }
+
+    private func finish(_ operation: Int, with result: Result<TaskGraph.StageResult, ImagePipelineError>) {
+        run { $0.operationFinished(operation, with: result) }
+    }
+
+    private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
+        switch priority {
+        case .veryLow, .low: .low
+        case .normal: .medium
+        case .high, .veryHigh: .high
+        }
+    }
+}
+
+// MARK: - Reports of running stages
+
+extension PipelineRunner: OperationReporting {
+    func operation(_ operation: Int, progressed completed: Int64, total: Int64?) {
+        run { $0.operationProgressed(operation, completed: completed, total: total) }
+    }
+
+    func operationStartedDownload(_ operation: Int) {
+        run { $0.operationStartedDownload(operation) }
+    }
+
+    func operationStalled(_ operation: Int) {
+        run { $0.operationStalled(operation) }
+    }
+
+    func operation(_ operation: Int, previewed image: PreparedImage) {
+        run { $0.operationPreviewed(operation, image: image) }
+    }
+
+    func progress(ofOperation operation: Int) -> Int64 {
+        graph.withLock { $0.progress(ofOperation: operation) }
+    }
+}

@@ -1,0 +1,160 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+extension TaskGraph {
+    /// What the runner does once the graph's lock is released, in this order: cancel work, send events, store
+    /// final images, deliver to tasks, start work, schedule the launcher, wake idle waiters.
+    package struct Actions {
+        package enum Delivery {
+            case progress(completed: Int64, total: Int64?)
+            /// A progressive JPEG's scans so far; never cached.
+            case preview(PreparedImage)
+            case success(StageResult)
+            case failure(ImagePipelineError)
+        }
+
+        /// A stage's work to start; it reports back with ``TaskGraph/operationFinished(_:with:)``.
+        package struct Start {
+            package let operation: Int
+            package let token: OperationToken
+            package let work: Work
+            package let priority: ImageRequest.Priority
+        }
+
+        /// Running work to cancel; it still reports back when it stops.
+        package var cancels: [OperationToken] = []
+        package var events: [ImagePipeline.Event] = []
+        package var deliveries: [(task: TaskRecord, delivery: Delivery)] = []
+        /// Decoding and processing to start now.
+        package var starts: [Start] = []
+        /// Downloads handed to the launcher, which takes them with ``TaskGraph/takePendingLoads()``: a download
+        /// cancelled before then costs no Swift task.
+        package var queuedLoads: [Start] = []
+        /// Schedule the launcher task.
+        package var schedulesLauncher = false
+        /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).
+        package var processedImageStores: [(request: ImageRequest, image: PreparedImage)] = []
+        package var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The work of one stage.
+    package enum Work {
+        case load(ImageRequest)
+        case decode(LoadedData, ImageRequest)
+        case process(PreparedImage, ImageRequest)
+        /// Read and decode the request's final image from the disk cache; a miss is reported with
+        /// ``TaskGraph/operationMissedProcessedImage(_:)``.
+        case loadProcessedImage(ImageRequest)
+    }
+
+    /// What a finished stage produced, and what a task receives: data-only tasks get `.data`.
+    package enum StageResult {
+        case data(LoadedData)
+        case image(PreparedImage)
+    }
+
+    /// An image already at hand (from the memory cache) for the request's first `processorCount` processors: the
+    /// chain of process stages starts from it.
+    package struct Seed {
+        package var processorCount: Int
+        package var output: PreparedImage
+
+        package init(processorCount: Int, output: PreparedImage) {
+            self.processorCount = processorCount
+            self.output = output
+        }
+    }
+
+    /// How a request uses the disk cache's entry for its final image, decided by the configuration.
+    package struct ProcessedImageUse: Sendable, Equatable {
+        /// Look the final image up before anything else; a miss attaches the usual chain of stages.
+        package var reads: Bool
+        /// Store the final image once made.
+        package var stores: Bool
+        /// Keep the original data in the disk cache too.
+        package var keepsOriginalData: Bool
+
+        package init(reads: Bool, stores: Bool, keepsOriginalData: Bool) {
+            self.reads = reads
+            self.stores = stores
+            self.keepsOriginalData = keepsOriginalData
+        }
+    }
+
+    /// A task in the graph: its identifier, where its progress and result go, and the stage it subscribes to.
+    package struct TaskRecord {
+        package let id: Int
+        /// `nil` only where tests drive the graph without a pipeline.
+        let receiver: (any TaskReceiver)?
+        var stage: Int
+    }
+
+    package enum QueueKind: Hashable {
+        case data
+        case decode
+    }
+
+    enum StageKind: Int, Hashable {
+        case data
+        case decode
+        case process
+    }
+
+    struct Key: Hashable {
+        var kind: StageKind
+        var image: ImageCacheKey
+        var policy: DataPolicy
+
+        /// The image key's precomputed hash with the kind and policy folded in: a request looks keys up, stores
+        /// and removes them several times, and none of that runs the hasher again.
+        func _rawHashValue(seed: Int) -> Int {
+            var bits = kind.rawValue << 4
+            if policy.readsDiskCache { bits |= 1 }
+            if policy.writesDiskCache { bits |= 2 }
+            if policy.loadsFromNetwork { bits |= 4 }
+            if policy.skipsFailureBackoff { bits |= 8 }
+            return image.rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+        }
+    }
+
+    enum Subscriber: Hashable {
+        case task(Int)
+        case stage(Int)
+    }
+
+    enum StageState {
+        case waiting(on: Int)
+        case queued(QueueKind, Work)
+        case running(operation: Int)
+    }
+
+    /// A unit of shared work: the tasks and later stages that want its result, at the highest of their priorities.
+    struct Stage {
+        let key: Key
+        let request: ImageRequest
+        var subscribers: [Subscriber: ImageRequest.Priority]
+        var priority: ImageRequest.Priority
+        var state: StageState
+        /// Its image is looked up in the disk cache first; the seed is kept for the chain a miss attaches.
+        var looksUpProcessedImage = false
+        var seed: Seed?
+        /// Its image, once made, is stored in the disk cache.
+        var storesProcessedImage = false
+    }
+
+    /// A stage's work while it runs (and, once cancelled, until it reports back).
+    struct Operation {
+        let queue: QueueKind
+        var stage: Int?
+        let token: OperationToken
+        /// Holds one of the queue's background slots (started at `.low` or below, not promoted since).
+        var isBackground: Bool
+        /// Gave its slot back after stalling; it still runs.
+        var isParked = false
+        /// The bytes it has reported.
+        var completedBytes: Int64 = 0
+        /// A data stage past the disk cache and downloading: a reload of the same URL may join it.
+        var isDownloading = false
+    }
+}

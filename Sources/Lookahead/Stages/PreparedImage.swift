@@ -1,0 +1,33 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// The result of the decode and process stages: an image ready to show, and where it came from.
+package struct PreparedImage {
+    package var image: PlatformImage
+    package var response: HTTPResponseInfo?
+    package var cacheType: ImageResponse.CacheType?
+    /// Every frame, for a request that asked for them (``image`` is the first).
+    package var animation: AnimatedImage?
+
+    package init(
+        image: PlatformImage,
+        response: HTTPResponseInfo?,
+        cacheType: ImageResponse.CacheType? = nil,
+        animation: AnimatedImage? = nil
+    ) {
+        self.image = image
+        self.response = response
+        self.cacheType = cacheType
+        self.animation = animation
+    }
+}
+
+#if LOOKAHEAD_NONSENDABLE_IMAGE
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
+// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
+// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+extension PreparedImage: @unchecked Sendable {}
+#else
+extension PreparedImage: Sendable {}
+#endif

@@ -1,0 +1,36 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// The process stage: applies a request's last processor to the image made for the request without it (the task
+/// graph chains one stage per processor, so `[p1]` and `[p1, p2]` share `p1`). An animation is processed frame by
+/// frame. Runs on a decode thread.
+struct ProcessStage: Sendable {
+    func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
+        guard let processor = request.processors.last else { return .success(input) }
+        // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
+        func apply(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
+            guard let bitmap = image.makeBitmap() else {
+                throw .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
+            }
+            do {
+                return PlatformImage.make(from: try processor.process(bitmap))
+            } catch {
+                throw .processingFailed(identifier: processor.identifier, message: "\(error)")
+            }
+        }
+        var output = input
+        do throws(ImagePipelineError) {
+            if let animation = input.animation {
+                let processed = try animation.mapImages(apply)
+                output.animation = processed
+                output.image = processed.poster
+            } else {
+                output.image = try apply(input.image)
+            }
+        } catch {
+            return .failure(error)
+        }
+        return .success(output)
+    }
+}

@@ -1,0 +1,95 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// The processed-image stage: a request's final image (thumbnail, processors applied) kept encoded in the disk
+/// cache under the request's own key (``DiskCacheContent``), read back before anything is downloaded or decoded.
+struct ProcessedImageStage: Sendable {
+    /// The stage's slice of ``ImagePipeline/Configuration``.
+    struct Settings: Sendable {
+        var diskCache: (any DataCaching)?
+        var content: DiskCacheContent
+        var diskCachePolicy: DiskCachePolicy
+        var decoders: [any ImageDecoding]
+        var maximumPixelCount: Int
+    }
+
+    let settings: Settings
+    let events: PipelineEventSink
+    let ioQueue: DispatchQueue
+    /// Encodes final images for the disk cache, one at a time; ``flush()`` drains it.
+    let encodeQueue: DispatchQueue
+    /// Decodes stored images.
+    let executor: any ImagePipelineExecutor
+
+    /// How a request uses the stored final image, or `nil` when it has none: the content is original data, there
+    /// is no disk cache, the request has neither a thumbnail nor processors, asks for an animation, or is not a
+    /// download. Only with ``DiskCachePolicy/cacheForever``: under HTTP semantics the server decides freshness,
+    /// and only the original data carries its headers.
+    func use(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
+        guard settings.content != .originalData, settings.diskCache != nil,
+            settings.diskCachePolicy.kind == .cacheForever,
+            request.thumbnail != nil || !request.processors.isEmpty, !request.isAnimated,
+            let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        let policy = request.dataPolicy
+        return TaskGraph.ProcessedImageUse(
+            reads: policy.readsDiskCache,
+            stores: policy.writesDiskCache,
+            keepsOriginalData: settings.content == .all
+        )
+    }
+
+    /// The disk-cache key of a request's final image: its URL, thumbnail and processors.
+    static func key(for request: ImageRequest) -> String {
+        let key = request.imageKey
+        return "lookahead-image:" + key.url + "#" + (key.thumbnail?.description ?? "") + "#"
+            + key.processors.joined(separator: "|")
+    }
+
+    /// Reads the stored final image on the I/O queue and decodes it as it is (it was stored after the thumbnail and
+    /// the processors) on a decode thread: `nil` on a miss. An entry that does not decode is removed and is a miss.
+    func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipelineError> {
+        guard let diskCache = settings.diskCache else { return .success(nil) }
+        let key = Self.key(for: request)
+        let data = await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume(returning: diskCache.cachedData(for: key)) }
+        }
+        guard let data else { return .success(nil) }
+        if Task.isCancelled { return .failure(.cancelled) }
+        let settings = settings
+        let events = events
+        return await withCheckedContinuation { continuation in
+            executor.runDecode {
+                let context = ImageDecodingContext(maximumPixelCount: settings.maximumPixelCount)
+                guard case .success(let decoded) = ImageDecoders.decode(data, with: settings.decoders, context: context)
+                else {
+                    diskCache.removeData(for: key)
+                    return continuation.resume(returning: .success(nil))
+                }
+                if let url = request.url { events?(.diskCacheHit(url, byteCount: data.count)) }
+                continuation.resume(
+                    returning: .success(PreparedImage(image: decoded.image, response: nil, cacheType: .disk))
+                )
+            }
+        }
+    }
+
+    /// Encodes a final image made for `request` and stores it, on the encode queue.
+    func store(_ output: PreparedImage, for request: ImageRequest) {
+        guard let diskCache = settings.diskCache else { return }
+        encodeQueue.async {
+            guard let bitmap = output.image.makeBitmap(), let file = ImageEncoders.diskCacheFile(for: bitmap) else {
+                return
+            }
+            diskCache.storeData(file, for: Self.key(for: request))
+        }
+    }
+
+    /// Waits until every final image handed to ``store(_:for:)`` so far is handed to the disk cache.
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            encodeQueue.async { continuation.resume() }
+        }
+    }
+}

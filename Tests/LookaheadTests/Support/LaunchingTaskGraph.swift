@@ -1,0 +1,73 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tests — a task graph whose launcher takes every download at once, as a runner with an idle launcher does.
+
+@testable import Lookahead
+
+/// Drives a ``TaskGraph`` the way the runner does when its launcher runs at once: after every event the downloads
+/// handed to the launcher are taken, so they run (and a cancellation reaches them as a cancel action). Tests of the
+/// launcher itself use the graph directly (`TaskGraphLauncherTests`).
+@dynamicMemberLookup
+struct LaunchingTaskGraph {
+    private(set) var graph: TaskGraph
+
+    init(dataLoadLimit: Int, decodeLimit: Int, backgroundDataLoadLimit: Int? = nil, isCoalescingEnabled: Bool = true) {
+        graph = TaskGraph(
+            dataLoadLimit: dataLoadLimit,
+            decodeLimit: decodeLimit,
+            backgroundDataLoadLimit: backgroundDataLoadLimit,
+            isCoalescingEnabled: isCoalescingEnabled
+        )
+    }
+
+    subscript<T>(dynamicMember keyPath: KeyPath<TaskGraph, T>) -> T { graph[keyPath: keyPath] }
+
+    func priority(ofTask task: Int) -> ImageRequest.Priority? { graph.priority(ofTask: task) }
+    func dataPriority(for url: String) -> ImageRequest.Priority? { graph.dataPriority(for: url) }
+
+    mutating func submit(
+        task: Int,
+        request: ImageRequest,
+        dataOnly: Bool = false,
+        seed: TaskGraph.Seed? = nil,
+        processedImage: TaskGraph.ProcessedImageUse? = nil
+    ) -> TaskGraph.Actions {
+        launch(
+            graph.submit(task: task, request: request, dataOnly: dataOnly, seed: seed, processedImage: processedImage)
+        )
+    }
+
+    mutating func cancel(task: Int) -> TaskGraph.Actions { launch(graph.cancel(task: task)) }
+
+    mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> TaskGraph.Actions {
+        launch(graph.setPriority(priority, ofTask: task))
+    }
+
+    mutating func operationFinished(
+        _ operation: Int,
+        with result: Result<TaskGraph.StageResult, ImagePipelineError>
+    ) -> TaskGraph.Actions {
+        launch(graph.operationFinished(operation, with: result))
+    }
+
+    mutating func operationStalled(_ operation: Int) -> TaskGraph.Actions { launch(graph.operationStalled(operation)) }
+
+    mutating func operationStartedDownload(_ operation: Int) -> TaskGraph.Actions {
+        launch(graph.operationStartedDownload(operation))
+    }
+
+    mutating func operationMissedProcessedImage(_ operation: Int) -> TaskGraph.Actions {
+        launch(graph.operationMissedProcessedImage(operation))
+    }
+
+    mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> TaskGraph.Actions {
+        launch(graph.operationProgressed(operation, completed: completed, total: total))
+    }
+
+    mutating func failAll(with error: ImagePipelineError) -> TaskGraph.Actions { launch(graph.failAll(with: error)) }
+
+    private mutating func launch(_ actions: TaskGraph.Actions) -> TaskGraph.Actions {
+        _ = graph.takePendingLoads()
+        _ = graph.takePendingLoads()  // the second finds none and stops the launcher, as the runner's loop does
+        return actions
+    }
+}
