@@ -176,3 +176,34 @@ public enum ChafaRenderer {
         return out
     }
 }
+
+extension ChafaRenderer {
+    /// Where a frame loop has images drawn, off its own thread: it hands a bitmap over and gets the drawing back
+    /// later, in the gallery's graphics mode and over its background. Draws several images at once.
+    struct Queue: Sendable {
+        let mode: GraphicsMode
+        let background: RGB
+        private let queue = DispatchQueue(label: "Lookahead.Gallery.render", attributes: .concurrent)
+
+        /// Draws `bitmap` in `columns` × `rows` cells on the queue and hands `done` the result there: cells of block
+        /// symbols, or one pixel-graphics escape sequence (kitty, sixels, iTerm2).
+        func draw(
+            _ bitmap: Bitmap,
+            columns: Int,
+            rows: Int,
+            then done: @escaping @Sendable (_ art: TerminalArt?, _ graphics: String?) -> Void
+        ) {
+            queue.async { [mode, background] in
+                if mode == .symbols {
+                    done(ChafaRenderer.art(bitmap, columns: columns, rows: rows, background: background), nil)
+                } else {
+                    let cellSize = (width: 10, height: 20)
+                    done(
+                        nil,
+                        ChafaRenderer.graphics(bitmap, columns: columns, rows: rows, mode: mode, cellSize: cellSize)
+                    )
+                }
+            }
+        }
+    }
+}

@@ -14,7 +14,7 @@ extension InteractiveGallery {
         /// Bytes received and expected, while downloading.
         var received: Int64 = 0
         var expected: Int64?
-        var display = Display.loading
+        var display = GalleryCells.Display.loading
         var pixelSize: (width: Int, height: Int)?
         /// The size the art was drawn at, in cells.
         var artSize: (columns: Int, lines: Int)?
@@ -54,22 +54,35 @@ extension InteractiveGallery {
         let height = detailLines * 16
         // Every frame of an animated GIF or WebP, to play it; a still image is the same request's image.
         let request = ImageRequest(
-            url: items[item].imageURL(width),
+            url: cells.items[item].imageURL(width),
             priority: .veryHigh,
             thumbnail: ThumbnailOptions(width: width, height: height, contentMode: .aspectFit),
             isAnimated: true
         )
         detail = Detail(item: item, task: start(request))
-        previous = nil
+        writer.previous = nil
     }
 
-    func closeDetail() {
+    /// A key while the detail view is open: Esc and q go back to the list, Enter retries a failure, ? opens the
+    /// help. Returns `false` to quit.
+    func handleDetailKey(_ key: Key) -> Bool {
+        switch key {
+        case .interrupt: return false
+        case .escape, .character("q"): closeDetail()
+        case .enter: retryDetail()
+        case .character("?"): isShowingHelp = true
+        default: break
+        }
+        return true
+    }
+
+    private func closeDetail() {
         detail?.task.cancel()
         detail = nil
-        previous = nil
+        writer.previous = nil
     }
 
-    func retryDetail() {
+    private func retryDetail() {
         guard let current = detail, case .failed = current.display else { return }
         detail = Detail(item: current.item, task: start(current.task.request))
     }
@@ -118,7 +131,7 @@ extension InteractiveGallery {
             current.framesBeingDrawn = [0]
             renderDetail(image, task: id, frame: 0)
         case .finished(.failure(let error)):
-            current.display = .failed(Self.shortDescription(error), retryable: Self.isRetryable(error))
+            current.display = .failure(error)
         case .art(let art, let graphics, let size, let frame) where frame == Self.previewFrame:
             // A preview's art, unless the final image has come meanwhile.
             guard current.isPreview else { break }
@@ -162,7 +175,7 @@ extension InteractiveGallery {
         return (changed, nextIn)
     }
 
-    /// Draws the image with chafa on the render queue, as large as fits with its aspect ratio (a cell is about
+    /// Draws the image with chafa off the frame loop, as large as fits with its aspect ratio (a cell is about
     /// twice as tall as wide).
     private func renderDetail(_ image: Bitmap, task id: Int, frame: Int) {
         let columns = navigator.layout.columns
@@ -172,29 +185,19 @@ extension InteractiveGallery {
             columns: max(1, min(columns, Int((Double(lines) * 2 * aspect).rounded()))),
             lines: max(1, min(lines, Int((Double(columns) / 2 / aspect).rounded())))
         )
-        let graphics = options.graphics
-        let background = options.background
         let inbox = inbox
-        renderQueue.async {
-            let drawn = Self.drawing(
-                image,
-                columns: size.columns,
-                rows: size.lines,
-                graphics: graphics,
-                background: background
-            )
-            inbox.post(.detail(task: id, .art(drawn.art, graphics: drawn.graphics, size: size, frame: frame)))
+        chafa.draw(image, columns: size.columns, rows: size.lines) { art, graphics in
+            inbox.post(.detail(task: id, .art(art, graphics: graphics, size: size, frame: frame)))
         }
     }
 
     /// The detail screen: a title line, the image centred (or the load's progress, or its failure), the status line.
-    func drawDetail() {
-        guard let detail else { return }
+    func detailFrame(_ detail: Detail) -> FrameWriter.Frame {
         let layout = navigator.layout
-        var screen = blankScreen()
-        let item = items[detail.item]
+        var screen = renderer.blankScreen(layout)
+        let item = cells.items[detail.item]
         var title = "Hello \(detail.item + 1)"
-        if let subtitle = Self.subtitle(of: item.title, row: detail.item + 1) { title += " · \(subtitle)" }
+        if let subtitle = GalleryRenderer.subtitle(of: item.title, row: detail.item + 1) { title += " · \(subtitle)" }
         if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
         if let animation = detail.animation {
             title += " · frame \(detail.shownFrame + 1) of \(animation.frames.count)"
@@ -202,18 +205,18 @@ extension InteractiveGallery {
         if detail.isPreview {
             title += " · sharpening…"
         } else if case .image(_, _, let cache) = detail.display {
-            title += " · " + Self.sourceLabel(cache)
+            title += " · " + GalleryRenderer.sourceLabel(cache)
         }
         screen.put(" " + title, x: 0, y: 0, limit: layout.columns, background: options.background, bold: true)
         let middle = 1 + detailLines / 2
-        var graphics: [(cell: Int, x: Int, y: Int, text: String)] = []
+        var graphics: [FrameWriter.Graphic] = []
         switch detail.display {
         case .image(let art, let text, _):
             if let size = detail.artSize {
                 let x = (layout.columns - size.columns) / 2
                 let y = 1 + (detailLines - size.lines) / 2
                 if let art { screen.draw(art, x: x, y: y, visibleRows: 1..<(1 + detailLines)) }
-                if let text { graphics.append((-1 - detail.item, x, y, text)) }
+                if let text { graphics.append(FrameWriter.Graphic(id: -1 - detail.item, x: x, y: y, text: text)) }
             }
         case .failed(let message, let retryable):
             let text = "✗ \(message)" + (retryable ? " — Enter retries" : "")
@@ -221,7 +224,7 @@ extension InteractiveGallery {
                 text,
                 x: max(0, (layout.columns - TerminalWidth.columns(ofText: text)) / 2),
                 y: middle,
-                foreground: Self.failure,
+                foreground: GalleryRenderer.failure,
                 background: options.background
             )
         case .loading:
@@ -229,13 +232,13 @@ extension InteractiveGallery {
                 received: detail.received,
                 expected: detail.expected,
                 width: min(40, layout.columns - 20),
-                spinner: Self.spinner[spinnerPhase % Self.spinner.count]
+                spinner: GalleryRenderer.spinner[spinnerPhase % GalleryRenderer.spinner.count]
             )
             screen.put(
                 text,
                 x: max(0, (layout.columns - TerminalWidth.columns(ofText: text)) / 2),
                 y: middle,
-                foreground: Self.dim,
+                foreground: GalleryRenderer.dim,
                 background: options.background
             )
         }
@@ -244,8 +247,7 @@ extension InteractiveGallery {
         let bar = ScreenCell(foreground: RGB(20, 20, 24), background: RGB(170, 200, 255))
         screen.fill(x: 0, y: y, width: layout.columns, height: 1, with: bar)
         screen.put(hint, x: 0, y: y, limit: layout.columns, foreground: bar.foreground, background: bar.background)
-        if isShowingHelp { HelpOverlay.draw(on: &screen) }
-        write(screen, graphics: graphics)
+        return FrameWriter.Frame(screen: screen, graphics: graphics)
     }
 
     /// "▕██████░░░░▏ 45 % of 120 KB", or "⠋ 12 KB" when the size is not known yet.
