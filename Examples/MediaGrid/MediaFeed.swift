@@ -33,7 +33,7 @@ final class MediaFeed: ObservableObject {
     private var isComplete = false
     private let endpoint = URL(string: "https://acharyaprashant.org/api/v2/content/misc/media-coverages")!
 
-    private(set) lazy var coordinator = PrefetchCoordinator(itemCount: 0) { [weak self] row in
+    private(set) lazy var prefetcher = ListPrefetcher(itemCount: 0) { [weak self] row in
         guard let self, self.items.indices.contains(row) else { return nil }
         return self.items[row].request
     }
@@ -59,7 +59,7 @@ final class MediaFeed: ObservableObject {
             isComplete = page.isEmpty
             items += page
             error = nil
-            coordinator.itemCountChanged(items.count)
+            prefetcher.itemCountChanged(items.count)
         } catch {
             self.error = error.localizedDescription
         }
@@ -69,7 +69,7 @@ final class MediaFeed: ObservableObject {
     func refresh() async {
         items = []
         isComplete = false
-        coordinator.itemCountChanged(0)
+        prefetcher.itemCountChanged(0)
         await loadMore()
     }
 }

@@ -21,7 +21,7 @@ struct MediaGrid: View {
                 LazyVGrid(columns: [GridItem(.adaptive(minimum: 110), spacing: 4)], spacing: 4) {
                     ForEach(Array(feed.items.enumerated()), id: \.offset) { row, item in
                         MediaCell(item: item)
-                            .prefetching(row: row, in: feed.coordinator)
+                            .prefetching(row: row, in: feed.prefetcher)
                             .onAppear { feed.loadMore(ifShowing: row) }
                     }
                 }

@@ -35,7 +35,7 @@ final class PhotoCell: UITableViewCell {
 final class SpinnerImageView: UIView, ImageDisplaying {
     private let imageView = UIImageView()
     private let spinner = UIActivityIndicatorView(style: .medium)
-    var lookaheadLoader: ImageViewLoader?
+    var lookaheadBinding: ImageViewBinding?
 
     override init(frame: CGRect) {
         super.init(frame: frame)
@@ -60,7 +60,7 @@ final class SpinnerImageView: UIView, ImageDisplaying {
     required init?(coder: NSCoder) { nil }
 
     func lookaheadDisplay(_ image: UIImage?, transition: ImageTransition) {
-        if case .loading = lookaheadLoader?.state { spinner.startAnimating() } else { spinner.stopAnimating() }
+        if case .loading = lookaheadBinding?.state { spinner.startAnimating() } else { spinner.stopAnimating() }
         imageView.lookaheadDisplay(image, transition: transition)  // UIImageView's own: the fade
     }
 }

@@ -17,10 +17,10 @@ final class PhotosViewController: UITableViewController {
             }
         }
     }
-    private lazy var coordinator = PrefetchCoordinator(itemCount: urls.count, pipeline: pipeline) { [urls] row in
+    private lazy var prefetcher = ListPrefetcher(itemCount: urls.count, pipeline: pipeline) { [urls] row in
         ImageRequest(url: urls[row], thumbnail: ThumbnailOptions(maximumPixelSize: 240))
     }
-    private lazy var adapter = ListPrefetchingAdapter(coordinator)  // kept here: prefetchDataSource is weak
+    private lazy var adapter = ListPrefetchingAdapter(prefetcher)  // kept here: prefetchDataSource is weak
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -28,7 +28,7 @@ final class PhotosViewController: UITableViewController {
         tableView.register(PhotoCell.self, forCellReuseIdentifier: PhotoCell.reuseIdentifier)
         tableView.rowHeight = 96
         tableView.prefetchDataSource = adapter
-        coordinator.onUpdate = { update in update.logMessages.forEach { print($0) } }
+        prefetcher.onUpdate = { update in update.logMessages.forEach { print($0) } }
         print("✨ TableView setup complete with prefetching enabled")
         print("📊 Total items: \(urls.count)")
     }
@@ -42,7 +42,7 @@ final class PhotosViewController: UITableViewController {
         guard let cell = cell as? PhotoCell else { return cell }
         cell.title.text = "Hello \(indexPath.row + 1)"
         // The previous row's load stops; a memory hit shows now; a prefetch already running is joined.
-        coordinator.bind(cell.photo, row: indexPath.row)
+        prefetcher.bind(cell.photo, row: indexPath.row)
         if case .loaded(_, _, .memory) = cell.photo.lookahead.state {
             print("📦 Image loaded from cache: \(urls[indexPath.row].absoluteString)")
         }
@@ -55,7 +55,7 @@ final class PhotosViewController: UITableViewController {
         didEndDisplaying cell: UITableViewCell,
         forRowAt indexPath: IndexPath
     ) {
-        coordinator.unbind(row: indexPath.row)  // the load goes on as a prefetch while the row is near
+        prefetcher.unbind(row: indexPath.row)  // the load goes on as a prefetch while the row is near
     }
 
     override func scrollViewDidScroll(_ scrollView: UIScrollView) {

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // LookaheadUI — UIImageView and NSImageView as ImageDisplaying: show an image, fade it in, keep the view's loader.
 // Apple platforms only: this file is empty on Linux and cannot be built or tested there. Every decision (which load
-// is current, placeholder or image, fade or not) is ImageViewLoader's, tested on Linux with a fake view.
+// is current, placeholder or image, fade or not) is ImageViewBinding's, tested on Linux with a fake view.
 
 #if canImport(UIKit) && !os(watchOS)
 public import Lookahead
@@ -28,8 +28,8 @@ extension UIImageView: Lookahead.ImageDisplaying {
     }
 
     /// The view's loader, kept as an associated object (released with the view, which cancels its load).
-    public var lookaheadLoader: ImageViewLoader? {
-        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewLoader }
+    public var lookaheadBinding: ImageViewBinding? {
+        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
         set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }
@@ -49,8 +49,8 @@ extension NSImageView: Lookahead.ImageDisplaying {
     }
 
     /// The view's loader, kept as an associated object (released with the view, which cancels its load).
-    public var lookaheadLoader: ImageViewLoader? {
-        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewLoader }
+    public var lookaheadBinding: ImageViewBinding? {
+        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
         set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }

@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and PrefetchCoordinator as an
+// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and ListPrefetcher as an
 // ObservableObject with its row modifier. iOS 16: ObservableObject and @StateObject, no Observation.
 // Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade
-// decision and the visible range are LazyImageModel's and PrefetchCoordinator's, tested on Linux.
+// decision and the visible range are LazyImageModel's and ListPrefetcher's, tested on Linux.
 
 #if canImport(SwiftUI)
 public import Combine
@@ -123,13 +123,13 @@ extension Image {
 /// A ``LazyImageModel`` in a `@StateObject`; `LazyImage` sends its `objectWillChange` when the phase changes.
 extension LazyImageModel: Combine.ObservableObject {}
 
-/// A ``PrefetchCoordinator`` in a `@StateObject` (it publishes nothing: views never redraw for it).
-extension PrefetchCoordinator: Combine.ObservableObject {}
+/// A ``ListPrefetcher`` in a `@StateObject` (it publishes nothing: views never redraw for it).
+extension ListPrefetcher: Combine.ObservableObject {}
 
 extension View {
-    /// Reports this row's appearance to a prefetch coordinator (SwiftUI's `onAppear`/`onDisappear`).
-    public func prefetching(row: Int, in coordinator: PrefetchCoordinator) -> some View {
-        onAppear { coordinator.rowAppeared(row) }.onDisappear { coordinator.rowDisappeared(row) }
+    /// Reports this row's appearance to a list prefetcher (SwiftUI's `onAppear`/`onDisappear`).
+    public func prefetching(row: Int, in prefetcher: ListPrefetcher) -> some View {
+        onAppear { prefetcher.rowAppeared(row) }.onDisappear { prefetcher.rowDisappeared(row) }
     }
 }
 #endif

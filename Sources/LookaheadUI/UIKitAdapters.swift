@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the prefetch data source that
-// forwards their callbacks to a PrefetchCoordinator. Apple platforms only: this file is empty on Linux and cannot be
+// forwards their callbacks to a ListPrefetcher. Apple platforms only: this file is empty on Linux and cannot be
 // built or tested there. The arithmetic (visible range, fractional position) is ListViewport's, the list's
-// PrefetchCoordinator's and the cell's image ImageViewLoader's, all tested on Linux with fakes.
+// ListPrefetcher's and the cell's image ImageViewBinding's, all tested on Linux with fakes.
 
 #if canImport(UIKit) && !os(watchOS)
 import Foundation
@@ -39,50 +39,50 @@ extension UICollectionView: Lookahead.ListViewGeometry {
 }
 
 /// A table or collection view's prefetch data source (section 0): forwards its calls and the delegate's
-/// ``scrollViewDidScroll(_:)`` to a ``PrefetchCoordinator``, which binds the cells (`coordinator.bind(_:row:)` in
-/// `cellForRowAt`, `coordinator.unbind(row:)` in `didEndDisplaying`).
+/// ``scrollViewDidScroll(_:)`` to a ``ListPrefetcher``, which binds the cells (`prefetcher.bind(_:row:)` in
+/// `cellForRowAt`, `prefetcher.unbind(row:)` in `didEndDisplaying`).
 ///
 /// ```swift
-/// let coordinator = PrefetchCoordinator(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// adapter = ListPrefetchingAdapter(coordinator)   // a stored property: `prefetchDataSource` is weak
+/// let prefetcher = ListPrefetcher(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
+/// adapter = ListPrefetchingAdapter(prefetcher)   // a stored property: `prefetchDataSource` is weak
 /// tableView.prefetchDataSource = adapter
 /// ```
 @MainActor
 public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefetching,
     UICollectionViewDataSourcePrefetching
 {
-    /// The list's coordinator: its loader, its log, its cells.
-    public let coordinator: PrefetchCoordinator
+    /// The list's prefetcher: its slots, its log, its cells.
+    public let prefetcher: ListPrefetcher
 
-    /// An adapter forwarding to `coordinator`.
-    public init(_ coordinator: PrefetchCoordinator) {
-        self.coordinator = coordinator
+    /// An adapter forwarding to `prefetcher`.
+    public init(_ prefetcher: ListPrefetcher) {
+        self.prefetcher = prefetcher
     }
 
     /// Call from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
-        if let list = scrollView as? any ListViewGeometry { coordinator.visibleRowsChanged(in: list) }
+        if let list = scrollView as? any ListViewGeometry { prefetcher.visibleRowsChanged(in: list) }
     }
 
     /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-        coordinator.visibleRowsChanged(in: tableView)
+        prefetcher.visibleRowsChanged(in: tableView)
     }
 
     /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-        coordinator.visibleRowsChanged(in: tableView)
+        prefetcher.visibleRowsChanged(in: tableView)
     }
 
     /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-        coordinator.visibleRowsChanged(in: collectionView)
+        prefetcher.visibleRowsChanged(in: collectionView)
     }
 
     /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath])
     {
-        coordinator.visibleRowsChanged(in: collectionView)
+        prefetcher.visibleRowsChanged(in: collectionView)
     }
 }
 #endif

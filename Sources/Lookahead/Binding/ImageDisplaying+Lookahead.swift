@@ -5,7 +5,7 @@ public import Foundation
 
 extension ImageDisplaying {
     /// Loads images into this view: `imageView.lookahead.setImage(with: url, placeholder: gray)`.
-    public var lookahead: ImageDisplayingLoads<Self> { ImageDisplayingLoads(view: self) }
+    public var lookahead: LookaheadWrapper<Self> { LookaheadWrapper(view: self) }
 }
 
 /// The loading calls of one view, reached through `view.lookahead`.
@@ -18,15 +18,15 @@ extension ImageDisplaying {
 /// }
 /// ```
 @MainActor
-public struct ImageDisplayingLoads<View: ImageDisplaying> {
+public struct LookaheadWrapper<View: ImageDisplaying> {
     /// The view.
     public let view: View
 
-    /// The view's loader (created on first use and kept by the view).
-    public var loader: ImageViewLoader { ImageViewLoader.loader(for: view) }
+    /// The view's binding (created on first use and kept by the view).
+    public var binding: ImageViewBinding { ImageViewBinding.binding(for: view) }
 
     /// What the view shows now.
-    public var state: ImageSlot.State { view.lookaheadLoader?.state ?? .empty }
+    public var state: ImageSlot.State { view.lookaheadBinding?.state ?? .empty }
 
     /// Shows the image at `url`: a memory hit at once, else `placeholder` while it loads, then the image fading in.
     /// The view's previous load stops, and its result is never shown. `nil` shows the placeholder.
@@ -47,16 +47,16 @@ public struct ImageDisplayingLoads<View: ImageDisplaying> {
     ) {
         var options = options
         if let placeholder { options.placeholder = placeholder }
-        ImageViewLoader.loader(for: view, options: options).load(request, options: options)
+        ImageViewBinding.binding(for: view, options: options).load(request, options: options)
     }
 
     /// Cancels the view's load and shows its placeholder.
     public func cancel() {
-        view.lookaheadLoader?.cancel()
+        view.lookaheadBinding?.cancel()
     }
 
     /// Loads a failed image again, at once.
     public func retry() {
-        view.lookaheadLoader?.retry()
+        view.lookaheadBinding?.retry()
     }
 }

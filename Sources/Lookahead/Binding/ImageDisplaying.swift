@@ -1,15 +1,15 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — ImageDisplaying: what an image view must offer to be loaded into; UIKit's image view conforms in a line.
 
-/// A view that shows one image: the target of ``ImageViewLoader`` and of `view.lookahead.setImage(with:)`.
+/// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`.
 ///
 /// The two requirements are all a platform view adds: how to show an image (with or without a fade) and where to keep
 /// its loader. Every decision — which load is current, placeholder or image or failure image, fade or not — is made by
-/// ``ImageViewLoader``, on every platform the same code.
+/// ``ImageViewBinding``, on every platform the same code.
 ///
 /// ```swift
 /// final class TerminalCell: ImageDisplaying {
-///     var lookaheadLoader: ImageViewLoader?
+///     var lookaheadBinding: ImageViewBinding?
 ///     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) { draw(image) }
 /// }
 /// cell.lookahead.setImage(with: photo.url, placeholder: gray)
@@ -19,5 +19,5 @@ public protocol ImageDisplaying: AnyObject {
     /// Shows `image` (the loaded image, the placeholder or the failure image; `nil`: none), with `transition`.
     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition)
     /// Storage for the view's loader, created on the first load; the view keeps it alive.
-    var lookaheadLoader: ImageViewLoader? { get set }
+    var lookaheadBinding: ImageViewBinding? { get set }
 }

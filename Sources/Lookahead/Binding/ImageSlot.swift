@@ -16,7 +16,7 @@ import Foundation
 /// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
 ///   So does a URL that failed and still waits (``ImagePipeline/Configuration/failureBackoff``): `.failed` at
 ///   once, without a load. A miss shows `.loading` and loads at visible priority.
-/// - `prepareForReuse()`: cancels the load. `detachLoad()` hands it over instead: ``ListImageLoader`` demotes the
+/// - `prepareForReuse()`: cancels the load. `detachLoad()` hands it over instead: ``ListImageSlots`` demotes the
 ///   load of a row still near the screen to a prefetch.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
 /// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
@@ -116,7 +116,7 @@ public final class ImageSlot: Sendable {
     /// - Parameters:
     ///   - request: The image to show; `nil` clears the slot.
     ///   - startsLoading: `false` shows the placeholder without loading (during a fling, see
-    ///     ``ListPrefetchController/isFlinging``); call ``startLoading()`` when the scroll slows down.
+    ///     ``ListImageSlots/isFlinging``); call ``startLoading()`` when the scroll slows down.
     public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()
@@ -172,7 +172,7 @@ public final class ImageSlot: Sendable {
     }
 
     /// Empties the slot, like ``prepareForReuse()``, but hands its running load over instead of cancelling it: the
-    /// caller now owns the task and must cancel it when it is no longer wanted. What ``ListImageLoader`` uses to
+    /// caller now owns the task and must cancel it when it is no longer wanted. What ``ListImageSlots`` uses to
     /// demote a reused cell's load to a prefetch while its row is still near the screen.
     @discardableResult
     public func detachLoad() -> ImageTask? {

@@ -10,7 +10,7 @@
 /// model.disappear()                                      // onDisappear: a load still running stops
 /// ```
 ///
-/// It is an ``ImageDisplaying`` target of its own ``ImageViewLoader``, so it inherits every rule of the UIKit image
+/// It is an ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it inherits every rule of the UIKit image
 /// view: the current request only, a fade only for an image that replaces its placeholder, `retry()` skipping the
 /// failure backoff.
 @MainActor
@@ -25,7 +25,7 @@ public final class LazyImageModel: ImageDisplaying {
     /// The pipeline and the transition (placeholder and failure images are the view's content, not options here).
     public let options: ImageLoadingOptions
     /// The loader of this model: ``ImageDisplaying`` storage.
-    public var lookaheadLoader: ImageViewLoader?
+    public var lookaheadBinding: ImageViewBinding?
 
     /// Creates the model; the phase is `.success` at once when the image is in the memory cache. Nothing loads
     /// until ``appear(_:)``.
@@ -37,25 +37,25 @@ public final class LazyImageModel: ImageDisplaying {
     /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
     /// it. The same request again keeps its load, or its image.
     public func appear(_ request: ImageRequest?) {
-        ImageViewLoader.loader(for: self, options: options).load(request, options: options)
+        ImageViewBinding.binding(for: self, options: options).load(request, options: options)
     }
 
     /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``); an image already shown
     /// stays.
     public func disappear() {
-        guard let loader = lookaheadLoader, case .loading = loader.state else { return }
+        guard let loader = lookaheadBinding, case .loading = loader.state else { return }
         loader.cancel()
     }
 
     /// Loads a failed image again, at once (a tap on the failure view).
     public func retry() {
-        lookaheadLoader?.retry()
+        lookaheadBinding?.retry()
     }
 
     /// ``ImageDisplaying``: the loader showed a new state.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let next: Phase
-        switch lookaheadLoader?.state ?? .empty {
+        switch lookaheadBinding?.state ?? .empty {
         case .empty, .loading, .preview: next = .empty
         case .loaded(let image, _, _): next = .success(image)
         case .failed(let error, _): next = .failure(error)

@@ -22,7 +22,7 @@ public import Foundation
 /// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
 /// meanwhile fail at once (``Configuration/failureBackoff``).
 ///
-/// - Important: Thread safe. All bookkeeping is one state machine (``TaskGraph``) under one lock, taken once per
+/// - Important: Thread safe. All bookkeeping is one state machine (`TaskGraph`) under one lock, taken once per
 ///   event; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
     /// The shared pipeline with the default configuration.

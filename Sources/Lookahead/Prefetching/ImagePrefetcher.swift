@@ -58,7 +58,7 @@ public final class ImagePrefetcher: Sendable {
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
-    /// What a prefetch did, for an observer that measures (``ListImageLoader`` learns load latency from it).
+    /// What a prefetch did, for an observer that measures (``ListImageSlots`` learns load latency from it).
     @_spi(Simulation)
     public enum Activity: Sendable {
         /// A prefetch started loading (it was not in memory and not waiting after a failure).
@@ -123,7 +123,7 @@ public final class ImagePrefetcher: Sendable {
 
     /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
     /// running and no longer listed is cancelled, the rest waits in this order. The declarative counterpart
-    /// of start/stop, for a ``ListPrefetchController`` whose wish list is re-ranked every frame.
+    /// of start/stop, for a list's prefetch window, whose wish list is re-ranked every frame.
     ///
     /// - Parameters:
     ///   - requests: What to prefetch, most wanted first.

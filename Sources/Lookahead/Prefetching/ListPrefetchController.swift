@@ -6,7 +6,7 @@ import Foundation
 /// Decides, from the visible rows of a list over time, which rows to prefetch and which prefetches to cancel.
 ///
 /// A value type with no I/O and no clock of its own: feed it visible-range changes with timestamps (from a
-/// scroll offset, `onAppear`/`onDisappear`, or UIKit's callbacks) and it returns an ``Update`` — rows to start
+/// scroll offset, `onAppear`/`onDisappear`, or UIKit's callbacks) and it returns a ``ListPrefetchUpdate`` — rows to start
 /// prefetching and rows to cancel, nearest first. Drive it from the UI thread and hand the update to an
 /// ``ImagePrefetcher``.
 ///
@@ -31,67 +31,10 @@ import Foundation
 /// prefetcher.stopPrefetching(with: update.cancel.map { urls[$0] })
 /// prefetcher.startPrefetching(with: update.prefetch.map { urls[$0] })
 /// ```
+@_spi(Simulation)
 public struct ListPrefetchController: Sendable {
-    /// Tuning; the defaults suit a phone-sized list of images.
-    public struct Configuration: Sendable {
-        /// Rows always prefetched ahead, even when still.
-        public var minimumAhead = 4
-        /// The most rows prefetched ahead.
-        public var maximumAhead = 40
-        /// Rows kept behind the visible ones.
-        public var behind = 2
-        /// Covers latency variance: the window ahead is `velocity × latency × safety`.
-        public var safetyFactor = 1.5
-        /// During a fling, a row is worth a download only if its image would then stay on screen this long.
-        public var minimumVisibleTime = Duration.milliseconds(100)
-        /// Loads that run at once, for the fling's estimate of when a queued row's image arrives.
-        public var concurrentLoads = 4
-        /// The load latency assumed until one is measured.
-        public var initialLatency = Duration.milliseconds(250)
-        /// Deceleration per millisecond after a fling (`UIScrollView.DecelerationRate.normal` is 0.998).
-        public var decelerationRate = 0.998
-        /// Above this speed (in viewports per second) a scroll is a fling.
-        public var flingThreshold = 3.0
-        /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
-        /// visible row steps by one in a single frame is not one.
-        public var flingConfirmation = Duration.milliseconds(40)
-        /// A coasting fling ends when its modelled speed falls below this many rows per second.
-        public var coastingStopSpeed = 1.0
-        /// A move of more than this many viewports between two updates is a jump, not a scroll.
-        public var jumpThreshold = 4.0
-        /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
-        /// `1 − e^(−t / velocityTimeConstant)`, so the estimate behaves the same at 60 and 120 Hz.
-        public var velocityTimeConstant = Duration.milliseconds(18)
-
-        /// The default configuration.
-        public init() {}
-    }
-
-    /// What changed: rows to prefetch and prefetched rows to cancel, nearest first.
-    public struct Update: Equatable, Sendable {
-        /// Rows to start prefetching.
-        public var prefetch: [Int] = []
-        /// Rows whose prefetch should stop.
-        public var cancel: [Int] = []
-
-        /// Whether there is nothing to do.
-        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
-
-        /// The console lines of the classic prefetching demo (rows numbered from 1).
-        public var logMessages: [String] {
-            var lines: [String] = []
-            if !prefetch.isEmpty { lines.append("🚀 Prefetching images for rows: \(Self.format(prefetch))") }
-            if !cancel.isEmpty { lines.append("🚫 Cancelling prefetch for rows: \(Self.format(cancel))") }
-            return lines
-        }
-
-        private static func format(_ rows: [Int]) -> String {
-            "[" + rows.map { String($0 + 1) }.joined(separator: ", ") + "]"
-        }
-    }
-
     /// The tuning.
-    public let configuration: Configuration
+    public let configuration: ListPrefetchWindow
     /// The number of rows in the list.
     public private(set) var itemCount: Int
     /// The visible rows.
@@ -119,7 +62,7 @@ public struct ListPrefetchController: Sendable {
     private var appeared: Set<Int> = []
 
     /// Creates a controller for a list of `itemCount` rows.
-    public init(itemCount: Int, configuration: Configuration = Configuration()) {
+    public init(itemCount: Int, configuration: ListPrefetchWindow = ListPrefetchWindow()) {
         self.itemCount = max(0, itemCount)
         self.configuration = configuration
         self.latency = configuration.initialLatency
@@ -136,7 +79,7 @@ public struct ListPrefetchController: Sendable {
     ///     knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
     ///     first visible row.
     public mutating func visibleRangeChanged(_ range: Range<Int>, at time: Duration, position: Double? = nil)
-        -> Update
+        -> ListPrefetchUpdate
     {
         let range = range.clamped(to: 0..<itemCount)
         let position = position ?? Double(range.lowerBound)
@@ -187,19 +130,19 @@ public struct ListPrefetchController: Sendable {
     }
 
     /// A row appeared (SwiftUI `onAppear`): the visible range becomes the span of the rows on screen.
-    public mutating func itemAppeared(_ index: Int, at time: Duration) -> Update {
+    public mutating func itemAppeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
         appeared.insert(index)
         return visibleRangeChanged(appearedRange, at: time)
     }
 
     /// A row disappeared (SwiftUI `onDisappear`).
-    public mutating func itemDisappeared(_ index: Int, at time: Duration) -> Update {
+    public mutating func itemDisappeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
         appeared.remove(index)
         return visibleRangeChanged(appearedRange, at: time)
     }
 
     /// The list now has `count` rows; prefetches of rows past the end are cancelled.
-    public mutating func itemCountChanged(_ count: Int) -> Update {
+    public mutating func itemCountChanged(_ count: Int) -> ListPrefetchUpdate {
         itemCount = max(0, count)
         visible = visible.clamped(to: 0..<itemCount)
         return recompute()
@@ -264,7 +207,7 @@ public struct ListPrefetchController: Sendable {
     }
 
     /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
-    /// (``Configuration/minimumVisibleTime`` after the measured latency), were the scroll to decelerate from here
+    /// (``ListPrefetchWindow/minimumVisibleTime`` after the measured latency), were the scroll to decelerate from here
     /// as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
     /// or pass slowly.
     public func isWorthLoading(_ row: Int) -> Bool {
@@ -342,11 +285,11 @@ public struct ListPrefetchController: Sendable {
         return -Foundation.log(rate) * 1000
     }
 
-    private mutating func recompute() -> Update {
+    private mutating func recompute() -> ListPrefetchUpdate {
         let desired = desiredRows
         let wanted = Set(desired)
         let current = Set(prefetched)
-        var update = Update()
+        var update = ListPrefetchUpdate()
         update.prefetch = desired.filter { !current.contains($0) }
         let center = Double(visible.lowerBound + visible.upperBound) / 2
         update.cancel = prefetched.filter { !wanted.contains($0) && !visible.contains($0) }

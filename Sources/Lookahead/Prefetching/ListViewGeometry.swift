@@ -14,7 +14,7 @@ public protocol ListViewGeometry: AnyObject {
     var lookaheadViewportTop: Double { get }
 }
 
-/// The visible rows of a list and the fractional row at its top edge: ``ListImageLoader``'s input.
+/// The visible rows of a list and the fractional row at its top edge: ``ListImageSlots``'s input.
 public struct ListViewport: Sendable, Equatable {
     /// The rows on screen, as a range (from the lowest to the highest visible row).
     public var rows: Range<Int>
@@ -52,12 +52,12 @@ public struct ListViewport: Sendable, Equatable {
     }
 }
 
-extension ListImageLoader {
+extension ListImageSlots {
     /// The list scrolled (or its rows changed): reads its viewport and moves the prefetch window. Returns what
     /// changed, for a log; `nil` when no row is on screen.
     @MainActor
     @discardableResult
-    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?) -> Update? {
+    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?) -> ListPrefetchUpdate? {
         guard let viewport = ListViewport(list) else { return nil }
         return visibleRowsChanged(viewport.rows, position: viewport.position, requests: requests)
     }

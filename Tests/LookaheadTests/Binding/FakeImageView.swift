@@ -12,7 +12,7 @@ final class FakeImageView: ImageDisplaying {
         var description: String { fades ? "\(image) fading" : image }
     }
 
-    var lookaheadLoader: ImageViewLoader?
+    var lookaheadBinding: ImageViewBinding?
     let shown = AsyncCondition<[Shown]>([])
 
     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {

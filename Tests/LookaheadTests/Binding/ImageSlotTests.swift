@@ -53,7 +53,7 @@ import Testing
                 progress.update { $0.append("\(request.url!.lastPathComponent) \(completed)/\(total ?? -1)") }
             }
         ) { _ in }
-        // A load handed over (as ListImageLoader does for a row leaving the screen) goes on, but is no longer the
+        // A load handed over (as ListImageSlots does for a row leaving the screen) goes on, but is no longer the
         // slot's: its progress must not reach the cell that now shows another row.
         slot.configure(with: request(1))
         await loader.waitForPending(1)

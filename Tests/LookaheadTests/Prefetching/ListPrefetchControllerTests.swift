@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 @Suite struct ListPrefetchControllerTests {
     private func ms(_ value: Int) -> Duration { .milliseconds(value) }

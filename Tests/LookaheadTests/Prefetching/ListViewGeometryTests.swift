@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 /// A list of 100-point rows, scrolled to `top`, showing `rows`.
 @MainActor
@@ -43,7 +43,7 @@ final class FakeListView: ListViewGeometry {
             $0.dataLoader = GatedDataLoader()
             $0.diskCache = nil
         }
-        let loader = ListImageLoader(pipeline: pipeline, itemCount: 100)
+        let loader = ListImageSlots(pipeline: pipeline, itemCount: 100)
         let list = FakeListView()
         #expect(loader.visibleRowsChanged(in: list) { _ in nil } == nil)  // nothing on screen yet
         list.lookaheadVisibleRows = [12, 10, 11]

@@ -1,11 +1,11 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the interactive gallery's cells: which image slots show which items, bound through a
-// ListImageLoader that prefetches around them, and each cell's image drawn with chafa off the frame loop.
+// ListImageSlots that prefetches around them, and each cell's image drawn with chafa off the frame loop.
 
 import Lookahead
 
 /// The reusable cells of the interactive gallery and the loads behind them, as a table view keeps them: told the
-/// visible items each frame, the ``ListImageLoader`` moves its prefetch window, the cells of items that left are
+/// visible items each frame, the ``ListImageSlots`` moves its prefetch window, the cells of items that left are
 /// unbound (their loads go on as prefetches while near the screen) and free cells are bound to the items that came
 /// (an ``ImageSlot`` each; a memory hit shows in the same frame). What the slots report and the art drawn for them
 /// come back as ``Event``s through the gallery's inbox, and count only while the cell still shows their request.
@@ -41,7 +41,7 @@ struct GalleryCells {
         case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?, isPreview: Bool)
     }
 
-    let loader: ListImageLoader
+    let loader: ListImageSlots
     private let pipeline: ImagePipeline
     private let log: GalleryLog
     private let options: InteractiveGallery.Options
@@ -69,7 +69,7 @@ struct GalleryCells {
         chafa: ChafaRenderer.Queue,
         post: @escaping @Sendable (Event) -> Void
     ) {
-        self.loader = ListImageLoader(pipeline: pipeline, itemCount: items.count)
+        self.loader = ListImageSlots(pipeline: pipeline, itemCount: items.count)
         self.pipeline = pipeline
         self.log = log
         self.options = options

@@ -2,7 +2,7 @@
 // Lookahead gallery — the interactive gallery's list or grid drawn into a ScreenBuffer: each visible item's image
 // or placeholder and its caption, the log pane and the status line.
 
-import Lookahead
+@_spi(Simulation) import Lookahead
 
 /// Turns the state of the gallery's list into a frame: what the cells show at the navigator's scroll offset, and
 /// the counters of the loads and the frames. The detail view draws with its colours and labels too.

@@ -1,13 +1,13 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead gallery — the headless gallery: a list scrolled frame by frame over the real pipeline, its rows
-// loaded by a ListImageLoader, its cells bound with ImageSlot.
+// loaded by a ListImageSlots, its cells bound with ImageSlot.
 
 public import Foundation
 public import Lookahead
 import Synchronization
 
 /// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable
-/// cells, each with an ``ImageSlot``, bound to rows through a ``ListImageLoader``, which is told the visible rows
+/// cells, each with an ``ImageSlot``, bound to rows through a ``ListImageSlots``, which is told the visible rows
 /// every frame and prefetches around them. Slot changes arrive on other threads and are applied on the next
 /// frame, only when the cell still shows the row they belong to.
 ///
@@ -23,7 +23,7 @@ public struct HeadlessGallery: Sendable {
         /// The time of one frame.
         public var frameDuration = Duration.milliseconds(16)
         /// How the loader prefetches.
-        public var loaderConfiguration = ListImageLoader.Configuration()
+        public var loaderConfiguration = ListImageSlots.Configuration()
 
         /// Creates settings.
         public init(rowCount: Int = 200, viewportRows: Int = 8, frameDuration: Duration = .milliseconds(16)) {
@@ -76,7 +76,7 @@ public struct HeadlessGallery: Sendable {
     /// The pipeline the rows load through.
     public let pipeline: ImagePipeline
     /// The loader that binds the cells and prefetches.
-    public let loader: ListImageLoader
+    public let loader: ListImageSlots
     /// Where events go.
     public let log: GalleryLog
     /// The list's shape and frame rate.
@@ -89,7 +89,7 @@ public struct HeadlessGallery: Sendable {
     /// Creates a gallery of one row per URL, with a cell pool a little larger than the viewport.
     public init(pipeline: ImagePipeline, urls: [URL], log: GalleryLog, settings: Settings) {
         self.pipeline = pipeline
-        self.loader = ListImageLoader(
+        self.loader = ListImageSlots(
             pipeline: pipeline,
             itemCount: urls.count,
             configuration: settings.loaderConfiguration

@@ -9,7 +9,7 @@ import Synchronization
 /// The interactive gallery. ``run()`` blocks its thread — the gallery's "main thread" — until the user quits.
 ///
 /// Each frame: take the keys and the messages that arrived, move the scroll, let the ``GalleryCells`` follow the
-/// visible items (the ``ListImageLoader`` moves its prefetch window, cells are unbound and bound; a memory hit
+/// visible items (the ``ListImageSlots`` moves its prefetch window, cells are unbound and bound; a memory hit
 /// shows in the same frame), then draw the screen with the ``GalleryRenderer`` and write only the cells that
 /// changed with the ``FrameWriter``. Nothing in the loop waits: decoding runs in the pipeline, drawing images with
 /// chafa on a queue of its own.

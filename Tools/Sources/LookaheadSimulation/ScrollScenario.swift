@@ -41,7 +41,7 @@ public struct ScrollScenario: Sendable {
     /// Seeds the latency draws.
     public var seed: UInt64 = 1
     /// How Lookahead's list loader is tuned (the library's defaults unless a study changes them).
-    public var loaderConfiguration = ListImageLoader.Configuration()
+    public var loaderConfiguration = ListImageSlots.Configuration()
 
     /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
     public init() {}

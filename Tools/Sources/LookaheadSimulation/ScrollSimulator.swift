@@ -6,7 +6,7 @@ import Foundation
 
 /// Runs scroll scenarios over the real library: `ImagePipeline` (task graph, coalescing, priorities, background
 /// download slots, memory cache, real decoders), `ImagePrefetcher`, `ImageSlot` and, for Lookahead's strategy,
-/// `ListImageLoader` — the very objects an app uses. Only the world is modelled: the network (latency drawn per
+/// `ListImageSlots` — the very objects an app uses. Only the world is modelled: the network (latency drawn per
 /// row and attempt, bandwidth per connection, the pipeline's download limit as the connection limit), the time a
 /// decode takes, and the scroll.
 ///
@@ -55,7 +55,7 @@ private final class Simulation: @unchecked Sendable {
     let time: VirtualTime
     let network: SimulatedNetwork
     let pipeline: ImagePipeline
-    let loader: ListImageLoader?
+    let loader: ListImageSlots?
     let prefetcher: ImagePrefetcher?
     var cells: [Cell] = []
     var rows: [Row]
@@ -103,7 +103,7 @@ private final class Simulation: @unchecked Sendable {
         }
         switch strategy {
         case .lookahead:
-            self.loader = ListImageLoader(
+            self.loader = ListImageSlots(
                 pipeline: pipeline,
                 itemCount: scenario.rows,
                 configuration: scenario.loaderConfiguration,

@@ -12,7 +12,7 @@ public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// UIKit's prefetching: about a screen ahead, two prefetches at a time (the peers' default), cancelled
     /// when they leave the window; asynchronous configure.
     case uikit
-    /// Lookahead: `ListImageLoader` — its window, prefetcher, background download slots and demotion on reuse.
+    /// Lookahead: `ListImageSlots` — its window, prefetcher, background download slots and demotion on reuse.
     case lookahead
     /// Knows the future — the whole trajectory and every load's latency — and loads, earliest deadline first,
     /// the rows it can still show for at least two frames, on every connection. A strong reference, not a proven

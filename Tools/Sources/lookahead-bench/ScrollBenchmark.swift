@@ -14,7 +14,7 @@ struct ScrollBenchmark: ParsableCommand {
             + "restarts, cancellations, hitches per strategy.",
         discussion: """
             Each strategy drives the real ImagePipeline, ImagePrefetcher and ImageSlot (Lookahead's, \
-            ListImageLoader) in virtual time over a modelled network; see LookaheadSimulation. Figures other than \
+            ListImageSlots) in virtual time over a modelled network; see LookaheadSimulation. Figures other than \
             hitches are deterministic per seed; hitches add the measured main-thread cost of the real calls.
             """
     )

@@ -16,7 +16,7 @@ struct SoakBenchmark: AsyncParsableCommand {
             + "cache's limit; fails if the cache's cost ever exceeds its limit.",
         discussion: """
             For each size, a fresh process (this one, re-run with that size alone) scrolls the headless gallery \
-            — the real ListImageLoader, ImageSlots and pipeline, a memory cache limited to --cache-mb — over \
+            — the real ListImageSlots, ImageSlots and pipeline, a memory cache limited to --cache-mb — over \
             --rows rows of /images/{n}.jpg at size × size pixels, with seeded flings all over the list, each \
             followed by pauses and a slow drag. The fixture server runs in a child process (--in-process-server \
             keeps it in this one, its encoded-image cache and buffers then count too). RSS (/proc/self/statm) \

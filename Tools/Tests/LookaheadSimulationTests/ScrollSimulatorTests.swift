@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func theLoaderUnderTestIsTheLibrarysOwn() {
-        // A change to ListImageLoader's configuration changes what the simulation measures: it runs that object,
+        // A change to ListImageSlots's configuration changes what the simulation measures: it runs that object,
         // not a model of it.
         var scenario = ScrollScenario()
         let standard = ScrollSimulator.run(scenario, strategy: .lookahead)

@@ -1,5 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — ImageViewLoader: the one-line image view call over a real pipeline, with a fake view.
+// Lookahead tests — ImageViewBinding: the one-line image view call over a real pipeline, with a fake view.
 
 import Foundation
 import Testing
@@ -7,7 +7,7 @@ import Testing
 @testable import Lookahead
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct ImageViewLoaderTests {
+@Suite(.timeLimit(.minutes(1))) struct ImageViewBindingTests {
     let loader: GatedDataLoader
     let pipeline: ImagePipeline
     let view = FakeImageView()
@@ -41,7 +41,7 @@ import Testing
             transition: .fadeIn(duration: 0.2)
         )
         // Completions hop to the main thread only when the test runs `hops`.
-        view.lookaheadLoader = ImageViewLoader(view: view, options: options, mainScheduler: hops.schedule)
+        view.lookaheadBinding = ImageViewBinding(view: view, options: options, mainScheduler: hops.schedule)
     }
 
     private func url(_ n: Int) -> URL { URL(string: "https://example.com/\(n).jpg")! }
@@ -110,7 +110,7 @@ import Testing
     @Test func aCompletionWhoseHopArrivesAfterANewerCallIsNotShown() async {
         view.lookahead.setImage(with: url(1), options: options)
         await release(url(1))  // image 1 is loaded; its hop to the main thread waits
-        #expect(view.lookahead.loader.slot.state.image?.width == 11)
+        #expect(view.lookahead.binding.slot.state.image?.width == 11)
         // The cell is reused for row 2 before the hop runs.
         view.lookahead.setImage(with: url(2), options: options)
         hops.runAll()
@@ -175,7 +175,7 @@ import Testing
     @Test func anotherPipelineGetsItsOwnSlotAndTheOldLoadStops() async {
         view.lookahead.setImage(with: url(1), options: options)
         await loader.waitForPending(1)
-        let slot = view.lookahead.loader.slot
+        let slot = view.lookahead.binding.slot
         let otherLoader = GatedDataLoader()
         var options = options
         options.pipeline = ImagePipeline {
@@ -185,23 +185,23 @@ import Testing
         view.lookahead.setImage(with: url(2), options: options)
         await loader.waitForCancellations(1)
         await otherLoader.waitForPending(1)
-        #expect(view.lookahead.loader.slot !== slot)
+        #expect(view.lookahead.binding.slot !== slot)
         #expect(otherLoader.record.value.started == [url(2).absoluteString])
     }
 
     @Test func theLoaderIsCreatedOnFirstUseAndKeptByTheView() {
         let view = FakeImageView()
-        #expect(view.lookaheadLoader == nil)
+        #expect(view.lookaheadBinding == nil)
         view.lookahead.setImage(with: nil as URL?, options: options)
-        let loader = view.lookaheadLoader
+        let loader = view.lookaheadBinding
         #expect(loader?.slot.pipeline === pipeline)  // created with the call's pipeline
         view.lookahead.setImage(with: nil as URL?, options: options)
-        #expect(view.lookaheadLoader === loader)
+        #expect(view.lookaheadBinding === loader)
     }
 
     @Test func aListBindingJoinsTheListAndUnbindingHandsTheLoadToThePrefetcher() async throws {
-        let list = ListImageLoader(pipeline: pipeline, itemCount: 10)
-        view.lookahead.loader.bind(row: 0, request: ImageRequest(url: url(1)), in: list, options: options)
+        let list = ListImageSlots(pipeline: pipeline, itemCount: 10)
+        view.lookahead.binding.bind(row: 0, request: ImageRequest(url: url(1)), in: list, options: options)
         #expect(view.labels == ["1x1"])
         await loader.waitForPending(1)
         #expect(pipeline.inspectGraph { $0.dataPriority(for: "https://example.com/1.jpg") } == .high)

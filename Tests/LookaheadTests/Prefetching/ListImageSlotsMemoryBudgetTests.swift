@@ -7,7 +7,7 @@ import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1))) struct ListImageLoaderMemoryBudgetTests {
+@Suite(.timeLimit(.minutes(1))) struct ListImageSlotsMemoryBudgetTests {
     let network = GatedDataLoader()
     let clock = ManualClock()
     let scheduler = ManualScheduler()
@@ -28,12 +28,12 @@ import Testing
 
     private func makeLoader(
         _ pipeline: ImagePipeline,
-        _ configure: (inout ListImageLoader.Configuration) -> Void = { _ in }
-    ) -> ListImageLoader {
-        var configuration = ListImageLoader.Configuration()
+        _ configure: (inout ListImageSlots.Configuration) -> Void = { _ in }
+    ) -> ListImageSlots {
+        var configuration = ListImageSlots.Configuration()
         configure(&configuration)
         let clock = clock
-        return ListImageLoader(
+        return ListImageSlots(
             pipeline: pipeline,
             itemCount: 1000,
             configuration: configuration,
@@ -90,7 +90,7 @@ import Testing
     }
 
     /// The rows of the prefetches running now.
-    private func runningRows(_ loader: ListImageLoader) -> [Int] {
+    private func runningRows(_ loader: ListImageSlots) -> [Int] {
         loader.prefetcher.runningRequests.compactMap {
             Int($0.urlString.dropFirst("https://example.com/".count).dropLast(4))
         }

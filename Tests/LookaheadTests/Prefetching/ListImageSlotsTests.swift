@@ -1,5 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — ListImageLoader on a manual clock: hand-over on unbind, delayed cancellation, no thrash,
+// Lookahead tests — ListImageSlots on a manual clock: hand-over on unbind, delayed cancellation, no thrash,
 // cells bound during a fling, stop, and the rows its updates name.
 
 import Foundation
@@ -7,7 +7,7 @@ import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1))) struct ListImageLoaderTests {
+@Suite(.timeLimit(.minutes(1))) struct ListImageSlotsTests {
     let network = GatedDataLoader()
     let clock = ManualClock()
     let scheduler = ManualScheduler()
@@ -26,11 +26,11 @@ import Testing
         }
     }
 
-    private func makeLoader(_ configure: (inout ListImageLoader.Configuration) -> Void = { _ in }) -> ListImageLoader {
-        var configuration = ListImageLoader.Configuration()
+    private func makeLoader(_ configure: (inout ListImageSlots.Configuration) -> Void = { _ in }) -> ListImageSlots {
+        var configuration = ListImageSlots.Configuration()
         configure(&configuration)
         let clock = clock
-        return ListImageLoader(
+        return ListImageSlots(
             pipeline: pipeline,
             itemCount: 1000,
             configuration: configuration,
@@ -67,7 +67,7 @@ import Testing
     }
 
     /// Binds a new slot to every row of `rows` that has none, and unbinds the rows that left.
-    private func show(_ rows: Range<Int>, in loader: ListImageLoader, bound: inout [Int: ImageSlot]) {
+    private func show(_ rows: Range<Int>, in loader: ListImageSlots, bound: inout [Int: ImageSlot]) {
         for row in bound.keys.sorted() where !rows.contains(row) {
             loader.unbind(row: row)
             bound[row] = nil
@@ -171,7 +171,7 @@ import Testing
             position = start.position + 300 / Self.k * (1 - Foundation.exp(-Self.k * elapsed / 60))
         }
 
-        mutating func loaderUpdated(_ loader: ListImageLoader, frame: Int) {
+        mutating func loaderUpdated(_ loader: ListImageSlots, frame: Int) {
             if coastStart == nil, loader.isFlinging { coastStart = (position, frame) }
         }
     }
@@ -216,7 +216,7 @@ import Testing
     }
 
     /// One 60 Hz frame of a fling: the clock, the position, the six rows on screen, told to the loader.
-    private func step(_ loader: ListImageLoader, _ fling: inout Fling, to frame: Int) -> Range<Int> {
+    private func step(_ loader: ListImageSlots, _ fling: inout Fling, to frame: Int) -> Range<Int> {
         clock.advance(by: .nanoseconds(16_666_667))
         fling.advance(to: frame)
         let top = Int(fling.position.rounded(.down))

@@ -1,5 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageViewLoader: one image view's loads: the slot, the placeholder, the fade, on the main actor.
+// Lookahead — ImageViewBinding: one image view's loads: the slot, the placeholder, the fade, on the main actor.
 
 import Foundation
 
@@ -13,14 +13,14 @@ import Foundation
 ///
 /// - Every load goes through the view's ``ImageSlot``: a new call cancels the previous load, and a completion for
 ///   an earlier call is never shown.
-/// - The loader's own calls show their change before they return (a memory hit, the placeholder). Every other change
-///   of the slot — a completion on a pipeline thread, or a ``ListImageLoader`` starting or releasing the slot — hops
+/// - The binding's own calls show their change before they return (a memory hit, the placeholder). Every other change
+///   of the slot — a completion on a pipeline thread, or a ``ListImageSlots`` starting or releasing the slot — hops
 ///   to the main queue; the loader then shows the slot's *current* state, so a late hop can never put another row's
 ///   image into a reused view.
 /// - What to show and whether to fade is `ImageViewPresenter`'s decision.
 @MainActor
-public final class ImageViewLoader {
-    /// The slot that loads the view's image; a list's ``ListImageLoader`` binds it by row.
+public final class ImageViewBinding {
+    /// The slot that loads the view's image; a list's ``ListImageSlots`` binds it by row.
     public private(set) var slot: ImageSlot
     /// The options of the current load.
     public private(set) var options: ImageLoadingOptions
@@ -34,12 +34,12 @@ public final class ImageViewLoader {
     /// Runs a closure on the main thread, later.
     package typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    /// Creates the loader of `view`; `view.lookahead` creates it on the first load and keeps it in the view.
+    /// Creates the binding of `view`; `view.lookahead` creates it on the first load and keeps it in the view.
     public convenience init(view: any ImageDisplaying, options: ImageLoadingOptions = ImageLoadingOptions()) {
         self.init(view: view, options: options) { DispatchQueue.main.async(execute: $0) }
     }
 
-    /// Creates a loader whose completions reach the main thread through `mainScheduler`: what tests pass to decide
+    /// Creates a binding whose completions reach the main thread through `mainScheduler`: what tests pass to decide
     /// when a completion's hop runs.
     package init(view: any ImageDisplaying, options: ImageLoadingOptions, mainScheduler: @escaping Scheduler) {
         let target = RenderTarget()
@@ -48,7 +48,7 @@ public final class ImageViewLoader {
         self.view = view
         self.options = options
         self.slot = Self.makeSlot(pipeline: options.pipeline, target: target, mainScheduler: mainScheduler)
-        target.loader = self
+        target.binding = self
     }
 
     deinit {
@@ -56,15 +56,15 @@ public final class ImageViewLoader {
         slot.prepareForReuse()
     }
 
-    /// The loader kept in `view`, created on first use (with `options`' pipeline).
-    public static func loader(
+    /// The binding kept in `view`, created on first use (with `options`' pipeline).
+    public static func binding(
         for view: any ImageDisplaying,
         options: @autoclosure () -> ImageLoadingOptions = ImageLoadingOptions()
-    ) -> ImageViewLoader {
-        if let loader = view.lookaheadLoader { return loader }
-        let loader = ImageViewLoader(view: view, options: options())
-        view.lookaheadLoader = loader
-        return loader
+    ) -> ImageViewBinding {
+        if let binding = view.lookaheadBinding { return binding }
+        let binding = ImageViewBinding(view: view, options: options())
+        view.lookaheadBinding = binding
+        return binding
     }
 
     // MARK: - Loading
@@ -78,8 +78,8 @@ public final class ImageViewLoader {
     }
 
     /// Binds the view to `row` of a list: like ``load(_:options:)``, through `list`, which joins a prefetch already
-    /// running for the row and, during a fling, defers the load (see ``ListImageLoader/bind(row:request:to:)``).
-    public func bind(row: Int, request: ImageRequest?, in list: ListImageLoader, options: ImageLoadingOptions) {
+    /// running for the row and, during a fling, defers the load (see ``ListImageSlots/bind(row:request:to:)``).
+    public func bind(row: Int, request: ImageRequest?, in list: ListImageSlots, options: ImageLoadingOptions) {
         var options = options
         options.pipeline = list.pipeline
         use(options)
@@ -123,16 +123,16 @@ public final class ImageViewLoader {
         mainScheduler: @escaping Scheduler
     ) -> ImageSlot {
         ImageSlot(pipeline: pipeline) { _ in
-            // Always a hop, even from the main thread: the loader's own calls show their change when the slot
-            // returns, and the hop then finds nothing new. Either way the loader shows the slot's state as it is
+            // Always a hop, even from the main thread: the binding's own calls show their change when the slot
+            // returns, and the hop then finds nothing new. Either way the binding shows the slot's state as it is
             // when the hop runs, never the state this callback was called with, so a late hop is harmless.
-            mainScheduler { MainActor.assumeIsolated { target.loader?.render() } }
+            mainScheduler { MainActor.assumeIsolated { target.binding?.render() } }
         }
     }
 
-    /// The slot's callback reaches the loader through this weak reference: the loader owns the slot.
+    /// The slot's callback reaches the binding through this weak reference: the binding owns the slot.
     @MainActor
     private final class RenderTarget {
-        weak var loader: ImageViewLoader?
+        weak var binding: ImageViewBinding?
     }
 }

@@ -1,5 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ListImageLoader: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
+// Lookahead — ListImageSlots: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
 
 import Foundation
 
@@ -9,7 +9,7 @@ import Foundation
 /// (which loads them) and the cells' ``ImageSlot``s by row. The list tells it three things, from its UI thread:
 ///
 /// ```swift
-/// let loader = ListImageLoader(pipeline: pipeline, itemCount: photos.count)
+/// let loader = ListImageSlots(pipeline: pipeline, itemCount: photos.count)
 /// // every frame (scrollViewDidScroll, a display link, onAppear/onDisappear):
 /// loader.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
 /// // a cell shows a row (cellForRowAt):
@@ -34,11 +34,11 @@ import Foundation
 ///
 /// - Important: Thread safe, but meant to be driven from one thread, the list's; every call returns at once and
 ///   blocks on nothing but its own lock.
-public final class ListImageLoader: Sendable {
+public final class ListImageSlots: Sendable {
     /// Tuning; the defaults suit a phone-sized list of images.
     public struct Configuration: Sendable {
         /// How the prefetch window follows the scroll.
-        public var window = ListPrefetchController.Configuration()
+        public var window = ListPrefetchWindow()
         /// Rows beyond the prefetch window (on either side) whose running downloads go on; none start there.
         /// `nil`: half a viewport, at least two rows.
         public var keepMargin: Int?
@@ -59,9 +59,6 @@ public final class ListImageLoader: Sendable {
         /// The default configuration.
         public init() {}
     }
-
-    /// What a call changed, for logs: rows that joined the wish list and rows whose running downloads were cancelled.
-    public typealias Update = ListPrefetchController.Update
 
     private struct State {
         var controller: ListPrefetchController
@@ -94,7 +91,7 @@ public final class ListImageLoader: Sendable {
     ) {
         let clock = ContinuousClock()
         let start = clock.now
-        let queue = DispatchQueue(label: "Lookahead.ListImageLoader.prefetch")
+        let queue = DispatchQueue(label: "Lookahead.ListImageSlots.prefetch")
         self.init(
             pipeline: pipeline,
             itemCount: itemCount,
@@ -160,7 +157,7 @@ public final class ListImageLoader: Sendable {
     // MARK: - The list
 
     /// The controller's view of the scroll: velocity, window, whether it flings.
-    public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
+    @_spi(Simulation) public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
 
     /// The most rows the window may hold now, from the memory budget (``Configuration/memoryBudgetFraction``);
     /// `nil` while nothing bounds it.
@@ -177,7 +174,7 @@ public final class ListImageLoader: Sendable {
 
     /// The list now has `count` rows.
     @discardableResult
-    public func itemCountChanged(_ count: Int, requests: (Int) -> ImageRequest?) -> Update {
+    public func itemCountChanged(_ count: Int, requests: (Int) -> ImageRequest?) -> ListPrefetchUpdate {
         update(requests: requests) { $0.itemCountChanged(count) }
     }
 
@@ -194,7 +191,7 @@ public final class ListImageLoader: Sendable {
         _ rows: Range<Int>,
         position: Double? = nil,
         requests: (Int) -> ImageRequest?
-    ) -> Update {
+    ) -> ListPrefetchUpdate {
         let time = now()
         return update(requests: requests) { $0.visibleRangeChanged(rows, at: time, position: position) }
     }
@@ -247,8 +244,8 @@ public final class ListImageLoader: Sendable {
     /// Applies a change to the controller, then feeds the prefetcher: the wish list to start, the rows to keep.
     private func update(
         requests: (Int) -> ImageRequest?,
-        _ change: (inout ListPrefetchController) -> ListPrefetchController.Update
-    ) -> Update {
+        _ change: (inout ListPrefetchController) -> ListPrefetchUpdate
+    ) -> ListPrefetchUpdate {
         let time = now()
         let costLimit = pipeline.configuration.memoryCache?.costLimit
         let plan = shared.state.withLock { state in
@@ -279,7 +276,7 @@ public final class ListImageLoader: Sendable {
         var keep: [Int] = []
         var slotsToStart: [ImageSlot] = []
         var isFlinging = false
-        var update = Update()
+        var update = ListPrefetchUpdate()
     }
 
     /// Under the lock: the rows to prefetch (as many as the memory cache holds), the rows whose downloads go on,

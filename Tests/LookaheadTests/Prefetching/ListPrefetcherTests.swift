@@ -1,10 +1,10 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — PrefetchCoordinator and ListAppearanceTracker: SwiftUI rows' appear/disappear to the loader.
+// Lookahead tests — ListPrefetcher and ListAppearanceTracker: SwiftUI rows' appear/disappear to the loader.
 
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 @Suite struct ListAppearanceTrackerTests {
     @Test func theVisibleRowsAreThoseThatAppearedAndDidNotDisappear() {
@@ -22,36 +22,36 @@ import Testing
 }
 
 @MainActor
-@Suite struct PrefetchCoordinatorTests {
+@Suite struct ListPrefetcherTests {
     @Test func appearingRowsMoveTheWindowAndReportWhatChanged() async {
         let dataLoader = GatedDataLoader()
         let pipeline = ImagePipeline {
             $0.dataLoader = dataLoader
             $0.diskCache = nil
         }
-        let coordinator = PrefetchCoordinator(itemCount: 50, pipeline: pipeline) {
+        let prefetcher = ListPrefetcher(itemCount: 50, pipeline: pipeline) {
             ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
         }
-        var updates: [ListImageLoader.Update] = []
-        coordinator.onUpdate = { updates.append($0) }
-        for row in 0..<4 { coordinator.rowAppeared(row) }
-        #expect(coordinator.loader.controller.visible == 0..<4)
+        var updates: [ListPrefetchUpdate] = []
+        prefetcher.onUpdate = { updates.append($0) }
+        for row in 0..<4 { prefetcher.rowAppeared(row) }
+        #expect(prefetcher.slots.controller.visible == 0..<4)
         #expect(updates.count == 4)
         #expect(updates.contains { !$0.prefetch.isEmpty })  // rows below the screen are wished for
         await dataLoader.waitForStarts(1)  // the prefetcher loads them
-        coordinator.rowDisappeared(0)
-        #expect(coordinator.loader.controller.visible == 1..<4)
-        coordinator.rowAppeared(2)  // already on screen: no change, no update
+        prefetcher.rowDisappeared(0)
+        #expect(prefetcher.slots.controller.visible == 1..<4)
+        prefetcher.rowAppeared(2)  // already on screen: no change, no update
         #expect(updates.count == 5)
-        coordinator.loader.stop()
+        prefetcher.slots.stop()
     }
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct PrefetchCoordinatorBindingTests {
+@Suite(.timeLimit(.minutes(1))) struct ListPrefetcherBindingTests {
     let dataLoader = GatedDataLoader()
     let pipeline: ImagePipeline
-    let coordinator: PrefetchCoordinator
+    let prefetcher: ListPrefetcher
 
     init() {
         let dataLoader = dataLoader
@@ -59,34 +59,34 @@ import Testing
             $0.dataLoader = dataLoader
             $0.diskCache = nil
         }
-        coordinator = PrefetchCoordinator(itemCount: 100, pipeline: pipeline) {
+        prefetcher = ListPrefetcher(itemCount: 100, pipeline: pipeline) {
             ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
         }
     }
 
     @Test func aScrollingListMovesTheWindowFromItsGeometry() {
-        var updates: [ListImageLoader.Update] = []
-        coordinator.onUpdate = { updates.append($0) }
+        var updates: [ListPrefetchUpdate] = []
+        prefetcher.onUpdate = { updates.append($0) }
         let list = FakeListView()
-        coordinator.visibleRowsChanged(in: list)  // nothing on screen: nothing to report
+        prefetcher.visibleRowsChanged(in: list)  // nothing on screen: nothing to report
         #expect(updates.isEmpty)
         list.lookaheadVisibleRows = [20, 21, 22, 23]
         list.lookaheadViewportTop = 2_025
-        coordinator.visibleRowsChanged(in: list)
-        #expect(coordinator.loader.controller.visible == 20..<24)
+        prefetcher.visibleRowsChanged(in: list)
+        #expect(prefetcher.slots.controller.visible == 20..<24)
         #expect(updates.count == 1)
-        coordinator.loader.stop()
+        prefetcher.slots.stop()
     }
 
     @Test func aBoundCellLoadsWithTheLoadersPipelineAndItsLoadOutlivesTheCell() async {
         let cell = FakeImageView()
-        coordinator.bind(cell, row: 3)  // no options: the loader's pipeline, no placeholder
-        #expect(cell.lookaheadLoader?.slot.pipeline === pipeline)
+        prefetcher.bind(cell, row: 3)  // no options: the loader's pipeline, no placeholder
+        #expect(cell.lookaheadBinding?.slot.pipeline === pipeline)
         await dataLoader.waitForPending("https://example.com/3.jpg")
         #expect(cell.lookahead.state.request?.url?.lastPathComponent == "3.jpg")
-        coordinator.unbind(row: 3)  // the load goes on as a prefetch
+        prefetcher.unbind(row: 3)  // the load goes on as a prefetch
         #expect(dataLoader.record.value.cancelled.isEmpty)
-        coordinator.loader.stop()
+        prefetcher.slots.stop()
         await dataLoader.waitForCancellations(1)
     }
 }

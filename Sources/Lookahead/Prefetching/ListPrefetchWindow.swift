@@ -1,0 +1,38 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// How a list's prefetch window follows the scroll; the defaults suit a phone-sized list of images.
+public struct ListPrefetchWindow: Sendable {
+    /// Rows always prefetched ahead, even when still.
+    public var minimumAhead = 4
+    /// The most rows prefetched ahead.
+    public var maximumAhead = 40
+    /// Rows kept behind the visible ones.
+    public var behind = 2
+    /// Covers latency variance: the window ahead is `velocity × latency × safety`.
+    public var safetyFactor = 1.5
+    /// During a fling, a row is worth a download only if its image would then stay on screen this long.
+    public var minimumVisibleTime = Duration.milliseconds(100)
+    /// Loads that run at once, for the fling's estimate of when a queued row's image arrives.
+    public var concurrentLoads = 4
+    /// The load latency assumed until one is measured.
+    public var initialLatency = Duration.milliseconds(250)
+    /// Deceleration per millisecond after a fling (`UIScrollView.DecelerationRate.normal` is 0.998).
+    public var decelerationRate = 0.998
+    /// Above this speed (in viewports per second) a scroll is a fling.
+    public var flingThreshold = 3.0
+    /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
+    /// visible row steps by one in a single frame is not one.
+    public var flingConfirmation = Duration.milliseconds(40)
+    /// A coasting fling ends when its modelled speed falls below this many rows per second.
+    public var coastingStopSpeed = 1.0
+    /// A move of more than this many viewports between two updates is a jump, not a scroll.
+    public var jumpThreshold = 4.0
+    /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
+    /// `1 − e^(−t / velocityTimeConstant)`, so the estimate behaves the same at 60 and 120 Hz.
+    public var velocityTimeConstant = Duration.milliseconds(18)
+
+    /// The default configuration.
+    public init() {}
+}
