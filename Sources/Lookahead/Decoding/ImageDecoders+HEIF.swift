@@ -77,25 +77,20 @@ extension ImageDecoders {
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
             guard width > 0, height > 0 else { return .failure(failure("invalid dimensions \(width)×\(height)")) }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "HEIF",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "HEIF", width: width, height: height) {
+                return .failure(error)
             }
             guard let codedSizes else {
                 return .failure(failure("an AV1 configuration without a sequence header: the decode cannot be bounded"))
             }
             for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
                 return .failure(
-                    ImageDecodingError(
+                    .tooLarge(
                         codec: "HEIF",
-                        message:
-                            "a coded picture of \(size.width)×\(size.height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: size.width, height: size.height, limit: context.maximumPixelCount)
+                        width: size.width,
+                        height: size.height,
+                        limit: context.maximumPixelCount,
+                        picture: "a coded picture"
                     )
                 )
             }

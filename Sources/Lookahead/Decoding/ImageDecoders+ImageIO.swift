@@ -112,12 +112,8 @@ extension ImageDecoders {
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
             // The limit is checked from the header, before anything is decoded.
-            if context.exceedsPixelLimit(width: storedWidth, height: storedHeight) {
-                throw ImageDecodingError(
-                    codec: name,
-                    message: "\(storedWidth)×\(storedHeight) exceeds \(context.maximumPixelCount) pixels",
-                    reason: .tooLarge(width: storedWidth, height: storedHeight, limit: context.maximumPixelCount)
-                )
+            if let error = context.pixelLimitError(codec: name, width: storedWidth, height: storedHeight) {
+                throw error
             }
             // EXIF orientations 5–8 turn the image a quarter: its shown size is the stored one transposed.
             let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1

@@ -88,11 +88,7 @@ extension ImageDecoders {
             let counted = isStreamed ? outWidth * outHeight : Int(width) * Int(height)
             if counted > context.maximumPixelCount {
                 return .failure(
-                    ImageDecodingError(
-                        codec: "JPEG",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: Int(width), height: Int(height), limit: context.maximumPixelCount)
-                    )
+                    .tooLarge(codec: "JPEG", width: Int(width), height: Int(height), limit: context.maximumPixelCount)
                 )
             }
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)

@@ -121,14 +121,8 @@ extension ImageDecoders {
             guard status == 0 else { return .failure(error(status)) }
             let width = Int(header.width)
             let height = Int(header.height)
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "PNG",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) {
+                return .failure(error)
             }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
             var length = 0

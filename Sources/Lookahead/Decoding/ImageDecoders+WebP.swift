@@ -68,14 +68,8 @@ extension ImageDecoders {
             guard width > 0, height > 0 else {
                 return .failure(ImageDecodingError(codec: "WebP", message: "invalid canvas \(width)×\(height)"))
             }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "WebP",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
+                return .failure(error)
             }
             if let error = context.animationLimitError(
                 codec: "WebP",
@@ -141,14 +135,8 @@ extension ImageDecoders {
             let width = Int(features.width)
             let height = Int(features.height)
             guard width > 0, height > 0 else { return .failure(error("invalid dimensions", status)) }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "WebP",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
+                return .failure(error)
             }
             let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             if features.has_animation != 0 {

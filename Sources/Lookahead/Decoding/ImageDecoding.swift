@@ -55,6 +55,13 @@ public struct ImageDecodingContext: Sendable {
         return overflow || pixels > maximumPixelCount
     }
 
+    /// The error for an image of `width` × `height` pixels, as its header declares it, when it has more pixels than
+    /// allowed; `nil` when it is within the limit.
+    package func pixelLimitError(codec: String, width: Int, height: Int) -> ImageDecodingError? {
+        guard exceedsPixelLimit(width: width, height: height) else { return nil }
+        return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
+    }
+
     /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
     /// more pixels in all, than allowed; `nil` when it is within the limits.
     public func animationLimitError(codec: String, frameCount: Int, width: Int, height: Int) -> ImageDecodingError? {
@@ -112,6 +119,22 @@ public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(codec): \(message)" }
+
+    /// The error for an image of `width` × `height` pixels when `limit` is less; `picture` names what has that
+    /// size when it is not the image itself ("a coded picture").
+    package static func tooLarge(
+        codec: String,
+        width: Int,
+        height: Int,
+        limit: Int,
+        picture: String? = nil
+    ) -> ImageDecodingError {
+        ImageDecodingError(
+            codec: codec,
+            message: (picture.map { "\($0) of " } ?? "") + "\(width)×\(height) exceeds \(limit) pixels",
+            reason: .tooLarge(width: width, height: height, limit: limit)
+        )
+    }
 }
 
 /// The decoders that ship with Lookahead, and the default selection.
