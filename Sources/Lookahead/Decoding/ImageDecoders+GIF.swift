@@ -84,11 +84,8 @@ extension ImageDecoders {
             _ data: Data,
             _ body: (UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> T
         ) throws(ImageDecodingError) -> T {
-            let result: Result<T, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "GIF", message: "empty data"))
-                }
-                var source = Source(base: base, count: raw.count, offset: 0)
+            let result: Result<T, ImageDecodingError> = ImageDecoders.withBytes(of: data, codec: "GIF") { base, count in
+                var source = Source(base: base, count: count, offset: 0)
                 return withUnsafeMutablePointer(to: &source) { source in
                     var status: Int32 = 0
                     guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }

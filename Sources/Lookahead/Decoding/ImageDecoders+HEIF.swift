@@ -44,9 +44,8 @@ extension ImageDecoders {
             _ = Self.initialized
             // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
             let coded = HEIFCodedSizes.declaredSizes(in: data)
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else { return .failure(Self.failure("empty data")) }
-                return Self.decode(base, raw.count, context, codedSizes: coded)
+            let result = ImageDecoders.withBytes(of: data, codec: name) {
+                Self.decode($0, $1, context, codedSizes: coded)
             }
             return PlatformImage.make(from: try result.get())
         }

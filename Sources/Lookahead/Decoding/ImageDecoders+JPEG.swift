@@ -46,12 +46,11 @@ extension ImageDecoders {
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
             let profile = EmbeddedColorProfile.jpeg(data)
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(error("empty data"))
-                }
+            let result = ImageDecoders.withBytes(of: data, codec: name) {
+                (base, count) -> Result<Bitmap, ImageDecodingError> in
+                let raw = UnsafeRawBufferPointer(start: base, count: count)
                 if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
-                return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation, profile: profile)
+                return Self.decode(handle, base, UInt(count), context, orientation: orientation, profile: profile)
             }
             return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
         }

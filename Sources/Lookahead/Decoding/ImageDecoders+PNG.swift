@@ -58,14 +58,11 @@ extension ImageDecoders {
                 return .failure(ImageDecodingError(codec: name, message: "out of memory"))
             }
             defer { spng_ctx_free(decoder) }
-            return data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "PNG", message: "empty data"))
-                }
-                return Self.decode(
+            return ImageDecoders.withBytes(of: data, codec: name) { base, count in
+                Self.decode(
                     decoder,
                     base,
-                    raw.count,
+                    count,
                     context,
                     gammaAndChromaticities: convertsGammaAndChromaticities,
                     status: &status

@@ -23,13 +23,9 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
-                }
-                return Self.decode(base, raw.count, context)
-            }
-            return PlatformImage.make(from: try result.get())
+            PlatformImage.make(
+                from: try ImageDecoders.withBytes(of: data, codec: name) { Self.decode($0, $1, context) }.get()
+            )
         }
 
         /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
@@ -41,13 +37,7 @@ extension ImageDecoders {
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
-            let result: Result<AnimatedImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
-                }
-                return Self.decodeAnimation(base, raw.count, context)
-            }
-            return try result.get()
+            try ImageDecoders.withBytes(of: data, codec: name) { Self.decodeAnimation($0, $1, context) }.get()
         }
 
         private static func decodeAnimation(

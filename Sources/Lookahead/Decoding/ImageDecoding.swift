@@ -266,6 +266,21 @@ public enum ImageDecoders {
         return decoders.first { $0.canDecode(header) }
     }
 
+    /// Runs `body` on the bytes of `data` (the first one's address, and their count); "empty data" when there are
+    /// none, so no codec is handed an empty buffer.
+    static func withBytes<T>(
+        of data: Data,
+        codec: String,
+        _ body: (UnsafePointer<UInt8>, Int) -> Result<T, ImageDecodingError>
+    ) -> Result<T, ImageDecodingError> {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                return .failure(ImageDecodingError(codec: codec, message: "empty data"))
+            }
+            return body(base, raw.count)
+        }
+    }
+
     /// The first bytes of the data in hex, for ``ImagePipelineError/noDecoder(header:)``.
     static func hexHeader(_ data: Data) -> String {
         data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
