@@ -24,8 +24,8 @@ package enum HEIFCodedSizes {
                 guard let range = file.firstExtent(of: item.id, in: bytes.count) else { continue }
                 let payload = Array(bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))])
                 switch item.type {
-                case "grid": if let size = gridSize(payload) { sizes.append(size) }
-                case "iovl": if let size = overlaySize(payload) { sizes.append(size) }
+                case "grid": if let size = derivedImageSize(payload, skipping: 2) { sizes.append(size) }
+                case "iovl": if let size = derivedImageSize(payload, skipping: 8) { sizes.append(size) }
                 case "hvc1": sizes += inBandSPSSizes(payload)
                 case "av01":
                     if let size = av1Size([0, 0, 0, 0] + payload) {
@@ -122,19 +122,12 @@ package enum HEIFCodedSizes {
         }
     }
 
-    /// A grid's output size (ISO/IEC 23008-12 6.6.2.3.2).
-    static func gridSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
+    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, `skipping` 2 bytes of rows and
+    /// columns) or an overlay (6.6.2.4.2, `skipping` four 16-bit fill values). The flags say whether the width and
+    /// height take 2 bytes or 4.
+    static func derivedImageSize(_ data: [UInt8], skipping: Int) -> (width: Int, height: Int)? {
         var reader = ByteReader(data)
-        guard reader.skip(1), let flags = reader.read(1), reader.skip(2) else { return nil }
-        let size = flags & 1 == 1 ? 4 : 2
-        guard let width = reader.read(size), let height = reader.read(size) else { return nil }
-        return (width, height)
-    }
-
-    /// An overlay's output size (ISO/IEC 23008-12 6.6.2.4.2): after four 16-bit fill values.
-    static func overlaySize(_ data: [UInt8]) -> (width: Int, height: Int)? {
-        var reader = ByteReader(data)
-        guard reader.skip(1), let flags = reader.read(1), reader.skip(8) else { return nil }
+        guard reader.skip(1), let flags = reader.read(1), reader.skip(skipping) else { return nil }
         let size = flags & 1 == 1 ? 4 : 2
         guard let width = reader.read(size), let height = reader.read(size) else { return nil }
         return (width, height)
