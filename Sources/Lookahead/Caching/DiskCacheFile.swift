@@ -36,7 +36,8 @@ import Darwin
 /// `0600`: the cache shows what its user looked at.
 enum DiskCacheFile {
     static let headerSize = 56
-    private static let magic: [UInt8] = Array("LKHD".utf8)
+    /// The first four bytes of every entry file.
+    static let magic: [UInt8] = Array("LKHD".utf8)
     static let version: UInt8 = 3
     /// The file recording which entry format a folder has been migrated to.
     static let formatMarkerName = ".format"
