@@ -33,8 +33,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [String: String] = [:]
     private var expectedLength: Int64?
     private var isFinalResponse = false
-    private var visited: Set<String> = []
-    private var redirectCount = 0
+    private var redirects: RedirectRules
     private var failure: DataLoadingError?
     private var reportedBytes: Int64 = 0
     private let start = ContinuousClock.now
@@ -45,8 +44,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.options = options
         self.completion = completion
+        self.redirects = RedirectRules(from: request.url, maximumRedirects: options.maximumRedirects)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        visited.insert(request.url.absoluteString)
     }
 
     deinit {
@@ -163,18 +162,8 @@ final class CurlTransfer: @unchecked Sendable {
             failure = .unsupportedURL(request.url)
             return false
         }
-        let scheme = target.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
-            failure = .unsupportedScheme(scheme)
-            return false
-        }
-        redirectCount += 1
-        guard redirectCount <= options.maximumRedirects else {
-            failure = .tooManyRedirects(limit: options.maximumRedirects)
-            return false
-        }
-        guard visited.insert(target.absoluteString).inserted else {
-            failure = .redirectLoop(target)
+        if let refusal = redirects.accept(target) {
+            failure = refusal
             return false
         }
         return true
