@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCache: original image data on disk, verified on every read, never over its size limit.
 
 import Foundation
 import Logging

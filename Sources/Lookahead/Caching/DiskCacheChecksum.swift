@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCacheChecksum: the fast checksum that guards every disk-cache entry against corruption.
 
 #if canImport(CXXHash)
 import CXXHash

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache's files: the entry format, atomic writes and verified reads (POSIX calls).
 
 import Foundation
 

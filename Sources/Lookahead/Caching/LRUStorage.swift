@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — LRUStorage: the value-type core of the memory cache (cost, count, age; O(1) everything).
 
 /// A least-recently-used store with a cost limit, a count limit and optional expiry.
 ///

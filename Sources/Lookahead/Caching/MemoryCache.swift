@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — MemoryCache: decoded images in memory, limited by bytes, count and age.
 
 import Foundation
 

@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the picture sizes a HEIF file makes its decoders allocate for (HEVC SPS, AV1 sequence headers, grid and
-// overlay canvases), which may differ from the `ispe` box a hostile file shows.
 
 import Foundation
 

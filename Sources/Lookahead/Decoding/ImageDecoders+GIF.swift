@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the GIF decoder: giflib, into RGBA bitmaps: the first frame, or every frame of an animation.
 
 #if canImport(CGIF)
 import CGIF

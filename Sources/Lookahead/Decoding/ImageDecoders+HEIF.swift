@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the HEIF decoder: HEIC and AVIF through libheif, into RGBA bitmaps, using an embedded thumbnail when
-// it is large enough.
 
 #if canImport(CHeif)
 import CHeif

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the Apple-platform decoder: ImageIO (cannot be built on Linux; kept deliberately small).
 
 #if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
 import CoreGraphics

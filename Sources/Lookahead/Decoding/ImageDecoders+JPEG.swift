@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the JPEG decoder: libjpeg-turbo (TurboJPEG API) into RGBA bitmaps.
 
 #if canImport(CTurboJPEG)
 import CTurboJPEG

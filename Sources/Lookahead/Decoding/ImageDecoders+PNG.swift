@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the PNG decoder: libspng into RGBA bitmaps.
 
 #if canImport(CSPNG)
 import CSPNG

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the WebP decoder: libwebp into RGBA bitmaps, scaled while decoding.
 
 #if canImport(CWebP)
 import CWebP

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageDecoding: turns image data into a display-ready bitmap.
 
 public import Foundation
 

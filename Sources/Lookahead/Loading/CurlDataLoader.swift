@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — CurlDataLoader: the default data loader on Linux, libcurl's multi interface on a thread of its own.
 
 #if canImport(CCurl)
 import Foundation

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — CurlTransfer: one HTTP transfer on a libcurl easy handle, with the limits checked as bytes arrive.
 
 #if canImport(CCurl)
 import CCurl

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DataURL: `data:` URLs (RFC 2397), decoded in memory with the response size limit.
 
 import Foundation
 

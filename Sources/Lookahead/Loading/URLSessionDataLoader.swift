@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — URLSessionDataLoader: URLSession with a streaming delegate; the default on Apple platforms.
 
 import Foundation
 
