@@ -24,10 +24,9 @@ import Darwin
 ///     56     …  data
 /// ```
 ///
-/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Version 1
-/// stored it in plain text; version 2 checksummed the data with a SHA-256, 20 µs of a 30 KB hit. Entries of other
-/// versions are removed when a writer opens the folder (see ``migrate(directory:)``), and a read of one is a miss
-/// that removes it. An entry whose checksum is of another kind than this platform computes is a miss too.
+/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Entries of
+/// other versions are removed when a writer opens the folder (see ``migrate(directory:)``), and a read of one is a
+/// miss that removes it. An entry whose checksum is of another kind than this platform computes is a miss too.
 ///
 /// A file is written whole under a temporary name and renamed into place, so a reader sees either no entry or a
 /// complete one. Every read checks the magic, the version, the checksum kind, the key's digest, the length against

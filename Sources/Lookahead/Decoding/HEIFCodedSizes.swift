@@ -4,9 +4,9 @@ import Foundation
 
 /// Reads, without decoding, the largest picture a HEIF file's decoder configurations declare.
 ///
-/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets: a file
-/// whose `ispe` says 24×16 and whose SPS says 14941×23530 made libde265 allocate 2.8 GB (found by fuzzing). The
-/// pixel limit is checked against these sizes too, before libheif decodes anything.
+/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets, which a
+/// hostile file makes far larger. The pixel limit is checked against these sizes too, before libheif decodes
+/// anything.
 package enum HEIFCodedSizes {
     /// The sizes a decode of the file allocates for: every `hvcC`'s SPS and `av1C`'s sequence header, every SPS or
     /// sequence header at the start of an `hvc1` or `av01` item's data, and the output size of every `grid` and `iovl`

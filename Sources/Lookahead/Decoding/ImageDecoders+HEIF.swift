@@ -10,8 +10,8 @@ extension ImageDecoders {
     ///
     /// - The size, read from the file's boxes, and the sizes its HEVC and AV1 configurations declare (what the video
     ///   decoder allocates for) are checked against the pixel limit before anything is decoded.
-    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target (iPhones store
-    ///   one of about 320 pixels), so the full image is never decoded; otherwise the full image is decoded and resampled.
+    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target, so the full
+    ///   image is never decoded; otherwise the full image is decoded and resampled.
     /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"

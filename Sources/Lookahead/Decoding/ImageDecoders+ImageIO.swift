@@ -7,10 +7,10 @@ import ImageIO
 
 extension ImageDecoders {
     /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: the orientation applied, at
-    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`, the advice of
-    /// WWDC's "prepareThumbnail"), and decoded at once (`kCGImageSourceShouldCacheImmediately`), on the pipeline's
-    /// decode queue, so the image is display-ready when it reaches the main thread. Animated GIF, WebP and PNG decode
-    /// to every frame (``decodeAnimation(_:context:)``), composited by ImageIO.
+    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`), and decoded at
+    /// once (`kCGImageSourceShouldCacheImmediately`) on the pipeline's decode queue, so the image is display-ready
+    /// when it reaches the main thread. Animated GIF, WebP and PNG decode to every frame
+    /// (``decodeAnimation(_:context:)``), composited by ImageIO.
     public struct ImageIODecoder: AnimatedImageDecoding {
         public let name = "ImageIO"
 

@@ -240,10 +240,9 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling (libjpeg-turbo's
-    /// DCT scaling stops at the smallest scale still covering the target) what is left is usually under 2×; there an
-    /// area-averaging tent (``Resampler/Filter/triangle``, widened to the scale: about 4 taps) is as sharp as the
-    /// eye can tell at thumbnail size, and half the work of Catmull-Rom. Larger reductions keep Catmull-Rom.
+    /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling what is left is
+    /// usually under 2×, where an area-averaging tent (``Resampler/Filter/triangle``) is as sharp as the eye can tell
+    /// at thumbnail size and cheaper; larger reductions keep Catmull-Rom.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {

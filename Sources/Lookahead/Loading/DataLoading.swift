@@ -2,7 +2,8 @@
 
 public import Foundation
 
-/// Loads the bytes of an image. The default is ``URLSessionDataLoader``; tests and apps can supply their own.
+/// Loads the bytes of an image. The default, ``DefaultDataLoader``, is ``CurlDataLoader`` (libcurl) on Linux and
+/// ``URLSessionDataLoader`` on Apple platforms; tests and apps can supply their own.
 ///
 /// - Important: Implementations must be thread safe. Cancelling the calling Swift task must stop the
 ///   transfer and make the method throw `CancellationError` promptly.

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// Decodes `data:[<media type>][;base64],<data>` URLs: base64 or percent-encoded, as Nuke and browsers do.
+/// Decodes `data:[<media type>][;base64],<data>` URLs: base64 or percent-encoded.
 enum DataURL {
     /// The bytes of a `data:` URL.
     static func decode(_ url: URL, limit: Int?) throws(DataLoadingError) -> Data {
