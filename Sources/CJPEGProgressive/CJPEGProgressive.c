@@ -166,6 +166,7 @@ done:
     jpeg_destroy_decompress(&cinfo);
     return status;
 }
+#endif
 
 lookahead_preview_status lookahead_jpeg_preview(
     const uint8_t *data,
@@ -178,6 +179,7 @@ lookahead_preview_status lookahead_jpeg_preview(
     char *message,
     size_t message_size
 ) {
+#if __has_include(<jpeglib.h>)
     int suspended_at = 0;
     lookahead_preview_status status = preview_pass(
         data, size, scale_denom, max_pixels, max_scans, max_scans, &suspended_at, pixels, info, message,
@@ -190,22 +192,10 @@ lookahead_preview_status lookahead_jpeg_preview(
             message_size);
     }
     return status;
-}
 #else
-lookahead_preview_status lookahead_jpeg_preview(
-    const uint8_t *data,
-    size_t size,
-    unsigned scale_denom,
-    uint64_t max_pixels,
-    int max_scans,
-    uint8_t **pixels,
-    lookahead_preview_info *info,
-    char *message,
-    size_t message_size
-) {
     (void)data; (void)size; (void)scale_denom; (void)max_pixels; (void)max_scans; (void)info;
     (void)message; (void)message_size;
     *pixels = NULL;
     return LOOKAHEAD_PREVIEW_UNSUPPORTED;
-}
 #endif
+}

@@ -1,40 +1,14 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCache: original image data on disk, verified on every read, never over its size limit.
 
 import Foundation
 import Logging
 
-/// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size
-/// needs no download.
+/// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size needs
+/// no download.
 ///
-/// - **Never a corrupt image.** Each entry carries a SHA-256 of its key, its length and a fast checksum of its
-///   data (XXH3-64 on Linux, see `DiskCacheChecksum`), checked on every read. A mismatch, a truncated or unreadable file is a miss: the entry is removed and logged, and it is
-///   never handed to a decoder.
-/// - **Atomic writes.** An entry is written under a temporary name and renamed into place. Writes are not
-///   `fsync`ed by default: a killed process loses nothing the kernel has (the page cache survives it); after a
-///   power loss an entry can be lost or cut short, and the checksum turns it into a miss. Set
-///   `synchronizesWrites` to `fsync` every entry before the rename.
-/// - **Private.** The folder is `0700` (an existing folder this user owns is tightened), every file in it `0600`,
-///   and no entry holds its key: URLs may carry credentials and tokens, so an entry stores a digest of the key.
-///   Entries of the older format that held the key are removed when the cache opens (logged once) and are never
-///   served.
-/// - **Readable at once.** `storeData(_:for:)` stages the data in memory and returns; a background queue writes
-///   it. `await flush()` waits for the writes without blocking a thread; call it before the program exits.
-/// - **Never over the limit.** An in-memory index knows every entry's size and last use (not the file access
-///   time, which Linux often does not update). Whenever a store takes the total over ``sizeLimit``, the least
-///   recently used entries are removed until the total is at most ``sizeLimit`` × ``trimRatio`` — before the new
-///   file is written. The index is rebuilt at open from the folder (sizes and modification times, which the cache
-///   sets on a hit at most once a minute per entry).
-/// - **Robust to its surroundings.** A folder deleted from outside is recreated on the next write; a file
-///   deleted from outside is a miss. When the disk is full or read-only, the cache stops writing and logs one
-///   warning, and loads still succeed from the network; after ``writeRetryInterval`` the next store tries again,
-///   and writing resumes once one succeeds (space freed, the file system writable again).
-/// - **Optional expiry.** With ``maximumAge`` set, an entry not used for that long is removed: when the cache
-///   opens, when a hit finds it (a miss), and by a sweep at most once an hour while storing. Off by default, as in
-///   Nuke; Kingfisher and SDWebImage expire entries after a week.
-/// - **One writer per folder.** A cache takes an exclusive `flock` on `.lock` in its folder. A second cache
-///   opened on the same folder, in this process or another, gets no lock and only reads: it never writes,
-///   removes or sweeps, so two caches never corrupt each other.
+/// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background
+/// (`flush()` waits for the writes), private to their user, and evicted least recently used first to stay under
+/// ``sizeLimit``. One cache per folder writes; another opened on the same folder only reads.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }

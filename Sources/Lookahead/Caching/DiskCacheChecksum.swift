@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCacheChecksum: the fast checksum that guards every disk-cache entry against corruption.
 
 #if canImport(CXXHash)
 import CXXHash
@@ -8,8 +7,8 @@ import CXXHash
 /// The checksum of an entry's data, verified on every hit. It detects corruption (a flipped bit, a torn or
 /// truncated write), not tampering: the folder is private to its user, and the key is matched by a SHA-256.
 ///
-/// Where Debian's libxxhash is linked (Linux) it is XXH3-64, about a microsecond for 30 KB. Apple platforms ship
-/// no xxHash, so there it is the first 8 bytes of a SHA-256 (CryptoKit, hardware accelerated on Apple silicon).
+/// Where libxxhash is linked (Linux) it is XXH3-64. Apple platforms ship no xxHash, so there it is the first 8 bytes
+/// of a SHA-256.
 /// The two are different functions: an entry records its ``Kind`` in its header, and an entry of another kind is
 /// never verified with this platform's function: it is a miss, as an entry of another format version is.
 enum DiskCacheChecksum {

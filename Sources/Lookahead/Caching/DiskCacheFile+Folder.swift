@@ -66,7 +66,7 @@ extension DiskCacheFile {
         defer { close(descriptor) }
         var prefix = [UInt8](repeating: 0, count: 5)
         let count = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 5, 0) }
-        guard count == 5, Array(prefix[0..<4]) == Array("LKHD".utf8) else { return nil }
+        guard count == 5, prefix[0..<4].elementsEqual(magic) else { return nil }
         return prefix[4]
     }
 }

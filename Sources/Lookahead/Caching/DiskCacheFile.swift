@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache's files: the entry format, atomic writes and verified reads (POSIX calls).
 
 import Foundation
 
@@ -25,10 +24,9 @@ import Darwin
 ///     56     …  data
 /// ```
 ///
-/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Version 1
-/// stored it in plain text; version 2 checksummed the data with a SHA-256, 20 µs of a 30 KB hit. Entries of other
-/// versions are removed when a writer opens the folder (see ``migrate(directory:)``), and a read of one is a miss
-/// that removes it. An entry whose checksum is of another kind than this platform computes is a miss too.
+/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Entries of
+/// other versions are removed when a writer opens the folder (see ``migrate(directory:)``), and a read of one is a
+/// miss that removes it. An entry whose checksum is of another kind than this platform computes is a miss too.
 ///
 /// A file is written whole under a temporary name and renamed into place, so a reader sees either no entry or a
 /// complete one. Every read checks the magic, the version, the checksum kind, the key's digest, the length against
@@ -36,7 +34,8 @@ import Darwin
 /// `0600`: the cache shows what its user looked at.
 enum DiskCacheFile {
     static let headerSize = 56
-    private static let magic: [UInt8] = Array("LKHD".utf8)
+    /// The first four bytes of every entry file.
+    static let magic: [UInt8] = Array("LKHD".utf8)
     static let version: UInt8 = 3
     /// The file recording which entry format a folder has been migrated to.
     static let formatMarkerName = ".format"

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCacheIndex: what the disk cache holds, its sizes and access order, in memory.
 
 /// The in-memory index of a disk cache: every entry's size and when it was last used.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — LRUStorage: the value-type core of the memory cache (cost, count, age; O(1) everything).
 
 /// A least-recently-used store with a cost limit, a count limit and optional expiry.
 ///
@@ -14,8 +13,8 @@ struct LRUStorage<Key: Hashable, Value> {
         var cost: Int
     }
 
-    // Parallel arrays by slot. A hit reads only `expiries` (plain values) and `values` (one retain, the image
-    // returned): keeping the key beside them made every hit copy the key's strings and arrays as well.
+    // Parallel arrays by slot: a hit reads only `expiries` (plain values) and `values` (one retain, the image
+    // returned), never the key.
     private var entries: [Entry?] = []
     private var values: [Value?] = []
     private var expiries: [Duration?] = []

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — MemoryCache: decoded images in memory, limited by bytes, count and age.
 
 import Foundation
 
@@ -39,7 +38,7 @@ public final class MemoryCache: Sendable {
     ///   - countLimit: The most entries the cache holds.
     ///   - entryCostLimit: The largest cost of one entry; defaults to a tenth of `costLimit`.
     ///   - timeToLive: How long entries stay valid after they are stored; `nil` for no expiry. Reading an entry does not
-    ///     extend its life (as in Nuke; Kingfisher extends it): an image is as fresh as when it was stored.
+    ///     extend its life: an image is as fresh as when it was stored.
     ///   - clock: The clock expiry is measured on.
     public init<C: Clock>(
         costLimit: Int = MemoryCache.defaultCostLimit,

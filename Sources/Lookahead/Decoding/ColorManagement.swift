@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — colour management on Linux: pixels in an embedded ICC profile's colours converted to sRGB with
-// Little CMS, as ImageIO does on Apple platforms.
 
 #if canImport(CLCMS)
 import CLCMS

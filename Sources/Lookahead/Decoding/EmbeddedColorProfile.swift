@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the ICC profile a JPEG carries in its APP2 segments, read without decoding.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — EXIF orientation: read from a JPEG's APP1 segment, applied to a bitmap.
 
 import Foundation
 

@@ -1,14 +1,12 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the picture sizes a HEIF file makes its decoders allocate for (HEVC SPS, AV1 sequence headers, grid and
-// overlay canvases), which may differ from the `ispe` box a hostile file shows.
 
 import Foundation
 
 /// Reads, without decoding, the largest picture a HEIF file's decoder configurations declare.
 ///
-/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets: a file
-/// whose `ispe` says 24×16 and whose SPS says 14941×23530 made libde265 allocate 2.8 GB (found by fuzzing). The
-/// pixel limit is checked against these sizes too, before libheif decodes anything.
+/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets, which a
+/// hostile file makes far larger. The pixel limit is checked against these sizes too, before libheif decodes
+/// anything.
 package enum HEIFCodedSizes {
     /// The sizes a decode of the file allocates for: every `hvcC`'s SPS and `av1C`'s sequence header, every SPS or
     /// sequence header at the start of an `hvc1` or `av01` item's data, and the output size of every `grid` and `iovl`
@@ -24,8 +22,8 @@ package enum HEIFCodedSizes {
                 guard let range = file.firstExtent(of: item.id, in: bytes.count) else { continue }
                 let payload = Array(bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))])
                 switch item.type {
-                case "grid": if let size = gridSize(payload) { sizes.append(size) }
-                case "iovl": if let size = overlaySize(payload) { sizes.append(size) }
+                case "grid": if let size = derivedImageSize(payload, skipping: 2) { sizes.append(size) }
+                case "iovl": if let size = derivedImageSize(payload, skipping: 8) { sizes.append(size) }
                 case "hvc1": sizes += inBandSPSSizes(payload)
                 case "av01":
                     if let size = av1Size([0, 0, 0, 0] + payload) {
@@ -122,19 +120,12 @@ package enum HEIFCodedSizes {
         }
     }
 
-    /// A grid's output size (ISO/IEC 23008-12 6.6.2.3.2).
-    static func gridSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
+    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, `skipping` 2 bytes of rows and
+    /// columns) or an overlay (6.6.2.4.2, `skipping` four 16-bit fill values). The flags say whether the width and
+    /// height take 2 bytes or 4.
+    static func derivedImageSize(_ data: [UInt8], skipping: Int) -> (width: Int, height: Int)? {
         var reader = ByteReader(data)
-        guard reader.skip(1), let flags = reader.read(1), reader.skip(2) else { return nil }
-        let size = flags & 1 == 1 ? 4 : 2
-        guard let width = reader.read(size), let height = reader.read(size) else { return nil }
-        return (width, height)
-    }
-
-    /// An overlay's output size (ISO/IEC 23008-12 6.6.2.4.2): after four 16-bit fill values.
-    static func overlaySize(_ data: [UInt8]) -> (width: Int, height: Int)? {
-        var reader = ByteReader(data)
-        guard reader.skip(1), let flags = reader.read(1), reader.skip(8) else { return nil }
+        guard reader.skip(1), let flags = reader.read(1), reader.skip(skipping) else { return nil }
         let size = flags & 1 == 1 ? 4 : 2
         guard let width = reader.read(size), let height = reader.read(size) else { return nil }
         return (width, height)

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the GIF decoder: giflib, into RGBA bitmaps: the first frame, or every frame of an animation.
 
 #if canImport(CGIF)
 import CGIF
@@ -22,14 +21,9 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "GIF", message: "empty data"))
-                }
-                var source = Source(base: base, count: raw.count, offset: 0)
-                return withUnsafeMutablePointer(to: &source) { Self.decode($0, context) }
-            }
-            return PlatformImage.make(from: try result.get())
+            PlatformImage.make(
+                from: try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
+            )
         }
 
         /// Decodes every frame of an animated GIF, composited as browsers do: each frame drawn over what the previous
@@ -43,29 +37,19 @@ extension ImageDecoders {
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
-            let result: Result<AnimatedImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "GIF", message: "empty data"))
-                }
-                var source = Source(base: base, count: raw.count, offset: 0)
-                let layout: Layout
-                switch withUnsafeMutablePointer(to: &source, { Self.scan($0, context) }) {
-                case .success(let scanned): layout = scanned
-                case .failure(let error): return .failure(error)
-                }
-                guard layout.frameCount > 1 else { return .success(nil) }
-                if let error = context.animationLimitError(
-                    codec: "GIF",
-                    frameCount: layout.frameCount,
-                    width: layout.width,
-                    height: layout.height
-                ) {
-                    return .failure(error)
-                }
-                source.offset = 0
-                return withUnsafeMutablePointer(to: &source) { Self.decodeFrames($0, layout, context) }
+            let layout = try Self.withFile(data) { file throws(ImageDecodingError) in try Self.scan(file, context) }
+            guard layout.frameCount > 1 else { return nil }
+            if let error = context.animationLimitError(
+                codec: "GIF",
+                frameCount: layout.frameCount,
+                width: layout.width,
+                height: layout.height
+            ) {
+                throw error
             }
-            return try result.get()
+            return try Self.withFile(data) { file throws(ImageDecodingError) in
+                try Self.decodeFrames(file, layout, context)
+            }
         }
 
         /// What the first pass learns: the canvas, the frames that are whole, and the loop count.
@@ -94,27 +78,79 @@ extension ImageDecoders {
             }
         }
 
-        private static func open(_ source: UnsafeMutablePointer<Source>) -> Result<
-            UnsafeMutablePointer<GifFileType>, ImageDecodingError
-        > {
-            var status: Int32 = 0
-            guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }
-            return .success(file)
+        /// Opens the data with giflib, hands the file to `body`, and closes it.
+        private static func withFile<T>(
+            _ data: Data,
+            _ body: (UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> T
+        ) throws(ImageDecodingError) -> T {
+            let result: Result<T, ImageDecodingError> = ImageDecoders.withBytes(of: data, codec: "GIF") { base, count in
+                var source = Source(base: base, count: count, offset: 0)
+                return withUnsafeMutablePointer(to: &source) { source in
+                    var status: Int32 = 0
+                    guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }
+                    defer { DGifCloseFile(file, &status) }
+                    return Result { () throws(ImageDecodingError) in try body(file) }
+                }
+            }
+            return try result.get()
+        }
+
+        /// How a walk over a file's records ended.
+        private enum WalkEnd {
+            /// The image visitor ended it.
+            case stopped
+            /// The trailer was reached.
+            case trailer
+            /// giflib could not read on (the file is cut short or corrupt): its error code.
+            case readFailed(Int32)
+            /// A record of no known type.
+            case unknownRecord
+        }
+
+        /// Reads an open file's records in order. `visitExtension` sees each extension's function code and each of
+        /// its data blocks, with `true` for the first. `visitImage` is called once an image's descriptor is read
+        /// (`file.pointee.Image`): to read on, it reads or skips the image's data and returns `nil`; else it returns
+        /// how the walk ends.
+        private static func walk(
+            _ file: UnsafeMutablePointer<GifFileType>,
+            extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,
+            image visitImage: () throws(ImageDecodingError) -> WalkEnd?
+        ) throws(ImageDecodingError) -> WalkEnd {
+            while true {
+                var record = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(file, &record) == GIF_OK else { return .readFailed(file.pointee.Error) }
+                switch record {
+                case EXTENSION_RECORD_TYPE:
+                    var code: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    guard DGifGetExtension(file, &code, &block) == GIF_OK else {
+                        return .readFailed(file.pointee.Error)
+                    }
+                    var isFirst = true
+                    while let current = block {
+                        visitExtension(code, current, isFirst)
+                        isFirst = false
+                        guard DGifGetExtensionNext(file, &block) == GIF_OK else {
+                            return .readFailed(file.pointee.Error)
+                        }
+                    }
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(file) == GIF_OK else { return .readFailed(file.pointee.Error) }
+                    if let end = try visitImage() { return end }
+                case TERMINATE_RECORD_TYPE:
+                    return .trailer
+                default:
+                    return .unknownRecord
+                }
+            }
         }
 
         /// The first pass: counts whole frames (stopping past the frame limit), finds the canvas and the loop count,
         /// and checks each frame's size, reading compressed data without decompressing it.
         private static func scan(
-            _ source: UnsafeMutablePointer<Source>,
+            _ file: UnsafeMutablePointer<GifFileType>,
             _ context: ImageDecodingContext
-        ) -> Result<Layout, ImageDecodingError> {
-            let file: UnsafeMutablePointer<GifFileType>
-            switch open(source) {
-            case .success(let opened): file = opened
-            case .failure(let error): return .failure(error)
-            }
-            var status: Int32 = 0
-            defer { DGifCloseFile(file, &status) }
+        ) throws(ImageDecodingError) -> Layout {
             var layout = Layout(
                 width: Int(file.pointee.SWidth),
                 height: Int(file.pointee.SHeight),
@@ -122,136 +158,100 @@ extension ImageDecoders {
                 loopCount: 1
             )
             let screenIsEmpty = layout.width == 0 || layout.height == 0
-            // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
-            func failure(_ code: Int32) -> Result<Layout, ImageDecodingError> {
-                layout.frameCount > 0 ? .success(layout) : .failure(error(code))
-            }
-            while true {
-                var record = UNDEFINED_RECORD_TYPE
-                guard DGifGetRecordType(file, &record) == GIF_OK else { return failure(file.pointee.Error) }
-                switch record {
-                case EXTENSION_RECORD_TYPE:
-                    var code: Int32 = 0
-                    var block: UnsafeMutablePointer<GifByteType>?
-                    guard DGifGetExtension(file, &code, &block) == GIF_OK else { return failure(file.pointee.Error) }
-                    var isLoopExtension = false
-                    if code == APPLICATION_EXT_FUNC_CODE, let block, block[0] == 11 {
-                        let name = (1...11).map { block[$0] }
-                        isLoopExtension =
-                            name.elementsEqual("NETSCAPE2.0".utf8) || name.elementsEqual("ANIMEXTS1.0".utf8)
-                    }
-                    while block != nil {
-                        guard DGifGetExtensionNext(file, &block) == GIF_OK else { return failure(file.pointee.Error) }
-                        // The loop sub-block: [3, 1, count, count]; 0 loops forever.
-                        if isLoopExtension, let data = block, data[0] >= 3, data[1] == 1 {
-                            layout.loopCount = Int(data[2]) | Int(data[3]) << 8
-                            isLoopExtension = false
-                        }
-                    }
-                case IMAGE_DESC_RECORD_TYPE:
-                    guard DGifGetImageDesc(file) == GIF_OK else { return failure(file.pointee.Error) }
-                    let image = file.pointee.Image
-                    let (width, height) = (Int(image.Width), Int(image.Height))
-                    guard width > 0, height > 0 else {
-                        return .failure(
-                            ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
-                        )
-                    }
-                    if context.exceedsPixelLimit(width: width, height: height) {
-                        return .failure(tooLarge(width, height, context.maximumPixelCount))
-                    }
-                    if screenIsEmpty {
-                        layout.width = max(layout.width, Int(image.Left) + width)
-                        layout.height = max(layout.height, Int(image.Top) + height)
-                    }
-                    var size: Int32 = 0
-                    var code: UnsafeMutablePointer<GifByteType>?
-                    guard DGifGetCode(file, &size, &code) == GIF_OK else { return failure(file.pointee.Error) }
-                    while code != nil {
-                        guard DGifGetCodeNext(file, &code) == GIF_OK else { return failure(file.pointee.Error) }
-                    }
-                    layout.frameCount += 1
-                    // Past the limit the count is enough for the error: the rest is not read.
-                    if layout.frameCount > context.maximumFrameCount { return .success(layout) }
-                case TERMINATE_RECORD_TYPE:
-                    guard layout.frameCount > 0 else {
-                        return .failure(ImageDecodingError(codec: "GIF", message: "no image in the file"))
-                    }
-                    return .success(layout)
-                default:
-                    return failure(D_GIF_ERR_WRONG_RECORD)
+            var isLoopExtension = false
+            let end = try walk(file) { code, block, isFirst in
+                if isFirst {
+                    let name = UnsafeBufferPointer(start: block + 1, count: 11)
+                    isLoopExtension =
+                        code == APPLICATION_EXT_FUNC_CODE && block[0] == 11
+                        && (name.elementsEqual("NETSCAPE2.0".utf8) || name.elementsEqual("ANIMEXTS1.0".utf8))
+                } else if isLoopExtension, block[0] >= 3, block[1] == 1 {
+                    // The loop sub-block: [3, 1, count, count]; 0 loops forever.
+                    layout.loopCount = Int(block[2]) | Int(block[3]) << 8
+                    isLoopExtension = false
                 }
+            } image: { () throws(ImageDecodingError) -> WalkEnd? in
+                let image = file.pointee.Image
+                let (width, height) = (Int(image.Width), Int(image.Height))
+                guard width > 0, height > 0 else {
+                    throw ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
+                }
+                if let error = context.pixelLimitError(codec: "GIF", width: width, height: height) { throw error }
+                if screenIsEmpty {
+                    layout.width = max(layout.width, Int(image.Left) + width)
+                    layout.height = max(layout.height, Int(image.Top) + height)
+                }
+                var size: Int32 = 0
+                var code: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetCode(file, &size, &code) == GIF_OK else { return .readFailed(file.pointee.Error) }
+                while code != nil {
+                    guard DGifGetCodeNext(file, &code) == GIF_OK else { return .readFailed(file.pointee.Error) }
+                }
+                layout.frameCount += 1
+                // Past the limit the count is enough for the error: the rest is not read.
+                return layout.frameCount > context.maximumFrameCount ? .stopped : nil
+            }
+            switch end {
+            case .stopped:
+                return layout
+            case .trailer:
+                guard layout.frameCount > 0 else {
+                    throw ImageDecodingError(codec: "GIF", message: "no image in the file")
+                }
+                return layout
+            // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
+            case .readFailed(let code):
+                guard layout.frameCount > 0 else { throw error(code) }
+                return layout
+            case .unknownRecord:
+                guard layout.frameCount > 0 else { throw error(D_GIF_ERR_WRONG_RECORD) }
+                return layout
             }
         }
 
         /// The second pass: decodes `layout.frameCount` frames onto one canvas, keeping a copy of the canvas after
         /// each (at the thumbnail size when asked).
         private static func decodeFrames(
-            _ source: UnsafeMutablePointer<Source>,
+            _ file: UnsafeMutablePointer<GifFileType>,
             _ layout: Layout,
             _ context: ImageDecodingContext
-        ) -> Result<AnimatedImage?, ImageDecodingError> {
-            let file: UnsafeMutablePointer<GifFileType>
-            switch open(source) {
-            case .success(let opened): file = opened
-            case .failure(let error): return .failure(error)
-            }
-            var status: Int32 = 0
-            defer { DGifCloseFile(file, &status) }
+        ) throws(ImageDecodingError) -> AnimatedImage {
             let (canvasWidth, canvasHeight) = (layout.width, layout.height)
             var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
             var frames: [AnimatedImage.Frame] = []
             frames.reserveCapacity(layout.frameCount)
             var control = FrameControl()
-            while frames.count < layout.frameCount {
-                var record = UNDEFINED_RECORD_TYPE
-                guard DGifGetRecordType(file, &record) == GIF_OK else { return .failure(error(file.pointee.Error)) }
-                switch record {
-                case EXTENSION_RECORD_TYPE:
-                    var code: Int32 = 0
-                    var block: UnsafeMutablePointer<GifByteType>?
-                    guard DGifGetExtension(file, &code, &block) == GIF_OK else {
-                        return .failure(error(file.pointee.Error))
-                    }
-                    if code == GRAPHICS_EXT_FUNC_CODE, let block, let read = FrameControl(block: block) {
-                        control = read
-                    }
-                    while block != nil {
-                        guard DGifGetExtensionNext(file, &block) == GIF_OK else {
-                            return .failure(error(file.pointee.Error))
-                        }
-                    }
-                case IMAGE_DESC_RECORD_TYPE:
-                    guard DGifGetImageDesc(file) == GIF_OK else { return .failure(error(file.pointee.Error)) }
-                    let saved = control.disposal == 3 ? canvas : nil
-                    let rect: FrameRect
-                    switch draw(file, on: &canvas, canvasWidth: canvasWidth, canvasHeight: canvasHeight, control) {
-                    case .success(let drawn): rect = drawn
-                    case .failure(let error): return .failure(error)
-                    }
-                    let picture = Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
-                    do throws(ImageDecodingError) {
-                        let image = try ImageDecoders.fitThumbnail(PlatformImage.make(from: picture), context: context)
-                        frames.append(
-                            AnimatedImage.Frame(
-                                image: image,
-                                duration: AnimatedImage.frameDuration(milliseconds: control.delayMilliseconds)
-                            )
-                        )
-                    } catch {
-                        return .failure(error)
-                    }
-                    switch control.disposal {
-                    case 2: clear(rect, in: &canvas, canvasWidth: canvasWidth)
-                    case 3: if let saved { canvas = saved }
-                    default: break
-                    }
-                    control = FrameControl()
-                default:
-                    return .failure(ImageDecodingError(codec: "GIF", message: "unexpected record"))
+            let end = try walk(file) { code, block, isFirst in
+                if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
+            } image: { () throws(ImageDecodingError) -> WalkEnd? in
+                let saved = control.disposal == 3 ? canvas : nil
+                let rect = try draw(
+                    file,
+                    on: &canvas,
+                    canvasWidth: canvasWidth,
+                    canvasHeight: canvasHeight,
+                    transparentIndex: control.transparentIndex
+                )
+                let picture = Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
+                frames.append(
+                    AnimatedImage.Frame(
+                        image: try ImageDecoders.fitThumbnail(PlatformImage.make(from: picture), context: context),
+                        duration: AnimatedImage.frameDuration(milliseconds: control.delayMilliseconds)
+                    )
+                )
+                switch control.disposal {
+                case 2: clear(rect, in: &canvas, canvasWidth: canvasWidth)
+                case 3: if let saved { canvas = saved }
+                default: break
                 }
+                control = FrameControl()
+                return frames.count < layout.frameCount ? nil : .stopped
             }
-            return .success(AnimatedImage(frames: frames, loopCount: layout.loopCount))
+            switch end {
+            case .stopped: return AnimatedImage(frames: frames, loopCount: layout.loopCount)
+            case .readFailed(let code): throw error(code)
+            case .trailer, .unknownRecord: throw ImageDecodingError(codec: "GIF", message: "unexpected record")
+            }
         }
 
         /// The part of the canvas a frame covers.
@@ -269,8 +269,8 @@ extension ImageDecoders {
             on canvas: inout [UInt8],
             canvasWidth: Int,
             canvasHeight: Int,
-            _ control: FrameControl
-        ) -> Result<FrameRect, ImageDecodingError> {
+            transparentIndex: Int?
+        ) throws(ImageDecodingError) -> FrameRect {
             let image = file.pointee.Image
             let rect = FrameRect(
                 left: Int(image.Left),
@@ -279,7 +279,7 @@ extension ImageDecoders {
                 height: Int(image.Height)
             )
             guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
-                return .failure(ImageDecodingError(codec: "GIF", message: "no colour table"))
+                throw ImageDecodingError(codec: "GIF", message: "no colour table")
             }
             let colorCount = Int(colorMap.pointee.ColorCount)
             var line = [GifPixelType](repeating: 0, count: rect.width)
@@ -288,15 +288,13 @@ extension ImageDecoders {
                 ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: rect.height, by: $0.1) }
                 : Array(0..<rect.height)
             for row in rows {
-                guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else {
-                    return .failure(error(file.pointee.Error))
-                }
+                guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { throw error(file.pointee.Error) }
                 let y = rect.top + row
                 guard y < canvasHeight else { continue }
                 // A frame may lie partly or wholly outside the canvas (found by fuzzing): only its visible part.
                 for x in 0..<max(0, min(rect.width, canvasWidth - rect.left)) {
                     let index = Int(line[x])
-                    guard index != control.transparentIndex, index < colorCount else { continue }
+                    guard index != transparentIndex, index < colorCount else { continue }
                     let color = colors[index]
                     let offset = (y * canvasWidth + rect.left + x) * 4
                     canvas[offset] = color.Red
@@ -305,7 +303,7 @@ extension ImageDecoders {
                     canvas[offset + 3] = 255
                 }
             }
-            return .success(rect)
+            return rect
         }
 
         /// Clears a frame's rectangle (clipped to the canvas) to transparent: disposal to the background, as browsers
@@ -322,14 +320,6 @@ extension ImageDecoders {
                     with: repeatElement(0, count: (right - left) * 4)
                 )
             }
-        }
-
-        private static func tooLarge(_ width: Int, _ height: Int, _ limit: Int) -> ImageDecodingError {
-            ImageDecodingError(
-                codec: "GIF",
-                message: "\(width)×\(height) exceeds \(limit) pixels",
-                reason: .tooLarge(width: width, height: height, limit: limit)
-            )
         }
 
         /// Hands giflib the next bytes of a ``Source``.
@@ -353,121 +343,69 @@ extension ImageDecoders {
             var offset: Int
         }
 
+        /// Decodes the first image, on a canvas of the logical screen; later records are never read.
         private static func decode(
-            _ source: UnsafeMutablePointer<Source>,
+            _ file: UnsafeMutablePointer<GifFileType>,
             _ context: ImageDecodingContext
-        ) -> Result<Bitmap, ImageDecodingError> {
-            let file: UnsafeMutablePointer<GifFileType>
-            switch open(source) {
-            case .success(let opened): file = opened
-            case .failure(let error): return .failure(error)
-            }
-            var status: Int32 = 0
-            defer { DGifCloseFile(file, &status) }
+        ) throws(ImageDecodingError) -> Bitmap {
             let screenWidth = Int(file.pointee.SWidth)
             let screenHeight = Int(file.pointee.SHeight)
-            if screenWidth * screenHeight > context.maximumPixelCount {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "GIF",
-                        message: "\(screenWidth)×\(screenHeight) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: screenWidth, height: screenHeight, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "GIF", width: screenWidth, height: screenHeight) {
+                throw error
             }
             var transparentIndex: Int?
-            while true {
-                var record = UNDEFINED_RECORD_TYPE
-                guard DGifGetRecordType(file, &record) == GIF_OK else { return .failure(error(file.pointee.Error)) }
-                switch record {
-                case EXTENSION_RECORD_TYPE:
-                    var code: Int32 = 0
-                    var block: UnsafeMutablePointer<GifByteType>?
-                    guard DGifGetExtension(file, &code, &block) == GIF_OK else {
-                        return .failure(error(file.pointee.Error))
-                    }
-                    // Graphics control extension: [size, flags, delay, delay, transparent index].
-                    if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4, block[1] & 1 == 1 {
-                        transparentIndex = Int(block[4])
-                    }
-                    while block != nil {
-                        guard DGifGetExtensionNext(file, &block) == GIF_OK else {
-                            return .failure(error(file.pointee.Error))
-                        }
-                    }
-                case IMAGE_DESC_RECORD_TYPE:
-                    guard DGifGetImageDesc(file) == GIF_OK else { return .failure(error(file.pointee.Error)) }
-                    return firstImage(
-                        file,
-                        screenWidth: screenWidth,
-                        screenHeight: screenHeight,
-                        transparentIndex,
-                        maximumPixelCount: context.maximumPixelCount
-                    )
-                case TERMINATE_RECORD_TYPE:
-                    return .failure(ImageDecodingError(codec: "GIF", message: "no image in the file"))
-                default:
-                    return .failure(ImageDecodingError(codec: "GIF", message: "unexpected record"))
+            let end = try walk(file) { code, block, isFirst in
+                if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let index = FrameControl(block: block)?.transparentIndex {
+                    transparentIndex = index
                 }
+            } image: {
+                .stopped
+            }
+            switch end {
+            case .stopped:
+                return try firstImage(
+                    file,
+                    screenWidth: screenWidth,
+                    screenHeight: screenHeight,
+                    transparentIndex,
+                    context
+                )
+            case .trailer: throw ImageDecodingError(codec: "GIF", message: "no image in the file")
+            case .readFailed(let code): throw error(code)
+            case .unknownRecord: throw ImageDecodingError(codec: "GIF", message: "unexpected record")
             }
         }
 
+        /// Draws the image whose descriptor was just read on a transparent canvas of the screen's size.
         private static func firstImage(
             _ file: UnsafeMutablePointer<GifFileType>,
             screenWidth: Int,
             screenHeight: Int,
             _ transparentIndex: Int?,
-            maximumPixelCount: Int
-        ) -> Result<Bitmap, ImageDecodingError> {
+            _ context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> Bitmap {
             let image = file.pointee.Image
             let width = Int(image.Width)
             let height = Int(image.Height)
-            let left = Int(image.Left)
-            let top = Int(image.Top)
             // A screen of 0×0 (seen in the wild) takes the frame's size.
-            let canvasWidth = screenWidth > 0 ? screenWidth : left + width
-            let canvasHeight = screenHeight > 0 ? screenHeight : top + height
+            let canvasWidth = screenWidth > 0 ? screenWidth : Int(image.Left) + width
+            let canvasHeight = screenHeight > 0 ? screenHeight : Int(image.Top) + height
             guard width > 0, height > 0, canvasWidth > 0, canvasHeight > 0 else {
-                return .failure(ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)"))
+                throw ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
             }
             // The frame's own size counts too: a 0×0 screen takes it, and giflib reads it line by line.
-            for (w, h) in [(canvasWidth, canvasHeight), (width, height)] where w * h > maximumPixelCount {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "GIF",
-                        message: "\(w)×\(h) exceeds \(maximumPixelCount) pixels",
-                        reason: .tooLarge(width: w, height: h, limit: maximumPixelCount)
-                    )
-                )
+            for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
+                if let error = context.pixelLimitError(codec: "GIF", width: w, height: h) { throw error }
             }
-            guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
-                return .failure(ImageDecodingError(codec: "GIF", message: "no colour table"))
-            }
-            let colorCount = Int(colorMap.pointee.ColorCount)
             var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
-            var line = [GifPixelType](repeating: 0, count: width)
-            let rows: [Int] =
-                image.Interlace
-                ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
-                : Array(0..<height)
-            for row in rows {
-                guard DGifGetLine(file, &line, Int32(width)) == GIF_OK else {
-                    return .failure(error(file.pointee.Error))
-                }
-                let y = top + row
-                guard y < canvasHeight else { continue }
-                for x in 0..<width where left + x < canvasWidth {
-                    let index = Int(line[x])
-                    guard index != transparentIndex, index < colorCount else { continue }
-                    let color = colors[index]
-                    let offset = (y * canvasWidth + left + x) * 4
-                    canvas[offset] = color.Red
-                    canvas[offset + 1] = color.Green
-                    canvas[offset + 2] = color.Blue
-                    canvas[offset + 3] = 255
-                }
-            }
-            return .success(Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas))
+            _ = try draw(
+                file,
+                on: &canvas,
+                canvasWidth: canvasWidth,
+                canvasHeight: canvasHeight,
+                transparentIndex: transparentIndex
+            )
+            return Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
         }
 
         private static func error(_ code: Int32) -> ImageDecodingError {

@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the HEIF decoder: HEIC and AVIF through libheif, into RGBA bitmaps, using an embedded thumbnail when
-// it is large enough.
 
 #if canImport(CHeif)
 import CHeif
@@ -12,8 +10,8 @@ extension ImageDecoders {
     ///
     /// - The size, read from the file's boxes, and the sizes its HEVC and AV1 configurations declare (what the video
     ///   decoder allocates for) are checked against the pixel limit before anything is decoded.
-    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target (iPhones store
-    ///   one of about 320 pixels), so the full image is never decoded; otherwise the full image is decoded and resampled.
+    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target, so the full
+    ///   image is never decoded; otherwise the full image is decoded and resampled.
     /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
@@ -44,9 +42,8 @@ extension ImageDecoders {
             _ = Self.initialized
             // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
             let coded = HEIFCodedSizes.declaredSizes(in: data)
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else { return .failure(Self.failure("empty data")) }
-                return Self.decode(base, raw.count, context, codedSizes: coded)
+            let result = ImageDecoders.withBytes(of: data, codec: name) {
+                Self.decode($0, $1, context, codedSizes: coded)
             }
             return PlatformImage.make(from: try result.get())
         }
@@ -77,25 +74,20 @@ extension ImageDecoders {
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
             guard width > 0, height > 0 else { return .failure(failure("invalid dimensions \(width)×\(height)")) }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "HEIF",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "HEIF", width: width, height: height) {
+                return .failure(error)
             }
             guard let codedSizes else {
                 return .failure(failure("an AV1 configuration without a sequence header: the decode cannot be bounded"))
             }
             for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
                 return .failure(
-                    ImageDecodingError(
+                    .tooLarge(
                         codec: "HEIF",
-                        message:
-                            "a coded picture of \(size.width)×\(size.height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: size.width, height: size.height, limit: context.maximumPixelCount)
+                        width: size.width,
+                        height: size.height,
+                        limit: context.maximumPixelCount,
+                        picture: "a coded picture"
                     )
                 )
             }

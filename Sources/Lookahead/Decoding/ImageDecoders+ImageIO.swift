@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the Apple-platform decoder: ImageIO (cannot be built on Linux; kept deliberately small).
 
 #if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
 import CoreGraphics
@@ -8,10 +7,10 @@ import ImageIO
 
 extension ImageDecoders {
     /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: the orientation applied, at
-    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`, the advice of
-    /// WWDC's "prepareThumbnail"), and decoded at once (`kCGImageSourceShouldCacheImmediately`), on the pipeline's
-    /// decode queue, so the image is display-ready when it reaches the main thread. Animated GIF, WebP and PNG decode
-    /// to every frame (``decodeAnimation(_:context:)``), composited by ImageIO.
+    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`), and decoded at
+    /// once (`kCGImageSourceShouldCacheImmediately`) on the pipeline's decode queue, so the image is display-ready
+    /// when it reaches the main thread. Animated GIF, WebP and PNG decode to every frame
+    /// (``decodeAnimation(_:context:)``), composited by ImageIO.
     public struct ImageIODecoder: AnimatedImageDecoding {
         public let name = "ImageIO"
 
@@ -112,12 +111,8 @@ extension ImageDecoders {
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
             // The limit is checked from the header, before anything is decoded.
-            if context.exceedsPixelLimit(width: storedWidth, height: storedHeight) {
-                throw ImageDecodingError(
-                    codec: name,
-                    message: "\(storedWidth)×\(storedHeight) exceeds \(context.maximumPixelCount) pixels",
-                    reason: .tooLarge(width: storedWidth, height: storedHeight, limit: context.maximumPixelCount)
-                )
+            if let error = context.pixelLimitError(codec: name, width: storedWidth, height: storedHeight) {
+                throw error
             }
             // EXIF orientations 5–8 turn the image a quarter: its shown size is the stored one transposed.
             let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1

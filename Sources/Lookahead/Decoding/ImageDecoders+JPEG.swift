@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the JPEG decoder: libjpeg-turbo (TurboJPEG API) into RGBA bitmaps.
 
 #if canImport(CTurboJPEG)
 import CTurboJPEG
@@ -10,24 +9,21 @@ extension ImageDecoders {
     ///
     /// - Dimensions are read from the header and checked against the pixel limit before the pixel buffer
     ///   is allocated.
-    /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size, so a
-    ///   12-megapixel photo shown at 256 pixels decodes an eighth of the pixels. A thumbnail of a file libjpeg
-    ///   decodes in one pass (a sequential JPEG, as cameras write them) holds only its output and a few rows of
-    ///   blocks, so the pixel limit counts the pixels decoded: a 108-megapixel photo over the limit still gives its
-    ///   thumbnail. A progressive file keeps every block of the image until its last scan, so its declared size
-    ///   counts.
+    /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size. A thumbnail of
+    ///   a file libjpeg decodes in one pass (a sequential JPEG) holds only its output and a few rows of blocks, so
+    ///   the pixel limit counts the pixels decoded; a progressive file keeps every block until its last scan, so
+    ///   its declared size counts.
     /// - The EXIF orientation is applied: bitmaps come out upright.
     /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
     ///   image is never shown as if it were the image.
     /// - A progressive JPEG is decoded in scans, each a pass over every block, so a small file of thousands of
-    ///   scans could hold a decode thread for tens of seconds. Its scans are counted before decoding (a walk over
-    ///   the markers), and scans × 8×8 blocks may not exceed ``maximumProgressiveWork``; libjpeg-turbo's own limit
-    ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well. Real encoders write about ten scans.
+    ///   scans could hold a decode thread for long. Its scans are counted before decoding (a walk over the
+    ///   markers), and scans × 8×8 blocks may not exceed ``maximumProgressiveWork``; libjpeg-turbo's own limit
+    ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
         /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. The default, 2²⁶, allows
-        /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels, well under a second of
-        /// decoding; real progressive files use a tenth of that.
+        /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels.
         public var maximumProgressiveWork: Int
 
         /// Creates the decoder.
@@ -46,12 +42,11 @@ extension ImageDecoders {
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
             let profile = EmbeddedColorProfile.jpeg(data)
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(error("empty data"))
-                }
+            let result = ImageDecoders.withBytes(of: data, codec: name) {
+                (base, count) -> Result<Bitmap, ImageDecodingError> in
+                let raw = UnsafeRawBufferPointer(start: base, count: count)
                 if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
-                return Self.decode(handle, base, UInt(raw.count), context, orientation: orientation, profile: profile)
+                return Self.decode(handle, base, UInt(count), context, orientation: orientation, profile: profile)
             }
             return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
         }
@@ -88,11 +83,7 @@ extension ImageDecoders {
             let counted = isStreamed ? outWidth * outHeight : Int(width) * Int(height)
             if counted > context.maximumPixelCount {
                 return .failure(
-                    ImageDecodingError(
-                        codec: "JPEG",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: Int(width), height: Int(height), limit: context.maximumPixelCount)
-                    )
+                    .tooLarge(codec: "JPEG", width: Int(width), height: Int(height), limit: context.maximumPixelCount)
                 )
             }
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)

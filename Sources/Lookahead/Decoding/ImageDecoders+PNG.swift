@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the PNG decoder: libspng into RGBA bitmaps.
 
 #if canImport(CSPNG)
 import CSPNG
@@ -9,18 +8,13 @@ extension ImageDecoders {
     /// Decodes PNG with libspng: every colour type and bit depth, interlaced images, `tRNS` transparency;
     /// 16-bit samples are reduced to 8. The EXIF orientation of an `eXIf` chunk is applied.
     ///
-    /// Dimensions come from the header and are checked against the pixel limit before the pixel buffer is
-    /// allocated; ancillary chunks are capped at 4 MiB each and 16 MiB together, so a file cannot make the
-    /// decoder hold more than that beside the image, and at most 1,000 of them are kept. A file whose metadata goes
-    /// past those limits (thousands of text chunks, a compressed text or profile that inflates to megabytes) is
-    /// decoded again without it: the picture still shows, as browsers show it. CRC errors fail decoding, up to and
-    /// including the last chunk. The work is bounded by the pixel count (inflating more than the image
-    /// needs is an error) and by the size of the data.
+    /// Dimensions are checked against the pixel limit before the pixel buffer is allocated; ancillary chunks are
+    /// capped at 4 MiB each and 16 MiB together, and a file whose metadata goes past that is decoded again without
+    /// it, so the picture still shows. CRC errors fail decoding.
     ///
     /// Colour: an `iCCP` profile that is not sRGB is converted to sRGB (on Linux, with Little CMS). `cHRM` and
     /// `gAMA` without a profile are left alone unless ``convertsGammaAndChromaticities`` is set: most files that carry
-    /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common), and libpng,
-    /// Pillow, stb_image and PngSuite's reference pixels leave the samples as stored.
+    /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common).
     public struct PNG: ImageDecoding {
         public let name = "PNG"
         /// Whether `cHRM` primaries and a `gAMA` exponent that differ from sRGB's, in a file without an `iCCP` or
@@ -58,14 +52,11 @@ extension ImageDecoders {
                 return .failure(ImageDecodingError(codec: name, message: "out of memory"))
             }
             defer { spng_ctx_free(decoder) }
-            return data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "PNG", message: "empty data"))
-                }
-                return Self.decode(
+            return ImageDecoders.withBytes(of: data, codec: name) { base, count in
+                Self.decode(
                     decoder,
                     base,
-                    raw.count,
+                    count,
                     context,
                     gammaAndChromaticities: convertsGammaAndChromaticities,
                     status: &status
@@ -121,14 +112,8 @@ extension ImageDecoders {
             guard status == 0 else { return .failure(error(status)) }
             let width = Int(header.width)
             let height = Int(header.height)
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "PNG",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) {
+                return .failure(error)
             }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
             var length = 0

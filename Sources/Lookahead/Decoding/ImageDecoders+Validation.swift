@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — a cheap structural check of image data: recognised by a decoder, and complete (no decoding).
 
 public import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the WebP decoder: libwebp into RGBA bitmaps, scaled while decoding.
 
 #if canImport(CWebP)
 import CWebP
@@ -23,13 +22,9 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            let result: Result<Bitmap, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
-                }
-                return Self.decode(base, raw.count, context)
-            }
-            return PlatformImage.make(from: try result.get())
+            PlatformImage.make(
+                from: try ImageDecoders.withBytes(of: data, codec: name) { Self.decode($0, $1, context) }.get()
+            )
         }
 
         /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
@@ -41,13 +36,7 @@ extension ImageDecoders {
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
-            let result: Result<AnimatedImage?, ImageDecodingError> = data.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
-                    return .failure(ImageDecodingError(codec: "WebP", message: "empty data"))
-                }
-                return Self.decodeAnimation(base, raw.count, context)
-            }
-            return try result.get()
+            try ImageDecoders.withBytes(of: data, codec: name) { Self.decodeAnimation($0, $1, context) }.get()
         }
 
         private static func decodeAnimation(
@@ -68,14 +57,8 @@ extension ImageDecoders {
             guard width > 0, height > 0 else {
                 return .failure(ImageDecodingError(codec: "WebP", message: "invalid canvas \(width)×\(height)"))
             }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "WebP",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
+                return .failure(error)
             }
             if let error = context.animationLimitError(
                 codec: "WebP",
@@ -141,14 +124,8 @@ extension ImageDecoders {
             let width = Int(features.width)
             let height = Int(features.height)
             guard width > 0, height > 0 else { return .failure(error("invalid dimensions", status)) }
-            if context.exceedsPixelLimit(width: width, height: height) {
-                return .failure(
-                    ImageDecodingError(
-                        codec: "WebP",
-                        message: "\(width)×\(height) exceeds \(context.maximumPixelCount) pixels",
-                        reason: .tooLarge(width: width, height: height, limit: context.maximumPixelCount)
-                    )
-                )
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
+                return .failure(error)
             }
             let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             if features.has_animation != 0 {

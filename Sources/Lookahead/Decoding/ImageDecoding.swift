@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageDecoding: turns image data into a display-ready bitmap.
 
 public import Foundation
 
@@ -53,6 +52,13 @@ public struct ImageDecodingContext: Sendable {
     package func exceedsPixelLimit(width: Int, height: Int) -> Bool {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         return overflow || pixels > maximumPixelCount
+    }
+
+    /// The error for an image of `width` × `height` pixels, as its header declares it, when it has more pixels than
+    /// allowed; `nil` when it is within the limit.
+    package func pixelLimitError(codec: String, width: Int, height: Int) -> ImageDecodingError? {
+        guard exceedsPixelLimit(width: width, height: height) else { return nil }
+        return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
     }
 
     /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
@@ -112,6 +118,22 @@ public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(codec): \(message)" }
+
+    /// The error for an image of `width` × `height` pixels when `limit` is less; `picture` names what has that
+    /// size when it is not the image itself ("a coded picture").
+    package static func tooLarge(
+        codec: String,
+        width: Int,
+        height: Int,
+        limit: Int,
+        picture: String? = nil
+    ) -> ImageDecodingError {
+        ImageDecodingError(
+            codec: codec,
+            message: (picture.map { "\($0) of " } ?? "") + "\(width)×\(height) exceeds \(limit) pixels",
+            reason: .tooLarge(width: width, height: height, limit: limit)
+        )
+    }
 }
 
 /// The decoders that ship with Lookahead, and the default selection.
@@ -218,10 +240,9 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling (libjpeg-turbo's
-    /// DCT scaling stops at the smallest scale still covering the target) what is left is usually under 2×; there an
-    /// area-averaging tent (``Resampler/Filter/triangle``, widened to the scale: about 4 taps) is as sharp as the
-    /// eye can tell at thumbnail size, and half the work of Catmull-Rom. Larger reductions keep Catmull-Rom.
+    /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling what is left is
+    /// usually under 2×, where an area-averaging tent (``Resampler/Filter/triangle``) is as sharp as the eye can tell
+    /// at thumbnail size and cheaper; larger reductions keep Catmull-Rom.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {
@@ -241,6 +262,21 @@ public enum ImageDecoders {
     static func decoder(for data: Data, in decoders: [any ImageDecoding]) -> (any ImageDecoding)? {
         let header = data.prefix(32)
         return decoders.first { $0.canDecode(header) }
+    }
+
+    /// Runs `body` on the bytes of `data` (the first one's address, and their count); "empty data" when there are
+    /// none, so no codec is handed an empty buffer.
+    static func withBytes<T>(
+        of data: Data,
+        codec: String,
+        _ body: (UnsafePointer<UInt8>, Int) -> Result<T, ImageDecodingError>
+    ) -> Result<T, ImageDecodingError> {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
+                return .failure(ImageDecodingError(codec: codec, message: "empty data"))
+            }
+            return body(base, raw.count)
+        }
     }
 
     /// The first bytes of the data in hex, for ``ImagePipelineError/noDecoder(header:)``.

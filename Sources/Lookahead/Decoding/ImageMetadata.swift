@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageMetadata: what a file says about itself (format, orientation, colour profile), read without
-// decoding its pixels.
 
 public import Foundation
 

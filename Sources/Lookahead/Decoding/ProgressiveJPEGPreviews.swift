@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — previews of a progressive JPEG while it downloads: the last complete scan of the bytes so far.
 
 public import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — PNG encoding with libspng, for saving bitmaps (tools, snapshots).
 
 #if canImport(CSPNG)
 import CSPNG

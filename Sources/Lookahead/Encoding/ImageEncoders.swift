@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageEncoders: bitmaps back into files (PNG and JPEG with libspng and libjpeg-turbo on Linux,
-// ImageIO on Apple platforms), and what the disk cache stores of a processed image.
 
 public import Foundation
 
@@ -11,7 +9,8 @@ import CTurboJPEG
 import ImageIO
 #endif
 
-/// Encoders that turn bitmaps back into files.
+/// Encoders that turn bitmaps back into files: PNG and JPEG (libspng and libjpeg-turbo on Linux, ImageIO on Apple
+/// platforms).
 public enum ImageEncoders {
     /// The file the disk cache keeps for a request's final image: JPEG (quality 90) when every pixel is opaque, so
     /// a photo's thumbnail stays small; PNG when any pixel is transparent (a circle, rounded corners). `nil` when it

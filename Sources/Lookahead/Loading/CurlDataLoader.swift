@@ -1,15 +1,12 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — CurlDataLoader: the default data loader on Linux, libcurl's multi interface on a thread of its own.
 
 #if canImport(CCurl)
 import Foundation
 
 /// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
 ///
-/// FoundationNetworking's `URLSession` on Linux cannot be made safe for image lists: cancelling a task between
-/// a redirect and its next request kills the process ("Received callback for HTTP redirection, but we're not
-/// waiting for it"), and its delegate callbacks trail the socket, so a size limit is noticed only after
-/// hundreds of megabytes are buffered. This loader talks to libcurl directly:
+/// FoundationNetworking's `URLSession` on Linux crashes when a task is cancelled between a redirect and its next
+/// request, and notices a size limit only long after the bytes arrive; this loader talks to libcurl directly:
 ///
 /// - **Cancellation** resumes the caller at once, in any state of the transfer; the transfer is then removed
 ///   from the multi handle on its own thread, which closes its connection.

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — CurlMulti: one libcurl multi handle, driven by a thread of its own.
 
 #if canImport(CCurl)
 import CCurl

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — CurlTransfer: one HTTP transfer on a libcurl easy handle, with the limits checked as bytes arrive.
 
 #if canImport(CCurl)
 import CCurl
@@ -33,8 +32,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [String: String] = [:]
     private var expectedLength: Int64?
     private var isFinalResponse = false
-    private var visited: Set<String> = []
-    private var redirectCount = 0
+    private var redirects: RedirectRules
     private var failure: DataLoadingError?
     private var reportedBytes: Int64 = 0
     private let start = ContinuousClock.now
@@ -45,8 +43,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.options = options
         self.completion = completion
+        self.redirects = RedirectRules(from: request.url, maximumRedirects: options.maximumRedirects)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        visited.insert(request.url.absoluteString)
     }
 
     deinit {
@@ -163,18 +161,8 @@ final class CurlTransfer: @unchecked Sendable {
             failure = .unsupportedURL(request.url)
             return false
         }
-        let scheme = target.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
-            failure = .unsupportedScheme(scheme)
-            return false
-        }
-        redirectCount += 1
-        guard redirectCount <= options.maximumRedirects else {
-            failure = .tooManyRedirects(limit: options.maximumRedirects)
-            return false
-        }
-        guard visited.insert(target.absoluteString).inserted else {
-            failure = .redirectLoop(target)
+        if let refusal = redirects.accept(target) {
+            failure = refusal
             return false
         }
         return true

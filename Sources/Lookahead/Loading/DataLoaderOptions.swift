@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DataLoaderOptions: what the default data loaders accept, and where each URL goes.
 
 import Foundation
 

@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DataLoading: where image data comes from.
 
 public import Foundation
 
-/// Loads the bytes of an image. The default is ``URLSessionDataLoader``; tests and apps can supply their own.
+/// Loads the bytes of an image. The default, ``DefaultDataLoader``, is ``CurlDataLoader`` (libcurl) on Linux and
+/// ``URLSessionDataLoader`` on Apple platforms; tests and apps can supply their own.
 ///
 /// - Important: Implementations must be thread safe. Cancelling the calling Swift task must stop the
 ///   transfer and make the method throw `CancellationError` promptly.

@@ -1,9 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DataURL: `data:` URLs (RFC 2397), decoded in memory with the response size limit.
 
 import Foundation
 
-/// Decodes `data:[<media type>][;base64],<data>` URLs: base64 or percent-encoded, as Nuke and browsers do.
+/// Decodes `data:[<media type>][;base64],<data>` URLs: base64 or percent-encoded.
 enum DataURL {
     /// The bytes of a `data:` URL.
     static func decode(_ url: URL, limit: Int?) throws(DataLoadingError) -> Data {

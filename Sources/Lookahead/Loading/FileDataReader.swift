@@ -1,6 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — FileDataReader: local files, when allowed: regular files only, off the cooperative pool,
-// cancellable, with the response size limit.
 
 import Foundation
 

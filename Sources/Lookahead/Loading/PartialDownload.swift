@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — PartialDownload: the part of a body received before a cancellation, and how to resume it safely.
 
 import Foundation
 

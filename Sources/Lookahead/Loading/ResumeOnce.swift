@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ResumeOnce: a continuation that the first of several parties resumes, and only the first.
 
 /// Wraps a continuation so that whichever comes first — the work finishing or the caller cancelling —
 /// resumes it, and later attempts do nothing. Cancellation thereby resumes the caller at once, whatever state

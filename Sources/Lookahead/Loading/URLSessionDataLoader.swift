@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — URLSessionDataLoader: URLSession with a streaming delegate; the default on Apple platforms.
 
 import Foundation
 
@@ -46,7 +45,7 @@ public final class URLSessionDataLoader: DataLoading {
         configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration,
         options: DataLoaderOptions = DataLoaderOptions()
     ) {
-        let router = TaskRouter(maximumRedirects: options.maximumRedirects)
+        let router = TaskRouter()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Lookahead.URLSessionDataLoader"
@@ -75,7 +74,14 @@ public final class URLSessionDataLoader: DataLoading {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
-            router.register(task, TaskRouter.Transfer(request: request, completion: completion))
+            router.register(
+                task,
+                TaskRouter.Transfer(
+                    request: request,
+                    completion: completion,
+                    maximumRedirects: options.maximumRedirects
+                )
+            )
             started.withLock { $0 = task }
             task.resume()
             if let timeout = request.timeout {
@@ -108,24 +114,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var response: HTTPResponseInfo?
         var expected: Int64?
         var failure: DataLoadingError?
-        var visited: Set<String> = []
-        var redirects = 0
+        var redirects: RedirectRules
         /// The caller is gone; stop the task at its next callback.
         var isStopping = false
 
-        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>) {
+        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>, maximumRedirects: Int) {
             self.request = request
             self.completion = completion
-            self.visited = [request.url.absoluteString]
+            self.redirects = RedirectRules(from: request.url, maximumRedirects: maximumRedirects)
         }
     }
 
-    private let maximumRedirects: Int
     private let transfers = Locked<[Int: Transfer]>([:])
-
-    init(maximumRedirects: Int) {
-        self.maximumRedirects = maximumRedirects
-    }
 
     func register(_ task: URLSessionDataTask, _ transfer: Transfer) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -158,7 +158,6 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let maximumRedirects = maximumRedirects
         let follow =
             modify(task.taskIdentifier) { transfer -> Bool in
                 if transfer.isStopping { return false }
@@ -166,18 +165,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     transfer.failure = .unsupportedURL(transfer.request.url)
                     return false
                 }
-                let scheme = target.scheme?.lowercased() ?? ""
-                guard scheme == "http" || scheme == "https" else {
-                    transfer.failure = .unsupportedScheme(scheme)
-                    return false
-                }
-                transfer.redirects += 1
-                guard transfer.redirects <= maximumRedirects else {
-                    transfer.failure = .tooManyRedirects(limit: maximumRedirects)
-                    return false
-                }
-                guard transfer.visited.insert(target.absoluteString).inserted else {
-                    transfer.failure = .redirectLoop(target)
+                if let refusal = transfer.redirects.accept(target) {
+                    transfer.failure = refusal
                     return false
                 }
                 return true

@@ -1,0 +1,41 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tests — the redirect rules both default loaders apply: schemes, the count limit, loops.
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite struct RedirectRulesTests {
+    private let start = URL(string: "https://example.com/a.jpg")!
+
+    @Test func followsHTTPAndHTTPSUpToTheLimit() {
+        var rules = RedirectRules(from: start, maximumRedirects: 2)
+        #expect(rules.accept(URL(string: "http://example.com/b.jpg")!) == nil)
+        #expect(rules.accept(URL(string: "HTTPS://cdn.example.com/c.jpg")!) == nil)
+        #expect(rules.count == 2)
+        #expect(rules.accept(URL(string: "https://example.com/d.jpg")!) == .tooManyRedirects(limit: 2))
+    }
+
+    @Test func refusesOtherSchemesWithoutCountingThem() {
+        var rules = RedirectRules(from: start, maximumRedirects: 1)
+        #expect(rules.accept(URL(string: "file:///etc/passwd")!) == .unsupportedScheme("file"))
+        #expect(rules.accept(URL(string: "ftp://example.com/a.jpg")!) == .unsupportedScheme("ftp"))
+        #expect(rules.count == 0)
+        #expect(rules.accept(URL(string: "https://example.com/b.jpg")!) == nil)
+    }
+
+    @Test func refusesAURLAlreadyVisitedTheStartIncluded() {
+        var rules = RedirectRules(from: start, maximumRedirects: 5)
+        #expect(rules.accept(start) == .redirectLoop(start))
+        var other = RedirectRules(from: start, maximumRedirects: 5)
+        let next = URL(string: "https://example.com/b.jpg")!
+        #expect(other.accept(next) == nil)
+        #expect(other.accept(next) == .redirectLoop(next))
+    }
+
+    @Test func zeroRedirectsAllowsNone() {
+        var rules = RedirectRules(from: start, maximumRedirects: 0)
+        #expect(rules.accept(URL(string: "https://example.com/b.jpg")!) == .tooManyRedirects(limit: 0))
+    }
+}
