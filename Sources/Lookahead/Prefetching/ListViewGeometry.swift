@@ -57,7 +57,9 @@ extension ListImageSlots {
     /// changed, for a log; `nil` when no row is on screen.
     @MainActor
     @discardableResult
-    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?) -> ListPrefetchUpdate? {
+    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?)
+        -> ListPrefetchUpdate?
+    {
         guard let viewport = ListViewport(list) else { return nil }
         return visibleRowsChanged(viewport.rows, position: viewport.position, requests: requests)
     }
