@@ -90,30 +90,8 @@ public final class DiskCache: DataCaching {
     ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
     ///   - maximumAge: How long an entry may go unused before it is removed. Default `nil`: no expiry.
     ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
-    public convenience init(
-        directory: URL,
-        sizeLimit: Int = 500 << 20,
-        trimRatio: Double = 0.8,
-        synchronizesWrites: Bool = false,
-        writeRetryInterval: Duration = .seconds(60),
-        maximumAge: Duration? = nil,
-        logger: Logger = Logger(label: "lookahead.disk-cache")
-    ) {
-        self.init(
-            directory: directory,
-            sizeLimit: sizeLimit,
-            trimRatio: trimRatio,
-            synchronizesWrites: synchronizesWrites,
-            writeRetryInterval: writeRetryInterval,
-            maximumAge: maximumAge,
-            logger: logger,
-            now: { Date().timeIntervalSince1970 }
-        )
-    }
-
-    /// ``init(directory:sizeLimit:trimRatio:synchronizesWrites:writeRetryInterval:maximumAge:logger:)`` with a clock
-    /// (seconds since 1970).
-    package init(
+    ///   - now: The clock entries' ages are measured on; tests pass one they move by hand.
+    public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
         trimRatio: Double = 0.8,
@@ -121,9 +99,9 @@ public final class DiskCache: DataCaching {
         writeRetryInterval: Duration = .seconds(60),
         maximumAge: Duration? = nil,
         logger: Logger = Logger(label: "lookahead.disk-cache"),
-        now: @escaping @Sendable () -> TimeInterval
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.now = now
+        self.now = { now().timeIntervalSince1970 }
         self.maximumAge = maximumAge
         self.directory = directory
         self.path = directory.path

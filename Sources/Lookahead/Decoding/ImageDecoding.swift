@@ -140,26 +140,13 @@ public struct ImageDecodingError: Error, Sendable, CustomStringConvertible {
 public enum ImageDecoders {
     /// The decoders available on this platform, tried in order.
     public static var `default`: [any ImageDecoding] {
-        var decoders: [any ImageDecoding] = []
-        #if canImport(CTurboJPEG)
-        decoders.append(JPEG())
-        #endif
-        #if canImport(CSPNG)
-        decoders.append(PNG())
-        #endif
-        #if canImport(CWebP)
-        decoders.append(WebP())
-        #endif
-        #if canImport(CGIF)
-        decoders.append(GIF())
-        #endif
-        #if canImport(CHeif)
-        decoders.append(HEIF())
-        #endif
         #if canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
-        decoders.append(ImageIODecoder())  // every format ImageIO knows, on Apple platforms
+        [ImageIODecoder()]  // every format ImageIO knows, on Apple platforms
+        #elseif canImport(CTurboJPEG) && canImport(CSPNG) && canImport(CWebP) && canImport(CGIF) && canImport(CHeif)
+        [JPEG(), PNG(), WebP(), GIF(), HEIF()]
+        #else
+        []
         #endif
-        return decoders
     }
 
     /// Decodes data with the first decoder that recognises it, then resamples to the exact thumbnail size.

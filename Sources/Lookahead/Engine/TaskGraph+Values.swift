@@ -57,13 +57,8 @@ extension TaskGraph {
     /// An image already at hand (from the memory cache) for the request's first `processorCount` processors: the
     /// chain of process stages starts from it.
     package struct Seed {
-        package var processorCount: Int
-        package var output: PreparedImage
-
-        package init(processorCount: Int, output: PreparedImage) {
-            self.processorCount = processorCount
-            self.output = output
-        }
+        var processorCount: Int
+        var output: PreparedImage
     }
 
     /// How a request uses the disk cache's entry for its final image, decided by the configuration.

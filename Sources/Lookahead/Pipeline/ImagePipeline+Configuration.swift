@@ -170,35 +170,21 @@ extension FetchDataStage.Settings {
             timeout: configuration.dataLoadTimeout,
             idleTimeout: configuration.dataLoadIdleTimeout,
             stalledDownloadInterval: configuration.stalledDownloadInterval,
-            previews: configuration.isProgressiveDecodingEnabled
-                ? FetchDataStage.PreviewSettings(
+            previewGate: configuration.isProgressiveDecodingEnabled
+                ? ProgressivePreviewGate(
                     interval: configuration.progressiveDecodingInterval,
-                    maximumPreviews: configuration.maximumPreviewsPerImage,
-                    maximumPixelCount: configuration.maximumPixelCount
-                ) : nil
-        )
-    }
-}
-
-extension DecodeStage.Settings {
-    init(_ configuration: ImagePipeline.Configuration) {
-        self.init(
-            decoders: configuration.decoders,
-            maximumPixelCount: configuration.maximumPixelCount,
-            maximumAnimationFrameCount: configuration.maximumAnimationFrameCount,
-            maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
-        )
-    }
-}
-
-extension ProcessedImageStage.Settings {
-    init(_ configuration: ImagePipeline.Configuration) {
-        self.init(
-            diskCache: configuration.diskCache,
-            content: configuration.diskCacheContent,
-            diskCachePolicy: configuration.diskCachePolicy,
-            decoders: configuration.decoders,
+                    maximumPreviews: configuration.maximumPreviewsPerImage
+                ) : nil,
             maximumPixelCount: configuration.maximumPixelCount
         )
+    }
+}
+
+extension ImagePipeline.Configuration {
+    /// Whether requests with a thumbnail or processors keep their final images in the disk cache: only with
+    /// ``DiskCachePolicy/cacheForever`` (under HTTP semantics the server decides freshness, and only the original
+    /// data carries its headers).
+    var storesFinalImages: Bool {
+        diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever
     }
 }

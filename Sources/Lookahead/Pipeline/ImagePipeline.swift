@@ -56,13 +56,21 @@ public final class ImagePipeline: Sendable {
                 executor: executor
             ),
             decode: DecodeStage(
-                settings: DecodeStage.Settings(configuration),
+                decoders: configuration.decoders,
+                limits: ImageDecodingContext(
+                    maximumPixelCount: configuration.maximumPixelCount,
+                    maximumFrameCount: configuration.maximumAnimationFrameCount,
+                    maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
+                ),
                 events: events,
                 failureRecords: failureRecords
             ),
             process: ProcessStage(),
             processedImage: ProcessedImageStage(
-                settings: ProcessedImageStage.Settings(configuration),
+                diskCache: configuration.storesFinalImages ? configuration.diskCache : nil,
+                keepsOriginalData: configuration.diskCacheContent == .all,
+                decoders: configuration.decoders,
+                maximumPixelCount: configuration.maximumPixelCount,
                 events: events,
                 ioQueue: ioQueue,
                 encodeQueue: DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility),

@@ -9,25 +9,15 @@ import Foundation
 /// ``DiskCacheTicket``) and clears its URL's failures; network data that does not counts as a failure of its URL
 /// and is never stored; disk data that does not is removed from the disk cache.
 struct DecodeStage: Sendable {
-    /// The stage's slice of ``ImagePipeline/Configuration``.
-    struct Settings: Sendable {
-        var decoders: [any ImageDecoding]
-        var maximumPixelCount: Int
-        var maximumAnimationFrameCount: Int
-        var maximumAnimationPixelCount: Int
-    }
-
-    let settings: Settings
+    let decoders: [any ImageDecoding]
+    /// The pixel and frame limits every decode is held to; a request adds its thumbnail.
+    let limits: ImageDecodingContext
     let events: PipelineEventSink
     let failureRecords: FailureRecords?
 
     func run(_ loaded: LoadedData, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
-        let context = ImageDecodingContext(
-            thumbnail: request.thumbnail,
-            maximumPixelCount: settings.maximumPixelCount,
-            maximumFrameCount: settings.maximumAnimationFrameCount,
-            maximumAnimationPixelCount: settings.maximumAnimationPixelCount
-        )
+        var context = limits
+        context.thumbnail = request.thumbnail
         let start = ContinuousClock.now
         let result = decodeImageOrAnimation(loaded.response.data, for: request, context: context)
         settle(loaded, for: request, after: result.map { _ in () })
@@ -66,7 +56,7 @@ struct DecodeStage: Sendable {
     /// decode, before it was stored.
     func validate(_ loaded: LoadedData) -> Result<Void, ImagePipelineError> {
         guard loaded.cacheType != .disk else { return .success(()) }
-        let verdict = ImageDecoders.validateStructure(loaded.response.data, decoders: settings.decoders)
+        let verdict = ImageDecoders.validateStructure(loaded.response.data, decoders: decoders)
         if case .success = verdict { loaded.diskCacheTicket?.accept() }
         return verdict
     }
@@ -78,13 +68,13 @@ struct DecodeStage: Sendable {
         context: ImageDecodingContext
     ) -> Result<(image: PlatformImage, animation: AnimatedImage?), ImagePipelineError> {
         if request.isAnimated {
-            switch ImageDecoders.decodeAnimation(data, with: settings.decoders, context: context) {
+            switch ImageDecoders.decodeAnimation(data, with: decoders, context: context) {
             case .success(let decoded?): return .success((decoded.animation.poster, decoded.animation))
             case .success(nil): break
             case .failure(let error): return .failure(error)
             }
         }
-        return ImageDecoders.decode(data, with: settings.decoders, context: context).map { ($0.image, nil) }
+        return ImageDecoders.decode(data, with: decoders, context: context).map { ($0.image, nil) }
     }
 
     /// Acts on the decode's outcome for the data's disk cache entry. A failure that says nothing about the data

@@ -19,14 +19,11 @@ struct FetchDataStage: Sendable {
         var timeout: Duration?
         var idleTimeout: Duration?
         var stalledDownloadInterval: Duration?
-        /// `nil` when progressive decoding is off.
-        var previews: PreviewSettings?
-    }
-
-    struct PreviewSettings: Sendable {
-        var interval: Duration
-        var maximumPreviews: Int
-        var maximumPixelCount: Int
+        /// The gate each download's previews start from (a value: every download gets a fresh copy); `nil` when
+        /// progressive decoding is off.
+        var previewGate: ProgressivePreviewGate?
+        /// The pixel limit of a preview.
+        var maximumPixelCount = Int.max
     }
 
     let settings: Settings
@@ -354,10 +351,10 @@ struct FetchDataStage: Sendable {
     }
 
     private func makePreviewSession(for request: ImageRequest, reporter: OperationReporter) -> PreviewSession? {
-        guard let previews = settings.previews, previews.maximumPreviews > 0 else { return nil }
+        guard let gate = settings.previewGate, gate.maximumPreviews > 0 else { return nil }
         return PreviewSession(
-            context: ImageDecodingContext(thumbnail: request.thumbnail, maximumPixelCount: previews.maximumPixelCount),
-            gate: ProgressivePreviewGate(interval: previews.interval, maximumPreviews: previews.maximumPreviews)
+            context: ImageDecodingContext(thumbnail: request.thumbnail, maximumPixelCount: settings.maximumPixelCount),
+            gate: gate
         )
     }
 

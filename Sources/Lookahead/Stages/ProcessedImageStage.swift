@@ -5,16 +5,14 @@ import Foundation
 /// The processed-image stage: a request's final image (thumbnail, processors applied) kept encoded in the disk
 /// cache under the request's own key (``DiskCacheContent``), read back before anything is downloaded or decoded.
 struct ProcessedImageStage: Sendable {
-    /// The stage's slice of ``ImagePipeline/Configuration``.
-    struct Settings: Sendable {
-        var diskCache: (any DataCaching)?
-        var content: DiskCacheContent
-        var diskCachePolicy: DiskCachePolicy
-        var decoders: [any ImageDecoding]
-        var maximumPixelCount: Int
-    }
-
-    let settings: Settings
+    /// `nil` when final images are not kept: the content is original data, there is no disk cache, or the policy
+    /// is ``DiskCachePolicy/httpSemantics`` (the server decides freshness, and only the original data carries its
+    /// headers).
+    let diskCache: (any DataCaching)?
+    /// Whether the original data is kept beside final images (``DiskCacheContent/all``).
+    let keepsOriginalData: Bool
+    let decoders: [any ImageDecoding]
+    let maximumPixelCount: Int
     let events: PipelineEventSink
     let ioQueue: DispatchQueue
     /// Encodes final images for the disk cache, one at a time; ``flush()`` drains it.
@@ -22,21 +20,17 @@ struct ProcessedImageStage: Sendable {
     /// Decodes stored images.
     let executor: any ImagePipelineExecutor
 
-    /// How a request uses the stored final image, or `nil` when it has none: the content is original data, there
-    /// is no disk cache, the request has neither a thumbnail nor processors, asks for an animation, or is not a
-    /// download. Only with ``DiskCachePolicy/cacheForever``: under HTTP semantics the server decides freshness,
-    /// and only the original data carries its headers.
+    /// How a request uses the stored final image, or `nil` when it has none: final images are not kept, or the
+    /// request has neither a thumbnail nor processors, asks for an animation, or is not a download.
     func use(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
-        guard settings.content != .originalData, settings.diskCache != nil,
-            settings.diskCachePolicy.kind == .cacheForever,
-            request.thumbnail != nil || !request.processors.isEmpty, !request.isAnimated,
+        guard diskCache != nil, request.thumbnail != nil || !request.processors.isEmpty, !request.isAnimated,
             let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }
         let policy = request.dataPolicy
         return TaskGraph.ProcessedImageUse(
             reads: policy.readsDiskCache,
             stores: policy.writesDiskCache,
-            keepsOriginalData: settings.content == .all
+            keepsOriginalData: keepsOriginalData
         )
     }
 
@@ -50,19 +44,18 @@ struct ProcessedImageStage: Sendable {
     /// Reads the stored final image on the I/O queue and decodes it as it is (it was stored after the thumbnail and
     /// the processors) on a decode thread: `nil` on a miss. An entry that does not decode is removed and is a miss.
     func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipelineError> {
-        guard let diskCache = settings.diskCache else { return .success(nil) }
+        guard let diskCache else { return .success(nil) }
         let key = Self.key(for: request)
         let data = await withCheckedContinuation { continuation in
             ioQueue.async { continuation.resume(returning: diskCache.cachedData(for: key)) }
         }
         guard let data else { return .success(nil) }
         if Task.isCancelled { return .failure(.cancelled) }
-        let settings = settings
-        let events = events
+        let (decoders, maximumPixelCount, events) = (decoders, maximumPixelCount, events)
         return await withCheckedContinuation { continuation in
             executor.runDecode {
-                let context = ImageDecodingContext(maximumPixelCount: settings.maximumPixelCount)
-                guard case .success(let decoded) = ImageDecoders.decode(data, with: settings.decoders, context: context)
+                let context = ImageDecodingContext(maximumPixelCount: maximumPixelCount)
+                guard case .success(let decoded) = ImageDecoders.decode(data, with: decoders, context: context)
                 else {
                     diskCache.removeData(for: key)
                     return continuation.resume(returning: .success(nil))
@@ -77,7 +70,7 @@ struct ProcessedImageStage: Sendable {
 
     /// Encodes a final image made for `request` and stores it, on the encode queue.
     func store(_ output: PreparedImage, for request: ImageRequest) {
-        guard let diskCache = settings.diskCache else { return }
+        guard let diskCache else { return }
         encodeQueue.async {
             guard let bitmap = output.image.makeBitmap(), let file = ImageEncoders.diskCacheFile(for: bitmap) else {
                 return

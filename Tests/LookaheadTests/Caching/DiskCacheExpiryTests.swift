@@ -20,7 +20,11 @@ import Testing
     private func data(_ seed: Int) -> Data { Data(repeating: UInt8(seed), count: 500) }
 
     private func cache(_ clock: Clock, maximumAge: Duration? = .seconds(7 * 86_400)) -> DiskCache {
-        let cache = DiskCache(directory: folder.url, maximumAge: maximumAge, now: { clock.now })
+        let cache = DiskCache(
+            directory: folder.url,
+            maximumAge: maximumAge,
+            now: { Date(timeIntervalSince1970: clock.now) }
+        )
         cache.flush()  // the index is loaded
         return cache
     }

@@ -14,10 +14,10 @@ import Testing
 
     private var stage: DecodeStage {
         DecodeStage(
-            settings: DecodeStage.Settings(
-                decoders: ImageDecoders.default,
+            decoders: ImageDecoders.default,
+            limits: ImageDecodingContext(
                 maximumPixelCount: 1 << 20,
-                maximumAnimationFrameCount: 10,
+                maximumFrameCount: 10,
                 maximumAnimationPixelCount: 1 << 20
             ),
             events: nil,

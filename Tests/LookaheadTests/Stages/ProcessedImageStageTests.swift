@@ -16,14 +16,15 @@ import Testing
     private func stage(content: DiskCacheContent = .automatic, policy: DiskCachePolicy = .cacheForever)
         -> ProcessedImageStage
     {
-        ProcessedImageStage(
-            settings: ProcessedImageStage.Settings(
-                diskCache: cache,
-                content: content,
-                diskCachePolicy: policy,
-                decoders: ImageDecoders.default,
-                maximumPixelCount: 1 << 20
-            ),
+        // As the pipeline builds it from its configuration.
+        var configuration = ImagePipeline.Configuration(diskCache: cache)
+        configuration.diskCacheContent = content
+        configuration.diskCachePolicy = policy
+        return ProcessedImageStage(
+            diskCache: configuration.storesFinalImages ? cache : nil,
+            keepsOriginalData: content == .all,
+            decoders: ImageDecoders.default,
+            maximumPixelCount: 1 << 20,
             events: nil,
             ioQueue: DispatchQueue(label: "test.io"),
             encodeQueue: DispatchQueue(label: "test.encode"),
