@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — view.lookahead: the one-line, reuse-safe image loading of any ImageDisplaying view.
 
 public import Foundation
 

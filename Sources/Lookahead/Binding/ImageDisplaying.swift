@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageDisplaying: what an image view must offer to be loaded into; UIKit's image view conforms in a line.
 
 /// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageLoadingOptions: what an image view shows while it loads, on failure, and how the image appears.
 
 /// How a loaded image appears in its view.
 public enum ImageTransition: Sendable, Equatable {

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePhase: what a declarative image view shows (empty, success, failure), over any image type.
 
 /// The phase of a declarative image view, as SwiftUI's `AsyncImagePhase`: ``LazyImageModel`` has one of
 /// ``PlatformImage``, and SwiftUI's `LazyImage` hands its content one of `Image` (`LazyImagePhase`).

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageSlot: the cell's side of image loading, safe under reuse.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageViewBinding: one image view's loads: the slot, the placeholder, the fade, on the main actor.
 
 import Foundation
 

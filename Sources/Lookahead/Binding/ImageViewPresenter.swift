@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageViewPresenter: from a slot's state to what its view shows, and whether it fades in.
 
 /// Decides what an image view shows for an ``ImageSlot/State``: a value type, tested without a view.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — LazyImageModel: a declarative image view's phases (empty, success, failure), view-framework free.
 
 /// The state behind a declarative image view (SwiftUI's `LazyImage`): its phase, and when to fade.
 ///

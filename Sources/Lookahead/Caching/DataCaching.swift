@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DataCaching: a store for original image data, keyed by string.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCachePolicy: whether the disk cache keeps data forever or follows the server's HTTP caching headers.
 
 public import Foundation
 

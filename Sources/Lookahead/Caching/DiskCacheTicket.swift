@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — DiskCacheTicket: what the disk cache does with loaded data once decoding has judged it.
 
 import Foundation
 

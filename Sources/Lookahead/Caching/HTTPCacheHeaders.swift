@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — HTTPCacheHeaders: the caching directives and validators of an HTTP response, parsed leniently.
 
 public import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — HTTPCacheMetadata: what the disk cache remembers about an entry under HTTP cache semantics.
 
 import Foundation
 

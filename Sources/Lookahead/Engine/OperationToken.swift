@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — OperationToken: connects the graph's decision to cancel with the work that is running.
 
 /// Created by the task graph when it starts a stage; the pipeline attaches the Swift task that does the work.
 ///

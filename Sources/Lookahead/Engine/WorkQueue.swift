@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — WorkQueue: a bounded priority queue of graph nodes (highest first, FIFO within a level).
 
 import DequeModule
 

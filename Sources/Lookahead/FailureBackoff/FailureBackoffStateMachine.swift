@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — FailureBackoffStateMachine: per-URL failure records and when each URL may be loaded again.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — FailureRecords: the pipeline's failure backoff under its own lock, on the configured clock.
 
 import Foundation
 

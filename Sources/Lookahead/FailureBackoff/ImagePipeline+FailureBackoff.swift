@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipeline.FailureBackoff: how long a URL that failed waits before it is loaded again.
 
 import Foundation
 

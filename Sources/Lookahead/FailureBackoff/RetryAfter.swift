@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — RetryAfter: reads an HTTP `Retry-After` header as a delay (RFC 9110 §10.2.3).
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — Locked: the one lock type, on every platform the package supports.
 
 #if canImport(Darwin)
 import os

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — AnimatedImage: the frames of an animated GIF or WebP, each with how long it shows.
 
 /// The decoded frames of an animated GIF or WebP, composited on the image's canvas, with their durations.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — Bitmap: a decoded, display-ready image.
 
 /// A decoded image: 8-bit RGBA pixels, rows top to bottom, ready to draw.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — HTTPResponseInfo: the parts of an HTTP response the pipeline reports, without URLResponse.
 
 public import Foundation
 

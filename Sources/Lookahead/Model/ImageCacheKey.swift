@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageCacheKey: what identifies a prepared image in the memory cache and the task graph.
 
 /// Identifies a prepared image: the source URL, the thumbnail options, the processors applied, and whether every
 /// frame of an animation was decoded.

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipelineError: every way a request can fail, with its context.
 
 public import Foundation
 

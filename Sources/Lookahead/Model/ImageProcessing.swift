@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageProcessing: a step applied to a decoded bitmap.
 
 /// Turns one decoded bitmap into another: resizing, cropping, rounding corners.
 ///

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageRequest: what to load, at which priority, and how to prepare it.
 
 public import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageResponse: a loaded image and where it came from.
 
 /// A loaded image, with the request that produced it and where it came from.
 public struct ImageResponse {

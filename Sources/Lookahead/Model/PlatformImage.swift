@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — PlatformImage: the image type the pipeline hands out, native on every platform.
 
 #if canImport(UIKit)
 public import UIKit

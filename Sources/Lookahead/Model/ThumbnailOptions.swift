@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ThumbnailOptions: decode at the size an image is shown.
 
 /// Asks the decoder for a smaller image, the Linux counterpart of `prepareThumbnail(of:)`.
 ///

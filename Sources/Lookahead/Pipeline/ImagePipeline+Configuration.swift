@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipeline.Configuration: what the pipeline is built from, with defaults.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipeline.flush(): waiting for the disk cache's writes before a program exits.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePipelineExecutor: the one seam where the pipeline hands its stages' work to threads.
 
 import Foundation
 

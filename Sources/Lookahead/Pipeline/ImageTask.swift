@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageTask: one request in flight, which can be re-prioritised, observed and cancelled.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImagePrefetcher: loads images before they are needed, a few at a time, at low priority.
 
 import Foundation
 

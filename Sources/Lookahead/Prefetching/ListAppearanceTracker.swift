@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ListAppearanceTracker: the visible rows of a declarative list, from its rows' appear/disappear calls.
 
 /// The rows on screen of a list that only says when each row appears and disappears (SwiftUI's `onAppear` and
 /// `onDisappear` in a `List` or `LazyVGrid`): those that appeared and have not disappeared since.

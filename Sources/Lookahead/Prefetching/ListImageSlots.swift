@@ -1,36 +1,29 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ListImageSlots: the one loop of a scrolling list: visible rows, the prefetch window, the cells.
 
 import Foundation
 
-/// Loads the images of a scrolling list: what its cells show and what they are about to show.
-///
-/// Owns a ``ListPrefetchController`` (which rows to prefetch, from how the list scrolls), an ``ImagePrefetcher``
-/// (which loads them) and the cells' ``ImageSlot``s by row. The list tells it three things, from its UI thread:
+/// The images of a scrolling list: the cells' ``ImageSlot``s by row, and the prefetch window around them. What a
+/// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
 /// ```swift
-/// let loader = ListImageSlots(pipeline: pipeline, itemCount: photos.count)
+/// let slots = ListImageSlots(pipeline: pipeline, itemCount: photos.count)
 /// // every frame (scrollViewDidScroll, a display link, onAppear/onDisappear):
-/// loader.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
+/// slots.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
 /// // a cell shows a row (cellForRowAt):
-/// loader.bind(row: row, request: ImageRequest(url: photos[row].url), to: cell.slot)
+/// slots.bind(row: row, request: ImageRequest(url: photos[row].url), to: cell.slot)
 /// // a cell stops showing it (didEndDisplaying, prepareForReuse):
-/// loader.unbind(row: row)
+/// slots.unbind(row: row)
 /// ```
 ///
 /// - **Binding.** A memory hit shows in the `bind` call; a miss loads at visible priority — unless the list is
-///   flinging, when the cell shows its placeholder and loads once the scroll slows
-///   (``ListPrefetchController/isFlinging``), so the download slots go to the rows where the fling will rest.
-/// - **Unbinding** does not cancel: the load becomes a prefetch, and the window below decides its fate.
-/// - **No thrash.** A download that started is not cancelled by the next frame's small change of window. Rows a
-///   little beyond the window (``Configuration/keepMargin``) keep the downloads they have without starting new
-///   ones, and a download no longer wanted goes on for ``Configuration/cancellationDelay`` before it is
-///   cancelled, so a row that comes back within that time finds its download still running and joins it. Only
-///   rows a fling has passed are cancelled at once: their downloads would only delay the rows it will rest on.
-/// - **Latency.** How long prefetches take feeds the window size (``ListPrefetchController/recordLoadLatency(_:)``).
-/// - **Memory.** The window holds no more rows than the memory cache can keep beside the visible ones
-///   (``Configuration/memoryBudgetFraction``, at the decoded cost of the images seen): prefetches never evict the
-///   images on screen, nor each other before they are shown.
+///   flinging (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows, so the
+///   download slots go to the rows where the fling will rest.
+/// - **Unbinding** does not cancel: the load becomes a prefetch, and the window decides its fate.
+/// - **No thrash.** Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a
+///   download no longer wanted goes on for ``Configuration/cancellationDelay``, so a row that comes back joins it.
+///   Only rows a fling has passed are cancelled at once.
+/// - **Latency and memory.** How long prefetches take sizes the window; the window holds no more rows than the
+///   memory cache can keep beside the visible ones (``Configuration/memoryBudgetFraction``).
 ///
 /// - Important: Thread safe, but meant to be driven from one thread, the list's; every call returns at once and
 ///   blocks on nothing but its own lock.
@@ -46,14 +39,9 @@ public final class ListImageSlots: Sendable {
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
-        /// The share of the memory cache's cost limit that the visible rows and the prefetch window may take
-        /// together: the window holds at most `costLimit × memoryBudgetFraction / cost − visible rows` rows, the
-        /// cost of an image being the mean decoded cost of the images the list has loaded (before any, the
-        /// thumbnail size of a bound request; with neither, the window is not bounded). So prefetches never
-        /// evict the images on screen nor each other before they are shown. The rest of the cache keeps the rows
-        /// just scrolled past, the downloads still running beyond the window, and other screens' images. A cache
-        /// of the default size holds more than the whole window of a phone-sized list, so the bound only acts on
-        /// large images in a small cache. `nil`: no bound.
+        /// The share of the memory cache's cost limit the visible rows and the window may take together, at the
+        /// mean decoded cost of the images seen: prefetches never evict the images on screen, nor each other before
+        /// they are shown. `nil`: no bound.
         public var memoryBudgetFraction: Double? = 0.75
 
         /// The default configuration.
@@ -168,8 +156,8 @@ public final class ListImageSlots: Sendable {
         }
     }
 
-    /// Whether the list moves too fast for visible rows to load before they leave (see
-    /// ``ListPrefetchController/isFlinging``).
+    /// Whether the list flings: it moves too fast for visible rows to load before they leave, and only the rows
+    /// where the fling will rest are worth a download.
     public var isFlinging: Bool { shared.state.withLock { $0.controller.isFlinging } }
 
     /// The list now has `count` rows.

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ListPrefetchController: which rows to prefetch and which to cancel, from how the list scrolls.
 
 import Foundation
 

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ListViewGeometry: what a list view shows, read as plain numbers, and the loader's update from it.
 
 /// A scrolling list as the prefetcher sees it: the rows on screen and where the top edge is. UIKit's table and
 /// collection views conform in `LookaheadUI` by reading their properties; the arithmetic is here, tested on Linux.

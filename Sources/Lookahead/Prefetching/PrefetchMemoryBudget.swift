@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — PrefetchMemoryBudget: how many rows the memory cache can hold around the visible ones.
 
 import Foundation
 

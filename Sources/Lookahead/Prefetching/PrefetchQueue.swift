@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — PrefetchQueue: the prefetcher's bookkeeping as a value-type state machine.
 
 import DequeModule
 

@@ -1,10 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageProcessors.GaussianBlur (three box blurs, in premultiplied alpha) and ImageProcessors.Anonymous.
 
 extension ImageProcessors {
-    /// Blurs the image with a Gaussian whose standard deviation is `radius` pixels, as Core Image's
-    /// `CIGaussianBlur` does for Nuke's processor of the same name; the edges extend the border pixels, so they do
-    /// not darken, and transparent pixels lend no colour to their neighbours.
+    /// Blurs the image with a Gaussian whose standard deviation is `radius` pixels; the edges extend the border
+    /// pixels, so they do not darken, and transparent pixels lend no colour to their neighbours.
     ///
     /// Three box blurs of widths chosen for the deviation approximate the Gaussian, in time independent of the
     /// radius (six passes over the pixels); the spread's variance is within about 10 % of the Gaussian's from a radius
@@ -13,7 +11,7 @@ extension ImageProcessors {
         /// The standard deviation of the Gaussian, in pixels.
         public let radius: Int
 
-        /// Creates the processor; `radius` is the Gaussian's standard deviation in pixels (default 8, as Nuke's).
+        /// Creates the processor; `radius` is the Gaussian's standard deviation in pixels (default 8).
         public init(radius: Int = 8) {
             self.radius = max(0, radius)
         }

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageProcessors.Resize: scale to fit or fill a size, optionally cropping, with a proper filter.
 
 extension ImageProcessors {
     /// Resizes an image to fit in or fill a size (in pixels), keeping its aspect ratio.

@@ -1,10 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageProcessors.Circle and .RoundedCorners: masks with anti-aliased edges.
 
 import Foundation
 
 extension ImageProcessors {
-    /// A line drawn along the inside of a shape's edge, as Nuke's `ImageProcessingOptions.Border`.
+    /// A line drawn along the inside of a shape's edge.
     public struct Border: Sendable, Hashable {
         /// The line's colour, straight (not premultiplied) RGBA.
         public var red: UInt8

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ImageProcessors: the processors that ship with Lookahead, and composition.
 
 /// Processors for decoded images: resizing, cropping to a circle, rounding corners, a Gaussian blur, a closure, and
 /// chains of them.

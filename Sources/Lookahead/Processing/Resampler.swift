@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — Resampler: separable, filtered resizing of RGBA bitmaps (never nearest neighbour).
 
 import Foundation
 
@@ -12,7 +11,7 @@ public enum Resampler {
         case triangle
         /// Catmull-Rom bicubic; sharp, little ringing. The default.
         case catmullRom
-        /// Lanczos with three lobes; the sharpest, what libvips uses by default.
+        /// Lanczos with three lobes; the sharpest.
         case lanczos3
 
         var support: Double {

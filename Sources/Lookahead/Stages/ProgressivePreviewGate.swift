@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — ProgressivePreviewGate: when a download may decode a preview, as a value-type state machine.
 
 import Foundation
 
