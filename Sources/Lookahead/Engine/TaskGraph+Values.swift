@@ -153,3 +153,57 @@ extension TaskGraph {
         var isDownloading = false
     }
 }
+
+// MARK: - Inspection and keys
+
+extension TaskGraph {
+    /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
+    package var liveCount: Int { tasks.count + stages.count + operations.count }
+    /// The number of stages.
+    package var stageCount: Int { stages.count }
+    /// Running operations, including cancelled ones that have not reported back.
+    package var operationCount: Int { operations.count }
+    /// The priority of the stage a task subscribes to.
+    package func priority(ofTask task: Int) -> ImageRequest.Priority? {
+        tasks[task].flatMap { stages[$0.stage]?.priority }
+    }
+    /// The priority of the data stage for a URL.
+    package func dataPriority(for url: String) -> ImageRequest.Priority? {
+        stagesByKey.first { $0.key.kind == .data && $0.key.image.url == url }.flatMap { stages[$0.value]?.priority }
+    }
+    /// The bytes a running operation has reported; 0 for an unknown one.
+    package func progress(ofOperation operation: Int) -> Int64 { operations[operation]?.completedBytes ?? 0 }
+    /// Running downloads that gave their slot back after stalling.
+    package var parkedDataLoadCount: Int { dataQueue.parkedCount }
+    /// URLs of queued data stages, next to start first.
+    package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { stages[$0]?.key.image.url } }
+
+    mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue) -> R) -> R {
+        switch kind {
+        case .data: body(&dataQueue)
+        case .decode: body(&decodeQueue)
+        }
+    }
+
+    mutating func makeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    static func key(for request: ImageRequest, kind: StageKind) -> Key {
+        switch kind {
+        case .data: Key(kind: .data, image: request.dataKey, policy: request.dataPolicy)
+        case .decode: Key(kind: .decode, image: request.decodeKey, policy: request.dataPolicy)
+        case .process: Key(kind: .process, image: request.imageKey, policy: request.dataPolicy)
+        }
+    }
+
+    /// Deterministic delivery order: tasks by identifier, then stages.
+    static func order(_ lhs: Subscriber, _ rhs: Subscriber) -> Bool {
+        switch (lhs, rhs) {
+        case (.task(let a), .task(let b)), (.stage(let a), .stage(let b)): a < b
+        case (.task, .stage): true
+        case (.stage, .task): false
+        }
+    }
+}
