@@ -129,13 +129,16 @@ public final class ImagePipeline: Sendable {
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        memoryCacheEntry(for: request)?.image
+        guard readsMemoryCache(request) else { return nil }
+        return configuration.memoryCache?[request.imageKey]
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard let entry = memoryCacheEntry(for: request) else { return nil }
+        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: request.imageKey) else {
+            return nil
+        }
         return entry.animation?.platformAnimation ?? entry.image
     }
 
@@ -175,16 +178,15 @@ public final class ImagePipeline: Sendable {
 
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
-    /// The memory cache's entry for a key (the request's own by default), when the request may read it.
-    private func memoryCacheEntry(for request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
-        guard let memoryCache = configuration.memoryCache, !request.options.contains(.disableMemoryCacheReads),
-            !request.options.contains(.reloadIgnoringCachedData)
-        else { return nil }
-        return memoryCache.entry(for: key ?? request.imageKey)
+    /// Whether a request may read the memory cache.
+    private func readsMemoryCache(_ request: ImageRequest) -> Bool {
+        !request.options.contains(.disableMemoryCacheReads) && !request.options.contains(.reloadIgnoringCachedData)
     }
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard let entry = memoryCacheEntry(for: request) else { return nil }
+        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: request.imageKey) else {
+            return nil
+        }
         configuration.eventHandler?(.memoryCacheHit(request))
         return ImageResponse(image: entry.image, request: request, cacheType: .memory, animation: entry.animation)
     }
@@ -194,7 +196,9 @@ public final class ImagePipeline: Sendable {
     /// download and no decode.
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
-        guard !identifiers.isEmpty else { return nil }
+        guard !identifiers.isEmpty, readsMemoryCache(request), let memoryCache = configuration.memoryCache else {
+            return nil
+        }
         for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
             let key = ImageCacheKey(
                 url: request.urlString,
@@ -202,7 +206,7 @@ public final class ImagePipeline: Sendable {
                 processors: Array(identifiers.prefix(count)),
                 isAnimated: request.isAnimated
             )
-            guard let entry = memoryCacheEntry(for: request, key: key) else { continue }
+            guard let entry = memoryCache.entry(for: key) else { continue }
             let image = PreparedImage(image: entry.image, response: nil, cacheType: .memory, animation: entry.animation)
             return TaskGraph.Seed(processorCount: count, output: image)
         }

@@ -121,8 +121,10 @@ struct FetchDataStage: Sendable {
         }
         // No preview once the download is over: the final image follows (or the failure).
         defer { previews?.gate.withLock { $0.close() } }
-        let watchdog = settings.stalledDownloadInterval.map { watchStall(reporter, every: $0) }
-        defer { watchdog?.cancel() }
+        let watch = settings.stalledDownloadInterval.map { interval in
+            StallWatch(every: interval, progress: { reporter.completedBytes }, stalled: { reporter.stalled() })
+        }
+        defer { watch?.cancel() }
         let result: Result<DataLoadResponse, ImagePipelineError>
         var failedResponse: HTTPResponseInfo?
         do {
@@ -155,23 +157,6 @@ struct FetchDataStage: Sendable {
             }
         }
         return result
-    }
-
-    /// Reports a stall once a whole interval passes without progress.
-    private func watchStall(_ reporter: OperationReporter, every interval: Duration) -> Task<Void, Never> {
-        Task {
-            var seen: Int64 = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled, reporter.isConnected else { return }
-                let progress = reporter.completedBytes
-                if progress == seen {
-                    reporter.stalled()
-                    return
-                }
-                seen = progress
-            }
-        }
     }
 
     // MARK: - Disk cache and HTTP freshness

@@ -34,8 +34,6 @@ package struct OperationReporter: Sendable {
     func stalled() { sink?.operationStalled(operation) }
     func previewed(_ image: PreparedImage) { sink?.operation(operation, previewed: image) }
     var completedBytes: Int64 { sink?.progress(ofOperation: operation) ?? 0 }
-    /// Whether anyone still listens: `false` once the pipeline is gone.
-    var isConnected: Bool { sink != nil }
 }
 
 /// Where diagnostic events go (``ImagePipeline/Configuration/eventHandler``); `nil` drops them.
