@@ -36,6 +36,9 @@ save("webp", "lossy.webp", base, quality=70)
 save("webp", "lossless.webp", gradient("RGBA"), lossless=True)
 frames = [gradient("RGBA"), gradient("RGBA").rotate(90), gradient("RGBA").rotate(180)]
 frames[0].save(os.path.join(out, "webp", "animated.webp"), save_all=True, append_images=frames[1:], duration=100)
+# A wide canvas whose frames are composited in full: the shape of an input that was slow to fuzz unoptimised.
+wide = [Image.new("RGBA", (155160, 16), color) for color in ((255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 128))]
+wide[0].save(os.path.join(out, "webp", "wide-animated.webp"), save_all=True, append_images=wide[1:], duration=100)
 save("gif", "still.gif", base.convert("P"))
 save("gif", "transparent.gif", gradient("P"), transparency=0)
 paletted = [frame.convert("P") for frame in frames]

@@ -246,7 +246,8 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(response.image.width == 32)
         // Without parking the image would get a slot only once a trickle ended. None has: the trickles gave their
         // slots back when they stalled. (An order of events, not a time: load cannot fail it.)
-        let ended = server.completedCount(forPath: "/hostile/trickle") + server.abortedCount(forPath: "/hostile/trickle")
+        let ended =
+            server.completedCount(forPath: "/hostile/trickle") + server.abortedCount(forPath: "/hostile/trickle")
         #expect(ended == 0, "\(ended) trickles ended before the image loaded")
         for task in slow { task.cancel() }
         await server.waitForAbort(path: "/hostile/trickle", count: 6)
