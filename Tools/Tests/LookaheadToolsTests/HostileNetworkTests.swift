@@ -185,7 +185,7 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
     @Test func aTrickleIsCutOffByTheIdleTimeout() async throws {
         let server = try await FixtureServer.start()
         let (result, elapsed) = await Self.load(
-            server.url("/hostile/trickle?intervalMs=20000&holdMs=120000"),
+            server.url("/hostile/trickle?intervalMs=3000&holdMs=120000"),
             with: DefaultDataLoader(),
             idleTimeout: .seconds(1)
         )
