@@ -36,9 +36,15 @@ save("webp", "lossy.webp", base, quality=70)
 save("webp", "lossless.webp", gradient("RGBA"), lossless=True)
 frames = [gradient("RGBA"), gradient("RGBA").rotate(90), gradient("RGBA").rotate(180)]
 frames[0].save(os.path.join(out, "webp", "animated.webp"), save_all=True, append_images=frames[1:], duration=100)
-# A wide canvas whose frames are composited in full: the shape of an input that was slow to fuzz unoptimised.
-wide = [Image.new("RGBA", (155160, 16), color) for color in ((255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 128))]
-wide[0].save(os.path.join(out, "webp", "wide-animated.webp"), save_all=True, append_images=wide[1:], duration=100)
+# Small frames on a canvas of 155,160 × 16 (its VP8X header widened by hand; frames may be at most 16,383 wide):
+# each frame is composited onto the whole canvas. The shape of an input once slow to fuzz unoptimised.
+animated = io.BytesIO()
+frames[0].save(animated, format="WEBP", save_all=True, append_images=frames[1:], duration=100)
+wide = bytearray(animated.getvalue())
+assert wide[12:16] == b"VP8X"
+wide[24:27] = (155160 - 1).to_bytes(3, "little")
+with open(os.path.join(out, "webp", "wide-animated.webp"), "wb") as file:
+    file.write(wide)
 save("gif", "still.gif", base.convert("P"))
 save("gif", "transparent.gif", gradient("P"), transparency=0)
 paletted = [frame.convert("P") for frame in frames]
