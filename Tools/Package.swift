@@ -126,6 +126,7 @@ let package = Package(
                 "LookaheadFixtures",
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

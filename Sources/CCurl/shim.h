@@ -49,6 +49,12 @@ static inline CURLcode lookahead_curl_get_pointer(CURL *handle, CURLINFO info, v
     return curl_easy_getinfo(handle, info, value);
 }
 
+// A blob option (`CURLOPT_CAINFO_BLOB`); libcurl copies the bytes.
+static inline CURLcode lookahead_curl_set_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
+    return curl_easy_setopt(handle, option, &blob);
+}
+
 static inline CURLMcode lookahead_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

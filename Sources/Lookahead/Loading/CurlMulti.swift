@@ -91,7 +91,11 @@ final class CurlMulti: @unchecked Sendable {
             curl_multi_add_handle(handle, easy) == CURLM_OK
         else {
             transfer.completion.resume(
-                with: .failure(DataLoadingError.connectionFailed("libcurl refused the transfer"))
+                with: .failure(
+                    DataLoadingError.transportFailed(
+                        TransportFailure(kind: .other, message: "libcurl refused the transfer")
+                    )
+                )
             )
             return
         }

@@ -38,12 +38,15 @@ final class CurlTransfer: @unchecked Sendable {
     private let start = ContinuousClock.now
     private var lastActivity = ContinuousClock.now
     private var lastProgressReport = ContinuousClock.now
+    /// The current response's header lines and their bytes, against the options' limits.
+    private var headerFieldCount = 0
+    private var headerBytes = 0
 
     init(request: DataLoadRequest, options: DataLoaderOptions, completion: ResumeOnce<DataLoadResponse>) {
         self.request = request
         self.options = options
         self.completion = completion
-        self.redirects = RedirectRules(from: request.url, maximumRedirects: options.maximumRedirects)
+        self.redirects = RedirectRules(from: request.url, options: options)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -73,6 +76,11 @@ final class CurlTransfer: @unchecked Sendable {
         // plain HTTP (1.1 only) waiting would serialise every download to a host behind the first one.
         if request.url.scheme?.lowercased() == "https" { set(easy, CURLOPT_PIPEWAIT, 1) }
         if let agent = options.userAgent { set(easy, CURLOPT_USERAGENT, string: agent) }
+        if !options.trustedCertificates.isEmpty {
+            // Replaces the default CA file only: the system's CA folder (CURLOPT_CAPATH) is still trusted.
+            let bundle = options.trustedCertificates.reduce(into: Data()) { $0 += $1 + Data("\n".utf8) }
+            _ = bundle.withUnsafeBytes { lookahead_curl_set_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+        }
         if let timeout = request.timeout { set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         if let idle = request.idleTimeout { set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(idle)) }
         if let limit = request.maximumResponseSize {
@@ -118,7 +126,15 @@ final class CurlTransfer: @unchecked Sendable {
             let parts = line.split(separator: " ", maxSplits: 2)
             statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             headers = [:]
+            headerFieldCount = 0
+            headerBytes = 0
             return true
+        }
+        headerFieldCount += 1
+        headerBytes += bytes.count
+        guard headerFieldCount <= options.maximumHeaderFieldCount + 1, headerBytes <= options.maximumHeaderSize else {
+            failure = .headersTooLarge
+            return false
         }
         if line.isEmpty { return endOfHeaders() }
         guard let colon = line.firstIndex(of: ":") else { return true }
@@ -238,7 +254,14 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.responseTooLarge(limit: request.maximumResponseSize ?? 0))
         default:
-            return .failure(.connectionFailed(message(for: code)))
+            var systemError = 0
+            if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
+            let failure = TransportFailure(
+                curlCode: Int(code.rawValue),
+                systemError: systemError,
+                message: message(for: code)
+            )
+            return .failure(.transportFailed(failure))
         }
     }
 

@@ -22,8 +22,19 @@ public struct DataLoaderOptions: Sendable {
     public var maximumConnectionsPerHost: Int
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String?
-    /// Headers added to every request.
+    /// Headers added to every request. `Authorization` and `Cookie` are never sent on to another host after a
+    /// redirect.
     public var headers: [String: String]
+    /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it:
+    /// the redirect fails with ``DataLoadingError/insecureRedirect(_:)``.
+    public var allowsInsecureRedirects: Bool
+    /// The most header fields a response may have. Default 256.
+    public var maximumHeaderFieldCount: Int
+    /// The most bytes a response's header fields may take. Default 64 KiB.
+    public var maximumHeaderSize: Int
+    /// Certificates (PEM) trusted beside the system's, for a server with a private or self-signed certificate.
+    /// Honoured by ``CurlDataLoader``.
+    public var trustedCertificates: [Data]
 
     /// Creates the default options.
     public init() {
@@ -32,6 +43,10 @@ public struct DataLoaderOptions: Sendable {
         maximumConnectionsPerHost = 12
         userAgent = "Lookahead"
         headers = [:]
+        allowsInsecureRedirects = false
+        maximumHeaderFieldCount = 256
+        maximumHeaderSize = 64 << 10
+        trustedCertificates = []
     }
 }
 

@@ -88,13 +88,20 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     case tooManyRedirects(limit: Int)
     /// A redirect led back to a URL already visited for this request.
     case redirectLoop(URL)
+    /// An `https` URL redirected to plain `http`, which ``DataLoaderOptions/allowsInsecureRedirects`` forbids by
+    /// default (as App Transport Security does).
+    case insecureRedirect(URL)
+    /// The response's header fields were more, or larger, than ``DataLoaderOptions/maximumHeaderFieldCount`` or
+    /// ``DataLoaderOptions/maximumHeaderSize`` allow.
+    case headersTooLarge
     /// The transfer took longer than allowed.
     case timedOut(Timeout)
     /// The connection ended before the body was complete: fewer bytes than `Content-Length` announced, or a
     /// chunked body cut off. Nothing partial is returned.
     case truncated(received: Int64, expected: Int64?)
-    /// The connection failed: refused, reset, no such host, TLS failure. `message` is the transport's.
-    case connectionFailed(String)
+    /// The transfer failed before the server answered: offline, no such host, refused, reset, TLS (see
+    /// ``TransportFailure/Kind``).
+    case transportFailed(TransportFailure)
     /// A local file could not be read: missing, not a regular file (a FIFO, a device, a folder), or unreadable.
     case fileUnreadable(path: String, reason: String)
 
@@ -124,7 +131,9 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .timedOut(let timeout): "Timed out: \(timeout)"
         case .truncated(let received, let expected):
             "The connection closed after \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes"
-        case .connectionFailed(let message): "Connection failed: \(message)"
+        case .insecureRedirect(let url): "Redirect from https to plain http refused: \(url.absoluteString)"
+        case .headersTooLarge: "The response's header fields exceed the limits"
+        case .transportFailed(let failure): "Transfer failed (\(failure))"
         case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }
     }

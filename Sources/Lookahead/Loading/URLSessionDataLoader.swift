@@ -79,7 +79,7 @@ public final class URLSessionDataLoader: DataLoading {
                 TaskRouter.Transfer(
                     request: request,
                     completion: completion,
-                    maximumRedirects: options.maximumRedirects
+                    options: options
                 )
             )
             started.withLock { $0 = task }
@@ -115,13 +115,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var expected: Int64?
         var failure: DataLoadingError?
         var redirects: RedirectRules
+        /// The limits on a response's header fields.
+        let maximumHeaderFieldCount: Int
+        let maximumHeaderSize: Int
         /// The caller is gone; stop the task at its next callback.
         var isStopping = false
 
-        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>, maximumRedirects: Int) {
+        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>, options: DataLoaderOptions) {
             self.request = request
             self.completion = completion
-            self.redirects = RedirectRules(from: request.url, maximumRedirects: maximumRedirects)
+            self.redirects = RedirectRules(from: request.url, options: options)
+            self.maximumHeaderFieldCount = options.maximumHeaderFieldCount
+            self.maximumHeaderSize = options.maximumHeaderSize
         }
     }
 
@@ -159,20 +164,26 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
         let follow =
-            modify(task.taskIdentifier) { transfer -> Bool in
-                if transfer.isStopping { return false }
+            modify(task.taskIdentifier) { transfer -> URLRequest? in
+                if transfer.isStopping { return nil }
                 guard let target = request.url else {
                     transfer.failure = .unsupportedURL(transfer.request.url)
-                    return false
+                    return nil
                 }
                 if let refusal = transfer.redirects.accept(target) {
                     transfer.failure = refusal
-                    return false
+                    return nil
                 }
-                return true
-            } ?? false
+                guard transfer.redirects.leavesOrigin(target) else { return request }
+                var stripped = request
+                for name in request.allHTTPHeaderFields?.keys ?? [:].keys
+                where RedirectRules.credentialFields.contains(name.lowercased()) {
+                    stripped.setValue(nil, forHTTPHeaderField: name)
+                }
+                return stripped
+            } ?? nil
         // Answering nil ends the task with the 3xx as its response: the one safe way to stop it here.
-        completionHandler(follow ? request : nil)
+        completionHandler(follow)
     }
 
     func urlSession(
@@ -188,8 +199,16 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 return true
             }
             var headers: [String: String] = [:]
+            var size = 0
             for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
+                if let name = name as? String, let value = value as? String {
+                    headers[name] = value
+                    size += name.utf8.count + value.utf8.count + 4  // "name: value\r\n"
+                }
+            }
+            guard headers.count <= transfer.maximumHeaderFieldCount, size <= transfer.maximumHeaderSize else {
+                transfer.failure = .headersTooLarge
+                return false
             }
             let info = HTTPResponseInfo(url: http.url, statusCode: http.statusCode, headers: headers)
             transfer.response = info
@@ -275,7 +294,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
         case .networkConnectionLost:
             return DataLoadingError.truncated(received: Int64(transfer.data.count), expected: transfer.expected)
-        default: return DataLoadingError.connectionFailed(urlError.localizedDescription)
+        default: return DataLoadingError.transportFailed(TransportFailure(urlError))
         }
     }
 

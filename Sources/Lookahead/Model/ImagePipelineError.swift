@@ -124,7 +124,7 @@ extension ImagePipelineError {
     package var isServerUnreachable: Bool {
         guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }
         switch error {
-        case .connectionFailed, .timedOut, .truncated: return true
+        case .transportFailed, .timedOut, .truncated: return true
         default: return false
         }
     }

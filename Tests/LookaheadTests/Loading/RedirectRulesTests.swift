@@ -10,7 +10,7 @@ import Testing
     private let start = URL(string: "https://example.com/a.jpg")!
 
     @Test func followsHTTPAndHTTPSUpToTheLimit() {
-        var rules = RedirectRules(from: start, maximumRedirects: 2)
+        var rules = RedirectRules(from: URL(string: "http://example.com/a.jpg")!, maximumRedirects: 2)
         #expect(rules.accept(URL(string: "http://example.com/b.jpg")!) == nil)
         #expect(rules.accept(URL(string: "HTTPS://cdn.example.com/c.jpg")!) == nil)
         #expect(rules.count == 2)
@@ -32,6 +32,26 @@ import Testing
         let next = URL(string: "https://example.com/b.jpg")!
         #expect(other.accept(next) == nil)
         #expect(other.accept(next) == .redirectLoop(next))
+    }
+
+    @Test func httpsNeverRedirectsToHTTPUnlessAllowed() {
+        let plain = URL(string: "http://example.com/b.jpg")!
+        var rules = RedirectRules(from: start, maximumRedirects: 5)
+        #expect(rules.accept(plain) == .insecureRedirect(plain))
+        #expect(rules.count == 0)
+        var later = RedirectRules(from: start, maximumRedirects: 5)
+        #expect(later.accept(URL(string: "https://cdn.example.com/b.jpg")!) == nil)
+        #expect(later.accept(plain) == .insecureRedirect(plain), "from any https hop of the chain")
+        var allowed = RedirectRules(from: start, maximumRedirects: 5, allowsInsecureRedirects: true)
+        #expect(allowed.accept(plain) == nil)
+    }
+
+    @Test func credentialsStayOnTheirOrigin() {
+        let rules = RedirectRules(from: URL(string: "http://127.0.0.1:8080/a.jpg")!, maximumRedirects: 5)
+        #expect(!rules.leavesOrigin(URL(string: "http://127.0.0.1:8080/b.jpg")!))
+        #expect(rules.leavesOrigin(URL(string: "http://localhost:8080/b.jpg")!))
+        #expect(rules.leavesOrigin(URL(string: "http://127.0.0.1:8081/b.jpg")!))
+        #expect(rules.leavesOrigin(URL(string: "https://127.0.0.1:8080/b.jpg")!))
     }
 
     @Test func zeroRedirectsAllowsNone() {

@@ -34,7 +34,7 @@ private final class ScriptedHTTPLoader: DataLoading {
                 HTTPResponseInfo(url: request.url, statusCode: code, headers: headers)
             )
         case .connectionFailed:
-            throw DataLoadingError.connectionFailed("refused")
+            throw DataLoadingError.transportFailed(TransportFailure(kind: .connectionRefused, message: "refused"))
         }
     }
 }

@@ -80,7 +80,12 @@ import Testing
     }
 
     @Test func aFailedDownloadCountsForTheBackoff() async {
-        let loader = GatedDataLoader(isGated: false, defaultResponse: { _ in .failure(.connectionFailed("refused")) })
+        let loader = GatedDataLoader(
+            isGated: false,
+            defaultResponse: { _ in
+                .failure(.transportFailed(TransportFailure(kind: .connectionRefused, message: "refused")))
+            }
+        )
         let records = FailureRecords(policy: ImagePipeline.FailureBackoff(clock: ManualClock()))
         _ = await stage(loader: loader, failureRecords: records).run(
             ImageRequest(url: url),

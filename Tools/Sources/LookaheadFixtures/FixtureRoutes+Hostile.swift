@@ -21,6 +21,8 @@ extension FixtureRoutes {
     /// | `trickle?intervalMs=&bytes=&holdMs=` | one byte every `intervalMs` (default 20 s), for at most `holdMs` |
     /// | `stall-headers?holdMs=` | nothing at all until the client leaves or `holdMs` passes |
     /// | `stall-body?holdMs=` | headers and the first 1 KiB of a JPEG, then nothing |
+    /// | `many-headers?count=&size=` | a 64×64 JPEG with `count` extra header fields of `size` bytes each |
+    /// | `no-credentials` | a 64×64 JPEG, or 403 when the request carries `Authorization` or `Cookie` |
     func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/redirect/{hops}") { request, context in
             try await redirect(request, context: context)
@@ -56,6 +58,28 @@ extension FixtureRoutes {
                     try await Self.hold(request, context: context)
                 }
             )
+        }
+        router.get("/hostile/many-headers") { request, _ in
+            let query = request.uri.queryParameters
+            let count = Self.integer(query.get("count"), default: 1000, in: 0...10_000) ?? 1000
+            let size = Self.integer(query.get("size"), default: 16, in: 1...(64 << 10)) ?? 16
+            var response = Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: .init(byteBuffer: try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85)))
+            )
+            let value = String(repeating: "x", count: size)
+            for index in 0..<count {
+                response.headers[.init("x-filler-\(index)")!] = value
+            }
+            return response
+        }
+        router.get("/hostile/no-credentials") { request, _ in
+            if request.headers[.authorization] != nil || request.headers[.cookie] != nil {
+                return Self.text(.forbidden, "credentials reached this host\n")
+            }
+            let jpeg = try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85))
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: jpeg))
         }
         router.get("/hostile/short-body") { request, context in
             try await shortBody(request, context: context)

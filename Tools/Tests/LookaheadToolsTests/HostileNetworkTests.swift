@@ -272,10 +272,11 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
     @Test func aResetIsAConnectionFailure() async throws {
         let server = try await FixtureServer.start()
         let (result, _) = await Self.load(server.url("/faults/reset"), with: DefaultDataLoader())
-        guard case .connectionFailed? = Self.error(result) else {
+        guard case .transportFailed(let failure)? = Self.error(result) else {
             Issue.record("got \(result)")
             return
         }
+        #expect(failure.kind == .connectionReset, "got \(failure)")
         await server.stop()
     }
 

@@ -1,0 +1,98 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+public import Foundation
+
+/// Why a transfer failed before the server answered: a kind an app can switch on (an offline banner, a retry
+/// button, a certificate warning), with the transport's own code and message kept.
+///
+/// ```swift
+/// if case .dataLoadingFailed(DataLoadingError.transportFailed(let failure)) = error, failure.kind == .offline {
+///     showOfflineBanner()
+/// }
+/// ```
+public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as an app would act on it.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// No network, or no route to the host: worth retrying when the device is back online.
+        case offline
+        /// The host name does not resolve.
+        case hostNotFound
+        /// The host refused the connection: nothing listens there.
+        case connectionRefused
+        /// The connection broke during the transfer.
+        case connectionReset
+        /// The TLS handshake failed: an untrusted, expired or mismatched certificate, or no common protocol.
+        case tls
+        /// The system cancelled the transfer (not the app).
+        case cancelledBySystem
+        /// Anything else the transport reports.
+        case other
+    }
+
+    public var kind: Kind
+    /// The transport's message.
+    public var message: String
+    /// The transport's own code: libcurl's `CURLcode` with the `CurlDataLoader`, `URLError.Code` with the
+    /// `URLSessionDataLoader`; 0 when there is none.
+    public var code: Int
+    /// The error URLSession reported, when the transfer went through it.
+    public var urlError: URLError?
+
+    /// Creates a failure.
+    public init(kind: Kind, message: String, code: Int = 0, urlError: URLError? = nil) {
+        self.kind = kind
+        self.message = message
+        self.code = code
+        self.urlError = urlError
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+}
+
+extension TransportFailure {
+    /// A libcurl failure: its `CURLcode` and the system error (`CURLINFO_OS_ERRNO`) of the connection, which tells
+    /// an unreachable network from a refused connection.
+    init(curlCode: Int, systemError: Int, message: String) {
+        self.init(kind: Self.kind(curlCode: curlCode, systemError: systemError), message: message, code: curlCode)
+    }
+
+    /// A URLSession failure.
+    init(_ urlError: URLError) {
+        self.init(
+            kind: Self.kind(urlError.code),
+            message: urlError.localizedDescription,
+            code: urlError.code.rawValue,
+            urlError: urlError
+        )
+    }
+
+    static func kind(curlCode: Int, systemError: Int) -> Kind {
+        switch curlCode {
+        case 5, 6: return .hostNotFound  // CURLE_COULDNT_RESOLVE_PROXY, _HOST
+        case 7:  // CURLE_COULDNT_CONNECT: the system error says why
+            switch systemError {
+            case 100, 101, 113: return .offline  // ENETDOWN, ENETUNREACH, EHOSTUNREACH
+            default: return .connectionRefused
+            }
+        case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91:
+            return .tls  // CURLE_SSL_* and CURLE_PEER_FAILED_VERIFICATION
+        case 52, 55, 56: return .connectionReset  // CURLE_GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
+        default: return .other
+        }
+    }
+
+    static func kind(_ code: URLError.Code) -> Kind {
+        switch code {
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive: .offline
+        case .cannotFindHost, .dnsLookupFailed: .hostNotFound
+        case .cannotConnectToHost: .connectionRefused
+        case .networkConnectionLost: .connectionReset
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+            .tls
+        case .cancelled, .backgroundSessionWasDisconnected: .cancelledBySystem
+        default: .other
+        }
+    }
+}
