@@ -63,11 +63,11 @@ public final class ImageSlot: Sendable {
         public var description: String {
             switch self {
             case .empty: "empty"
-            case .loading(let request): "loading \(request.urlString)"
-            case .preview(let image, let request): "preview \(image) for \(request.urlString)"
+            case .loading(let request): "loading \(request.identity)"
+            case .preview(let image, let request): "preview \(image) for \(request.identity)"
             case .loaded(let image, let request, let cache):
-                "loaded \(image) from \(cache.map { "\($0)" } ?? "network") for \(request.urlString)"
-            case .failed(let error, let request): "failed \(request.urlString): \(error)"
+                "loaded \(image) from \(cache.map { "\($0)" } ?? "network") for \(request.identity)"
+            case .failed(let error, let request): "failed \(request.identity): \(error)"
             }
         }
     }

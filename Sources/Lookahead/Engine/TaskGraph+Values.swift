@@ -100,6 +100,8 @@ extension TaskGraph {
         var kind: StageKind
         var image: ImageCacheKey
         var policy: DataPolicy
+        /// The request's own header fields: requests whose headers differ share no stage.
+        var headers: [String: String]
 
         /// The image key's precomputed hash with the kind and policy folded in: a request looks keys up, stores
         /// and removes them several times, and none of that runs the hasher again.
@@ -109,7 +111,8 @@ extension TaskGraph {
             if policy.writesDiskCache { bits |= 2 }
             if policy.loadsFromNetwork { bits |= 4 }
             if policy.skipsFailureBackoff { bits |= 8 }
-            return image.rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+            let hash = image.rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+            return headers.isEmpty ? hash : hash ^ headers.hashValue
         }
     }
 
@@ -169,14 +172,14 @@ extension TaskGraph {
     }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
-        stagesByKey.first { $0.key.kind == .data && $0.key.image.url == url }.flatMap { stages[$0.value]?.priority }
+        stagesByKey.first { $0.key.kind == .data && $0.key.image.imageID == url }.flatMap { stages[$0.value]?.priority }
     }
     /// The bytes a running operation has reported; 0 for an unknown one.
     package func progress(ofOperation operation: Int) -> Int64 { operations[operation]?.completedBytes ?? 0 }
     /// Running downloads that gave their slot back after stalling.
     package var parkedDataLoadCount: Int { dataQueue.parkedCount }
     /// URLs of queued data stages, next to start first.
-    package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { stages[$0]?.key.image.url } }
+    package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { stages[$0]?.key.image.imageID } }
 
     mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue) -> R) -> R {
         switch kind {
@@ -192,9 +195,10 @@ extension TaskGraph {
 
     static func key(for request: ImageRequest, kind: StageKind) -> Key {
         switch kind {
-        case .data: Key(kind: .data, image: request.dataKey, policy: request.dataPolicy)
-        case .decode: Key(kind: .decode, image: request.decodeKey, policy: request.dataPolicy)
-        case .process: Key(kind: .process, image: request.imageKey, policy: request.dataPolicy)
+        case .data: Key(kind: .data, image: request.dataKey, policy: request.dataPolicy, headers: request.headers)
+        case .decode: Key(kind: .decode, image: request.decodeKey, policy: request.dataPolicy, headers: request.headers)
+        case .process:
+            Key(kind: .process, image: request.imageKey, policy: request.dataPolicy, headers: request.headers)
         }
     }
 

@@ -26,14 +26,14 @@ final class FailureRecords: Sendable {
             return nil
         }
         let now = now()
-        return Self.error(for: machine.withLock { $0.check(request.urlString, now: now) })
+        return Self.error(for: machine.withLock { $0.check(request.identity, now: now) })
     }
 
     /// Asks to start a download of the request's URL; `nil` to go ahead (the attempt is noted).
     func admit(_ request: ImageRequest) -> ImagePipelineError? {
         let now = now()
         let bypass = request.dataPolicy.skipsFailureBackoff
-        return Self.error(for: machine.withLock { $0.admit(request.urlString, now: now, bypass: bypass) })
+        return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
     }
 
     /// A download failed: counted, with the response's `Retry-After` on 429 and 503. Cancellations never count.
@@ -50,9 +50,9 @@ final class FailureRecords: Sendable {
     /// answer with an HTML body, asked for on every frame, is a storm too).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
         if let error {
-            recordFailure(request.urlString, error: error, retryAfter: nil)
+            recordFailure(request.identity, error: error, retryAfter: nil)
         } else {
-            recordSuccess(request.urlString)
+            recordSuccess(request.identity)
         }
     }
 

@@ -84,7 +84,7 @@ extension ImagePipeline {
     /// (see ``Configuration/failureBackoff``). A synchronous lookup, cheap enough for every row on every frame;
     /// ``ImagePrefetcher`` uses it to skip such URLs.
     public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
-        failureRecords?.check(request) != nil
+        failureRecords?.check(identified(request)) != nil
     }
 
     /// Forgets the failures of a URL: the next request for it goes to the network. For a user's explicit retry.

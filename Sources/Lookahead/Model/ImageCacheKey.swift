@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Identifies a prepared image: the source URL, the thumbnail options, the processors applied, and whether every
-/// frame of an animation was decoded.
+/// Identifies a prepared image: the image's identity (``ImageRequest/imageID``, else its URL), the thumbnail
+/// options, the processors applied, and whether every frame of an animation was decoded.
 ///
 /// Priority and cache options are not part of the key: they change how an image is loaded, not which image.
 public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
-    /// The absolute string of the source URL.
-    public let url: String
+    /// The image's identity: ``ImageRequest/imageID``, else the absolute string of its URL.
+    public let imageID: String
     /// The thumbnail options the image was decoded with.
     public let thumbnail: ThumbnailOptions?
     /// The identifiers of the processors applied, in order.
@@ -17,13 +17,18 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     private let precomputedHash: Int
 
     /// Creates a key.
-    public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = [], isAnimated: Bool = false) {
-        self.url = url
+    public init(
+        imageID: String,
+        thumbnail: ThumbnailOptions? = nil,
+        processors: [String] = [],
+        isAnimated: Bool = false
+    ) {
+        self.imageID = imageID
         self.thumbnail = thumbnail
         self.processors = processors
         self.isAnimated = isAnimated
         var hasher = Hasher()
-        hasher.combine(url)
+        hasher.combine(imageID)
         hasher.combine(thumbnail)
         hasher.combine(processors)
         hasher.combine(isAnimated)
@@ -31,7 +36,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.precomputedHash == rhs.precomputedHash && lhs.url == rhs.url && lhs.thumbnail == rhs.thumbnail
+        lhs.precomputedHash == rhs.precomputedHash && lhs.imageID == rhs.imageID && lhs.thumbnail == rhs.thumbnail
             && lhs.processors == rhs.processors && lhs.isAnimated == rhs.isAnimated
     }
 
@@ -46,7 +51,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var parts = [url]
+        var parts = [imageID]
         if let thumbnail { parts.append("thumbnail=\(thumbnail)") }
         if !processors.isEmpty { parts.append("processors=\(processors.joined(separator: ","))") }
         if isAnimated { parts.append("animated") }

@@ -4,8 +4,9 @@ public import Foundation
 
 /// A request for an image: where it comes from, how it is prepared and how urgently it is needed.
 ///
-/// Requests are values. Two requests with the same URL share one download, and two requests that also
-/// agree on ``thumbnail`` and ``processors`` share one decode and one memory-cache entry.
+/// Requests are values. Two requests for the same image (the same URL, or the same ``imageID``) share one
+/// download, and two that also agree on ``thumbnail`` and ``processors`` share one decode and one memory-cache
+/// entry.
 ///
 /// ```swift
 /// let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), priority: .high)
@@ -14,22 +15,36 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
-        didSet {
-            updateKey(urlString: url?.absoluteString ?? "")
-        }
+        didSet { updateKey() }
     }
+
+    /// What identifies the image in the memory cache, the disk cache and coalescing, when the URL does not: an
+    /// image behind a presigned or token-carrying URL (`?token=…`, an S3 or CloudFront signature) keeps one
+    /// identity however often its URL is signed again. `nil` (the default): the URL's absolute string, or what
+    /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
+    public var imageID: String? {
+        didSet { updateKey() }
+    }
+
+    /// Header fields sent with this request's download (an `Authorization` token, a `Cookie`), on top of the
+    /// loader's. Requests whose headers differ never share a download; the images they load share the caches.
+    public var headers: [String: String] = [:]
+
+    /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``, or its
+    /// logs). Not part of any key.
+    public var userInfo: [String: any Sendable] = [:]
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
     public var priority: Priority
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
-        didSet { updateKey(urlString: urlString) }
+        didSet { updateKey() }
     }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
     public var processors: [any ImageProcessing] {
-        didSet { updateKey(urlString: urlString) }
+        didSet { updateKey() }
     }
 
     /// Whether an animated GIF or WebP decodes to every frame, in ``ImageResponse/animation``; otherwise (the
@@ -37,15 +52,15 @@ public struct ImageRequest: Sendable {
     /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
     /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
     public var isAnimated: Bool {
-        didSet { updateKey(urlString: urlString) }
+        didSet { updateKey() }
     }
 
     /// Cache policy and similar flags.
     public var options: Options
 
-    /// `url.absoluteString`, computed once: the cache key is built on every frame for every cell.
-    /// (Stored once, in the image key: a request copied on every frame retains one string, not two.)
-    package var urlString: String { imageKey.url }
+    /// ``imageID``, else `url.absoluteString`, computed once (in the image key): the cache key is built on every
+    /// frame for every cell.
+    package var identity: String { imageKey.imageID }
 
     /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
     /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
@@ -70,7 +85,7 @@ public struct ImageRequest: Sendable {
     ) {
         self.url = url
         self.imageKey = ImageCacheKey(
-            url: url?.absoluteString ?? "",
+            imageID: url?.absoluteString ?? "",
             thumbnail: thumbnail,
             processors: processors.isEmpty ? [] : processors.map(\.identifier),
             isAnimated: isAnimated
@@ -149,9 +164,9 @@ extension ImageRequest {
         )
     }
 
-    private mutating func updateKey(urlString: String) {
+    private mutating func updateKey() {
         imageKey = ImageCacheKey(
-            url: urlString,
+            imageID: imageID ?? url?.absoluteString ?? "",
             thumbnail: thumbnail,
             processors: processors.map(\.identifier),
             isAnimated: isAnimated
@@ -162,12 +177,12 @@ extension ImageRequest {
     /// at init) when there are no processors.
     package var decodeKey: ImageCacheKey {
         processors.isEmpty
-            ? imageKey : ImageCacheKey(url: urlString, thumbnail: thumbnail, processors: [], isAnimated: isAnimated)
+            ? imageKey : ImageCacheKey(imageID: identity, thumbnail: thumbnail, processors: [], isAnimated: isAnimated)
     }
 
     /// The key of the data stage: the URL alone. The image key itself when there is nothing else in it.
     package var dataKey: ImageCacheKey {
-        thumbnail == nil && processors.isEmpty && !isAnimated ? imageKey : ImageCacheKey(url: urlString)
+        thumbnail == nil && processors.isEmpty && !isAnimated ? imageKey : ImageCacheKey(imageID: identity)
     }
 }
 
@@ -176,12 +191,14 @@ extension ImageRequest {
 extension ImageRequest: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.imageKey == rhs.imageKey && lhs.priority == rhs.priority && lhs.options == rhs.options
+            && lhs.headers == rhs.headers
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(imageKey)
         hasher.combine(priority)
         hasher.combine(options)
+        if !headers.isEmpty { hasher.combine(headers) }
     }
 }
 

@@ -87,6 +87,21 @@ extension ImagePipeline {
         public var progressiveDecodingInterval: Duration = .milliseconds(250)
         /// The most previews of one image.
         public var maximumPreviewsPerImage = 4
+        /// Derives the ``ImageRequest/imageID`` of a request that has none from its URL: for images behind signed
+        /// URLs, drop the signature, so every signing of a URL hits the same cache entries and shares one download.
+        ///
+        /// ```swift
+        /// $0.imageIDFilter = { url in
+        ///     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        ///     components.queryItems = components.queryItems?.filter { $0.name != "token" }
+        ///     return components.string ?? url.absoluteString
+        /// }
+        /// ```
+        public var imageIDFilter: (@Sendable (URL) -> String)?
+        /// Changes each download just before it is sent: add or refresh a bearer token, sign a URL. A download
+        /// answered `401 Unauthorized` is sent once more with what the modifier then answers
+        /// (``DownloadRequest/isRetryAfterUnauthorized``). See ``DownloadRequest``.
+        public var requestModifier: DownloadRequest.Modifier?
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
         /// must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
@@ -169,6 +184,7 @@ extension FetchDataStage.Settings {
             timeout: configuration.dataLoadTimeout,
             idleTimeout: configuration.dataLoadIdleTimeout,
             stalledDownloadInterval: configuration.stalledDownloadInterval,
+            requestModifier: configuration.requestModifier,
             previewGate: configuration.isProgressiveDecodingEnabled
                 ? ProgressivePreviewGate(
                     interval: configuration.progressiveDecodingInterval,

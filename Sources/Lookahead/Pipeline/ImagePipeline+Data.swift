@@ -22,6 +22,7 @@ extension ImagePipeline {
     public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
         if Task.isCancelled { throw .cancelled }
         if request.url == nil { throw .invalidURL(nil) }
+        let request = identified(request)
         if let error = failureRecords?.check(request) { throw error }
         let task = DataTask(id: Self.makeTaskID(), request: request, decode: runner.stages.decode)
         guard runner.submit(task, dataOnly: true) else { throw .pipelineInvalidated }
@@ -33,7 +34,7 @@ extension ImagePipeline {
         }
         // Nothing more will be learnt about network data that passed: its URL is fine.
         if case .success(let response) = result, response.cacheType == nil {
-            failureRecords?.recordSuccess(request.urlString)
+            failureRecords?.recordSuccess(request.identity)
         }
         return try result.get()
     }

@@ -105,6 +105,7 @@ public final class ImagePipeline: Sendable {
     /// Loads an image. Cancelling the calling Swift task cancels the request.
     public func image(for request: ImageRequest) async throws(Error) -> ImageResponse {
         if Task.isCancelled { throw .cancelled }
+        let request = identified(request)
         if let response = cachedResponse(for: request) { return response }
         // The memory cache was just read: the task starts at the next step.
         let task = makeTask(with: request)
@@ -119,7 +120,7 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading an image and returns the task, which can be re-prioritised, observed and cancelled.
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        let task = makeTask(with: request)
+        let task = makeTask(with: identified(request))
         start(task, readingMemoryCache: true)
         return task
     }
@@ -130,26 +131,25 @@ public final class ImagePipeline: Sendable {
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request) else { return nil }
-        return configuration.memoryCache?[request.imageKey]
+        return configuration.memoryCache?[identified(request).imageKey]
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: request.imageKey) else {
-            return nil
-        }
+        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: identified(request).imageKey)
+        else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
 
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        configuration.memoryCache?.store(image, for: request.imageKey)
+        configuration.memoryCache?.store(image, for: identified(request).imageKey)
     }
 
     /// Removes the image for a request from the memory cache.
     public func removeCachedImage(for request: ImageRequest) {
-        configuration.memoryCache?.removeImage(for: request.imageKey)
+        configuration.memoryCache?.removeImage(for: identified(request).imageKey)
     }
 
     // MARK: - Invalidation
@@ -178,6 +178,16 @@ public final class ImagePipeline: Sendable {
 
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
+    /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
+    func identified(_ request: ImageRequest) -> ImageRequest {
+        guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
+            return request
+        }
+        var request = request
+        request.imageID = filter(url)
+        return request
+    }
+
     /// Whether a request may read the memory cache.
     private func readsMemoryCache(_ request: ImageRequest) -> Bool {
         !request.options.contains(.disableMemoryCacheReads) && !request.options.contains(.reloadIgnoringCachedData)
@@ -201,7 +211,7 @@ public final class ImagePipeline: Sendable {
         }
         for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
             let key = ImageCacheKey(
-                url: request.urlString,
+                imageID: request.identity,
                 thumbnail: request.thumbnail,
                 processors: Array(identifiers.prefix(count)),
                 isAnimated: request.isAnimated

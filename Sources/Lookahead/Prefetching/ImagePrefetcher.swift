@@ -223,7 +223,7 @@ public final class ImagePrefetcher: Sendable {
     // MARK: - Work
 
     private func key(for request: ImageRequest) -> ImageCacheKey {
-        destination == .memoryCache ? request.imageKey : ImageCacheKey(url: request.urlString)
+        destination == .memoryCache ? request.imageKey : ImageCacheKey(imageID: request.identity)
     }
 
     private func scheduleDrain(_ state: inout State) -> Bool {

@@ -19,6 +19,7 @@ struct FetchDataStage: Sendable {
         var timeout: Duration?
         var idleTimeout: Duration?
         var stalledDownloadInterval: Duration?
+        var requestModifier: DownloadRequest.Modifier?
         /// The gate each download's previews start from (a value: every download gets a fresh copy); `nil` when
         /// progressive decoding is off.
         var previewGate: ProgressivePreviewGate?
@@ -38,7 +39,7 @@ struct FetchDataStage: Sendable {
     func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipelineError> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
-        let key = request.urlString
+        let key = request.identity
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : settings.diskCache
         var stale: StaleEntry?
         if let diskCache, policy.readsDiskCache {
@@ -67,7 +68,7 @@ struct FetchDataStage: Sendable {
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
         var result = await download(
-            url,
+            request,
             reporter: reporter,
             headers: stale?.metadata?.conditionalHeaders ?? resume?.resumeHeaders ?? [:],
             servesStaleOnTransportFailure: stale != nil,
@@ -77,7 +78,7 @@ struct FetchDataStage: Sendable {
             previews: resume == nil ? makePreviewSession(for: request, reporter: reporter) : nil
         )
         if let resume {
-            result = await finishResume(resume, after: result, url: url, reporter: reporter, keepPartial)
+            result = await finishResume(resume, after: result, request: request, reporter: reporter, keepPartial)
         }
         if let stale, let diskCache, let served = serve(stale, after: result, url: url, cache: diskCache, key: key) {
             return .success(served)
@@ -92,11 +93,12 @@ struct FetchDataStage: Sendable {
 
     // MARK: - Download
 
-    /// Downloads `url`. With conditional `headers`, `304 Not Modified` is a success with no body; without them it
-    /// is an unacceptable status. `servesStaleOnTransportFailure`: a stale entry stands by, so failing to reach the
-    /// server is not counted by the failure backoff. `progressOffset`: the bytes of a resumed prefix.
+    /// Downloads the request's URL with its header fields. With conditional `headers`, `304 Not Modified` is a
+    /// success with no body; without them it is an unacceptable status. `servesStaleOnTransportFailure`: a stale
+    /// entry stands by, so failing to reach the server is not counted by the failure backoff. `progressOffset`: the
+    /// bytes of a resumed prefix.
     private func download(
-        _ url: URL,
+        _ request: ImageRequest,
         reporter: OperationReporter,
         headers: [String: String] = [:],
         servesStaleOnTransportFailure: Bool = false,
@@ -104,6 +106,7 @@ struct FetchDataStage: Sendable {
         keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil,
         previews: PreviewSession? = nil
     ) async -> Result<DataLoadResponse, ImagePipelineError> {
+        let url = request.url!  // checked by run(_:reporter:)
         let limit = settings.maximumResponseSize
         events?(.dataLoadStarted(url))
         var dataRequest = DataLoadRequest(
@@ -114,7 +117,7 @@ struct FetchDataStage: Sendable {
         ) { completed, total in
             reporter.progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
         }
-        dataRequest.headers = headers
+        dataRequest.headers = request.headers.merging(headers) { _, conditional in conditional }
         dataRequest.partialBodyOnCancellation = keepPartial
         if let previews {
             dataRequest.onData = { body in bodyArrived(body, in: previews, reporter: reporter) }
@@ -128,7 +131,7 @@ struct FetchDataStage: Sendable {
         let result: Result<DataLoadResponse, ImagePipelineError>
         var failedResponse: HTTPResponseInfo?
         do {
-            let response = try await settings.dataLoader.loadData(for: dataRequest)
+            let response = try await send(dataRequest, for: request)
             if Task.isCancelled {
                 result = .failure(.cancelled)
             } else if response.response?.statusCode == 206, headers["Range"] == nil {
@@ -157,6 +160,33 @@ struct FetchDataStage: Sendable {
             }
         }
         return result
+    }
+
+    /// Sends a download through the request modifier, if any; after a `401`, once more with what the modifier
+    /// answers when told so (it may refresh a token).
+    private func send(_ dataRequest: DataLoadRequest, for request: ImageRequest) async throws -> DataLoadResponse {
+        guard let modifier = settings.requestModifier else {
+            return try await settings.dataLoader.loadData(for: dataRequest)
+        }
+        func modified(isRetryAfterUnauthorized: Bool) async throws -> DataLoadRequest {
+            let outgoing = try await modifier(
+                DownloadRequest(
+                    url: dataRequest.url,
+                    headers: dataRequest.headers,
+                    userInfo: request.userInfo,
+                    isRetryAfterUnauthorized: isRetryAfterUnauthorized
+                )
+            )
+            var attempt = dataRequest
+            attempt.url = outgoing.url
+            attempt.headers = outgoing.headers
+            return attempt
+        }
+        do {
+            return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: false))
+        } catch DataLoadingError.statusCodeUnacceptable(401, _) where !Task.isCancelled {
+            return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: true))
+        }
     }
 
     // MARK: - Disk cache and HTTP freshness
@@ -294,7 +324,7 @@ struct FetchDataStage: Sendable {
     private func finishResume(
         _ partial: PartialDownload,
         after result: Result<DataLoadResponse, ImagePipelineError>,
-        url: URL,
+        request: ImageRequest,
         reporter: OperationReporter,
         _ keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)?
     ) async -> Result<DataLoadResponse, ImagePipelineError> {
@@ -311,11 +341,11 @@ struct FetchDataStage: Sendable {
                 return result
             case .startOver:
                 if Task.isCancelled { return .failure(.cancelled) }
-                return await download(url, reporter: reporter, keepPartial: keepPartial)
+                return await download(request, reporter: reporter, keepPartial: keepPartial)
             }
         case .failure(.statusCodeUnacceptable(416)):
             if Task.isCancelled { return .failure(.cancelled) }
-            return await download(url, reporter: reporter, keepPartial: keepPartial)
+            return await download(request, reporter: reporter, keepPartial: keepPartial)
         case .failure:
             return result
         }

@@ -37,7 +37,7 @@ struct ProcessedImageStage: Sendable {
     /// The disk-cache key of a request's final image: its URL, thumbnail and processors.
     static func key(for request: ImageRequest) -> String {
         let key = request.imageKey
-        return "lookahead-image:" + key.url + "#" + (key.thumbnail?.description ?? "") + "#"
+        return "lookahead-image:" + key.imageID + "#" + (key.thumbnail?.description ?? "") + "#"
             + key.processors.joined(separator: "|")
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct MemoryCacheTests {
     /// A bitmap costing `width * 4` bytes (one row).
     private func image(width: Int) -> Bitmap { Bitmap(width: width, height: 1, red: 1, green: 2, blue: 3) }
-    private func key(_ name: String) -> ImageCacheKey { ImageCacheKey(url: "https://example.com/\(name)") }
+    private func key(_ name: String) -> ImageCacheKey { ImageCacheKey(imageID: "https://example.com/\(name)") }
 
     @Test func storesAndReturnsImages() {
         let cache = MemoryCache(costLimit: 1000)

@@ -67,7 +67,7 @@ import Testing
         let next = machine.takePendingLoads()
         #expect(next.count == 1, "the cancelled download was taken back; its slot went to the queued one")
         if case .load(let request) = next.first?.work {
-            #expect(request.urlString == "https://example.com/2.jpg")
+            #expect(request.identity == "https://example.com/2.jpg")
         } else {
             Issue.record("expected a download")
         }

@@ -49,7 +49,7 @@ import Testing
     @Test func aStartThenStopStartsNothingEvenWhenTheQueueDrainsInBetween() async {
         let started = AsyncCondition<[String]>([])
         let prefetcher = makePrefetcher(limit: 2) { activity in
-            if case .started(let request) = activity { started.update { $0.append(request.urlString) } }
+            if case .started(let request) = activity { started.update { $0.append(request.identity) } }
         }
         prefetcher.isPaused = true
         prefetcher.startPrefetching(with: urls(1...1))
@@ -135,7 +135,7 @@ import Testing
     @Test func prefetchKeepingLetsRunningWorkGoOnStartsNothingAndReturnsWhatItCancelled() async throws {
         let finished = AsyncCondition<[String]>([])
         let prefetcher = makePrefetcher(limit: 2) { activity in
-            if case .finished(let request, _, _) = activity { finished.update { $0.append(request.urlString) } }
+            if case .finished(let request, _, _) = activity { finished.update { $0.append(request.identity) } }
         }
         let requests = urls(1...5).map { ImageRequest(url: $0) }
         let keys = urls(1...5).map(\.absoluteString)

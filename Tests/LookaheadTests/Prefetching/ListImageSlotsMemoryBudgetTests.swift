@@ -92,7 +92,7 @@ import Testing
     /// The rows of the prefetches running now.
     private func runningRows(_ loader: ListImageSlots) -> [Int] {
         loader.prefetcher.runningRequests.compactMap {
-            Int($0.urlString.dropFirst("https://example.com/".count).dropLast(4))
+            Int($0.identity.dropFirst("https://example.com/".count).dropLast(4))
         }
     }
 

@@ -23,6 +23,7 @@ extension FixtureRoutes {
     /// | `stall-body?holdMs=` | headers and the first 1 KiB of a JPEG, then nothing |
     /// | `many-headers?count=&size=` | a 64×64 JPEG with `count` extra header fields of `size` bytes each |
     /// | `no-credentials` | a 64×64 JPEG, or 403 when the request carries `Authorization` or `Cookie` |
+    /// | `needs-token?token=` | a 64×64 JPEG for `Authorization: Bearer {token}`, else 401 |
     func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/redirect/{hops}") { request, context in
             try await redirect(request, context: context)
@@ -77,6 +78,16 @@ extension FixtureRoutes {
         router.get("/hostile/no-credentials") { request, _ in
             if request.headers[.authorization] != nil || request.headers[.cookie] != nil {
                 return Self.text(.forbidden, "credentials reached this host\n")
+            }
+            let jpeg = try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85))
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: jpeg))
+        }
+        router.get("/hostile/needs-token") { request, _ in
+            let token = request.uri.queryParameters.get("token") ?? "good"
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                var response = Self.text(.unauthorized, "a bearer token is needed\n")
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
             }
             let jpeg = try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85))
             return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: jpeg))
