@@ -23,6 +23,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Save the decoded image as PNG.")
     var out: String?
 
+    @Option(name: .customLong("header"), help: "A header field sent with the download, as 'Name: value' (repeatable).")
+    var headers: [String] = []
+
     func run() async throws {
         guard let url = URL(string: url) else {
             Self.printError("\(self.url): not a URL")
@@ -31,7 +34,15 @@ struct FetchCommand: AsyncParsableCommand {
         let pipeline = ImagePipeline {
             if noDiskCache { $0.diskCache = nil }
         }
-        let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maximumPixelSize: $0) })
+        var request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maximumPixelSize: $0) })
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":") else {
+                Self.printError("\(header): a header is 'Name: value'")
+                throw ExitCode(1)
+            }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            request.headers[name] = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let result: Result<ImageResponse, ImagePipeline.Error>
@@ -56,8 +67,20 @@ struct FetchCommand: AsyncParsableCommand {
                 print("saved \(out)")
             }
         case .failure(let error):
-            Self.printError("\(url.absoluteString): \(error)")
+            Self.printError("\(url.absoluteString): \(Self.describe(error.reason)): \(error)")
             throw ExitCode(1)
+        }
+    }
+
+    /// The error's kind, as an app would tell them apart.
+    private static func describe(_ reason: ImagePipelineError.Reason) -> String {
+        switch reason {
+        case .cancelled: "cancelled"
+        case .unreachable(let kind?): "unreachable (\(kind.rawValue))"
+        case .unreachable(nil): "unreachable"
+        case .serverError(let status): "server error \(status)"
+        case .invalidImage: "invalid image"
+        case .notLoadable: "not loadable"
         }
     }
 

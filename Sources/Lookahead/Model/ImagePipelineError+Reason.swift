@@ -1,0 +1,59 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+extension ImagePipelineError {
+    /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
+    /// "the server failed".
+    ///
+    /// ```swift
+    /// switch error.reason {
+    /// case .unreachable: showOfflineBanner()          // retry when the network is back
+    /// case .invalidImage: view.image = brokenImage     // retrying will not help
+    /// case .serverError(let status): showRetry(status) // the server failed (5xx) or refused (4xx)
+    /// case .cancelled, .notLoadable: break
+    /// }
+    /// ```
+    public enum Reason: Sendable, Equatable {
+        /// The request was cancelled.
+        case cancelled
+        /// The server could not be reached: offline, no such host, refused, reset, a TLS failure (the kind), or a
+        /// time-out or a body cut short (no kind).
+        case unreachable(TransportFailure.Kind?)
+        /// The server answered with an error status.
+        case serverError(statusCode: Int)
+        /// The bytes are not an image this pipeline can show (not an image, broken, empty, over a limit), or a
+        /// processor failed on it.
+        case invalidImage
+        /// The request cannot be loaded here: no URL, a scheme, redirect or header the loader refuses, nothing in
+        /// the cache for a cache-only request, or an invalidated pipeline.
+        case notLoadable
+    }
+
+    /// What went wrong, as an app decides what to show. A request refused while its URL backs off after a
+    /// failure has the reason of that failure.
+    public var reason: Reason {
+        switch self {
+        case .cancelled: .cancelled
+        case .statusCodeUnacceptable(let code): .serverError(statusCode: code)
+        case .dataIsEmpty, .responseTooLarge, .noDecoder, .decodingFailed, .imageTooLarge, .animationTooLarge,
+            .processingFailed:
+            .invalidImage
+        case .invalidURL, .unsupportedScheme, .pipelineInvalidated, .dataMissingInCache: .notLoadable
+        case .failureBackoff(let lastError, _): lastError.reason
+        case .dataLoadingFailed(let error): Self.reason(loading: error)
+        }
+    }
+
+    private static func reason(loading error: any Error) -> Reason {
+        guard let error = error as? DataLoadingError else { return .notLoadable }
+        switch error {
+        case .transportFailed(let failure):
+            return failure.kind == .cancelledBySystem ? .cancelled : .unreachable(failure.kind)
+        case .timedOut, .truncated: return .unreachable(nil)
+        case .statusCodeUnacceptable(let code, _): return .serverError(statusCode: code)
+        case .responseTooLarge: return .invalidImage
+        case .unsupportedURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .insecureRedirect, .headersTooLarge,
+            .fileUnreadable:
+            return .notLoadable
+        }
+    }
+}
