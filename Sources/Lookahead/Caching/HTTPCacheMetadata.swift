@@ -14,6 +14,9 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     package var lastModified: String?
     /// Until when the entry is fresh; `nil` for "stale at once".
     package var freshUntil: Date?
+    /// The stored response's freshness lifetime in seconds (`max-age`, else `Expires`), which a `304` without one
+    /// renews; `nil` when it had none (and in entries stored before it was kept).
+    package var lifetime: TimeInterval?
     /// `Cache-Control: immutable`: fresh for as long as it is stored.
     package var immutable: Bool
     /// `Cache-Control: no-cache`: revalidated before each use.
@@ -26,15 +29,19 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     package init(headers: HTTPCacheHeaders, now: Date) {
         etag = headers.etag
         lastModified = headers.lastModified
-        freshUntil = headers.freshnessLifetime(now: now).map { now.addingTimeInterval($0) }
+        lifetime = headers.freshnessLifetime(now: now)
+        freshUntil = lifetime.map { now.addingTimeInterval($0) }
         immutable = headers.immutable
         noCache = headers.noCache
     }
 
-    /// The metadata after a `304 Not Modified` at `now`: the 304's headers replace the freshness; its validators
-    /// replace the stored ones when it sends any.
+    /// The metadata after a `304 Not Modified` at `now` (RFC 9111 §4.3.4): the fields the 304 sends replace the
+    /// stored ones, the fields it omits are kept. A 304 with no freshness of its own renews the stored lifetime from
+    /// now; its validators replace the stored ones when it sends any.
     package func refreshed(by headers: HTTPCacheHeaders, now: Date) -> HTTPCacheMetadata {
-        var refreshed = HTTPCacheMetadata(headers: headers, now: now)
+        let carriesFreshness = headers.maxAge != nil || headers.expires != nil || headers.noCache || headers.immutable
+        var refreshed = carriesFreshness ? HTTPCacheMetadata(headers: headers, now: now) : self
+        if !carriesFreshness { refreshed.freshUntil = lifetime.map { now.addingTimeInterval($0) } }
         refreshed.etag = headers.etag ?? etag
         refreshed.lastModified = headers.lastModified ?? lastModified
         return refreshed

@@ -74,8 +74,8 @@ struct FetchDataStage: Sendable {
             servesStaleOnTransportFailure: stale != nil,
             progressOffset: Int64(resume?.data.count ?? 0),
             keepPartial: keepPartial,
-            // A resumed body arrives without its first bytes: no previews of it.
-            previews: resume == nil ? makePreviewSession(for: request, reporter: reporter) : nil
+            // A resumed body arrives without its first bytes: previews decode them in front of it.
+            previews: makePreviewSession(for: request, prefix: resume?.data ?? Data())
         )
         if let resume {
             result = await finishResume(resume, after: result, request: request, reporter: reporter, keepPartial)
@@ -358,24 +358,29 @@ struct FetchDataStage: Sendable {
     final class PreviewSession: Sendable {
         let context: ImageDecodingContext
         let gate: Locked<ProgressivePreviewGate>
+        /// The kept first bytes of a resumed download, which its body arrives without.
+        let prefix: Data
 
-        init(context: ImageDecodingContext, gate: ProgressivePreviewGate) {
+        init(context: ImageDecodingContext, gate: ProgressivePreviewGate, prefix: Data) {
             self.context = context
             self.gate = Locked(gate)
+            self.prefix = prefix
         }
     }
 
-    private func makePreviewSession(for request: ImageRequest, reporter: OperationReporter) -> PreviewSession? {
+    private func makePreviewSession(for request: ImageRequest, prefix: Data) -> PreviewSession? {
         guard let gate = settings.previewGate, gate.maximumPreviews > 0 else { return nil }
         return PreviewSession(
             context: ImageDecodingContext(thumbnail: request.thumbnail, maximumPixelCount: settings.maximumPixelCount),
-            gate: gate
+            gate: gate,
+            prefix: prefix
         )
     }
 
     /// The loader reported the body so far (on its own thread): maybe decode a preview, on the decode executor.
     private func bodyArrived(_ body: Data, in session: PreviewSession, reporter: OperationReporter) {
         guard session.gate.withLock({ $0.bodyArrived(at: .now) }) else { return }
+        let body = session.prefix.isEmpty ? body : session.prefix + body
         guard body.count < 3 || ProgressiveJPEGPreviews.isJPEG(body.prefix(3)) else {
             // Not a JPEG: no previews, and no decode.
             _ = session.gate.withLock { $0.decodeFinished(scan: nil, givesPreviews: false) }

@@ -99,6 +99,21 @@ final class HTTPCacheTestClock: Sendable {
         #expect(disk.cachedData(for: url.absoluteString) == TestImages.jpeg)
     }
 
+    @Test func a304WithOnlyAValidatorKeepsTheStoredLifetime() async throws {
+        let loader = ScriptedHTTPLoader([
+            .ok(headers: ["Cache-Control": "max-age=10", "ETag": #""v1""#]),
+            .status(304, headers: ["ETag": #""v1""#]),
+        ])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        advance(20)
+        #expect(try await load(pipeline).httpResponse?.statusCode == 304)
+        // The 304 named no lifetime: the stored max-age=10 runs again from it, so 5 s later no request goes out.
+        advance(5)
+        #expect(try await load(pipeline).cacheType == .disk)
+        #expect(loader.sent.withLock { $0.count } == 2)
+    }
+
     @Test func aChangedImageReplacesTheEntry() async throws {
         let loader = ScriptedHTTPLoader([
             .ok(headers: ["Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"]),
