@@ -274,10 +274,17 @@ public final class DiskCache: DataCaching {
         }
     }
 
-    /// The bytes the entries take (staged ones included), as the index counts them.
-    public var totalSize: Int { state.withLock { $0.index.totalSize } }
+    /// The bytes the entries take (staged ones included), as the index counts them: 0 once the folder has been
+    /// deleted from outside.
+    public var totalSize: Int {
+        forgetEntriesIfFolderDeleted()
+        return state.withLock { $0.index.totalSize }
+    }
     /// The number of entries.
-    public var totalCount: Int { state.withLock { $0.index.count } }
+    public var totalCount: Int {
+        forgetEntriesIfFolderDeleted()
+        return state.withLock { $0.index.count }
+    }
     /// Why writing stopped, if it is stopped (disk full, read-only file system); `nil` again once a write succeeds.
     public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
@@ -384,6 +391,13 @@ public final class DiskCache: DataCaching {
             }
         }
         logger.warning("Disk cache folder \(path) was deleted from outside; it was created again, empty")
+    }
+
+    /// Notices a folder deleted from outside before the next write does: one `stat` of the folder.
+    private func forgetEntriesIfFolderDeleted() {
+        guard !isReadOnly, !FileManager.default.fileExists(atPath: path) else { return }
+        DiskCacheFile.prepareDirectory(path)
+        forgetEntriesOnDisk()
     }
 
     /// Forgets an entry that cannot be served and deletes its file (only the lock owner deletes).

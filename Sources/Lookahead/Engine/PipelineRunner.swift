@@ -213,6 +213,10 @@ extension PipelineRunner: OperationReporting {
         run { $0.operationStartedDownload(operation) }
     }
 
+    func operationMayAnswerFromDisk(_ operation: Int) -> Bool {
+        graph.withLock { $0.operationMayAnswerFromDisk(operation) }
+    }
+
     func operationStalled(_ operation: Int) {
         run { $0.operationStalled(operation) }
     }

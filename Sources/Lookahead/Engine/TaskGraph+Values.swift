@@ -154,6 +154,10 @@ extension TaskGraph {
         var completedBytes: Int64 = 0
         /// A data stage past the disk cache and downloading: a reload of the same URL may join it.
         var isDownloading = false
+        /// A data stage answering from the disk cache: a reload may not join it.
+        var isAnsweringFromDisk = false
+        /// A reload joined the data stage during its disk lookup: it must download, whatever the disk holds.
+        var skipsDiskAnswer = false
     }
 }
 

@@ -157,6 +157,14 @@ package struct TaskGraph {
         return takeActions()
     }
 
+    /// A data stage found its data in the disk cache: `true` when it may answer with it (from then on, a reload
+    /// does not join it); `false` when a reload joined during the lookup, and it must download instead.
+    package mutating func operationMayAnswerFromDisk(_ operation: Int) -> Bool {
+        guard let running = operations[operation], !running.skipsDiskAnswer else { return false }
+        operations[operation]!.isAnsweringFromDisk = true
+        return true
+    }
+
     /// A running download has received (almost) nothing for a while: it keeps running, but gives its slot to the
     /// next queued download. Each operation is parked at most once, and at most as many as the download limit.
     package mutating func operationStalled(_ operation: Int) -> Actions {
@@ -323,7 +331,10 @@ package struct TaskGraph {
         guard let existing = stagesByKey[reading], let index = stages.index(forKey: existing) else { return nil }
         switch stages.values[index].state {
         case .running(let operation):
-            return operations[operation]?.isDownloading == true ? existing : nil
+            guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
+            // Still looking the disk cache up: it will download instead, for both.
+            if !running.isDownloading { operations[operation]!.skipsDiskAnswer = true }
+            return existing
         case .queued(let kind, .load(var request)):
             request.options.insert(.disableDiskCacheReads)
             stages.values[index].state = .queued(kind, .load(request))

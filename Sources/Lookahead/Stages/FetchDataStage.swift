@@ -47,7 +47,8 @@ struct FetchDataStage: Sendable {
             case .miss:
                 break
             case .fresh(let data):
-                return .success(hit(data, url: url, cache: diskCache, key: key))
+                // Unless a reload joined during the lookup: then both get a download.
+                if reporter.mayAnswerFromDisk { return .success(hit(data, url: url, cache: diskCache, key: key)) }
             case .stale(let entry):
                 // Not allowed to ask the server: stale data is better than none.
                 guard policy.loadsFromNetwork else {

@@ -8,6 +8,8 @@ package protocol OperationReporting: AnyObject, Sendable {
     func operation(_ operation: Int, progressed completed: Int64, total: Int64?)
     /// The data stage missed the disk cache and is downloading: a reload of its URL may join it now.
     func operationStartedDownload(_ operation: Int)
+    /// The data stage found its data in the disk cache: whether it may answer with it.
+    func operationMayAnswerFromDisk(_ operation: Int) -> Bool
     /// A download made no progress for a whole interval.
     func operationStalled(_ operation: Int)
     func operation(_ operation: Int, previewed image: PreparedImage)
@@ -31,6 +33,8 @@ package struct OperationReporter: Sendable {
     }
 
     func startedDownload() { sink?.operationStartedDownload(operation) }
+    /// Whether the data stage may answer with what it found in the disk cache.
+    var mayAnswerFromDisk: Bool { sink?.operationMayAnswerFromDisk(operation) ?? true }
     func stalled() { sink?.operationStalled(operation) }
     func previewed(_ image: PreparedImage) { sink?.operation(operation, previewed: image) }
     var completedBytes: Int64 { sink?.progress(ofOperation: operation) ?? 0 }

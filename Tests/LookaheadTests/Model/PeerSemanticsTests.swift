@@ -64,6 +64,20 @@ import Testing
         #expect(cache.cachedData(for: "") == nil)
     }
 
+    @Test func totalSizeIsZeroAsSoonAsTheFolderIsDeletedFromOutside() throws {
+        let folder = TemporaryDirectory()
+        let cache = DiskCache(directory: folder.url)
+        for key in ["a", "b"] { cache.storeData(Data(repeating: 1, count: 1000), for: key) }
+        cache.flush()
+        #expect(cache.totalSize > 0)
+        try FileManager.default.removeItem(at: folder.url)
+        #expect(cache.totalSize == 0, "Kingfisher: the size reads 0 before any write")
+        #expect(cache.totalCount == 0)
+        cache.storeData(Data(repeating: 2, count: 500), for: "c")
+        cache.flush()
+        #expect(cache.cachedData(for: "c") == Data(repeating: 2, count: 500), "and the cache keeps working")
+    }
+
     @Test func totalSizeIsRightAfterTheFolderWasDeletedFromOutside() throws {
         let folder = TemporaryDirectory()
         let cache = DiskCache(directory: folder.url)
@@ -78,4 +92,38 @@ import Testing
         #expect(cache.cachedData(for: "d") == Data(repeating: 2, count: 500))
         #expect(cache.cachedData(for: "a") == nil)
     }
+
+    @Test(.timeLimit(.minutes(1))) func aReloadAndADefaultRequestMadeTogetherDownloadOnce() async throws {
+        // Nuke: dataOnlyLoadedOnceWithDifferentCachePolicy, with the default request held in its disk lookup.
+        let cache = GatedLookupCache()
+        let loader = GatedDataLoader(isGated: false)
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = cache
+            $0.memoryCache = nil
+        }
+        let url = URL(string: "https://example.com/once.jpg")!
+        let first = pipeline.imageTask(with: ImageRequest(url: url))
+        await cache.lookups.wait { $0 == 1 }
+        let reload = pipeline.imageTask(with: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
+        cache.gate.signal()
+        #expect(try await first.response.image.pixelWidth == 64)
+        #expect(try await reload.response.cacheType == nil)
+        #expect(loader.record.value.started == [url.absoluteString], "one download for both")
+    }
+}
+
+/// An empty disk cache whose lookups wait until the test signals the gate.
+private final class GatedLookupCache: DataCaching {
+    let lookups = AsyncCondition(0)
+    let gate = DispatchSemaphore(value: 0)
+
+    func cachedData(for key: String) -> Data? {
+        lookups.update { $0 += 1 }
+        gate.wait()
+        return nil
+    }
+    func storeData(_ data: Data, for key: String) {}
+    func removeData(for key: String) {}
+    func removeAll() {}
 }

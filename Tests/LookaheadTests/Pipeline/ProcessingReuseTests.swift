@@ -179,13 +179,35 @@ private struct CountingProcessor: ImageProcessing {
         #expect(loader.record.value.started == ["https://example.com/other.png", url.absoluteString])
     }
 
-    @Test func aReloadDoesNotJoinALoadThatMayAnswerFromTheDisk() {
+    @Test func aReloadJoinsALoadStillLookingUpTheDiskWhichThenDownloads() {
+        // Nuke: dataOnlyLoadedOnceWithDifferentCachePolicy. The default request is still in its disk lookup when
+        // the reload arrives: one stage serves both, and it downloads whatever the disk holds.
         var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
-        #expect(Self.loadCount(normal) == 1)
+        guard let operation = normal.queuedLoads.first?.operation else {
+            Issue.record("no load started")
+            return
+        }
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
-        #expect(Self.loadCount(reload) == 1, "the first load may still answer from the disk: the reload loads")
+        #expect(Self.loadCount(reload) == 0, "the reload joins the load in its disk lookup")
+        let mayAnswer = graph.operationMayAnswerFromDisk(operation)
+        #expect(!mayAnswer, "a disk hit is not an answer for the reload")
+    }
 
+    @Test func aReloadDoesNotJoinALoadAnsweringFromTheDisk() {
+        var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
+        let normal = graph.submit(task: 1, request: ImageRequest(url: url))
+        guard let operation = normal.queuedLoads.first?.operation else {
+            Issue.record("no load started")
+            return
+        }
+        let mayAnswer = graph.operationMayAnswerFromDisk(operation)
+        #expect(mayAnswer)
+        let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
+        #expect(Self.loadCount(reload) == 1, "the first answers from the disk: the reload downloads")
+    }
+
+    @Test func aReloadJoinsALoadPastTheDisk() {
         var downloading = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let started = downloading.submit(task: 1, request: ImageRequest(url: url))
         guard let operation = started.queuedLoads.first?.operation else {

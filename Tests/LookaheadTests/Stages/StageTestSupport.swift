@@ -40,6 +40,7 @@ final class RecordingReporter: OperationReporting {
         record.withLock { $0.progress.append(completed) }
     }
     func operationStartedDownload(_ operation: Int) { record.withLock { $0.startedDownload = true } }
+    func operationMayAnswerFromDisk(_ operation: Int) -> Bool { true }
     func operationStalled(_ operation: Int) { record.withLock { $0.stalled = true } }
     func operation(_ operation: Int, previewed image: PreparedImage) { record.withLock { $0.previews += 1 } }
     func progress(ofOperation operation: Int) -> Int64 { record.withLock { $0.progress.last ?? 0 } }

@@ -55,6 +55,8 @@ struct LaunchingTaskGraph {
         launch(graph.operationStartedDownload(operation))
     }
 
+    mutating func operationMayAnswerFromDisk(_ operation: Int) -> Bool { graph.operationMayAnswerFromDisk(operation) }
+
     mutating func operationMissedProcessedImage(_ operation: Int) -> TaskGraph.Actions {
         launch(graph.operationMissedProcessedImage(operation))
     }
