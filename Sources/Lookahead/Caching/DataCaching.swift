@@ -12,6 +12,8 @@ public protocol DataCaching: Sendable {
     func cachedData(for key: String) -> Data?
     /// Stores data for a key; readable at once, written in the background.
     func storeData(_ data: Data, for key: String)
+    /// Whether data is stored for a key, without reading it when the cache can tell.
+    func containsData(for key: String) -> Bool
     /// Removes the data for a key.
     func removeData(for key: String)
     /// Removes everything.
@@ -25,4 +27,7 @@ public protocol DataCaching: Sendable {
 extension DataCaching {
     /// Returns at once: a cache that writes in the background implements its own.
     public func flush() async {}
+
+    /// Reads the data: a cache with an index implements its own.
+    public func containsData(for key: String) -> Bool { cachedData(for: key) != nil }
 }

@@ -147,11 +147,6 @@ public final class ImagePipeline: Sendable {
         configuration.memoryCache?.store(image, for: identified(request).imageKey)
     }
 
-    /// Removes the image for a request from the memory cache.
-    public func removeCachedImage(for request: ImageRequest) {
-        configuration.memoryCache?.removeImage(for: identified(request).imageKey)
-    }
-
     // MARK: - Invalidation
 
     /// Cancels every request with ``ImagePipelineError/pipelineInvalidated``; later requests fail the same way.

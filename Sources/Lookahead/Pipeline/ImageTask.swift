@@ -264,6 +264,9 @@ extension ImageTask: TaskReceiver {
             finish(.success(response))
         case .success(.data):
             preconditionFailure("Internal inconsistency: an image task received data")
+        case .failure(.cancelled):
+            // Cancelled by the pipeline (``ImagePipeline/cancelAllTasks()``): the task ends as cancelled.
+            finish(.failure(.cancelled), isCancellation: true)
         case .failure(let error):
             finish(.failure(error))
         }

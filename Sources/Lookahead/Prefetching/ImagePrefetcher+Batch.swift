@@ -1,0 +1,76 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+extension ImagePrefetcher {
+    /// How far a batch prefetch has come.
+    public struct Progress: Sendable, Equatable {
+        /// The requests in the batch.
+        public var total: Int
+        /// Loaded into the prefetcher's destination.
+        public var completed = 0
+        /// Failed to load (the error is the pipeline's; a URL backing off after a failure counts here).
+        public var failed = 0
+        /// Already in the destination: nothing to load.
+        public var skipped = 0
+
+        /// Creates the progress of a batch of `total` requests.
+        public init(total: Int) { self.total = total }
+
+        /// Every request of the batch has ended.
+        public var isFinished: Bool { completed + failed + skipped == total }
+    }
+
+    /// Prefetches a whole batch into the destination — an offline pack, "download this album" — at most
+    /// ``maxConcurrentRequestCount`` at a time at low priority, and returns when every request has ended.
+    /// `progress` is called after each one (on the calling task). Cancelling the calling task cancels what is left.
+    ///
+    /// ```swift
+    /// let prefetcher = ImagePrefetcher(destination: .diskCache, maxConcurrentRequestCount: 4)
+    /// let result = await prefetcher.prefetch(all: urls.map { ImageRequest(url: $0) }) { progress in
+    ///     Task { @MainActor in bar.progress = Double(progress.completed + progress.skipped) / Double(progress.total) }
+    /// }
+    /// print("\(result.failed) of \(result.total) failed")
+    /// ```
+    public func prefetch(
+        all requests: [ImageRequest],
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async -> Progress {
+        var report = Progress(total: requests.count)
+        await withTaskGroup(of: Outcome.self) { group in
+            var pending = requests.makeIterator()
+            func startNext() -> Bool {
+                guard !Task.isCancelled, var request = pending.next() else { return false }
+                request.priority = .low
+                group.addTask { await self.load(request) }
+                return true
+            }
+            for _ in 0..<maxConcurrentRequestCount where !startNext() { break }
+            for await outcome in group {
+                switch outcome {
+                case .completed: report.completed += 1
+                case .failed: report.failed += 1
+                case .skipped: report.skipped += 1
+                }
+                progress?(report)
+                _ = startNext()
+            }
+        }
+        return report
+    }
+
+    private enum Outcome: Sendable {
+        case completed, failed, skipped
+    }
+
+    private func load(_ request: ImageRequest) async -> Outcome {
+        switch destination {
+        case .memoryCache:
+            if pipeline.containsCachedImage(for: request, in: .memory) { return .skipped }
+            return (try? await pipeline.image(for: request)) == nil ? .failed : .completed
+        case .diskCache:
+            if pipeline.containsCachedImage(for: request, in: .disk) { return .skipped }
+            return (try? await pipeline.data(for: request)) == nil ? .failed : .completed
+        }
+    }
+}
