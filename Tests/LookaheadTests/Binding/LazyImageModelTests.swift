@@ -36,7 +36,7 @@ import Testing
             let label: String
             switch phase {
             case .empty: label = "empty"
-            case .success(let image): label = "success \(image.width)x\(image.height)"
+            case .success(let image): label = "success \(image.pixelWidth)x\(image.pixelHeight)"
             case .failure: label = "failure"
             }
             changes.update { $0.append(transition == .none ? label : "\(label) fading") }
@@ -45,11 +45,14 @@ import Testing
     }
 
     @Test func aMemoryHitIsTheFirstPhaseAndNothingLoads() {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
-        #expect(model.phase.image?.width == 3)  // before the view appears: the first frame shows it
+        #expect(model.phase.image?.pixelWidth == 3)  // before the view appears: the first frame shows it
         model.appear(request("a"))
-        #expect(model.phase.image?.width == 3)
+        #expect(model.phase.image?.pixelWidth == 3)
         #expect(changes.value == ["success 3x3"])
         #expect(loader.record.value.started.isEmpty)
     }
@@ -63,7 +66,7 @@ import Testing
         loader.release()
         await changes.wait { !$0.isEmpty }  // the completion hopped through the main queue
         #expect(changes.value == ["success 64x48 fading"])
-        #expect(model.phase.image?.width == 64)
+        #expect(model.phase.image?.pixelWidth == 64)
     }
 
     @Test func disappearingCancelsARunningLoadAndAppearingLoadsAgain() async {
@@ -81,16 +84,22 @@ import Testing
     }
 
     @Test func disappearingKeepsAnImageAlreadyShown() {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
         model.appear(request("a"))
         model.disappear()
-        #expect(model.phase.image?.width == 3)
+        #expect(model.phase.image?.pixelWidth == 3)
         #expect(changes.value == ["success 3x3"])
     }
 
     @Test func aNewRequestReplacesTheImage() async {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
         model.appear(request("a"))
         model.appear(request("b"))
