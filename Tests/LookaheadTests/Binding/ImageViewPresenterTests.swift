@@ -70,4 +70,10 @@ import Testing
         #expect(show(.loading(a), options) == "1x1")
         #expect(show(.loaded(image, a, nil), options) == "7x7")
     }
+
+    @Test func theFadeLengthIsWhatEveryPlatformViewAnimates() {
+        #expect(ImageTransition.fadeIn(duration: 0.25).fadeDuration == 0.25)
+        #expect(ImageTransition.fadeIn(duration: 0).fadeDuration == nil)
+        #expect(ImageTransition.none.fadeDuration == nil)
+    }
 }
