@@ -26,7 +26,8 @@ public typealias LazyImagePhase = ImagePhase<Image>
 /// ```
 ///
 /// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
-/// load stops when the view disappears before it finished. A new request is a new image (the view's identity is
+/// load stops when the view disappears before it finished. An animated request (``ImageRequest/isAnimated``) plays
+/// its frames while the view is on screen. A new request is a new image (the view's identity is
 /// the request's image key).
 @MainActor
 public struct LazyImage<Content: View>: View {
@@ -107,6 +108,8 @@ private struct LazyImageBody<Content: View>: View {
                 model.appear(request)
             }
             .onDisappear { model.disappear() }
+            // An animation plays while the view is on screen; a new player (a new image) restarts the task.
+            .task(id: model.player.map(ObjectIdentifier.init)) { [model] in await model.playAnimation() }
     }
 }
 

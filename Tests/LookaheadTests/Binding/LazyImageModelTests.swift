@@ -55,6 +55,7 @@ import Testing
         #expect(model.phase.image?.pixelWidth == 3)
         #expect(changes.value == ["success 3x3"])
         #expect(loader.record.value.started.isEmpty)
+        #expect(model.player == nil)  // a still image
     }
 
     @Test func aMissIsEmptyThenFadesInFromTheMainQueue() async {
@@ -124,5 +125,34 @@ import Testing
         model.retry()
         #expect(changes.value == ["failure", "empty"])
         await loader.waitForStarts(2)
+    }
+
+    @Test func anAnimatedRequestPlaysItsFramesAsPhases() async {
+        let clock = SteppingClock()
+        let request = ImageRequest(url: URL(string: "https://example.com/spinner.gif"), isAnimated: true)
+        let frames = (1...3).map { width in
+            AnimatedImage.Frame(
+                image: Bitmap(width: width, height: 1, red: 0, green: 0, blue: 0).platformImage,
+                duration: .milliseconds(100)
+            )
+        }
+        pipeline.configuration.memoryCache?.store(AnimatedImage(frames: frames, loopCount: 1), for: request.imageKey)
+        let model = LazyImageModel(request: request, options: options, animationClock: clock)
+        var shown: [String] = []
+        model.onChange = { phase, transition in
+            shown.append("\(phase.image?.pixelWidth ?? 0)" + (transition == .none ? "" : " fading"))
+        }
+        #expect(model.phase.image?.pixelWidth == 1)
+        let player = model.player
+        model.appear(request)  // the memory hit again: the same player
+        #expect(player != nil && model.player === player)
+        let play = Task { await model.playAnimation() }
+        await clock.sleeps.wait { $0 >= 1 }
+        clock.advance(by: .milliseconds(100))
+        await clock.sleeps.wait { $0 >= 2 }
+        clock.advance(by: .milliseconds(100))
+        await play.value  // one loop: it ends on the third frame
+        #expect(shown == ["1", "2", "3"])
+        #expect(model.phase.image?.pixelWidth == 3)
     }
 }
