@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Example (not built here): the media API's pages, and the grid's prefetching.
 
+import Combine
 import Foundation
 import Lookahead
 import LookaheadUI

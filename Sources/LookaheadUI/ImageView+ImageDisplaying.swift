@@ -14,7 +14,7 @@ public import UIKit
 extension UIImageView: Lookahead.ImageDisplaying {
     /// Sets the image; `.fadeIn` cross-dissolves from what the view showed.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
-        guard case .fadeIn(let duration) = transition, duration > 0 else {
+        guard let duration = transition.fadeDuration else {
             self.image = image
             return
         }
@@ -38,13 +38,21 @@ extension UIImageView: Lookahead.ImageDisplaying {
 public import AppKit
 public import Lookahead
 import ObjectiveC
+import QuartzCore
 
 /// The key of the view's loader among its associated objects: the address of one byte, allocated once.
 @MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 extension NSImageView: Lookahead.ImageDisplaying {
-    /// Sets the image (AppKit: without a fade).
+    /// Sets the image; `.fadeIn` cross-dissolves from what the view showed (a fade transition on its layer).
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        if let duration = transition.fadeDuration {
+            wantsLayer = true
+            let fade = CATransition()
+            fade.type = .fade
+            fade.duration = duration
+            layer?.add(fade, forKey: "lookaheadFade")
+        }
         self.image = image
     }
 

@@ -26,13 +26,14 @@ public typealias LazyImagePhase = ImagePhase<Image>
 /// ```
 ///
 /// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
-/// load stops when the view disappears before it finished. A new request is a new image (the view's identity is
+/// load stops when the view disappears before it finished. An animated request (``ImageRequest/isAnimated``) plays
+/// its frames while the view is on screen. A new request is a new image (the view's identity is
 /// the request's image key).
 @MainActor
 public struct LazyImage<Content: View>: View {
     private let request: ImageRequest?
     private let options: ImageLoadingOptions
-    private let content: (LazyImagePhase, @escaping () -> Void) -> Content
+    private let content: (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
 
     /// Loads the image at `url`.
     public init(
@@ -56,12 +57,13 @@ public struct LazyImage<Content: View>: View {
         self.init(request: request, pipeline: pipeline, transition: transition) { phase, _ in content(phase) }
     }
 
-    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once.
+    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once (a
+    /// main-actor closure, as SwiftUI's `Button` action is).
     public init(
         request: ImageRequest?,
         pipeline: ImagePipeline = .shared,
         transition: ImageTransition = .standard,
-        @ViewBuilder content: @escaping (LazyImagePhase, _ retry: @escaping () -> Void) -> Content
+        @ViewBuilder content: @escaping (LazyImagePhase, _ retry: @escaping @MainActor () -> Void) -> Content
     ) {
         self.request = request
         self.options = ImageLoadingOptions(pipeline: pipeline, transition: transition)
@@ -78,13 +80,13 @@ public struct LazyImage<Content: View>: View {
 @MainActor
 private struct LazyImageBody<Content: View>: View {
     let request: ImageRequest?
-    let content: (LazyImagePhase, @escaping () -> Void) -> Content
+    let content: (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
     @StateObject private var model: LazyImageModel
 
     init(
         request: ImageRequest?,
         options: ImageLoadingOptions,
-        content: @escaping (LazyImagePhase, @escaping () -> Void) -> Content
+        content: @escaping (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
     ) {
         self.request = request
         self.content = content
@@ -106,6 +108,8 @@ private struct LazyImageBody<Content: View>: View {
                 model.appear(request)
             }
             .onDisappear { model.disappear() }
+            // An animation plays while the view is on screen; a new player (a new image) restarts the task.
+            .task(id: model.player.map(ObjectIdentifier.init)) { [model] in await model.playAnimation() }
     }
 }
 

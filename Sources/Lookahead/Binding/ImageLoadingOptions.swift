@@ -9,6 +9,13 @@ public enum ImageTransition: Sendable, Equatable {
 
     /// The default: a quarter-second fade.
     public static let standard = ImageTransition.fadeIn(duration: 0.25)
+
+    /// The fade's length in seconds, or `nil` when the image replaces what was shown at once (no fade, or one of no
+    /// length): what a platform view animates, the same on UIKit and AppKit.
+    package var fadeDuration: Double? {
+        guard case .fadeIn(let duration) = self, duration > 0 else { return nil }
+        return duration
+    }
 }
 
 /// What an image view shows around a load: its placeholder, its failure image and how the image appears.

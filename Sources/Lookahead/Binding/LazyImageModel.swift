@@ -7,11 +7,13 @@
 /// model.onChange = { phase, transition in redraw(phase, animated: transition != .none) }
 /// model.appear(request)                                  // onAppear, and when the request changes
 /// model.disappear()                                      // onDisappear: a load still running stops
+/// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
 ///
 /// It is an ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it inherits every rule of the UIKit image
 /// view: the current request only, a fade only for an image that replaces its placeholder, `retry()` skipping the
-/// failure backoff.
+/// failure backoff. An animated request's frames (``ImageRequest/isAnimated``) play through ``player``: each frame is a
+/// new `.success` phase.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
@@ -25,12 +27,24 @@ public final class LazyImageModel: ImageDisplaying {
     public let options: ImageLoadingOptions
     /// The loader of this model: ``ImageDisplaying`` storage.
     public var lookaheadBinding: ImageViewBinding?
+    /// The player of the image's frames, when the request asked for them and the memory cache holds them; `nil` for a
+    /// still image. ``playAnimation()`` runs it.
+    public private(set) var player: AnimationPlayer?
+
+    private let animationClock: any Clock<Duration>
+    private var playerKey: ImageCacheKey?
 
     /// Creates the model; the phase is `.success` at once when the image is in the memory cache. Nothing loads
-    /// until ``appear(_:)``.
-    public init(request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions()) {
+    /// until ``appear(_:)``. `animationClock` paces an animation's frames.
+    public init(
+        request: ImageRequest?,
+        options: ImageLoadingOptions = ImageLoadingOptions(),
+        animationClock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.options = options
+        self.animationClock = animationClock
         self.phase = request.flatMap { options.pipeline.cachedImage(for: $0) }.map(Phase.success) ?? .empty
+        if case .success = phase, let request { preparePlayer(for: request) }
     }
 
     /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
@@ -51,16 +65,45 @@ public final class LazyImageModel: ImageDisplaying {
         lookaheadBinding?.retry()
     }
 
+    /// Plays the animation, if there is one, until it ends or the calling task is cancelled (SwiftUI: the view's
+    /// `.task(id:)`, keyed by the player); each frame is shown as a new `.success` phase, without a transition.
+    public func playAnimation() async {
+        guard let player else { return }
+        player.onFrameChange = { [weak self, weak player] image in
+            guard let self, let player, self.player === player else { return }
+            self.phase = .success(image)
+            self.onChange?(self.phase, .none)
+        }
+        await player.play()
+    }
+
     /// ``ImageDisplaying``: the loader showed a new state.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let next: Phase
         switch lookaheadBinding?.state ?? .empty {
-        case .empty, .loading, .preview: next = .empty
-        case .loaded(let image, _, _): next = .success(image)
-        case .failed(let error, _): next = .failure(error)
+        case .empty, .loading, .preview:
+            next = .empty
+            preparePlayer(for: nil)
+        case .loaded(let image, let request, _):
+            preparePlayer(for: request)
+            next = .success(player?.image ?? image)
+        case .failed(let error, _):
+            next = .failure(error)
+            preparePlayer(for: nil)
         }
         if case .empty = phase, case .empty = next { return }
         phase = next
         onChange?(next, transition)
+    }
+
+    /// Keeps the player of `request`'s animation, or makes it from the memory cache's frames; none for a still image.
+    private func preparePlayer(for request: ImageRequest?) {
+        guard let request, request.isAnimated else {
+            (player, playerKey) = (nil, nil)
+            return
+        }
+        guard playerKey != request.imageKey else { return }
+        playerKey = request.imageKey
+        player = options.pipeline.cachedAnimation(for: request).map { AnimationPlayer($0, clock: animationClock) }
     }
 }

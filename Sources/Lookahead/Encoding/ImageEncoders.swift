@@ -1,9 +1,10 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-public import Foundation
-
 #if canImport(CTurboJPEG)
 import CTurboJPEG
+public import Foundation  // `Data` in `JPEG.encode`
+#else
+import Foundation
 #endif
 #if canImport(ImageIO)
 import ImageIO

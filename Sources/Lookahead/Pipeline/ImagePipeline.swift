@@ -142,6 +142,12 @@ public final class ImagePipeline: Sendable {
         return entry.animation?.platformAnimation ?? entry.image
     }
 
+    /// The frames in the memory cache for a request that asked for them (``ImageRequest/isAnimated``), if any.
+    package func cachedAnimation(for request: ImageRequest) -> AnimatedImage? {
+        guard readsMemoryCache(request) else { return nil }
+        return configuration.memoryCache?.entry(for: request.imageKey)?.animation
+    }
+
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
         configuration.memoryCache?.store(image, for: identified(request).imageKey)

@@ -16,7 +16,7 @@ final class FakeImageView: ImageDisplaying {
     let shown = AsyncCondition<[Shown]>([])
 
     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
-        let label = image.map { "\($0.width)x\($0.height)" } ?? "nil"
+        let label = image.map { "\($0.pixelWidth)x\($0.pixelHeight)" } ?? "nil"
         shown.update { $0.append(Shown(image: label, fades: transition != .none)) }
     }
 

@@ -37,11 +37,11 @@ import Testing
     private func request(_ n: Int) -> ImageRequest { ImageRequest(url: URL(string: "https://example.com/\(n).jpg")) }
 
     @Test func aMemoryHitIsShownSynchronously() {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request(1))
+        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage, for: request(1))
         let slot = makeSlot()
         slot.configure(with: request(1))
         #expect(changes.value == ["loaded 1.jpg memory"])  // no placeholder first
-        #expect(slot.state.image?.width == 3)
+        #expect(slot.state.image?.pixelWidth == 3)
         #expect(loader.record.value.started.isEmpty)
     }
 

@@ -15,8 +15,8 @@ import Testing
     let options: ImageLoadingOptions
     /// The placeholder is 1×1, the failure image 2×2, a memory-cached image 3×3, and image n from the network
     /// (10 + n)×8.
-    static let placeholder = Bitmap(width: 1, height: 1, red: 9, green: 9, blue: 9)
-    static let failureImage = Bitmap(width: 2, height: 2, red: 200, green: 0, blue: 0)
+    static let placeholder = Bitmap(width: 1, height: 1, red: 9, green: 9, blue: 9).platformImage
+    static let failureImage = Bitmap(width: 2, height: 2, red: 200, green: 0, blue: 0).platformImage
 
     init() {
         let loader = GatedDataLoader(
@@ -63,13 +63,13 @@ import Testing
 
     @Test func aMemoryHitShowsAtOnceWithoutFadeOrPlaceholder() {
         pipeline.storeCachedImage(
-            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0),
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
             for: ImageRequest(url: url(1))
         )
         view.lookahead.setImage(with: url(1), options: options)
         #expect(view.labels == ["3x3"])  // in the call, no placeholder first, no fade
         #expect(loader.record.value.started.isEmpty)
-        #expect(view.lookahead.state.image?.width == 3)
+        #expect(view.lookahead.state.image?.pixelWidth == 3)
     }
 
     @Test func aNetworkImageReplacesThePlaceholderFadingIn() async {
@@ -87,7 +87,7 @@ import Testing
     @Test func theCallsPlaceholderOverridesTheOptions() {
         view.lookahead.setImage(
             with: url(1),
-            placeholder: Bitmap(width: 5, height: 5, red: 0, green: 0, blue: 0),
+            placeholder: Bitmap(width: 5, height: 5, red: 0, green: 0, blue: 0).platformImage,
             options: options
         )
         #expect(view.labels == ["5x5"])
@@ -110,7 +110,7 @@ import Testing
     @Test func aCompletionWhoseHopArrivesAfterANewerCallIsNotShown() async {
         view.lookahead.setImage(with: url(1), options: options)
         await release(url(1))  // image 1 is loaded; its hop to the main thread waits
-        #expect(view.lookahead.binding.slot.state.image?.width == 11)
+        #expect(view.lookahead.binding.slot.state.image?.pixelWidth == 11)
         // The cell is reused for row 2 before the hop runs.
         view.lookahead.setImage(with: url(2), options: options)
         hops.runAll()
@@ -120,7 +120,7 @@ import Testing
 
     @Test func aNilURLCancelsTheLoadAndShowsThePlaceholder() async {
         pipeline.storeCachedImage(
-            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0),
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
             for: ImageRequest(url: url(3))
         )
         view.lookahead.setImage(with: url(3), options: options)
@@ -211,7 +211,7 @@ import Testing
         #expect(loader.record.value.cancelled.isEmpty)
         loader.release(url(1).absoluteString)
         let response = try await pipeline.image(for: ImageRequest(url: url(1)))  // joins the running download
-        #expect(response.image.width == 11)
+        #expect(response.image.pixelWidth == 11)
         #expect(loader.record.value.started.count == 1)
         hops.runAll()
         #expect(view.labels == ["1x1", "1x1"])  // the unbound view does not show it

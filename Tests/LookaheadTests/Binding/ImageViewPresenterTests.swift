@@ -10,18 +10,18 @@ import Testing
     var presenter = ImageViewPresenter()
     let options = ImageLoadingOptions(
         pipeline: ImagePipeline { $0.diskCache = nil },
-        placeholder: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0),
-        failureImage: Bitmap(width: 2, height: 2, red: 0, green: 0, blue: 0),
+        placeholder: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0).platformImage,
+        failureImage: Bitmap(width: 2, height: 2, red: 0, green: 0, blue: 0).platformImage,
         transition: .fadeIn(duration: 0.3)
     )
-    let image = Bitmap(width: 7, height: 7, red: 0, green: 0, blue: 0)
+    let image = Bitmap(width: 7, height: 7, red: 0, green: 0, blue: 0).platformImage
     let a = ImageRequest(url: URL(string: "https://example.com/a.jpg"))
     let b = ImageRequest(url: URL(string: "https://example.com/b.jpg"))
 
     /// What the presenter hands the view: "7x7 fading", "1x1", "nil", or "unchanged".
     private mutating func show(_ state: ImageSlot.State, _ options: ImageLoadingOptions? = nil) -> String {
         guard let display = presenter.present(state, options: options ?? self.options) else { return "unchanged" }
-        let label = display.image.map { "\($0.width)x\($0.height)" } ?? "nil"
+        let label = display.image.map { "\($0.pixelWidth)x\($0.pixelHeight)" } ?? "nil"
         return display.transition == .none ? label : "\(label) fading"
     }
 
@@ -69,5 +69,11 @@ import Testing
         options.transition = .none
         #expect(show(.loading(a), options) == "1x1")
         #expect(show(.loaded(image, a, nil), options) == "7x7")
+    }
+
+    @Test func theFadeLengthIsWhatEveryPlatformViewAnimates() {
+        #expect(ImageTransition.fadeIn(duration: 0.25).fadeDuration == 0.25)
+        #expect(ImageTransition.fadeIn(duration: 0).fadeDuration == nil)
+        #expect(ImageTransition.none.fadeDuration == nil)
     }
 }

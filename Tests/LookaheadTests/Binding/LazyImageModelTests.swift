@@ -36,7 +36,7 @@ import Testing
             let label: String
             switch phase {
             case .empty: label = "empty"
-            case .success(let image): label = "success \(image.width)x\(image.height)"
+            case .success(let image): label = "success \(image.pixelWidth)x\(image.pixelHeight)"
             case .failure: label = "failure"
             }
             changes.update { $0.append(transition == .none ? label : "\(label) fading") }
@@ -45,13 +45,17 @@ import Testing
     }
 
     @Test func aMemoryHitIsTheFirstPhaseAndNothingLoads() {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
-        #expect(model.phase.image?.width == 3)  // before the view appears: the first frame shows it
+        #expect(model.phase.image?.pixelWidth == 3)  // before the view appears: the first frame shows it
         model.appear(request("a"))
-        #expect(model.phase.image?.width == 3)
+        #expect(model.phase.image?.pixelWidth == 3)
         #expect(changes.value == ["success 3x3"])
         #expect(loader.record.value.started.isEmpty)
+        #expect(model.player == nil)  // a still image
     }
 
     @Test func aMissIsEmptyThenFadesInFromTheMainQueue() async {
@@ -63,7 +67,7 @@ import Testing
         loader.release()
         await changes.wait { !$0.isEmpty }  // the completion hopped through the main queue
         #expect(changes.value == ["success 64x48 fading"])
-        #expect(model.phase.image?.width == 64)
+        #expect(model.phase.image?.pixelWidth == 64)
     }
 
     @Test func disappearingCancelsARunningLoadAndAppearingLoadsAgain() async {
@@ -81,16 +85,22 @@ import Testing
     }
 
     @Test func disappearingKeepsAnImageAlreadyShown() {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
         model.appear(request("a"))
         model.disappear()
-        #expect(model.phase.image?.width == 3)
+        #expect(model.phase.image?.pixelWidth == 3)
         #expect(changes.value == ["success 3x3"])
     }
 
     @Test func aNewRequestReplacesTheImage() async {
-        pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0), for: request("a"))
+        pipeline.storeCachedImage(
+            Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+            for: request("a")
+        )
         let model = makeModel(request("a"))
         model.appear(request("a"))
         model.appear(request("b"))
@@ -115,5 +125,34 @@ import Testing
         model.retry()
         #expect(changes.value == ["failure", "empty"])
         await loader.waitForStarts(2)
+    }
+
+    @Test func anAnimatedRequestPlaysItsFramesAsPhases() async {
+        let clock = SteppingClock()
+        let request = ImageRequest(url: URL(string: "https://example.com/spinner.gif"), isAnimated: true)
+        let frames = (1...3).map { width in
+            AnimatedImage.Frame(
+                image: Bitmap(width: width, height: 1, red: 0, green: 0, blue: 0).platformImage,
+                duration: .milliseconds(100)
+            )
+        }
+        pipeline.configuration.memoryCache?.store(AnimatedImage(frames: frames, loopCount: 1), for: request.imageKey)
+        let model = LazyImageModel(request: request, options: options, animationClock: clock)
+        var shown: [String] = []
+        model.onChange = { phase, transition in
+            shown.append("\(phase.image?.pixelWidth ?? 0)" + (transition == .none ? "" : " fading"))
+        }
+        #expect(model.phase.image?.pixelWidth == 1)
+        let player = model.player
+        model.appear(request)  // the memory hit again: the same player
+        #expect(player != nil && model.player === player)
+        let play = Task { await model.playAnimation() }
+        await clock.sleeps.wait { $0 >= 1 }
+        clock.advance(by: .milliseconds(100))
+        await clock.sleeps.wait { $0 >= 2 }
+        clock.advance(by: .milliseconds(100))
+        await play.value  // one loop: it ends on the third frame
+        #expect(shown == ["1", "2", "3"])
+        #expect(model.phase.image?.pixelWidth == 3)
     }
 }

@@ -138,7 +138,7 @@ struct DiskCacheFileSystemTests {
         }
         for n in 0..<4 {
             let response = try await pipeline.image(for: URL(string: "https://example.com/\(n).jpg")!)
-            #expect(response.image.width == 64)
+            #expect(response.image.pixelWidth == 64)
             await cache.flush()
         }
         #expect(cache.writeFailure != nil)

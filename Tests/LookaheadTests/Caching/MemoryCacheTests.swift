@@ -6,14 +6,16 @@ import Testing
 @testable import Lookahead
 
 @Suite struct MemoryCacheTests {
-    /// A bitmap costing `width * 4` bytes (one row).
-    private func image(width: Int) -> Bitmap { Bitmap(width: width, height: 1, red: 1, green: 2, blue: 3) }
+    /// An image costing `width * 4` bytes (one row).
+    private func image(width: Int) -> PlatformImage {
+        Bitmap(width: width, height: 1, red: 1, green: 2, blue: 3).platformImage
+    }
     private func key(_ name: String) -> ImageCacheKey { ImageCacheKey(imageID: "https://example.com/\(name)") }
 
     @Test func storesAndReturnsImages() {
         let cache = MemoryCache(costLimit: 1000)
         cache.store(image(width: 10), for: key("a"))
-        #expect(cache[key("a")] == image(width: 10))
+        #expect(cache[key("a")]?.makeBitmap() == image(width: 10).makeBitmap())
         #expect(cache[key("b")] == nil)
         #expect(cache.totalCount == 1)
         #expect(cache.totalCost == 40)

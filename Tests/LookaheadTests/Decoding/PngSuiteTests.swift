@@ -6,6 +6,9 @@ import Testing
 
 @testable import Lookahead
 
+// PngSuite checks the libspng decoder, which Apple platforms do not use (ImageIO decodes PNG there).
+#if canImport(CSPNG)
+
 /// `../shared/fixtures/pngsuite` next to the repository (or `LOOKAHEAD_PNGSUITE`).
 enum PngSuite {
     static let folder: URL = {
@@ -81,3 +84,4 @@ struct PngSuiteTests {
         #expect(PngSuite.brokenImages.count >= 10)
     }
 }
+#endif

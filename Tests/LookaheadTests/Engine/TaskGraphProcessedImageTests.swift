@@ -32,7 +32,13 @@ import Testing
     }
 
     private var image: TaskGraph.StageResult {
-        .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil, cacheType: .disk))
+        .image(
+            .init(
+                image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0).platformImage,
+                response: nil,
+                cacheType: .disk
+            )
+        )
     }
 
     @Test func aHitFinishesWithoutADataStageAndIsNotStoredAgain() {

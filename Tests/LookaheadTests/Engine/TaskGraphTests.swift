@@ -43,7 +43,7 @@ import Testing
 
     private var data: TaskGraph.StageResult { .data(.init(response: DataLoadResponse(data: Data([1, 2, 3])))) }
     private var image: TaskGraph.StageResult {
-        .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), response: nil))
+        .image(.init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0).platformImage, response: nil))
     }
 
     @Test func identicalRequestsShareOneLoadAndOneDecode() {

@@ -26,7 +26,7 @@ import Testing
         let url = folder.url.appendingPathComponent("photo.jpg")
         try TestImages.jpeg.write(to: url)
         let response = try await pipeline().image(for: ImageRequest(url: url))
-        #expect(response.image.width == 64 && response.image.height == 48)
+        #expect(response.image.pixelWidth == 64 && response.image.pixelHeight == 48)
         #expect(response.cacheType == nil)
     }
 

@@ -17,7 +17,7 @@ import Testing
         let url = "data:image/jpeg;base64," + TestImages.jpeg.base64EncodedString()
         #expect(try await load(url) == TestImages.jpeg)
         let response = try await ImagePipeline { $0.diskCache = nil }.image(for: URL(string: url)!)
-        #expect(response.image.width == 64 && response.image.height == 48)
+        #expect(response.image.pixelWidth == 64 && response.image.pixelHeight == 48)
     }
 
     @Test func percentEncodedDataURLsDecode() async throws {

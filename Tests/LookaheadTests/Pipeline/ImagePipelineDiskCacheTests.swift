@@ -49,8 +49,8 @@ import Testing
         let pipeline = makePipeline()
         let small = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 16)))
         let large = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 32)))
-        #expect(small.image.width == 16)
-        #expect(large.image.width == 32)
+        #expect(small.image.pixelWidth == 16)
+        #expect(large.image.pixelWidth == 32)
         #expect(large.cacheType == .disk)
         #expect(loads == 1)
     }
@@ -115,7 +115,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: path))
         let response = try await makePipeline().image(for: request())
         #expect(response.cacheType == nil)
-        #expect(response.image.width == 64)
+        #expect(response.image.pixelWidth == 64)
         #expect(loads == 2)
     }
 

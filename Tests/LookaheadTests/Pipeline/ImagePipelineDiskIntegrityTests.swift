@@ -112,7 +112,7 @@ final class EventLog: Sendable {
         #expect(cache.stores.isEmpty, "nothing is stored before decoding")
         loader.release()
         for (task, size) in zip(tasks, sizes) {
-            #expect(try await task.response.image.width == size)
+            #expect(try await task.response.image.pixelWidth == size)
         }
         #expect(loader.record.value.started.count == 1)
         #expect(cache.stores == [key])

@@ -30,7 +30,7 @@ import Testing
         loader.release()
         for task in tasks {
             let response = try await task.response
-            #expect(response.image.width == 64)
+            #expect(response.image.pixelWidth == 64)
             #expect(response.cacheType == nil)
         }
         #expect(loader.record.value.started.count == 1)
@@ -46,7 +46,7 @@ import Testing
         first.cancel()  // idempotent
         loader.release()
         let response = try await second.response
-        #expect(response.image.height == 48)
+        #expect(response.image.pixelHeight == 48)
         await expectFailure(first) { if case .cancelled = $0 { true } else { false } }
         #expect(first.state == .cancelled)
         #expect(loader.record.value.cancelled.isEmpty)
@@ -134,7 +134,7 @@ import Testing
         await loader.waitForPending(1)
         loader.release()
         _ = try await task.response
-        #expect(pipeline.cachedImage(for: request)?.width == 64)
+        #expect(pipeline.cachedImage(for: request)?.pixelWidth == 64)
         let cached = try await pipeline.image(for: request)
         #expect(cached.cacheType == .memory)
         let viaTask = try await pipeline.imageTask(with: request).response
@@ -145,15 +145,15 @@ import Testing
 
     @Test func cacheOptionsAreHonoured() async throws {
         let request = ImageRequest(url: url(1))
-        pipeline.storeCachedImage(Bitmap(width: 2, height: 2, red: 1, green: 1, blue: 1), for: request)
+        pipeline.storeCachedImage(Bitmap(width: 2, height: 2, red: 1, green: 1, blue: 1).platformImage, for: request)
         var noReads = request
         noReads.options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
         #expect(pipeline.cachedImage(for: noReads) == nil)
         let task = pipeline.imageTask(with: noReads)
         await loader.waitForPending(1)
         loader.release()
-        #expect(try await task.response.image.width == 64)
-        #expect(pipeline.cachedImage(for: request)?.width == 2)  // not overwritten
+        #expect(try await task.response.image.pixelWidth == 64)
+        #expect(pipeline.cachedImage(for: request)?.pixelWidth == 2)  // not overwritten
 
         var cacheOnly = ImageRequest(url: url(2))
         cacheOnly.options = [.returnCacheDataDontLoad]
@@ -314,12 +314,12 @@ func expectFailure(
         let plain = pipeline.imageTask(with: ImageRequest(url: url))
         await loader.waitForPending(1)
         loader.release()
-        for task in processed { #expect(try await task.response.image.width == 32) }
-        #expect(try await plain.response.image.width == 64)
+        for task in processed { #expect(try await task.response.image.pixelWidth == 32) }
+        #expect(try await plain.response.image.pixelWidth == 64)
         #expect(counting.runs.value == 1)
         #expect(loader.record.value.started.count == 1)
-        #expect(pipeline.cachedImage(for: ImageRequest(url: url, processors: [counting]))?.width == 32)
-        #expect(pipeline.cachedImage(for: ImageRequest(url: url))?.width == 64)
+        #expect(pipeline.cachedImage(for: ImageRequest(url: url, processors: [counting]))?.pixelWidth == 32)
+        #expect(pipeline.cachedImage(for: ImageRequest(url: url))?.pixelWidth == 64)
     }
 
     @Test func thumbnailsThroughThePipelineHaveTheExactSize() async throws {
@@ -332,6 +332,6 @@ func expectFailure(
             thumbnail: .init(width: 20, height: 20, contentMode: .aspectFit)
         )
         let response = try await pipeline.image(for: request)
-        #expect(response.image.width == 20 && response.image.height == 15)
+        #expect(response.image.pixelWidth == 20 && response.image.pixelHeight == 15)
     }
 }

@@ -29,7 +29,7 @@ import Testing
             let label =
                 switch result {
                 case .success(let response):
-                    "\(name): \(response.image.width)×\(response.image.height) \(response.cacheType.map { "\($0)" } ?? "network")"
+                    "\(name): \(response.image.pixelWidth)×\(response.image.pixelHeight) \(response.cacheType.map { "\($0)" } ?? "network")"
                 case .failure(.cancelled): "\(name): cancelled"
                 case .failure(let error): "\(name): \(error)"
                 }

@@ -7,6 +7,9 @@ import Testing
 
 @testable import Lookahead
 
+// The source is a PNG written by libspng (TestEncoders), so these tests run where it is linked.
+#if canImport(CWebP) && canImport(CGIF) && canImport(CSPNG)
+
 /// Adds `step` to the red channel of every pixel and counts its runs, so a test sees both how often it ran and
 /// what it was applied to.
 private struct CountingProcessor: ImageProcessing {
@@ -224,3 +227,4 @@ private struct CountingProcessor: ImageProcessing {
 
     private static func loadCount(_ actions: TaskGraph.Actions) -> Int { actions.queuedLoads.count }
 }
+#endif

@@ -87,7 +87,7 @@ import Testing
     @Test func skipsWhatIsInMemoryOrAlreadyFetching() async {
         let prefetcher = makePrefetcher(limit: 4)
         pipeline.storeCachedImage(
-            Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0),
+            Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0).platformImage,
             for: ImageRequest(url: urls(1...1)[0])
         )
         prefetcher.startPrefetching(with: urls(1...2))

@@ -10,7 +10,8 @@ import Testing
     let url = URL(string: "https://example.com/a.jpg")!
     let cache = DictionaryCache()
     let recorder = RecordingReporter()
-    static let png = TestEncoders.png(rgba: TestEncoders.rgba(width: 8, height: 8), width: 8, height: 8)
+    /// A file's bytes: this stage stores and returns them, and never decodes them.
+    static let file = Data((0..<64).map { UInt8($0) })
 
     private func stage(
         loader: any DataLoading,
@@ -34,10 +35,10 @@ import Testing
 
     @Test func aDiskHitNeverCallsTheLoader() async throws {
         let loader = GatedDataLoader(isGated: false)
-        cache.storeData(Self.png, for: url.absoluteString)
+        cache.storeData(Self.file, for: url.absoluteString)
         let loaded = try await stage(loader: loader).run(ImageRequest(url: url), reporter: recorder.reporter()).get()
         #expect(loaded.cacheType == .disk)
-        #expect(loaded.response.data == Self.png)
+        #expect(loaded.response.data == Self.file)
         #expect(loader.record.value.started.isEmpty)
         #expect(!recorder.record.withLock { $0.startedDownload }, "a hit is not a download")
     }
@@ -111,7 +112,7 @@ import Testing
             headers: HTTPCacheHeaders(headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"]),
             now: Date(timeIntervalSince1970: 0)
         )
-        cache.storeData(Self.png, for: url.absoluteString)
+        cache.storeData(Self.file, for: url.absoluteString)
         cache.storeData(stored.encoded(), for: HTTPCacheMetadata.key(for: url.absoluteString))
         let loader = GatedDataLoader(
             isGated: false,
@@ -127,7 +128,7 @@ import Testing
         .run(ImageRequest(url: url), reporter: recorder.reporter()).get()
         #expect(recordingLoader.sent.withLock { $0["If-None-Match"] } == "\"v1\"")
         #expect(loaded.cacheType == .disk)
-        #expect(loaded.response.data == Self.png)
+        #expect(loaded.response.data == Self.file)
     }
 }
 

@@ -63,7 +63,7 @@ private struct YieldingLoader: DataLoading {
             do {
                 let response = try await task.response
                 let expectedWidth = task.request.thumbnail == nil ? 16 + n : nil
-                if let expectedWidth { #expect(response.image.width == expectedWidth) }
+                if let expectedWidth { #expect(response.image.pixelWidth == expectedWidth) }
                 #expect(response.request.url == task.request.url)
                 #expect(n % 10 != 9)
                 succeeded += 1
