@@ -214,4 +214,48 @@ extension TaskGraph {
         case (.stage, .task): false
         }
     }
+
+    // MARK: Helpers
+
+    /// Forgets an operation that stopped and gives its slot back to its queue.
+    mutating func release(_ operation: Int) -> Operation {
+        guard let finished = operations.removeValue(forKey: operation) else {
+            preconditionFailure("Internal inconsistency: unknown operation \(operation) stopped")
+        }
+        // Only where tests finish a download the launcher never took.
+        if !pendingLoads.isEmpty, let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {
+            pendingLoads.remove(at: index)
+        }
+        withQueue(finished.queue) { queue in
+            if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
+        }
+        return finished
+    }
+
+    mutating func removeStage(_ id: Int) -> Stage? {
+        guard let stage = stages.removeValue(forKey: id) else { return nil }
+        if stagesByKey[stage.key] == id { stagesByKey[stage.key] = nil }
+        return stage
+    }
+
+    /// Every task that (directly or through later stages) waits on a stage.
+    func tasks(above id: Int) -> [Int] {
+        guard let stage = stages[id] else { return [] }
+        return stage.subscribers.keys.sorted(by: Self.order).flatMap { subscriber -> [Int] in
+            switch subscriber {
+            case .task(let task): [task]
+            case .stage(let child): tasks(above: child)
+            }
+        }
+    }
+
+    /// The actions gathered by the event, with the idle waiters to wake when nothing is left alive.
+    mutating func takeActions() -> Actions {
+        if !idleWaiters.isEmpty, liveCount == 0 {
+            actions.idleWaiters = idleWaiters
+            idleWaiters.removeAll()
+        }
+        defer { actions = Actions() }
+        return actions
+    }
 }
