@@ -57,6 +57,12 @@ struct SoakBenchmark: AsyncParsableCommand {
     @Option(help: "Latency before each image at the fixture server, in milliseconds.")
     var latencyMs = 0
 
+    @Option(
+        help:
+            "Run the task churn instead: this many image tasks with random cancels, priority changes, reloads and duplicates, over an in-process fixture server."
+    )
+    var tasks = 0
+
     @Flag(help: "Run the fixture server in this process instead of a child.")
     var inProcessServer = false
 
@@ -77,6 +83,7 @@ struct SoakBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if tasks > 0 { return try await TaskChurnBenchmark.run(tasks: tasks, cacheMb: cacheMb) }
         let sizes = parsedSizes
         if sizes.count > 1, !singleProcess {
             try runChildren(sizes)
