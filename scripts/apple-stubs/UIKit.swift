@@ -42,6 +42,15 @@ public struct UIEdgeInsets: Sendable {
 
 @MainActor open class UIResponder: NSObject {}
 
+@MainActor open class UIApplication: UIResponder {
+    nonisolated public static let didReceiveMemoryWarningNotification = NSNotification.Name(
+        "UIApplicationDidReceiveMemoryWarningNotification"
+    )
+    nonisolated public static let didEnterBackgroundNotification = NSNotification.Name(
+        "UIApplicationDidEnterBackgroundNotification"
+    )
+}
+
 @MainActor open class UIView: UIResponder {
     public init(frame: CGRect) { fatalError() }
     public required init?(coder: NSCoder) { fatalError() }

@@ -19,6 +19,10 @@ import Foundation
 public final class MemoryCache: Sendable {
     private let storage: Locked<LRUStorage<IndexKey, Entry>>
     private let now: @Sendable () -> Duration
+    #if canImport(UIKit) && !os(watchOS)
+    /// Memory warnings and the move to the background, followed for as long as the cache lives.
+    private let systemPressure = Locked<SystemMemoryPressure?>(nil)
+    #endif
 
     /// The largest cost a single entry may have, in bytes.
     public let entryCostLimit: Int
@@ -52,6 +56,10 @@ public final class MemoryCache: Sendable {
         self.timeToLive = timeToLive
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
+        #if canImport(UIKit) && !os(watchOS)
+        let relief = SystemMemoryPressure { [weak self] pressure in self?.relieve(pressure) }
+        systemPressure.withLock { $0 = relief }
+        #endif
     }
 
     /// What the cache keeps for a key: an image, and every frame when it is an animation.

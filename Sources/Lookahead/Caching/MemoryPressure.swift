@@ -1,0 +1,79 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// How hard the system presses on memory, and how much a ``MemoryCache`` gives back for it.
+public enum MemoryPressure: Sendable, Equatable {
+    /// Memory is short (a memory warning, the cgroup's `high` limit reached): the cache keeps half its cost.
+    case warning
+    /// Memory is about to run out (the cgroup's `max` limit, an OOM kill nearby): the cache empties.
+    case critical
+    /// The app left the foreground: the cache keeps a tenth of its cost, what the first screen needs on return.
+    case background
+
+    /// The cost a cache of `cost` keeps under this pressure.
+    func keptCost(of cost: Int) -> Int {
+        switch self {
+        case .warning: cost / 2
+        case .critical: 0
+        case .background: cost / 10
+        }
+    }
+}
+
+extension MemoryCache {
+    /// Gives memory back as the system asks: under a ``MemoryPressure/warning`` the least recently used half of
+    /// the cost goes, under ``MemoryPressure/critical`` everything. On iOS, tvOS and visionOS the cache does this
+    /// by itself on memory warnings and when the app enters the background; on Linux, follow a
+    /// ``CgroupMemoryPressure`` monitor.
+    public func relieve(_ pressure: MemoryPressure) {
+        let kept = pressure.keptCost(of: totalCost)
+        if kept == 0 { removeAll() } else { trim(toCost: kept) }
+    }
+}
+
+/// Memory pressure on Linux, from the cgroup v2 `memory.events` counters of the process's cgroup: a rise of `high`
+/// is a ``MemoryPressure/warning``, a rise of `max` or `oom` is ``MemoryPressure/critical``. A value you feed with
+/// each reading (``observe(_:)``); ``poll(every:path:_:)`` reads the file on a timer of its own.
+public struct CgroupMemoryPressure: Sendable {
+    private var last: [String: Int]?
+
+    /// Creates a monitor; the first reading sets the baseline.
+    public init() {}
+
+    /// Reads `memory.events` text (`name value` lines) and returns the pressure its counters show since the last
+    /// reading, if any.
+    public mutating func observe(_ text: String) -> MemoryPressure? {
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let value = Int(fields[1]) { counts[String(fields[0])] = value }
+        }
+        defer { last = counts }
+        guard let last else { return nil }
+        func rose(_ name: String) -> Bool { (counts[name] ?? 0) > (last[name] ?? 0) }
+        if rose("max") || rose("oom") || rose("oom_kill") { return .critical }
+        return rose("high") ? .warning : nil
+    }
+
+    /// Reads the cgroup's `memory.events` every `interval` on a queue of its own and hands each pressure to
+    /// `handler`; cancel the returned timer to stop. `nil` when the file cannot be read (no cgroup v2).
+    public static func poll(
+        every interval: Duration = .seconds(2),
+        path: String = "/sys/fs/cgroup/memory.events",
+        _ handler: @escaping @Sendable (MemoryPressure) -> Void
+    ) -> (any DispatchSourceTimer)? {
+        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        let monitor = Locked(CgroupMemoryPressure())
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Lookahead.CgroupMemoryPressure"))
+        timer.schedule(deadline: .now(), repeating: interval.secondsValue)
+        timer.setEventHandler {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                let pressure = monitor.withLock({ $0.observe(text) })
+            else { return }
+            handler(pressure)
+        }
+        timer.resume()
+        return timer
+    }
+}
