@@ -269,9 +269,7 @@ public final class DiskCache: DataCaching {
     /// Waits until every write and removal issued so far is on disk, without blocking a thread: the writes run on
     /// the cache's own queue, never on the cooperative pool. Call it before a program exits.
     public func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { continuation.resume() }
-        }
+        await queue.run {}
     }
 
     /// The bytes the entries take (staged ones included), as the index counts them: 0 once the folder has been

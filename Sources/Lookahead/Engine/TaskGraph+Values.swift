@@ -222,10 +222,6 @@ extension TaskGraph {
         guard let finished = operations.removeValue(forKey: operation) else {
             preconditionFailure("Internal inconsistency: unknown operation \(operation) stopped")
         }
-        // Only where tests finish a download the launcher never took.
-        if !pendingLoads.isEmpty, let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {
-            pendingLoads.remove(at: index)
-        }
         withQueue(finished.queue) { queue in
             if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
         }

@@ -366,7 +366,8 @@ package struct TaskGraph {
         guard let token = operations[operation]?.token else { return }
         operations[operation]!.stage = nil
         if stage.key.kind == .data, let url = stage.request.url { actions.events.append(.dataLoadCancelled(url)) }
-        if pendingLoads.contains(where: { $0.operation == operation }) {
+        if let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {
+            pendingLoads.remove(at: index)
             _ = release(operation)
         } else {
             actions.cancels.append(token)

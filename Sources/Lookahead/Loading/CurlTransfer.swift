@@ -130,13 +130,13 @@ final class CurlTransfer: @unchecked Sendable {
             headerBytes = 0
             return true
         }
+        if line.isEmpty { return endOfHeaders() }
         headerFieldCount += 1
         headerBytes += bytes.count
-        guard headerFieldCount <= options.maximumHeaderFieldCount + 1, headerBytes <= options.maximumHeaderSize else {
+        guard headerFieldCount <= options.maximumHeaderFieldCount, headerBytes <= options.maximumHeaderSize else {
             failure = .headersTooLarge
             return false
         }
-        if line.isEmpty { return endOfHeaders() }
         guard let colon = line.firstIndex(of: ":") else { return true }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

@@ -65,7 +65,7 @@ struct FetchDataStage: Sendable {
             return .failure(error)
         }
         reporter.startedDownload()
-        let keepPartial = policy.writesDiskCache ? diskCache.flatMap(partialBodyKeeper(key: key)) : nil
+        let keepPartial = policy.writesDiskCache ? diskCache.flatMap { partialBodyKeeper(key: key, in: $0) } : nil
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
         var result = await download(
@@ -208,7 +208,7 @@ struct FetchDataStage: Sendable {
     /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness.
     func lookUp(_ key: String, in cache: any DataCaching) async -> Lookup {
         let policy = settings.diskCachePolicy
-        return await onIOQueue {
+        return await ioQueue.run {
             guard let data = cache.cachedData(for: key) else { return .miss }
             guard policy.kind == .httpSemantics else { return .fresh(data) }
             let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
@@ -285,27 +285,22 @@ struct FetchDataStage: Sendable {
         )
     }
 
-    private func onIOQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            ioQueue.async { continuation.resume(returning: body()) }
-        }
-    }
-
     // MARK: - Resuming
 
     /// The handler that keeps a cancelled download's first bytes in `cache`, when resuming is on and the response
     /// allows it (`Accept-Ranges: bytes` and a strong validator).
-    private func partialBodyKeeper(key: String) -> (any DataCaching) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
-        { cache in
-            guard let limit = settings.partialDownloadLimit else { return nil }
-            let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
-            let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
-            return { data, response in
-                if honoursNoStore, HTTPCacheHeaders(headers: response.headers).noStore { return }
-                guard let partial = PartialDownload(data: data, response: response, maximumLength: maximumLength)
-                else { return }
-                cache.storeData(partial.encoded(), for: PartialDownload.key(for: key))
-            }
+    private func partialBodyKeeper(
+        key: String,
+        in cache: any DataCaching
+    ) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
+        guard let limit = settings.partialDownloadLimit else { return nil }
+        let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
+        let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
+        return { data, response in
+            if honoursNoStore, HTTPCacheHeaders(headers: response.headers).noStore { return }
+            guard let partial = PartialDownload(data: data, response: response, maximumLength: maximumLength)
+            else { return }
+            cache.storeData(partial.encoded(), for: PartialDownload.key(for: key))
         }
     }
 
@@ -313,7 +308,7 @@ struct FetchDataStage: Sendable {
     private func takePartialDownload(_ key: String, from cache: (any DataCaching)?) async -> PartialDownload? {
         guard let cache else { return nil }
         let partialKey = PartialDownload.key(for: key)
-        return await onIOQueue {
+        return await ioQueue.run {
             guard let stored = cache.cachedData(for: partialKey) else { return nil }
             cache.removeData(for: partialKey)
             return PartialDownload.decode(stored)

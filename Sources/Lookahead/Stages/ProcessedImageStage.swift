@@ -46,9 +46,7 @@ struct ProcessedImageStage: Sendable {
     func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipelineError> {
         guard let diskCache else { return .success(nil) }
         let key = Self.key(for: request)
-        let data = await withCheckedContinuation { continuation in
-            ioQueue.async { continuation.resume(returning: diskCache.cachedData(for: key)) }
-        }
+        let data = await ioQueue.run { diskCache.cachedData(for: key) }
         guard let data else { return .success(nil) }
         if Task.isCancelled { return .failure(.cancelled) }
         let (decoders, maximumPixelCount, events) = (decoders, maximumPixelCount, events)
@@ -81,8 +79,6 @@ struct ProcessedImageStage: Sendable {
 
     /// Waits until every final image handed to ``store(_:for:)`` so far is handed to the disk cache.
     func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            encodeQueue.async { continuation.resume() }
-        }
+        await encodeQueue.run {}
     }
 }

@@ -182,41 +182,32 @@ private struct CountingProcessor: ImageProcessing {
         #expect(loader.record.value.started == ["https://example.com/other.png", url.absoluteString])
     }
 
-    @Test func aReloadJoinsALoadStillLookingUpTheDiskWhichThenDownloads() {
+    @Test func aReloadJoinsALoadStillLookingUpTheDiskWhichThenDownloads() throws {
         // Nuke: dataOnlyLoadedOnceWithDifferentCachePolicy. The default request is still in its disk lookup when
         // the reload arrives: one stage serves both, and it downloads whatever the disk holds.
         var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
-        guard let operation = normal.queuedLoads.first?.operation else {
-            Issue.record("no load started")
-            return
-        }
+        let operation = try #require(normal.queuedLoads.first?.operation, "no load started")
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
         #expect(Self.loadCount(reload) == 0, "the reload joins the load in its disk lookup")
         let mayAnswer = graph.operationMayAnswerFromDisk(operation)
         #expect(!mayAnswer, "a disk hit is not an answer for the reload")
     }
 
-    @Test func aReloadDoesNotJoinALoadAnsweringFromTheDisk() {
+    @Test func aReloadDoesNotJoinALoadAnsweringFromTheDisk() throws {
         var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
-        guard let operation = normal.queuedLoads.first?.operation else {
-            Issue.record("no load started")
-            return
-        }
+        let operation = try #require(normal.queuedLoads.first?.operation, "no load started")
         let mayAnswer = graph.operationMayAnswerFromDisk(operation)
         #expect(mayAnswer)
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
         #expect(Self.loadCount(reload) == 1, "the first answers from the disk: the reload downloads")
     }
 
-    @Test func aReloadJoinsALoadPastTheDisk() {
+    @Test func aReloadJoinsALoadPastTheDisk() throws {
         var downloading = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let started = downloading.submit(task: 1, request: ImageRequest(url: url))
-        guard let operation = started.queuedLoads.first?.operation else {
-            Issue.record("no load started")
-            return
-        }
+        let operation = try #require(started.queuedLoads.first?.operation, "no load started")
         _ = downloading.operationStartedDownload(operation)
         let joined = downloading.submit(
             task: 2,
