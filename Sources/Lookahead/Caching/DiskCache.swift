@@ -8,7 +8,12 @@ import Logging
 ///
 /// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background
 /// (`flush()` waits for the writes), private to their user, and evicted least recently used first to stay under
-/// ``sizeLimit``. One cache per folder writes; another opened on the same folder only reads.
+/// ``sizeLimit``.
+///
+/// Several caches may share a folder, in one process or in several (an app and its extensions in an app group): each
+/// reads and writes, and together they keep to the size limit. Each change to the folder takes the folder's lock for
+/// as long as that change lasts. A cache learns of another's entries when it reads them, when it must evict, and
+/// when it opens.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }
@@ -24,7 +29,8 @@ public final class DiskCache: DataCaching {
     public let trimRatio: Double
     /// `fsync` each entry before renaming it into place.
     public let synchronizesWrites: Bool
-    /// `true` when another cache holds the folder's lock: this one only reads.
+    /// `true` when the folder cannot be written (a read-only file system, or a folder of another user): this cache
+    /// only reads.
     public let isReadOnly: Bool
     /// How long writing pauses after the disk was found full or read-only, before a store tries again.
     public let writeRetryInterval: Duration
@@ -41,6 +47,11 @@ public final class DiskCache: DataCaching {
         var isIndexLoaded = false
         var staging: [String: Staged] = [:]
         var generation = 0
+        /// The folder's generation after this cache's last change (``DiskCacheLedger``).
+        var folderGeneration: UInt64?
+        /// Another cache changed the folder since this one last counted it: a key missing from the index may be on
+        /// disk.
+        var othersWrite = false
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
@@ -50,10 +61,10 @@ public final class DiskCache: DataCaching {
 
     private let state = Locked(State())
     private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
-    private let lockDescriptor: Int32?
+    /// `nil` when the folder cannot be written.
+    private let ledger: DiskCacheLedger?
     private let logger: Logger
     private let path: String
-    private let temporaryCounter = AtomicInt(0)
     /// Seconds since 1970; tests pass their own clock.
     private let now: @Sendable () -> TimeInterval
 
@@ -111,16 +122,11 @@ public final class DiskCache: DataCaching {
         self.writeRetryInterval = max(.zero, writeRetryInterval)
         self.logger = logger
         DiskCacheFile.prepareDirectory(directory.path)
-        switch DiskCacheFile.lock(directory: directory.path) {
-        case .locked(let descriptor):
-            lockDescriptor = descriptor
+        do {
+            ledger = try DiskCacheLedger(directory: directory.path)
             isReadOnly = false
-        case .heldElsewhere:
-            lockDescriptor = nil
-            isReadOnly = true
-            logger.notice("Another cache holds the lock on \(directory.path); this one only reads")
-        case .failed(let error):
-            lockDescriptor = nil
+        } catch {
+            ledger = nil
             isReadOnly = true
             state.withLock {
                 $0.writeFailure = error.description
@@ -129,10 +135,6 @@ public final class DiskCache: DataCaching {
             logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
         queue.async { self.loadIndex() }
-    }
-
-    deinit {
-        if let lockDescriptor { DiskCacheFile.unlock(lockDescriptor) }
     }
 
     // MARK: - DataCaching
@@ -157,23 +159,35 @@ public final class DiskCache: DataCaching {
                 now: now,
                 touchInterval: Double(DiskCacheFile.touchInterval)
             )
-            // The index knows every entry this cache wrote or found: a miss costs no I/O. A reader without the
-            // lock cannot know what the writer added since it opened, so it always looks.
-            if known == nil, state.isIndexLoaded, !isReadOnly { return .absent }
-            return .file(size: known?.size, touch: (known?.touch ?? false) && !isReadOnly)
+            // The index knows every entry on disk unless another cache changed the folder since this one counted
+            // it: while the folder's generation says no other did, a miss costs one `pread`. A cache that cannot
+            // write keeps no ledger, so it always looks.
+            if known == nil, state.isIndexLoaded, !isReadOnly, !state.othersWrite,
+                let generation = state.folderGeneration
+            {
+                return .unindexed(folderGeneration: generation)
+            }
+            return .file(size: known?.size, touch: (known?.touch ?? false) && !isReadOnly, indexed: known != nil)
         }
         let size: Int?
         let touch: Bool
+        let indexed: Bool
         switch lookup {
         case .staged(let data): return data
-        case .absent: return nil
+        case .unindexed(let generation):
+            guard ledger?.peekGeneration() != generation else { return nil }
+            state.withLock { $0.othersWrite = true }
+            size = nil
+            touch = false
+            indexed = false
         case .expired:
             logger.debug("Removed a disk cache entry \(name) unused for longer than its maximum age")
             removeUnreadable(name)
             return nil
-        case .file(let knownSize, let needsTouch):
+        case .file(let knownSize, let needsTouch, let isIndexed):
             size = knownSize
             touch = needsTouch
+            indexed = isIndexed
         }
         let result = DiskCacheFile.read(
             path: path + "/" + name,
@@ -183,6 +197,13 @@ public final class DiskCache: DataCaching {
         )
         switch result {
         case .hit(let data):
+            if !indexed, !isReadOnly {
+                // Another cache wrote it: from now on this one counts it, and may evict it.
+                let size = DiskCacheFile.fileSize(dataCount: data.count)
+                state.withLock { state in
+                    if !state.index.contains(name) { state.index.insert(name, size: size, touchedAt: now) }
+                }
+            }
             return data
         case .missing:
             if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
@@ -205,9 +226,10 @@ public final class DiskCache: DataCaching {
     /// What the index says about a key, decided under the lock.
     private enum Lookup {
         case staged(Data)
-        case absent
+        /// Not indexed; on disk only if the folder's generation moved on.
+        case unindexed(folderGeneration: UInt64)
         case expired
-        case file(size: Int?, touch: Bool)
+        case file(size: Int?, touch: Bool, indexed: Bool)
     }
 
     /// Stores data for a key, written in the background; an empty key or empty data is not stored.
@@ -254,7 +276,7 @@ public final class DiskCache: DataCaching {
             state.index.removeAll()
         }
         queue.async {
-            let names = DiskCacheFile.scan(directory: self.path, removeTemporaryFiles: false).map(\.name)
+            let names = DiskCacheFile.scan(directory: self.path, removeStaleTemporaries: false).map(\.name)
             self.removeFilesUnlessStoredAgain(names)
         }
     }
@@ -300,34 +322,86 @@ public final class DiskCache: DataCaching {
     // MARK: - Background work (on `queue`)
 
     private func loadIndex() {
-        if !isReadOnly {
+        guard let ledger else {
+            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false)
+            state.withLock { state in
+                state.index.reconcile(scanned: scanned, keeping: [])
+                state.isIndexLoaded = true
+            }
+            return
+        }
+        ledger.withLock { held in
             let removed = DiskCacheFile.migrate(directory: path)
             if removed > 0 {
                 logger.notice(
                     "Removed \(removed) disk cache entries of an older format (they held their keys) from \(path)"
                 )
             }
-        }
-        let scanned = DiskCacheFile.scan(directory: path, removeTemporaryFiles: !isReadOnly)
-        let now = now()
-        let evicted = state.withLock { state -> [String] in
-            state.index.merge(scanned: scanned)
-            state.isIndexLoaded = true
-            guard !isReadOnly else { return [] }
-            var evicted: [String] = []
-            if let maximumAge {
-                state.lastExpirySweep = now
-                evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
+            count(&held)
+            let now = now()
+            let evicted = state.withLock { state -> [String] in
+                var evicted: [String] = []
+                if let maximumAge {
+                    state.lastExpirySweep = now
+                    evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
+                }
+                return evicted + state.index.sweep(limit: sizeLimit, lowMark: lowMark)
             }
-            return evicted + state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            change(&held) { removeFiles(evicted, &$0) }
         }
-        removeFilesUnlessStoredAgain(evicted)
     }
+
+    /// Counts the folder while holding its lock: the index learns every entry on disk and forgets those gone (the
+    /// entries still waiting to be written stay), and the ledger's total becomes exact.
+    private func count(_ held: inout DiskCacheLedger.Held) {
+        let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked)
+        let total = scanned.reduce(0) { $0 + $1.size }
+        held.values = DiskCacheLedger.Values(totalSize: total, generation: (held.values?.generation ?? 0) &+ 1)
+        held.save()
+        let generation = held.values?.generation
+        state.withLock { state in
+            state.index.reconcile(scanned: scanned, keeping: Set(state.staging.keys))
+            state.isIndexLoaded = true
+            state.folderGeneration = generation
+            state.othersWrite = false
+        }
+    }
+
+    /// Makes one change to the folder holding its lock (`withLock` when the caller does not hold it yet), then
+    /// advances the folder's generation.
+    private func change<Result>(_ body: (inout DiskCacheLedger.Held) -> Result) -> Result {
+        guard let ledger else {
+            var held = DiskCacheLedger.Held.unlocked
+            return body(&held)
+        }
+        return ledger.withLock { held in change(&held, body) }
+    }
+
+    private func change<Result>(
+        _ held: inout DiskCacheLedger.Held,
+        _ body: (inout DiskCacheLedger.Held) -> Result
+    ) -> Result {
+        if held.values == nil, held.isLocked { count(&held) }
+        let before = held.values?.generation
+        state.withLock { state in
+            if before != state.folderGeneration { state.othersWrite = true }
+        }
+        let result = body(&held)
+        held.values?.generation &+= 1
+        held.save()
+        let after = held.values?.generation
+        state.withLock { $0.folderGeneration = after }
+        return result
+    }
+
+    private var lowMark: Int { Int(Double(sizeLimit) * trimRatio) }
 
     private func write(name: String, key: String, generation: Int) {
         guard let staged = state.withLock({ $0.staging[name] }), staged.generation == generation else { return }
         do {
-            try writeFile(name: name, key: key, data: staged.data)
+            let temporary = try writeTemporary(key: key, data: staged.data)
+            let size = DiskCacheFile.fileSize(dataCount: staged.data.count)
+            try change { install(temporary, as: name, size: size, &$0) }.get()
         } catch {
             state.withLock { state in
                 if state.staging[name]?.generation == generation {
@@ -358,23 +432,62 @@ public final class DiskCache: DataCaching {
         if resumed { logger.notice("Disk cache at \(path) writes again") }
     }
 
-    /// Writes a file; recreates the folder once if it was deleted from outside.
-    private func writeFile(name: String, key: String, data: Data) throws(DiskCacheFile.IOError) {
-        let temporary = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
+    /// Writes an entry's file under a temporary name; recreates the folder once if it was deleted from outside.
+    private func writeTemporary(key: String, data: Data) throws(DiskCacheFile.IOError) -> String {
         for attempt in 1...2 {
             do {
-                return try DiskCacheFile.write(
+                return try DiskCacheFile.writeTemporary(
                     directory: path,
-                    name: name,
                     key: key,
                     data: data,
-                    temporaryName: temporary,
                     synchronize: synchronizesWrites
                 )
             } catch  where error.code == ENOENT && attempt == 1 {
                 DiskCacheFile.prepareDirectory(path)
                 forgetEntriesOnDisk()
             }
+        }
+        preconditionFailure("the second attempt returns or throws")
+    }
+
+    /// Renames a written entry into place and, when the caches on the folder together hold more than the size limit,
+    /// evicts: the total is raised before the rename and lowered after, so a kill in between leaves it too high.
+    private func install(
+        _ temporary: String,
+        as name: String,
+        size: Int,
+        _ held: inout DiskCacheLedger.Held
+    ) -> Result<Void, DiskCacheFile.IOError> {
+        let replaced = DiskCacheFile.size(path: path + "/" + name) ?? 0
+        if size > replaced, held.values != nil {
+            held.values!.totalSize += size - replaced
+            held.save()
+        }
+        do {
+            try DiskCacheFile.install(temporaryName: temporary, as: name, in: path)
+        } catch {
+            return .failure(error)
+        }
+        if replaced > size { held.values?.totalSize -= replaced - size }
+        guard let total = held.values?.totalSize, total > sizeLimit else { return .success(()) }
+        // Other caches wrote too: learn their entries, then evict the least recently used of them all.
+        count(&held)
+        let evicted = state.withLock { state -> [String] in
+            let evicted = state.index.sweep(limit: sizeLimit, lowMark: lowMark)
+            for victim in evicted { state.staging[victim] = nil }
+            return evicted
+        }
+        removeFiles(evicted, &held)
+        return .success(())
+    }
+
+    /// Deletes entry files holding the folder's lock, lowering the total by what each really took.
+    private func removeFiles(_ names: [String], _ held: inout DiskCacheLedger.Held) {
+        for name in names {
+            let file = path + "/" + name
+            guard let size = DiskCacheFile.size(path: file) else { continue }
+            DiskCacheFile.remove(path: file)
+            held.values?.totalSize -= size
         }
     }
 
@@ -398,7 +511,7 @@ public final class DiskCache: DataCaching {
         forgetEntriesOnDisk()
     }
 
-    /// Forgets an entry that cannot be served and deletes its file (only the lock owner deletes).
+    /// Forgets an entry that cannot be served and deletes its file (a cache that cannot write leaves it).
     private func removeUnreadable(_ name: String) {
         guard !isReadOnly else { return }
         state.withLock { _ = $0.index.remove(name) }
@@ -410,6 +523,7 @@ public final class DiskCache: DataCaching {
     private func removeFilesUnlessStoredAgain(_ names: [String]) {
         guard !names.isEmpty else { return }
         let doomed = state.withLock { state in names.filter { !state.index.contains($0) } }
-        for name in doomed { DiskCacheFile.remove(path: path + "/" + name) }
+        guard !doomed.isEmpty else { return }
+        change { removeFiles(doomed, &$0) }
     }
 }

@@ -241,15 +241,15 @@ enum DiskCacheFile {
         return header
     }
 
-    /// Writes an entry under a temporary name in the same folder, then renames it into place.
-    static func write(
+    /// Writes an entry under a new temporary name in the folder and returns that name; the caller renames it into
+    /// place (``install(temporaryName:as:in:)``) holding the folder's lock.
+    static func writeTemporary(
         directory: String,
-        name: String,
         key: String,
         data: Data,
-        temporaryName: String,
         synchronize: Bool
-    ) throws(IOError) {
+    ) throws(IOError) -> String {
+        let temporaryName = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
         let temporary = directory + "/" + temporaryName
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw IOError(operation: "open", code: errno) }
@@ -263,13 +263,30 @@ enum DiskCacheFile {
             failure = IOError(operation: "fsync", code: errno)
         }
         if close(descriptor) != 0, failure == nil { failure = IOError(operation: "close", code: errno) }
-        if failure == nil, rename(temporary, directory + "/" + name) != 0 {
-            failure = IOError(operation: "rename", code: errno)
-        }
         if let failure {
             unlink(temporary)
             throw failure
         }
+        return temporaryName
+    }
+
+    /// Renames a file written by ``writeTemporary(directory:key:data:synchronize:)`` into place.
+    static func install(temporaryName: String, as name: String, in directory: String) throws(IOError) {
+        let temporary = directory + "/" + temporaryName
+        guard rename(temporary, directory + "/" + name) == 0 else {
+            let failure = IOError(operation: "rename", code: errno)
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Numbers temporary files; with the process ID in the name, no two writers in any process share one.
+    private static let temporaryCounter = AtomicInt(0)
+
+    /// The size of a file, `nil` when there is none.
+    static func size(path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
     /// Removes a file; a file already gone is not an error.
@@ -279,46 +296,34 @@ enum DiskCacheFile {
 
     // MARK: - Folder
 
-    /// Entry files in a folder, with their sizes and modification times; removes leftover temporary files
-    /// when `removeTemporaryFiles` (only the lock owner may).
-    static func scan(directory: String, removeTemporaryFiles: Bool) -> [(name: String, size: Int, modified: Double)] {
+    /// Entry files in a folder, with their sizes and modification times; removes temporary files left by a
+    /// writer that died when `removeStaleTemporaries`.
+    static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         var found: [(name: String, size: Int, modified: Double)] = []
+        let now = Date().timeIntervalSince1970
         for name in names {
             let path = directory + "/" + name
+            var info = stat()
             if isEntryName(name) {
-                var info = stat()
                 guard stat(path, &info) == 0 else { continue }
                 found.append((name, Int(info.st_size), modificationTime(info)))
-            } else if removeTemporaryFiles, name.hasPrefix(".tmp-") {
+            } else if removeStaleTemporaries, name.hasPrefix(".tmp-"), stat(path, &info) == 0,
+                isStale(temporaryName: name, modified: modificationTime(info), now: now)
+            {
                 unlink(path)
             }
         }
         return found
     }
 
-    enum LockResult {
-        case locked(Int32)
-        case heldElsewhere
-        case failed(IOError)
-    }
-
-    /// Takes the folder's lock file. The lock lasts until the descriptor is closed; another cache (in this
-    /// process or another) that holds it makes this one `heldElsewhere`.
-    static func lock(directory: String) -> LockResult {
-        let descriptor = open(directory + "/.lock", O_RDONLY | O_CREAT | O_CLOEXEC, fileMode)
-        guard descriptor >= 0 else { return .failed(IOError(operation: "open lock file", code: errno)) }
-        tighten(descriptor: descriptor, to: fileMode)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            return code == EWOULDBLOCK ? .heldElsewhere : .failed(IOError(operation: "flock", code: code))
-        }
-        return .locked(descriptor)
-    }
-
-    static func unlock(_ descriptor: Int32) {
-        close(descriptor)
+    /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be reused,
+    /// and a sandbox may not say whether another app's process lives).
+    private static func isStale(temporaryName: String, modified: Double, now: Double) -> Bool {
+        guard now - modified < 3_600 else { return true }
+        let parts = temporaryName.split(separator: "-")
+        guard parts.count == 3, let pid = pid_t(parts[1]) else { return true }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     // MARK: - Helpers

@@ -100,6 +100,25 @@ struct DiskCacheIndex {
         }
     }
 
+    /// Makes the index match a scan of the folder: entries no longer on disk are forgotten unless `keeping` names
+    /// them (they wait to be written), sizes are taken from the disk, and new entries come first in LRU order.
+    mutating func reconcile(scanned: [(name: String, size: Int, modified: Double)], keeping: Set<String>) {
+        var onDisk: [String: Int] = [:]
+        onDisk.reserveCapacity(scanned.count)
+        for file in scanned { onDisk[file.name] = file.size }
+        for (name, entry) in entries where !keeping.contains(name) {
+            guard let size = onDisk[name] else {
+                remove(name)
+                continue
+            }
+            if size != entry.size {
+                totalSize += size - entry.size
+                entries[name]!.size = size
+            }
+        }
+        merge(scanned: scanned)
+    }
+
     /// Names from least to most recently used.
     var namesByAge: [String] { entries.sorted { $0.value.tick < $1.value.tick }.map(\.key) }
 }

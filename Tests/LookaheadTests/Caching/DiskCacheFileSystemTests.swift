@@ -108,7 +108,6 @@ struct DiskCacheFileSystemTests {
         #expect(cache.cachedData(for: "after") == data(99))
         // Read from the disk by a cache opened later, not from memory.
         let reopened = DiskCache(directory: folder, sizeLimit: 10 << 20)
-        #expect(reopened.isReadOnly)
         #expect(reopened.cachedData(for: "after") == data(99))
     }
 

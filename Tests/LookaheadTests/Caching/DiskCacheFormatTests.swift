@@ -161,7 +161,6 @@ import Testing
         let writer = stored("key", data(11, count: 30 * 1024))
         let reader = DiskCache(directory: folder.url)
         reader.flush()  // its index is loaded: it knows "key"
-        #expect(reader.isReadOnly)
         writer.storeData(data(12, count: 10), for: "later")
         writer.flush()
         #expect(reader.cachedData(for: "later") == data(12, count: 10))  // unknown size: fstat, header, data

@@ -34,7 +34,7 @@ import Darwin
         await cache.flush()
         #expect(mode(path) == 0o700)
         let names = files(in: path)
-        #expect(names.contains(".lock"))
+        #expect(names.contains(DiskCacheLedger.fileName))
         #expect(names.contains(DiskCacheFile.formatMarkerName))
         #expect(names.contains { DiskCacheFile.isEntryName($0) })
         for name in names {
@@ -42,17 +42,17 @@ import Darwin
         }
     }
 
-    @Test func anExistingFolderAndLockFileAreTightened() throws {
+    @Test func anExistingFolderAndLedgerAreTightened() throws {
         let path = folder.path + "/loose"
         #expect(mkdir(path, 0o755) == 0)
         #expect(chmod(path, 0o755) == 0)
-        #expect(FileManager.default.createFile(atPath: path + "/.lock", contents: nil))
-        #expect(chmod(path + "/.lock", 0o644) == 0)
+        #expect(FileManager.default.createFile(atPath: path + "/" + DiskCacheLedger.fileName, contents: nil))
+        #expect(chmod(path + "/" + DiskCacheLedger.fileName, 0o644) == 0)
         let cache = DiskCache(directory: URL(fileURLWithPath: path))
         cache.flush()
         #expect(!cache.isReadOnly)
         #expect(mode(path) == 0o700)
-        #expect(mode(path + "/.lock") == 0o600)
+        #expect(mode(path + "/" + DiskCacheLedger.fileName) == 0o600)
     }
 
     @Test func noEntryFileHoldsTheKey() async throws {

@@ -180,22 +180,74 @@ import Testing
         #expect(reopened.cachedData(for: "new") == data(2))
     }
 
-    @Test func aSecondCacheOnTheSameFolderOnlyReads() {
-        let writer = DiskCache(directory: folder.url)
-        writer.storeData(data(1), for: "shared")
-        writer.flush()
-        let reader = DiskCache(directory: folder.url)
-        #expect(reader.isReadOnly)
-        #expect(!writer.isReadOnly)
-        #expect(reader.cachedData(for: "shared") == data(1))
-        reader.storeData(data(2), for: "shared")  // ignored
-        reader.removeData(for: "shared")  // ignored
-        reader.flush()
-        #expect(writer.cachedData(for: "shared") == data(1))
-        // The reader sees what the writer adds after it opened.
-        writer.storeData(data(3), for: "later")
-        writer.flush()
-        #expect(reader.cachedData(for: "later") == data(3))
+    @Test func twoCachesOnOneFolderBothWriteAndReadEachOthersEntries() {
+        let first = DiskCache(directory: folder.url)
+        first.storeData(data(1), for: "shared")
+        first.flush()
+        let second = DiskCache(directory: folder.url)
+        second.flush()
+        #expect(!second.isReadOnly)
+        #expect(second.cachedData(for: "shared") == data(1))  // found when it opened
+        // Each sees what the other adds after it opened, though its index did not know it.
+        first.storeData(data(2), for: "from-first")
+        first.flush()
+        second.storeData(data(3), for: "from-second")
+        second.flush()
+        #expect(second.cachedData(for: "from-first") == data(2))
+        #expect(first.cachedData(for: "from-second") == data(3))
+        // A removal by one is a miss for the other.
+        second.removeData(for: "shared")
+        second.flush()
+        #expect(first.cachedData(for: "shared") == nil)
+        let reopened = DiskCache(directory: folder.url)
+        reopened.flush()
+        #expect(reopened.totalCount == 2)
+    }
+
+    @Test func aMissCostsNoFileLookupUntilAnotherCacheWrites() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "known")
+        cache.flush()
+        // An entry file the index does not know, put there without the folder's ledger: not looked for.
+        let file = Data(DiskCacheFile.header(keyDigest: DiskCacheFile.keyDigest(for: "planted"), data: data(2)))
+        try (file + data(2)).write(to: URL(fileURLWithPath: cache.filePath(for: "planted")))
+        #expect(cache.cachedData(for: "planted") == nil)
+        // Once another cache has changed the folder, misses look at the disk.
+        let other = DiskCache(directory: folder.url)
+        other.storeData(data(3), for: "other")
+        other.flush()
+        #expect(cache.cachedData(for: "planted") == data(2))
+        #expect(cache.cachedData(for: "other") == data(3))
+    }
+
+    @Test func cachesSharingAFolderKeepItsSizeLimitTogether() {
+        // Each entry takes 1056 bytes; the limit holds 20, a sweep trims to 16.
+        let limit = 20 * 1056
+        let first = DiskCache(directory: folder.url, sizeLimit: limit)
+        let second = DiskCache(directory: folder.url, sizeLimit: limit)
+        first.flush()
+        second.flush()
+        for n in 0..<60 {
+            let cache = n.isMultiple(of: 2) ? first : second
+            cache.storeData(data(n), for: "key-\(n)")
+            cache.flush()
+            #expect(onDiskSize() <= limit, "after entry \(n): \(onDiskSize()) bytes on disk")
+        }
+        // The newest entries survive whichever cache wrote them; the oldest went.
+        #expect(first.cachedData(for: "key-59") == data(59))
+        #expect(second.cachedData(for: "key-58") == data(58))
+        #expect(first.cachedData(for: "key-0") == nil)
+        let reopened = DiskCache(directory: folder.url, sizeLimit: limit)
+        reopened.flush()
+        #expect(reopened.totalSize == onDiskSize())
+    }
+
+    private func onDiskSize() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter(isEntryFile).reduce(0) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path + "/" + name)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        }
     }
 
     @Test func removeDataAndRemoveAll() {

@@ -24,21 +24,40 @@ struct DiskWriterCommand: ParsableCommand {
     @Option(help: "The cache size limit in bytes.")
     var sizeLimit = 2 << 20
 
+    @Option(help: "The step between entry numbers: two writers with a stride of 2 take the even and the odd ones.")
+    var stride = 1
+
+    @Option(help: "After each store, read this many entries among the 128 numbers below it, of any writer.")
+    var reads = 0
+
     func run() throws {
         let cache = DiskCache(directory: URL(fileURLWithPath: directory), sizeLimit: sizeLimit)
         guard !cache.isReadOnly else {
-            emit("locked")
+            emit("unwritable")
             throw ExitCode(2)
         }
         emit("ready")
         var number = first
+        var stored = 0
+        var othersRead = 0
+        var generator = SystemRandomNumberGenerator()
         while true {
             cache.storeData(CrashTestEntries.payload(number), for: CrashTestEntries.key(number))
-            if number % 4 == 0 {
-                cache.flush()
-                emit("stored \(number)")
+            for _ in 0..<reads {
+                let other = number - Int.random(in: 1...128, using: &generator)
+                guard other >= 0, let data = cache.cachedData(for: CrashTestEntries.key(other)) else { continue }
+                guard data == CrashTestEntries.payload(other) else {
+                    emit("wrong bytes for entry \(other)")
+                    throw ExitCode(3)
+                }
+                if (other - first) % stride != 0 { othersRead += 1 }
             }
-            number += 1
+            stored += 1
+            if stored % 4 == 0 {
+                cache.flush()
+                emit(reads > 0 ? "stored \(number) others-read \(othersRead)" : "stored \(number)")
+            }
+            number += stride
         }
     }
 

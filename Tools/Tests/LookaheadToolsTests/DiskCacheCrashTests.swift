@@ -51,12 +51,11 @@ import Glibc
                 lines = buffer.split(separator: UInt8(ascii: "\n")).count
             }
             if round == 0 {
-                // While the writer runs, a second cache on the folder, in this process, only reads.
+                // While the writer runs, a second cache on the folder, in this process, writes too.
                 let second = DiskCache(directory: folder, sizeLimit: 3 << 20)
-                #expect(second.isReadOnly, "the writer process holds the folder's lock")
                 second.storeData(Data([1, 2, 3]), for: "from-the-second-cache")
                 second.flush()
-                #expect(!second.containsData(for: "from-the-second-cache"))
+                #expect(second.cachedData(for: "from-the-second-cache") == Data([1, 2, 3]))
             }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -70,7 +69,7 @@ import Glibc
             // Reopen and check every entry this or an earlier round may have written.
             let cache = DiskCache(directory: folder, sizeLimit: 3 << 20)
             cache.flush()
-            #expect(!cache.isReadOnly, "the killed writer's lock must be gone")
+            #expect(!cache.isReadOnly)
             #expect(cache.totalSize <= 3 << 20)
             for earlier in 0...round {
                 for number in (earlier * 100_000)...highestByRound[earlier] {

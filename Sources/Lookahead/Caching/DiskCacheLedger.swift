@@ -1,0 +1,150 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead — the disk cache folder's ledger: one lock and two numbers shared by every cache open on the folder.
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the caches open on one folder share, in this process or in others (an app and its extensions in an app
+/// group): a lock taken around every change to the folder, the bytes the entries take, and a generation that every
+/// change advances.
+///
+/// The lock is held for one change at a time and never while waiting for anything else: iOS ends a suspended app that
+/// holds a lock on a file in a shared container. The total is raised before a file grows and lowered after it shrinks
+/// or goes, so a process killed in between leaves it too high, never too low; the next open counts again.
+final class DiskCacheLedger: Sendable {
+    /// The numbers the ledger file holds.
+    struct Values: Equatable {
+        var totalSize: Int
+        var generation: UInt64
+    }
+
+    /// The ledger while its lock is held.
+    struct Held {
+        fileprivate let descriptor: Int32
+        /// `false` when the ledger file could not be opened again: the change runs without the lock.
+        let isLocked: Bool
+        /// `nil` when the file holds no valid record (new, or its last write failed): the holder counts again.
+        var values: Values?
+
+        /// A change made without the lock, by a cache that has no ledger file.
+        static let unlocked = Held(descriptor: -1, isLocked: false, values: nil)
+
+        /// Writes the values; a write that fails empties the file, so the next holder counts again.
+        func save() {
+            guard isLocked, let values else { return }
+            var record = [UInt8](repeating: 0, count: DiskCacheLedger.recordSize)
+            DiskCacheLedger.store(UInt64(DiskCacheLedger.magic), into: &record, at: 0, size: 8)
+            DiskCacheLedger.store(UInt64(max(0, values.totalSize)), into: &record, at: 8, size: 8)
+            DiskCacheLedger.store(values.generation, into: &record, at: 16, size: 8)
+            let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            if written != record.count { _ = ftruncate(descriptor, 0) }
+        }
+    }
+
+    static let fileName = ".ledger"
+    /// "LKLEDGR" and the record's format version.
+    private static let magic: UInt64 = 0x01_52_47_44_45_4C_4B_4C
+    private static let recordSize = 24
+
+    private let path: String
+    private let directory: String
+    /// Read only, for ``peekGeneration()``: a descriptor open for writing would keep the file system from being
+    /// remounted read-only. Replaced when the file is made again.
+    private let reader: Locked<(descriptor: Int32, inode: UInt64)>
+
+    /// Opens (creating if needed) the ledger of a folder that exists.
+    init(directory: String) throws(DiskCacheFile.IOError) {
+        self.directory = directory
+        self.path = directory + "/" + Self.fileName
+        let writable = try Self.openFile(path, O_RDWR | O_CREAT)
+        close(writable)
+        reader = Locked(try Self.openReader(path))
+    }
+
+    deinit {
+        reader.withLock { _ = close($0.descriptor) }
+    }
+
+    /// The generation, read without the lock; `nil` when the file holds no valid record.
+    func peekGeneration() -> UInt64? {
+        reader.withLock { Self.read($0.descriptor)?.generation }
+    }
+
+    /// Runs `body` holding the folder's lock, blocking until the caches in other processes let it go. A ledger
+    /// file deleted with its folder is made again, so every cache on the folder locks the same file.
+    func withLock<Result>(_ body: (inout Held) -> Result) -> Result {
+        var attempts = 0
+        while true {
+            attempts += 1
+            if attempts > 1 { DiskCacheFile.prepareDirectory(directory) }
+            guard let descriptor = try? Self.openFile(path, O_RDWR | O_CREAT) else {
+                if attempts < 3 { continue }
+                var held = Held.unlocked
+                return body(&held)
+            }
+            // Closing the descriptor lets the lock go.
+            defer { close(descriptor) }
+            guard Self.lock(descriptor) else {
+                var held = Held.unlocked
+                return body(&held)
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_nlink > 0 || attempts >= 3 else {
+                continue  // deleted between the open and the lock
+            }
+            let inode = UInt64(info.st_ino)
+            if reader.withLock({ $0.inode }) != inode, let replacement = try? Self.openReader(path) {
+                reader.withLock { current in
+                    close(current.descriptor)
+                    current = replacement
+                }
+            }
+            var held = Held(descriptor: descriptor, isLocked: true, values: Self.read(descriptor))
+            return body(&held)
+        }
+    }
+
+    private static func openFile(_ path: String, _ flags: Int32) throws(DiskCacheFile.IOError) -> Int32 {
+        let descriptor = open(path, flags | O_CLOEXEC, DiskCacheFile.fileMode)
+        guard descriptor >= 0 else { throw DiskCacheFile.IOError(operation: "open ledger", code: errno) }
+        if flags & O_CREAT != 0 { DiskCacheFile.tighten(descriptor: descriptor, to: DiskCacheFile.fileMode) }
+        return descriptor
+    }
+
+    private static func openReader(_ path: String) throws(DiskCacheFile.IOError) -> (descriptor: Int32, inode: UInt64) {
+        let descriptor = try openFile(path, O_RDONLY)
+        var info = stat()
+        return (descriptor, fstat(descriptor, &info) == 0 ? UInt64(info.st_ino) : 0)
+    }
+
+    private static func lock(_ descriptor: Int32) -> Bool {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { return false }
+        }
+        return true
+    }
+
+    private static func read(_ descriptor: Int32) -> Values? {
+        var record = [UInt8](repeating: 0, count: recordSize)
+        let count = record.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count == recordSize, load(record, at: 0) == magic else { return nil }
+        let total = load(record, at: 8)
+        guard total <= UInt64(Int.max) else { return nil }
+        return Values(totalSize: Int(total), generation: load(record, at: 16))
+    }
+
+    private static func load(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+
+    fileprivate static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
+        for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+    }
+}
