@@ -35,8 +35,8 @@ public struct DataLoadRequest: Sendable {
     /// ``DataLoadingError/statusCodeUnacceptable(_:_:)`` with code 304, like any other non-2xx status.
     public var headers: [String: String] = [:]
     /// Called at most once, when the caller cancelled a transfer whose final response was a `200` with part of
-    /// its body received: that part and the response, so it can be resumed later with `Range`. Loaders may
-    /// ignore it (``URLSessionDataLoader`` does); ``CurlDataLoader`` calls it on its own thread.
+    /// its body received: that part and the response, so it can be resumed later with `Range`. Both loaders call
+    /// it, on their own thread or queue; a loader may ignore it (then a cancelled download starts over).
     public var partialBodyOnCancellation: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
     /// Called after some calls to ``progress`` with the body received so far, when set (the pipeline sets it for
     /// progressive previews, see ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Optional for a

@@ -131,14 +131,25 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
+    typealias PartialHandler = @Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void
 
     func register(_ task: URLSessionDataTask, _ transfer: Transfer) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
-    /// The caller cancelled (and has been resumed).
+    /// The caller cancelled (and has been resumed): the body received so far of a `200` goes to
+    /// ``DataLoadRequest/partialBodyOnCancellation``, once, so a later load can resume it with `Range`.
     func stop(_ task: URLSessionDataTask) {
-        modify(task.taskIdentifier) { $0.isStopping = true }
+        let partial = modify(task.taskIdentifier) { transfer -> (Data, HTTPResponseInfo, PartialHandler)? in
+            defer { transfer.isStopping = true }
+            guard !transfer.isStopping, transfer.failure == nil,
+                let handler = transfer.request.partialBodyOnCancellation, let response = transfer.response,
+                response.statusCode == 200, !transfer.data.isEmpty
+            else { return nil }
+            defer { transfer.data = Data() }
+            return (transfer.data, response, handler)
+        }
+        if let (data, response, handler) = partial ?? nil { handler(data, response) }
         #if !canImport(FoundationNetworking)
         task.cancel()  // safe in every state on Apple platforms
         #endif

@@ -39,7 +39,7 @@ extension ImagePipeline {
         /// When set, a download cancelled half-way keeps up to this many bytes in the disk cache, and the next
         /// load of the URL asks for the rest (`Range` + `If-Range`) if the server allowed it (`Accept-Ranges:
         /// bytes` and a strong validator). `nil` (the default) keeps nothing. Needs a loader that hands over
-        /// partial bodies (``CurlDataLoader``).
+        /// partial bodies: ``CurlDataLoader`` and ``URLSessionDataLoader`` both do.
         public var partialDownloadLimit: Int?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]

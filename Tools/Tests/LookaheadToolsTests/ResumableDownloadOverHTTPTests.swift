@@ -12,9 +12,21 @@ import Testing
         "lookahead-resume-\(UUID().uuidString)"
     )
 
-    private func makePipeline(_ disk: DiskCache) -> ImagePipeline {
+    /// Both loaders hand over the body received before a cancellation.
+    enum Loader: String, CaseIterable, Sendable {
+        case curl, urlSession
+
+        func make() -> any DataLoading {
+            switch self {
+            case .curl: CurlDataLoader()
+            case .urlSession: URLSessionDataLoader()
+            }
+        }
+    }
+
+    private func makePipeline(_ disk: DiskCache, loader: Loader = .curl) -> ImagePipeline {
         ImagePipeline {
-            $0.dataLoader = DefaultDataLoader()
+            $0.dataLoader = loader.make()
             $0.diskCache = disk
             $0.memoryCache = nil
             $0.partialDownloadLimit = 8 << 20
@@ -51,11 +63,12 @@ import Testing
         }.image(for: ImageRequest(url: url))
     }
 
-    @Test func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest() async throws {
+    @Test(arguments: Loader.allCases)
+    func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest(loader: Loader) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, loader: loader)
         let path = "/resumable/1.jpg"
         let whole = try await reference(server.url(path + "?w=1024"))
         let total = server.bodyBytesSent(forPath: path)
@@ -121,11 +134,12 @@ import Testing
         await server.stop()
     }
 
-    @Test func aChangedETagGetsTheWholeNewImage() async throws {
+    @Test(arguments: Loader.allCases)
+    func aChangedETagGetsTheWholeNewImage(loader: Loader) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, loader: loader)
         let path = "/resumable/3.jpg"
         await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=1000"), pipeline, server, path: path)
         await disk.flush()
