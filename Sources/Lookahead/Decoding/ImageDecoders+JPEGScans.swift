@@ -13,65 +13,12 @@ import Darwin
 #endif
 
 extension ImageDecoders.JPEG {
-    /// The work of decoding a progressive JPEG: its scans, counted by walking the markers (the entropy-coded data
-    /// is skipped with `memchr`, so this costs a fraction of a decode), and its 8×8 blocks, from the frame header.
-    /// `nil` for a sequential JPEG, whose work is bounded by its pixels alone. Stops at the end-of-image marker or
-    /// at anything that is not a marker where one belongs: the decoder reports malformed data itself.
+    /// The work of decoding a progressive JPEG: its scans (``JPEGScanWalk``) and its 8×8 blocks, from the frame
+    /// header. `nil` for a sequential JPEG, whose work is bounded by its pixels alone.
     static func progressiveWork(_ bytes: UnsafeRawBufferPointer) -> (scans: Int, blocks: Int)? {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 4 else { return nil }
-        let count = bytes.count
-        var offset = 2  // after SOI
-        var blocks: Int?
-        var scans = 0
-        while offset + 1 < count {
-            guard base[offset] == 0xFF else { break }
-            let marker = base[offset + 1]
-            switch marker {
-            case 0xFF:  // fill byte
-                offset += 1
-                continue
-            case 0xD9:  // end of image
-                return finish(blocks, scans)
-            case 0x01, 0xD0...0xD7:  // no length
-                offset += 2
-                continue
-            default:
-                break
-            }
-            guard offset + 3 < count else { break }
-            let length = Int(base[offset + 2]) << 8 | Int(base[offset + 3])
-            switch marker {
-            case 0xC2, 0xC6, 0xCA, 0xCE:  // progressive frames (Huffman, arithmetic; differential)
-                // FF Cn, length (2), precision (1), height (2), width (2).
-                guard offset + 8 < count else { return nil }
-                let height = Int(base[offset + 5]) << 8 | Int(base[offset + 6])
-                let width = Int(base[offset + 7]) << 8 | Int(base[offset + 8])
-                blocks = ((width + 7) / 8) * ((height + 7) / 8)
-            case 0xC0, 0xC1, 0xC3, 0xC5, 0xC7, 0xC9, 0xCB, 0xCD, 0xCF:  // sequential and lossless frames
-                return nil
-            default:
-                break
-            }
-            offset += 2 + length
-            guard marker == 0xDA else { continue }
-            scans += 1
-            // Entropy-coded data runs to the next marker: FF followed by neither 00 (a stuffed FF) nor a restart.
-            while offset < count {
-                guard let found = memchr(base + offset, 0xFF, count - offset) else { return finish(blocks, scans) }
-                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard index + 1 < count else { return finish(blocks, scans) }
-                let next = base[index + 1]
-                if next == 0x00 || (0xD0...0xD7).contains(next) {
-                    offset = index + 2
-                } else if next == 0xFF {
-                    offset = index + 1
-                } else {
-                    offset = index
-                    break
-                }
-            }
-        }
-        return finish(blocks, scans)
+        let walk = JPEGScanWalk(bytes)
+        guard let frame = walk.frame, frame.isProgressive else { return nil }
+        return (walk.scans, ((frame.width + 7) / 8) * ((frame.height + 7) / 8))
     }
 
     /// Whether libjpeg decodes the file in one pass over its data, holding a few rows of blocks at a time: a
@@ -112,9 +59,6 @@ extension ImageDecoders.JPEG {
         return false
     }
 
-    private static func finish(_ blocks: Int?, _ scans: Int) -> (scans: Int, blocks: Int)? {
-        blocks.map { (scans, $0) }
-    }
 }
 #endif
 

@@ -6,8 +6,9 @@ public import Foundation
 import CJPEGProgressive
 #endif
 
-/// Decodes previews of a progressive JPEG (SOF2) from a partial body, through libjpeg's buffered-image mode (the
-/// TurboJPEG API cannot stop at a scan).
+/// Decodes previews of a progressive JPEG (SOF2) from a partial body: on Linux through libjpeg's buffered-image mode
+/// (the TurboJPEG API cannot stop at a scan); on Apple platforms through ImageIO, given the bytes up to the last
+/// complete scan closed with an end-of-image marker (``previewPrefix(of:maximumPixelCount:)`` decides which).
 ///
 /// - Each preview reads the bytes so far from the start, through a suspending source (running out of bytes is
 ///   "not yet", never an error), and shows the last scan that is complete. Stateless: nothing is kept between
@@ -84,8 +85,21 @@ public enum ProgressiveJPEGPreviews {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .unsupported(reason: text.isEmpty ? "libjpeg error" : text)
         }
+        #elseif canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
+        switch previewPrefix(of: data, maximumPixelCount: context.maximumPixelCount) {
+        case .prefix(let prefix, let scan):
+            // ImageIO shows a progressive JPEG closed after a complete scan as of that scan.
+            guard let image = try? ImageDecoders.ImageIODecoder().decode(prefix, context: context) else {
+                return .needsMoreData
+            }
+            return .preview(image, scan: scan)
+        case .needsMoreData:
+            return .needsMoreData
+        case .unsupported(let reason):
+            return .unsupported(reason: reason)
+        }
         #else
-        return .unsupported(reason: "previews need libjpeg")
+        return .unsupported(reason: "previews need libjpeg or ImageIO")
         #endif
     }
 

@@ -155,7 +155,7 @@ import Testing
         #expect(reason.contains("scans"))
     }
 
-    private static func meanDifference(_ lhs: Bitmap, _ rhs: Bitmap) -> Double {
+    static func meanDifference(_ lhs: Bitmap, _ rhs: Bitmap) -> Double {
         guard lhs.width == rhs.width, lhs.height == rhs.height else { return .infinity }
         var total = 0
         for y in 0..<lhs.height {
