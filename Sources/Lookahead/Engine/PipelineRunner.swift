@@ -137,8 +137,9 @@ final class PipelineRunner: Sendable {
         switch start.work {
         case .load(let request):
             let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+                let began = ContinuousClock.now
                 let result = await self.stages.fetch.run(request, reporter: reporter)
-                self.finish(operation, with: result.map { .data($0) })
+                self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
             token.attach(task)
         case .decode(let data, let request):
@@ -157,8 +158,11 @@ final class PipelineRunner: Sendable {
             }
         case .loadProcessedImage(let request):
             let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+                let began = ContinuousClock.now
                 switch await self.stages.processedImage.run(request) {
-                case .success(let image?): self.finish(operation, with: .success(.image(image)))
+                case .success(var image?):
+                    image.metrics.dataLoad = .since(began)
+                    self.finish(operation, with: .success(.image(image)))
                 case .success(nil): self.run { $0.operationMissedProcessedImage(operation) }
                 case .failure(let error): self.finish(operation, with: .failure(error))
                 }
@@ -178,7 +182,8 @@ final class PipelineRunner: Sendable {
         var fresh = request
         fresh.options.insert(.disableDiskCacheReads)
         let task = executor.runLoad(priority: Self.taskPriority(priority)) { [fresh] in
-            let loaded = await self.stages.fetch.run(fresh, reporter: reporter)
+            let began = ContinuousClock.now
+            let loaded = await self.stages.fetch.run(fresh, reporter: reporter).map { $0.measured(since: began) }
             self.executor.runDecode {
                 let result: Result<PreparedImage, ImagePipelineError> =
                     token.isCancelled

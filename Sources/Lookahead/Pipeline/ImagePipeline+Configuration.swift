@@ -105,6 +105,11 @@ extension ImagePipeline {
         /// Receives diagnostic events (downloads started and finished, cache hits). Called on arbitrary threads;
         /// must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
+        /// Receives each image task's ``ImageTaskMetrics`` as it ends — succeeded, failed or cancelled — after its
+        /// completion handlers ran: the time each stage took and the bytes downloaded, for analytics. Called on
+        /// arbitrary threads; must return quickly. `nil` (the default) costs nothing. `image(for:)` answered from
+        /// the memory cache makes no task and reports nothing.
+        public var taskMetricsHandler: (@Sendable (ImageTaskMetrics) -> Void)?
         /// Runs the stages' work; `nil` for the default (Swift tasks for downloads, dedicated threads for decoding).
         @_spi(Simulation) public var executor: (any ImagePipelineExecutor)?
 
@@ -141,6 +146,7 @@ extension ImagePipeline {
             self.failureBackoff = ImagePipeline.FailureBackoff()
             self.isCoalescingEnabled = true
             self.eventHandler = nil
+            self.taskMetricsHandler = nil
             self.executor = nil
         }
     }

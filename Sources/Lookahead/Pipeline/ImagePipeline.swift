@@ -225,7 +225,12 @@ public final class ImagePipeline: Sendable {
     }
 
     private func makeTask(with request: ImageRequest) -> ImageTask {
-        ImageTask(id: Self.makeTaskID(), request: request, runner: runner)
+        ImageTask(
+            id: Self.makeTaskID(),
+            request: request,
+            runner: runner,
+            metricsHandler: configuration.taskMetricsHandler
+        )
     }
 
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the

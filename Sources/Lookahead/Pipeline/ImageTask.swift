@@ -60,12 +60,22 @@ public final class ImageTask: Sendable {
     public let request: ImageRequest
     private let runner: PipelineRunner
     private let storage: Locked<Storage>
+    /// Receives the task's metrics when it ends; `nil` unless the pipeline's configuration asks for them.
+    private let metricsHandler: (@Sendable (ImageTaskMetrics) -> Void)?
+    private let createdAt: ContinuousClock.Instant?
 
-    init(id: Int, request: ImageRequest, runner: PipelineRunner) {
+    init(
+        id: Int,
+        request: ImageRequest,
+        runner: PipelineRunner,
+        metricsHandler: (@Sendable (ImageTaskMetrics) -> Void)? = nil
+    ) {
         self.id = id
         self.request = request
         self.runner = runner
         self.storage = Locked(Storage(priority: request.priority))
+        self.metricsHandler = metricsHandler
+        self.createdAt = metricsHandler == nil ? nil : .now
     }
 
     /// The current priority. Changing it re-ranks the shared work this task waits on.
@@ -211,7 +221,11 @@ public final class ImageTask: Sendable {
 
     /// Sets the final result; `false` if the task had already finished.
     @discardableResult
-    func finish(_ result: Result<ImageResponse, ImagePipeline.Error>, isCancellation: Bool = false) -> Bool {
+    func finish(
+        _ result: Result<ImageResponse, ImagePipeline.Error>,
+        isCancellation: Bool = false,
+        stages: ImageTaskMetrics.Stages = ImageTaskMetrics.Stages()
+    ) -> Bool {
         let taken = storage.withLock {
             storage -> (
                 subscribers: [AsyncStream<Event>.Continuation],
@@ -239,6 +253,23 @@ public final class ImageTask: Sendable {
         }
         for waiter in taken.waiters { waiter.resume(returning: result) }
         for completion in taken.completions { completion(result) }
+        if let metricsHandler, let createdAt {
+            let outcome: ImageTaskMetrics.Outcome =
+                switch result {
+                case _ where isCancellation: .cancelled
+                case .success(let response): .succeeded(cacheType: response.cacheType)
+                case .failure(let error): .failed(error)
+                }
+            metricsHandler(
+                ImageTaskMetrics(
+                    taskID: id,
+                    request: request,
+                    task: .since(createdAt),
+                    outcome: outcome,
+                    stages: stages
+                )
+            )
+        }
         return true
     }
 }
@@ -261,7 +292,7 @@ extension ImageTask: TaskReceiver {
                 httpResponse: image.response,
                 animation: image.animation
             )
-            finish(.success(response))
+            finish(.success(response), stages: image.metrics)
         case .success(.data):
             preconditionFailure("Internal inconsistency: an image task received data")
         case .failure(.cancelled):

@@ -36,12 +36,15 @@ struct DecodeStage: Sendable {
                     duration: .now - start
                 )
             )
-            return PreparedImage(
+            var prepared = PreparedImage(
                 image: decoded.image,
                 response: loaded.response.response,
                 cacheType: loaded.cacheType,
                 animation: decoded.animation
             )
+            prepared.metrics = loaded.metrics
+            prepared.metrics.decode = .since(start)
+            return prepared
         }
     }
 

@@ -68,6 +68,7 @@ struct FetchDataStage: Sendable {
         let keepPartial = policy.writesDiskCache ? diskCache.flatMap { partialBodyKeeper(key: key, in: $0) } : nil
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
+        let downloadStart = ContinuousClock.now
         var result = await download(
             request,
             reporter: reporter,
@@ -84,11 +85,16 @@ struct FetchDataStage: Sendable {
         if let stale, let diskCache, let served = serve(stale, after: result, url: url, cache: diskCache, key: key) {
             return .success(served)
         }
+        let downloaded = ImageTaskMetrics.Interval.since(downloadStart)
         return result.map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).flatMap {
                 networkTicket(for: response, cache: $0, key: key)
             }
-            return LoadedData(response: response, diskCacheTicket: ticket)
+            var loaded = LoadedData(response: response, diskCacheTicket: ticket)
+            loaded.metrics.download = downloaded
+            loaded.metrics.downloadedBytes = response.data.count
+            loaded.metrics.resumedBytes = resume.map { min($0.data.count, response.data.count) } ?? 0
+            return loaded
         }
     }
 

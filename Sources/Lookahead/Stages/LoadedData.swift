@@ -8,6 +8,8 @@ package struct LoadedData: Sendable {
     package var response: DataLoadResponse
     package var cacheType: ImageResponse.CacheType?
     package var diskCacheTicket: DiskCacheTicket?
+    /// When the data was looked up and downloaded.
+    package var metrics = ImageTaskMetrics.Stages()
 
     package init(
         response: DataLoadResponse,
@@ -17,5 +19,12 @@ package struct LoadedData: Sendable {
         self.response = response
         self.cacheType = cacheType
         self.diskCacheTicket = diskCacheTicket
+    }
+
+    /// The data, its lookup and download having taken from `start` to now.
+    func measured(since start: ContinuousClock.Instant) -> LoadedData {
+        var measured = self
+        measured.metrics.dataLoad = .since(start)
+        return measured
     }
 }

@@ -9,6 +9,8 @@ package struct PreparedImage {
     package var cacheType: ImageResponse.CacheType?
     /// Every frame, for a request that asked for them (``image`` is the first).
     package var animation: AnimatedImage?
+    /// How the stages made it.
+    package var metrics = ImageTaskMetrics.Stages()
 
     package init(
         image: PlatformImage,

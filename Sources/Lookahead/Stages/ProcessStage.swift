@@ -8,6 +8,7 @@ import Foundation
 struct ProcessStage: Sendable {
     func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
         guard let processor = request.processors.last else { return .success(input) }
+        let start = ContinuousClock.now
         // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
         func apply(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
             guard let bitmap = image.makeBitmap() else {
@@ -31,6 +32,11 @@ struct ProcessStage: Sendable {
         } catch {
             return .failure(error)
         }
+        // One interval from the first processor to the last: each stage applies one.
+        output.metrics.processing = ImageTaskMetrics.Interval(
+            start: input.metrics.processing?.start ?? start,
+            end: .now
+        )
         return .success(output)
     }
 }
