@@ -19,7 +19,9 @@ import Foundation
 ///   load of a row still near the screen to a prefetch.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
 /// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
-///   backoff.
+///   backoff. A failure to reach the host (refused, reset, offline, timed out) loads again by itself when the host
+///   answers another download (``ImagePipeline/recoveredHosts``): once per answer, so a slot that fails again
+///   waits for the next one. A reused (empty) slot never does.
 /// - Every change is reported through the one `onChange` callback, called on the caller's thread for
 ///   synchronous changes and on a background thread for completions.
 public final class ImageSlot: Sendable {
@@ -76,6 +78,9 @@ public final class ImageSlot: Sendable {
         var state = State.empty
         var generation = 0
         var task: ImageTask?
+        /// The slot watches the pipeline's host recoveries: since its first failure to reach a host.
+        var isWatchingRecoveries = false
+        var recoveryObserver: Int?
     }
 
     /// The pipeline that loads the images.
@@ -104,6 +109,10 @@ public final class ImageSlot: Sendable {
         self.visiblePriority = visiblePriority
         self.onProgress = onProgress
         self.onChange = onChange
+    }
+
+    deinit {
+        if let id = inner.withLock({ $0.recoveryObserver }) { pipeline.hostRecoveries.removeObserver(id) }
     }
 
     /// What the cell shows now.
@@ -142,6 +151,7 @@ public final class ImageSlot: Sendable {
         }
         previous?.cancel()
         onChange(state)
+        if let waiting { watchForRecovery(after: waiting) }
         guard cached == nil, waiting == nil, startsLoading else { return }
         start(request, generation: generation)
     }
@@ -268,7 +278,39 @@ public final class ImageSlot: Sendable {
             }
             return inner.state
         }
-        if let state { onChange(state) }
+        guard let state else { return }
+        onChange(state)
+        if case .failed(let error, _) = state { watchForRecovery(after: error) }
+    }
+
+    // MARK: - Recovery
+
+    /// After a failure to reach a host, observes the pipeline's host recoveries: once, for the slot's lifetime.
+    private func watchForRecovery(after error: ImagePipeline.Error) {
+        guard FailureBackoffStateMachine.isUnreachable(error) else { return }
+        let isWatching = inner.withLock { inner -> Bool in
+            defer { inner.isWatchingRecoveries = true }
+            return inner.isWatchingRecoveries
+        }
+        guard !isWatching else { return }
+        let id = pipeline.hostRecoveries.addObserver { [weak self] host in self?.hostRecovered(host) }
+        inner.withLock { $0.recoveryObserver = id }
+    }
+
+    /// A host answers again: a failure to reach it that the slot shows loads again, once (the slot is loading
+    /// afterwards; a new failure waits for the next recovery).
+    private func hostRecovered(_ host: String) {
+        let reload = inner.withLock { inner -> (ImageRequest, Int)? in
+            guard case .failed(let error, let request) = inner.state, request.url?.host == host,
+                FailureBackoffStateMachine.isUnreachable(error)
+            else { return nil }
+            inner.generation += 1
+            inner.state = .loading(request)
+            return (request, inner.generation)
+        }
+        guard let (request, generation) = reload else { return }
+        onChange(.loading(request))
+        start(request, generation: generation)
     }
 }
 
