@@ -81,6 +81,8 @@ public final class ImageSlot: Sendable {
         /// The slot watches the pipeline's host recoveries: since its first failure to reach a host.
         var isWatchingRecoveries = false
         var recoveryObserver: Int?
+        /// The running load is a catch-up (see ``catchUpIfRecovered(after:)``): its failure does not catch up again.
+        var isCatchUp = false
     }
 
     /// The pipeline that loads the images.
@@ -143,6 +145,7 @@ public final class ImageSlot: Sendable {
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.generation += 1
+            inner.isCatchUp = false
             inner.task = nil
             inner.state =
                 cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
@@ -187,6 +190,7 @@ public final class ImageSlot: Sendable {
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
             inner.generation += 1
+            inner.isCatchUp = false
             inner.state = .empty
             defer { inner.task = nil }
             return inner.task
@@ -204,6 +208,7 @@ public final class ImageSlot: Sendable {
         request.options.insert(.skipFailureBackoff)
         let generation = inner.withLock { inner -> Int in
             inner.generation += 1
+            inner.isCatchUp = false
             inner.state = .loading(request)
             return inner.generation
         }
@@ -280,7 +285,10 @@ public final class ImageSlot: Sendable {
         }
         guard let state else { return }
         onChange(state)
-        if case .failed(let error, _) = state { watchForRecovery(after: error) }
+        if case .failed(let error, let request) = state {
+            watchForRecovery(after: error)
+            catchUpIfRecovered(after: error, request: request)
+        }
     }
 
     // MARK: - Recovery
@@ -297,14 +305,24 @@ public final class ImageSlot: Sendable {
         inner.withLock { $0.recoveryObserver = id }
     }
 
+    /// The host answered another download between this load's failure and now (the announcement found the slot
+    /// still loading): reload once, as the announcement would have. A catch-up that fails waits for the next one.
+    private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
+        guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
+            let records = pipeline.failureRecords, !records.isUnreachable(host)
+        else { return }
+        hostRecovered(host, isCatchUp: true)
+    }
+
     /// A host answers again: a failure to reach it that the slot shows loads again, once (the slot is loading
     /// afterwards; a new failure waits for the next recovery).
-    private func hostRecovered(_ host: String) {
+    private func hostRecovered(_ host: String, isCatchUp: Bool = false) {
         let reload = inner.withLock { inner -> (ImageRequest, Int)? in
             guard case .failed(let error, let request) = inner.state, request.url?.host == host,
-                FailureBackoffStateMachine.isUnreachable(error)
+                FailureBackoffStateMachine.isUnreachable(error), !(isCatchUp && inner.isCatchUp)
             else { return nil }
             inner.generation += 1
+            inner.isCatchUp = isCatchUp
             inner.state = .loading(request)
             return (request, inner.generation)
         }

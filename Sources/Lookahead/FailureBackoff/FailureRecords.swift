@@ -63,6 +63,11 @@ final class FailureRecords: Sendable {
         if recovered { recoveries.hostRecovered(host) }
     }
 
+    /// Whether `host` has failures that did not reach it and has not answered since.
+    func isUnreachable(_ host: String) -> Bool {
+        unreachableHostCount.load() > 0 && machine.withLock { $0.unreachableHosts.contains(host) }
+    }
+
     /// Network data decoded (`nil`) or failed to: a success forgets the URL's failures, a failure counts (a 200
     /// answer with an HTML body, asked for on every frame, is a storm too).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {

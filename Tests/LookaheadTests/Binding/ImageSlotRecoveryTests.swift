@@ -101,6 +101,28 @@ import Testing
         #expect(changes.value == Array(repeating: "failed a.test/down.jpg", count: 3))
     }
 
+    @Test func aFailureAppliedJustAfterTheHostAnsweredStillReloadsOnce() async {
+        let isUp = isUp
+        let changes = changes
+        let failureRecords = pipeline.failureRecords
+        let url = URL(string: "https://a.test/1.jpg")!
+        let slot = ImageSlot(pipeline: pipeline) { state in
+            switch state {
+            case .failed where !isUp.value:
+                // The answer lands between the failure's record and the slot showing it: the announcement finds
+                // the slot still loading, and the slot catches up when it shows the failure.
+                isUp.update { $0 = true }
+                failureRecords?.hostAnswered(url)
+            case .failed: changes.update { $0.append("failed") }
+            case .loaded: changes.update { $0.append("loaded") }
+            case .empty, .loading, .preview: break
+            }
+        }
+        slot.configure(with: ImageRequest(url: url))
+        await changes.wait { $0 == ["loaded"] }
+        #expect(starts("a.test/1.jpg") == 2)
+    }
+
     @Test func theAnswerIsAnnouncedOnRecoveredHosts() async throws {
         let stream = pipeline.recoveredHosts
         _ = try? await pipeline.image(for: request("a.test", "1.jpg"))
