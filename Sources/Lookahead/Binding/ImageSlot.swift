@@ -19,7 +19,9 @@ import Foundation
 ///   load of a row still near the screen to a prefetch.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
 /// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
-///   backoff.
+///   backoff. A failure to reach the host (refused, reset, offline, timed out) loads again by itself when the host
+///   answers another download (``ImagePipeline/recoveredHosts``): once per answer, so a slot that fails again
+///   waits for the next one. A reused (empty) slot never does.
 /// - Every change is reported through the one `onChange` callback, called on the caller's thread for
 ///   synchronous changes and on a background thread for completions.
 public final class ImageSlot: Sendable {
@@ -76,6 +78,11 @@ public final class ImageSlot: Sendable {
         var state = State.empty
         var generation = 0
         var task: ImageTask?
+        /// The slot watches the pipeline's host recoveries: since its first failure to reach a host.
+        var isWatchingRecoveries = false
+        var recoveryObserver: Int?
+        /// The running load is a catch-up (see ``catchUpIfRecovered(after:)``): its failure does not catch up again.
+        var isCatchUp = false
     }
 
     /// The pipeline that loads the images.
@@ -106,6 +113,10 @@ public final class ImageSlot: Sendable {
         self.onChange = onChange
     }
 
+    deinit {
+        if let id = inner.withLock({ $0.recoveryObserver }) { pipeline.hostRecoveries.removeObserver(id) }
+    }
+
     /// What the cell shows now.
     public var state: State { inner.withLock { $0.state } }
 
@@ -134,6 +145,7 @@ public final class ImageSlot: Sendable {
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.generation += 1
+            inner.isCatchUp = false
             inner.task = nil
             inner.state =
                 cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
@@ -142,6 +154,7 @@ public final class ImageSlot: Sendable {
         }
         previous?.cancel()
         onChange(state)
+        if let waiting { watchForRecovery(after: waiting) }
         guard cached == nil, waiting == nil, startsLoading else { return }
         start(request, generation: generation)
     }
@@ -177,6 +190,7 @@ public final class ImageSlot: Sendable {
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
             inner.generation += 1
+            inner.isCatchUp = false
             inner.state = .empty
             defer { inner.task = nil }
             return inner.task
@@ -194,6 +208,7 @@ public final class ImageSlot: Sendable {
         request.options.insert(.skipFailureBackoff)
         let generation = inner.withLock { inner -> Int in
             inner.generation += 1
+            inner.isCatchUp = false
             inner.state = .loading(request)
             return inner.generation
         }
@@ -268,7 +283,52 @@ public final class ImageSlot: Sendable {
             }
             return inner.state
         }
-        if let state { onChange(state) }
+        guard let state else { return }
+        onChange(state)
+        if case .failed(let error, let request) = state {
+            watchForRecovery(after: error)
+            catchUpIfRecovered(after: error, request: request)
+        }
+    }
+
+    // MARK: - Recovery
+
+    /// After a failure to reach a host, observes the pipeline's host recoveries: once, for the slot's lifetime.
+    private func watchForRecovery(after error: ImagePipeline.Error) {
+        guard FailureBackoffStateMachine.isUnreachable(error) else { return }
+        let isWatching = inner.withLock { inner -> Bool in
+            defer { inner.isWatchingRecoveries = true }
+            return inner.isWatchingRecoveries
+        }
+        guard !isWatching else { return }
+        let id = pipeline.hostRecoveries.addObserver { [weak self] host in self?.hostRecovered(host) }
+        inner.withLock { $0.recoveryObserver = id }
+    }
+
+    /// The host answered another download between this load's failure and now (the announcement found the slot
+    /// still loading): reload once, as the announcement would have. A catch-up that fails waits for the next one.
+    private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
+        guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
+            let records = pipeline.failureRecords, !records.isUnreachable(host)
+        else { return }
+        hostRecovered(host, isCatchUp: true)
+    }
+
+    /// A host answers again: a failure to reach it that the slot shows loads again, once (the slot is loading
+    /// afterwards; a new failure waits for the next recovery).
+    private func hostRecovered(_ host: String, isCatchUp: Bool = false) {
+        let reload = inner.withLock { inner -> (ImageRequest, Int)? in
+            guard case .failed(let error, let request) = inner.state, request.url?.host == host,
+                FailureBackoffStateMachine.isUnreachable(error), !(isCatchUp && inner.isCatchUp)
+            else { return nil }
+            inner.generation += 1
+            inner.isCatchUp = isCatchUp
+            inner.state = .loading(request)
+            return (request, inner.generation)
+        }
+        guard let (request, generation) = reload else { return }
+        onChange(.loading(request))
+        start(request, generation: generation)
     }
 }
 

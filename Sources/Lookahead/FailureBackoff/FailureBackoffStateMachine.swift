@@ -23,6 +23,9 @@ package struct FailureBackoffStateMachine {
         package var retryAt: Duration?
         /// An attempt was admitted since the last failure counted: the next failure counts.
         package var isAttemptAdmitted = false
+        /// The host the last failure could not reach (refused, reset, offline, timed out): an answer from it
+        /// clears the record. `nil` when the last failure was an answer (a 404, an undecodable body).
+        package var unreachableHost: String?
     }
 
     /// Whether a load may go to the network.
@@ -55,6 +58,8 @@ package struct FailureBackoffStateMachine {
 
     package let policy: ImagePipeline.FailureBackoff
     private var records: LRUStorage<String, Record>
+    /// Hosts with a record whose last failure did not reach them: what ``hostAnswered(_:)`` looks for.
+    private(set) package var unreachableHosts: Set<String> = []
 
     /// The number of URLs with a record.
     package var recordCount: Int { records.count }
@@ -94,15 +99,25 @@ package struct FailureBackoffStateMachine {
 
     /// A load of the URL failed. `retryAfter` is the server's `Retry-After`, already read as a delay; it is
     /// honoured for 429 and 503 only.
+    /// `host` is the URL's host: a failure to reach it is cleared when it answers again.
     @discardableResult
     package mutating func recordFailure(
         _ url: String,
         error: ImagePipelineError,
         retryAfter: Duration? = nil,
+        host: String? = nil,
         now: Duration
     ) -> Outcome {
         let classification = Self.classify(error)
         guard classification != .ignored else { return .ignored }
+        let unreachableHost = Self.isUnreachable(error) ? host : nil
+        if let unreachableHost, unreachableHosts.insert(unreachableHost).inserted,
+            unreachableHosts.count > records.countLimit
+        {
+            // Hosts that never answered, whose records were evicted: keep only those with a record.
+            unreachableHosts = Set(recordedKeys().compactMap { records.value(forKey: $0, now: .zero)?.unreachableHost })
+            unreachableHosts.insert(unreachableHost)
+        }
         var record: Record
         if let existing = records.value(forKey: url, now: .zero) {
             record = existing
@@ -110,6 +125,7 @@ package struct FailureBackoffStateMachine {
                 // The same attempt failing again (a second decode of the same bytes, a request that shared
                 // the download): keep the count and the wait, remember the newer error.
                 record.lastError = error
+                record.unreachableHost = unreachableHost
                 records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
                 return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
             }
@@ -118,6 +134,7 @@ package struct FailureBackoffStateMachine {
             record = Record(failureCount: 1, lastError: error, retryAt: nil)
         }
         record.lastError = error
+        record.unreachableHost = unreachableHost
         record.isAttemptAdmitted = false
         let outcome: Outcome
         switch classification {
@@ -149,6 +166,23 @@ package struct FailureBackoffStateMachine {
     /// Forgets every failure.
     package mutating func forgetAll() {
         records.removeAll()
+        unreachableHosts.removeAll()
+    }
+
+    /// The host answered (any HTTP response): the records of its URLs whose last failure did not reach it are
+    /// removed, so they load at once. Returns whether the host had such failures (then the answer is news: the
+    /// network came back); `false`, and nothing scanned, for a host that never failed that way.
+    package mutating func hostAnswered(_ host: String) -> Bool {
+        guard unreachableHosts.remove(host) != nil else { return false }
+        for key in recordedKeys() where records.value(forKey: key, now: .zero)?.unreachableHost == host {
+            _ = records.removeValue(forKey: key)
+        }
+        return true
+    }
+
+    /// The keys, oldest first: reading each in this order leaves the recency order as it was.
+    private func recordedKeys() -> [String] {
+        records.keysByRecency.reversed()
     }
 
     // MARK: - Policy
@@ -184,6 +218,18 @@ package struct FailureBackoffStateMachine {
             }
         case .dataLoadingFailed, .dataIsEmpty, .noDecoder, .decodingFailed:
             .transient
+        }
+    }
+
+    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short.
+    /// A TLS failure reached a server that would not talk, and a status code or a body is an answer.
+    package static func isUnreachable(_ error: ImagePipelineError) -> Bool {
+        switch error {
+        case .failureBackoff(let lastError, _): isUnreachable(lastError)
+        case .dataLoadingFailed(DataLoadingError.transportFailed(let failure)):
+            failure.kind != .tls && failure.kind != .cancelledBySystem
+        case .dataLoadingFailed(DataLoadingError.timedOut), .dataLoadingFailed(DataLoadingError.truncated): true
+        default: false
         }
     }
 

@@ -12,10 +12,15 @@ final class FailureRecords: Sendable {
     /// The machine's record count, updated under its lock and read without it: a request for a URL when no URL
     /// has failed (the usual case, checked on every start) costs no lock, no clock read and no hashing.
     private let recordCount = AtomicInt(0)
+    /// The machine's count of unreachable hosts, read without its lock: an answer from a host when none failed to
+    /// answer (the usual case, on every download) costs one atomic load.
+    private let unreachableHostCount = AtomicInt(0)
+    private let recoveries: HostRecoveries
 
-    init(policy: ImagePipeline.FailureBackoff) {
+    init(policy: ImagePipeline.FailureBackoff, recoveries: HostRecoveries = HostRecoveries()) {
         self.machine = Locked(FailureBackoffStateMachine(policy: policy))
         self.now = policy.now
+        self.recoveries = recoveries
     }
 
     /// The error a request fails with at once, or `nil` when it may go to the network. Requests that do not load
@@ -43,7 +48,24 @@ final class FailureRecords: Sendable {
         if let response, response.statusCode == 429 || response.statusCode == 503 {
             retryAfter = RetryAfter.delay(in: response.headers, now: Date())
         }
-        recordFailure(url.absoluteString, error: error, retryAfter: retryAfter)
+        let now = now()
+        update {
+            _ = $0.recordFailure(url.absoluteString, error: error, retryAfter: retryAfter, host: url.host, now: now)
+        }
+    }
+
+    /// The server of `url` answered (any HTTP response). When its host had failed to answer, the failures that
+    /// did not reach it are forgotten and the host's recovery is announced (``ImagePipeline/recoveredHosts``).
+    func hostAnswered(_ url: URL) {
+        guard unreachableHostCount.load() > 0, let host = url.host else { return }
+        var recovered = false
+        update { recovered = $0.hostAnswered(host) }
+        if recovered { recoveries.hostRecovered(host) }
+    }
+
+    /// Whether `host` has failures that did not reach it and has not answered since.
+    func isUnreachable(_ host: String) -> Bool {
+        unreachableHostCount.load() > 0 && machine.withLock { $0.unreachableHosts.contains(host) }
     }
 
     /// Network data decoded (`nil`) or failed to: a success forgets the URL's failures, a failure counts (a 200
@@ -78,6 +100,7 @@ final class FailureRecords: Sendable {
         machine.withLock {
             body(&$0)
             recordCount.store($0.recordCount)
+            unreachableHostCount.store($0.unreachableHosts.count)
         }
     }
 

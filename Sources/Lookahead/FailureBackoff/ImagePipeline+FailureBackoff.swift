@@ -27,6 +27,9 @@ extension ImagePipeline {
     /// - Undecodable network data counts as a failure of its URL: a 200 answer with an HTML body, asked for on
     ///   every frame, is a storm too. Data from the disk cache that fails to decode does not count.
     /// - Cancellations never count, nor does anything after the data arrived and decoded (processing).
+    /// - When a host answers again (any HTTP response) after failures that never reached it (refused, reset,
+    ///   offline, no such host, timed out), those failures of its URLs are forgotten and the host is announced on
+    ///   ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing such a failure loads again by itself.
     /// - One failure is counted per attempt: failures of requests sharing one download count once.
     /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
     ///   ``ImagePipeline/forgetFailures(for:)`` and ``ImagePipeline/forgetAllFailures()``.
@@ -95,5 +98,28 @@ extension ImagePipeline {
     /// Forgets every failure: the next request for any URL goes to the network. For a user's refresh.
     public func forgetAllFailures() {
         failureRecords?.forgetAll()
+    }
+}
+
+// MARK: - Host recovery
+
+extension ImagePipeline {
+    /// The hosts that answer again after failures to reach them: each time a download gets an HTTP response from a
+    /// host whose earlier downloads were refused, reset, offline, unresolved or timed out. Those URLs' failures are
+    /// already forgotten when the host is announced, so the app can load them again at once. 404s and undecodable
+    /// bodies stay backed off. Every ``ImageSlot`` already reloads by itself; this is for views of your own.
+    ///
+    /// ```swift
+    /// for await host in pipeline.recoveredHosts { reloadFailedImages(of: host) }
+    /// ```
+    ///
+    /// Each access is a new stream, which stops observing when its iteration ends. Needs
+    /// ``Configuration/failureBackoff`` (on by default): without it, failures are not remembered.
+    public var recoveredHosts: AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        let recoveries = hostRecoveries
+        let id = recoveries.addObserver { host in continuation.yield(host) }
+        continuation.onTermination = { _ in recoveries.removeObserver(id) }
+        return stream
     }
 }

@@ -35,13 +35,17 @@ public final class ImagePipeline: Sendable {
     let runner: PipelineRunner
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
+    /// Who is told that a host answers again after failing to (``recoveredHosts``).
+    package let hostRecoveries: HostRecoveries
     /// Task ids are unique in the process, across pipelines.
     private static let nextTaskID = AtomicInt(0)
 
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let failureRecords = configuration.failureBackoff.map(FailureRecords.init(policy:))
+        let hostRecoveries = HostRecoveries()
+        self.hostRecoveries = hostRecoveries
+        let failureRecords = configuration.failureBackoff.map { FailureRecords(policy: $0, recoveries: hostRecoveries) }
         self.failureRecords = failureRecords
         let executor = configuration.executor ?? DefaultPipelineExecutor()
         let events = configuration.eventHandler

@@ -156,6 +156,11 @@ struct FetchDataStage: Sendable {
             result = .failure(Task.isCancelled ? .cancelled : ImagePipelineError(loading: error))
             if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
         }
+        // Any answer from the server (a body, or a status code) tells that the network to its host is back.
+        switch result {
+        case .success, .failure(.statusCodeUnacceptable), .failure(.dataIsEmpty): failureRecords?.hostAnswered(url)
+        case .failure: break
+        }
         switch result {
         case .success(let response):
             events?(.dataLoadFinished(url, byteCount: response.data.count))

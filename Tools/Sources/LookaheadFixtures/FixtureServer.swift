@@ -44,6 +44,7 @@ public final class FixtureServer: Sendable {
     let ledger: RequestLedger
     let faultLedger: FaultLedger
     let httpCacheLedger: HTTPCacheLedger
+    let outage: OutageSwitch
     private let serverTask: Task<Void, Never>
 
     private init(
@@ -54,6 +55,7 @@ public final class FixtureServer: Sendable {
         ledger: RequestLedger,
         faultLedger: FaultLedger,
         httpCacheLedger: HTTPCacheLedger,
+        outage: OutageSwitch,
         serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
@@ -63,6 +65,7 @@ public final class FixtureServer: Sendable {
         self.ledger = ledger
         self.faultLedger = faultLedger
         self.httpCacheLedger = httpCacheLedger
+        self.outage = outage
         self.serverTask = serverTask
     }
 
@@ -87,7 +90,8 @@ public final class FixtureServer: Sendable {
         let routes = try FixtureRoutes(configuration: configuration, photos: photos)
         let ledger = RequestLedger()
         let router = Router(context: FixtureRequestContext.self)
-        router.add(middleware: RequestTrackingMiddleware(ledger: ledger))
+        let outage = OutageSwitch()
+        router.add(middleware: RequestTrackingMiddleware(ledger: ledger, outage: outage))
         routes.register(on: router)
 
         let signal = StartupSignal()
@@ -141,6 +145,7 @@ public final class FixtureServer: Sendable {
             ledger: ledger,
             faultLedger: routes.faultLedger,
             httpCacheLedger: routes.httpCacheLedger,
+            outage: outage,
             serverTask: serverTask
         )
     }

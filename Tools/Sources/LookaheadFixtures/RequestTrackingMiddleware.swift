@@ -25,6 +25,8 @@ struct RequestTrackingMiddleware: RouterMiddleware {
     typealias Context = FixtureRequestContext
 
     let ledger: RequestLedger
+    /// During an outage every connection is closed unanswered (``FixtureServer/startOutage(for:)``).
+    let outage: OutageSwitch
 
     func handle(
         _ request: Request,
@@ -34,6 +36,10 @@ struct RequestTrackingMiddleware: RouterMiddleware {
         let path = request.uri.path
         var context = context
         context.requestIndex = ledger.recordRequest(path: path, connection: context.remoteEndpoint)
+        if outage.isDown {
+            ledger.recordAbort(path: path)
+            return await FixtureRoutes.resetConnection(context: context)
+        }
         var response: Response
         do {
             response = try await next(request, context)

@@ -82,6 +82,16 @@ struct GalleryCells {
     /// The cell bound to `item`, if any.
     func cell(showing item: Int) -> Cell? { boundCells[item].map { cells[$0] } }
 
+    /// Whether every one of `items` shows its image, drawn (a progressive JPEG's preview counts).
+    func isShowingImages(of items: Range<Int>) -> Bool {
+        items.allSatisfy { item in
+            guard let cell = boundCells[item], case .image(let art, let graphics, _) = cells[cell].display else {
+                return false
+            }
+            return art != nil || graphics != nil
+        }
+    }
+
     /// Whether one of `items` still shows its placeholder (a spinner to turn).
     func isWaiting(for items: Range<Int>) -> Bool {
         items.contains { item in

@@ -12,6 +12,9 @@ extension InteractiveGallery {
         public var framesPerSecond = 60
         /// The colour behind everything (images with transparency are composited over it).
         public var background = RGB(24, 24, 28)
+        /// When the embedded server's outage ends (`--outage`): the gallery logs, and sums up, how long after it every
+        /// visible image was shown, with no key pressed.
+        public var outageEnd: ContinuousClock.Instant?
 
         public init() {}
     }
@@ -22,6 +25,8 @@ extension InteractiveGallery {
         public var lateFrames = 0
         public var memoryHits = 0
         public var failures = 0
+        /// Seconds from the end of the outage (``Options/outageEnd``) to every visible image shown.
+        public var outageRecovery: Double?
         /// Milliseconds of work per frame (input, layout, binding cells, drawing, writing), in frame order.
         public var frameWork: [Double] = []
         /// Of that, milliseconds spent writing to the terminal, for frames that wrote anything.

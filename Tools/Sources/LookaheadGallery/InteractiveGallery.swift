@@ -118,6 +118,13 @@ public final class InteractiveGallery: @unchecked Sendable {
             let binding = cells.bindVisibleItems(of: navigator)
             writer.forgetGraphics(ofCells: binding.unbound)
             if binding.changed { needsDraw = true }
+            if summary.outageRecovery == nil, let end = options.outageEnd, now >= end,
+                cells.isShowingImages(of: navigator.visibleItems)
+            {
+                let seconds = end.duration(to: now).seconds
+                summary.outageRecovery = seconds
+                log.line("🌐 Every visible image shown \(String(format: "%.1f", seconds)) s after the outage ended")
+            }
             // The spinner turns at 10 Hz, and only while a visible cell waits for its image.
             let phase = Int(start.duration(to: now).seconds * 10)
             if phase != spinnerPhase, isWaitingForVisibleImages { needsDraw = true }

@@ -57,6 +57,15 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "The delay of a slow response, in milliseconds.")
     var slowMs = 2000
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the embedded server closes every connection unanswered, from the moment the gallery shows its rows.",
+            discussion:
+                "Once it answers again, the failed rows load by themselves; the gallery logs how long that took."
+        )
+    )
+    var outage = 0.0
+
     @Option(help: "Redirects (302) the embedded server puts in front of each image URL of the headless run (0…5).")
     var redirects = 0
 
@@ -102,6 +111,7 @@ struct GalleryCommand: AsyncParsableCommand {
             throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
         }
         if let failure = faults.validationFailure { throw ValidationError(failure) }
+        guard (0...3600).contains(outage) else { throw ValidationError("--outage must be between 0 and 3600 seconds") }
         if let log, log != "pane" {
             let folder = URL(fileURLWithPath: log).deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
@@ -269,6 +279,11 @@ struct GalleryCommand: AsyncParsableCommand {
         options.mode = GalleryMode(rawValue: mode) ?? .list
         options.graphics = graphics == "auto" ? GraphicsMode.detect() : GraphicsMode(rawValue: graphics) ?? .symbols
         options.logLines = log == "pane" ? 6 : 0
+        if let server, outage > 0 {
+            let duration = Duration.milliseconds(Int64(outage * 1000))
+            server.startOutage(for: duration)
+            options.outageEnd = ContinuousClock.now.advanced(by: duration)
+        }
         let gallery = InteractiveGallery(
             pipeline: pipeline,
             items: items,
@@ -304,6 +319,9 @@ struct GalleryCommand: AsyncParsableCommand {
                     InteractiveGallery.Summary.percentile(0.5, of: summary.writeTime),
                     InteractiveGallery.Summary.percentile(0.99, of: summary.writeTime)
                 )
+                + (summary.outageRecovery.map {
+                    String(format: " Every visible image shown %.1f s after the outage ended.", $0)
+                } ?? "")
         )
     }
 

@@ -301,6 +301,26 @@ struct TmuxGalleryTests {
         try session.send("q")
     }
 
+    @Test func afterAnOutageEveryVisibleRowLoadsWithNoKeyPressed() throws {
+        // The embedded server closes every connection for 3 s from the moment the rows are listed.
+        let session = try TmuxSession(arguments: fast + ["--outage", "3"])
+        try session.waitFor("a row whose connection failed") { $0.contains("connection failed") }
+        // Quiet, the last visible row shows its image 1–4 s after the outage ends (the first answer comes when a
+        // failed URL's backoff lets it try again). The bound is ten times that and more, for a loaded machine:
+        // what must never happen is a row that stays failed until a key is pressed.
+        let shown = try session.waitFor("every visible row loaded, no key pressed", timeout: .seconds(60)) {
+            !$0.contains("connection failed") && !$0.contains("loading…") && shows(1, in: $0)
+        }
+        #expect(shows(2, in: shown))
+        try session.send("q")
+        let after = try session.waitFor("the summary after the gallery") { $0.contains("EXIT=") }
+        // The summary line wraps at the pane's width.
+        let text = after.replacingOccurrences(of: "\n", with: "")
+        let figure = text.firstMatch(of: /Every visible image shown ([0-9.]+) s after the outage ended/)?.1
+        #expect(figure != nil, "the summary gives the time to every visible image:\n\(after)")
+        print("seconds from the end of the outage to every visible image shown: \(figure ?? "?")")
+    }
+
     @Test(arguments: [(80, 24), (160, 48)])
     func theStatusLineAndTheLogPaneDrawSymbolsNotReplacements(size: (columns: Int, rows: Int)) throws {
         let session = try TmuxSession(arguments: fast + ["--log", "pane"], columns: size.columns, rows: size.rows)

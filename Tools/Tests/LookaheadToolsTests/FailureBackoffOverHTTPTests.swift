@@ -113,6 +113,41 @@ import Testing
     }
 }
 
+// MARK: - The network comes back
+
+extension FailureBackoffOverHTTPTests {
+    /// Twelve visible rows fail while the server closes every connection; once it answers one download again, every
+    /// row loads by itself, each asked for once more. The backoff's clock never moves: only the answer lets them go.
+    @Test func afterAnOutageEveryFailedRowLoadsOnceTheHostAnswers() async throws {
+        let server = try await FixtureServer.start()
+        let pipeline = makePipeline { $0.dataLoader = DefaultDataLoader() }
+        let (changes, continuation) = AsyncStream.makeStream(of: (Int, ImageSlot.State).self)
+        let rows = 1...12
+        let slots = rows.map { row in ImageSlot(pipeline: pipeline) { continuation.yield((row, $0)) } }
+        server.startOutage()
+        for (slot, row) in zip(slots, rows) { slot.configure(with: ImageRequest(url: server.imageURL(row, width: 16))) }
+        var failed: Set<Int> = []
+        var loaded: Set<Int> = []
+        var iterator = changes.makeAsyncIterator()
+        while failed.count < rows.count, let (row, state) = await iterator.next() {
+            guard case .failed(let error, _) = state else { continue }
+            #expect(error.reason == .unreachable(.connectionReset), "row \(row): \(error)")
+            failed.insert(row)
+        }
+        server.endOutage()
+        _ = try await pipeline.image(for: server.imageURL(100, width: 16))  // the answer
+        while loaded.count < rows.count, let (row, state) = await iterator.next() {
+            if case .loaded = state { loaded.insert(row) }
+        }
+        let counts = rows.map { server.requestCount(forPath: "/images/\($0).jpg") }
+        // One request refused, one after the answer. A third would be libcurl trying a closed kept-alive connection
+        // again, which it may do once; more would be a storm.
+        #expect(counts.allSatisfy { (2...3).contains($0) }, "requests per row: \(counts)")
+        withExtendedLifetime(slots) {}
+        await server.stop()
+    }
+}
+
 /// A clock that moves only when the test says so.
 private final class SteppedClock: Clock, Sendable {
     struct Instant: InstantProtocol {

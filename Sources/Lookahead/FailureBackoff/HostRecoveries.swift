@@ -1,0 +1,38 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// Who wants to know that a host answers again after failures to reach it: ``ImageSlot``s showing such a failure,
+/// and the streams of ``ImagePipeline/recoveredHosts``.
+///
+/// - Important: Thread safe. Observers are called outside the lock, on the thread of the download that got the
+///   answer; they must return at once.
+package final class HostRecoveries: Sendable {
+    private struct State {
+        var nextID = 0
+        var observers: [Int: @Sendable (String) -> Void] = [:]
+    }
+
+    private let state = Locked(State())
+
+    package init() {}
+
+    /// Adds an observer; keep the returned id to remove it.
+    package func addObserver(_ observer: @escaping @Sendable (_ host: String) -> Void) -> Int {
+        state.withLock { state in
+            state.nextID += 1
+            state.observers[state.nextID] = observer
+            return state.nextID
+        }
+    }
+
+    package func removeObserver(_ id: Int) {
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+    }
+
+    /// Tells every observer that `host` answers again.
+    package func hostRecovered(_ host: String) {
+        let observers = state.withLock { Array($0.observers.values) }
+        for observer in observers { observer(host) }
+    }
+}
