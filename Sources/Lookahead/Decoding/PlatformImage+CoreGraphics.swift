@@ -41,6 +41,19 @@ extension PlatformImage: PixelImage {
     }
 
     func makeBitmap() -> Bitmap? { pixelImage.flatMap(Bitmap.init(drawing:)) }
+
+    func withScale(_ scale: Double) -> PlatformImage {
+        guard let pixels = pixelImage else { return self }
+        #if canImport(UIKit)
+        return UIImage(cgImage: pixels, scale: CGFloat(scale), orientation: .up)  // the pipeline's pixels are upright
+        #else
+        let size = CGSize(
+            width: CGFloat(pixels.width) / CGFloat(scale),
+            height: CGFloat(pixels.height) / CGFloat(scale)
+        )
+        return NSImage(cgImage: pixels, size: size)
+        #endif
+    }
 }
 
 extension Bitmap {

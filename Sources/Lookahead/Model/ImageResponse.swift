@@ -42,6 +42,10 @@ public struct ImageResponse {
 }
 
 extension ImageResponse {
+    /// Pixels per point: the image's pixel size divided by this is its size in points. The request's
+    /// ``ThumbnailOptions/scale``, 1 without a thumbnail. On Apple platforms the image carries it too.
+    public var scale: Double { request.thumbnail?.scale ?? 1 }
+
     /// The memory the response's pixels take: every frame of an animation, else the image.
     package var decodedCost: Int { animation?.cost ?? image.decodedCost }
 

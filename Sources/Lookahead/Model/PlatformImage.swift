@@ -43,6 +43,9 @@ protocol PixelImage {
     static func make(from bitmap: Bitmap) -> PlatformImage
     /// The image's pixels as RGBA, or nil when they cannot be read.
     func makeBitmap() -> Bitmap?
+    /// The same pixels shown at `scale` pixels per point (`UIImage.scale`); the image itself where images have no
+    /// scale (on Linux it rides on ``ImageResponse/scale``).
+    func withScale(_ scale: Double) -> PlatformImage
 }
 
 #if canImport(UIKit) || canImport(AppKit)
@@ -54,6 +57,7 @@ extension OpaqueImage: PixelImage {
     var decodedCost: Int { bitmap.cost }
     static func make(from bitmap: Bitmap) -> PlatformImage { OpaqueImage(bitmap: bitmap) }
     func makeBitmap() -> Bitmap? { bitmap }
+    func withScale(_ scale: Double) -> PlatformImage { self }
 }
 #else
 extension Bitmap: PixelImage {
@@ -62,5 +66,6 @@ extension Bitmap: PixelImage {
     var decodedCost: Int { cost }
     static func make(from bitmap: Bitmap) -> PlatformImage { bitmap }
     func makeBitmap() -> Bitmap? { self }
+    func withScale(_ scale: Double) -> PlatformImage { self }
 }
 #endif

@@ -20,8 +20,12 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
         case size(width: Int, height: Int, contentMode: ContentMode)
     }
 
-    /// The target of the thumbnail.
+    /// The target of the thumbnail, in pixels.
     public var target: Target
+    /// Pixels per point of the display the thumbnail is for: 1 for a size given in pixels, 2 or 3 for a size in
+    /// points on a Retina screen. The image carries it (`UIImage.scale`; ``ImageResponse/scale`` everywhere), so a
+    /// view that sizes itself to the image shows it at its size in points.
+    public var scale: Double = 1
 
     /// A thumbnail whose longer side is at most `maximumPixelSize` pixels.
     public init(maximumPixelSize: Int) {
@@ -31,6 +35,40 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
     /// A thumbnail for a target size in pixels.
     public init(width: Int, height: Int, contentMode: ContentMode = .aspectFill) {
         self.target = .size(width: max(1, width), height: max(1, height), contentMode: contentMode)
+    }
+
+    /// A thumbnail whose longer side is at most `maximumPointSize` points on a display of `scale` pixels per point.
+    ///
+    /// ```swift
+    /// ThumbnailOptions(maximumPointSize: 80, scale: traitCollection.displayScale)  // 240 px on a 3× screen
+    /// ```
+    public init(maximumPointSize: Double, scale: Double) {
+        let scale = Self.validScale(scale)
+        self.init(maximumPixelSize: Self.pixels(maximumPointSize, scale))
+        self.scale = scale
+    }
+
+    /// A thumbnail for a target size in points on a display of `scale` pixels per point (SwiftUI's `displayScale`,
+    /// UIKit's `traitCollection.displayScale`).
+    public init(pointWidth: Double, pointHeight: Double, scale: Double, contentMode: ContentMode = .aspectFill) {
+        let scale = Self.validScale(scale)
+        self.init(
+            width: Self.pixels(pointWidth, scale),
+            height: Self.pixels(pointHeight, scale),
+            contentMode: contentMode
+        )
+        self.scale = scale
+    }
+
+    /// Points to whole pixels; a fraction of a pixel left over counts as a pixel, so the image is never smaller than
+    /// its view.
+    private static func pixels(_ points: Double, _ scale: Double) -> Int {
+        let pixels = (points * scale).rounded(.up)
+        return pixels.isFinite ? Int(min(max(pixels, 1), Double(1 << 30))) : 1
+    }
+
+    private static func validScale(_ scale: Double) -> Double {
+        scale.isFinite && scale > 0 ? scale : 1
     }
 
     /// The scale (≤ 1) that brings an image of the given size to this target.
@@ -56,9 +94,11 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        switch target {
-        case .maximumPixelSize(let side): "max\(side)px"
-        case .size(let w, let h, let mode): "\(w)x\(h)\(mode == .aspectFit ? "fit" : "fill")"
-        }
+        let size =
+            switch target {
+            case .maximumPixelSize(let side): "max\(side)px"
+            case .size(let w, let h, let mode): "\(w)x\(h)\(mode == .aspectFit ? "fit" : "fill")"
+            }
+        return scale == 1 ? size : "\(size)@\(scale)x"
     }
 }

@@ -44,7 +44,7 @@ struct DecodeStage: Sendable {
             )
             prepared.metrics = loaded.metrics
             prepared.metrics.decode = .since(start)
-            return prepared
+            return prepared.carryingScale(request.thumbnail?.scale)
         }
     }
 

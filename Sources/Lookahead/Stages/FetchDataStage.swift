@@ -403,7 +403,9 @@ struct FetchDataStage: Sendable {
                 }
             }
             guard delivers, case .preview(let image, _) = outcome else { return }
-            reporter.previewed(PreparedImage(image: image, response: nil))
+            reporter.previewed(
+                PreparedImage(image: image, response: nil).carryingScale(session.context.thumbnail?.scale)
+            )
         }
     }
 }

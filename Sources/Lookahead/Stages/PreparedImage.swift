@@ -23,6 +23,15 @@ package struct PreparedImage {
         self.cacheType = cacheType
         self.animation = animation
     }
+
+    /// The image and its frames at `scale` pixels per point (a thumbnail's ``ThumbnailOptions/scale``).
+    func carryingScale(_ scale: Double?) -> PreparedImage {
+        guard let scale, scale != 1 else { return self }
+        var scaled = self
+        scaled.image = image.withScale(scale)
+        scaled.animation = animation?.mapImages { $0.withScale(scale) }
+        return scaled
+    }
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE

@@ -37,6 +37,6 @@ struct ProcessStage: Sendable {
             start: input.metrics.processing?.start ?? start,
             end: .now
         )
-        return .success(output)
+        return .success(output.carryingScale(request.thumbnail?.scale))
     }
 }

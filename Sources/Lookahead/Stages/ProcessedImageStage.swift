@@ -59,9 +59,8 @@ struct ProcessedImageStage: Sendable {
                     return continuation.resume(returning: .success(nil))
                 }
                 if let url = request.url { events?(.diskCacheHit(url, byteCount: data.count)) }
-                continuation.resume(
-                    returning: .success(PreparedImage(image: decoded.image, response: nil, cacheType: .disk))
-                )
+                let image = PreparedImage(image: decoded.image, response: nil, cacheType: .disk)
+                continuation.resume(returning: .success(image.carryingScale(request.thumbnail?.scale)))
             }
         }
     }
