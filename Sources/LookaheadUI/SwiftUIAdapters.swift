@@ -26,14 +26,24 @@ public typealias LazyImagePhase = ImagePhase<Image>
 /// ```
 ///
 /// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
-/// load stops when the view disappears before it finished. An animated request (``ImageRequest/isAnimated``) plays
-/// its frames while the view is on screen. A new request is a new image (the view's identity is
-/// the request's image key).
+/// load stops when the view disappears before it finished, or goes on at low priority
+/// (`.onDisappear(.lowerPriority)`). An animated request (``ImageRequest/isAnimated``) plays its frames while the view
+/// is on screen. A new request is a new image (the view's identity is the request's image key).
+///
+/// ```swift
+/// LazyImage(url: url) { phase in … }
+///     .processors([ImageProcessors.Circle()])
+///     .priority(.veryHigh)
+///     .onProgress { completed, total in … }
+///     .onCompletion { result in … }
+///     .onDisappear(.lowerPriority)
+/// ```
 @MainActor
 public struct LazyImage<Content: View>: View {
-    private let request: ImageRequest?
-    private let options: ImageLoadingOptions
+    private var request: ImageRequest?
+    private var options: ImageLoadingOptions
     private let content: (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
+    private var handlers = LazyImageHandlers()
 
     /// Loads the image at `url`.
     public init(
@@ -72,23 +82,70 @@ public struct LazyImage<Content: View>: View {
 
     /// The content for the request's phase, in a view whose identity is the request's image key.
     public var body: some View {
-        LazyImageBody(request: request, options: options, content: content).id(request?.imageKey)
+        LazyImageBody(request: request, options: options, handlers: handlers, content: content).id(request?.imageKey)
     }
+
+    /// Applies these processors to the image, in place of the request's.
+    public func processors(_ processors: [any ImageProcessing]) -> Self {
+        var copy = self
+        copy.request?.processors = processors
+        return copy
+    }
+
+    /// The priority of the load while the view is on screen (`.high` by default).
+    public func priority(_ priority: ImageRequest.Priority) -> Self {
+        var copy = self
+        copy.options.priority = priority
+        return copy
+    }
+
+    /// What happens to a load still running when the view disappears: it stops (`.cancel`, the default) or goes on
+    /// at low priority (`.lowerPriority`).
+    public func onDisappear(_ behavior: LazyImageModel.DisappearBehavior) -> Self {
+        var copy = self
+        copy.handlers.disappearBehavior = behavior
+        return copy
+    }
+
+    /// Receives the download's progress.
+    public func onProgress(_ handler: @escaping ImageViewBinding.ProgressHandler) -> Self {
+        var copy = self
+        copy.handlers.progress = handler
+        return copy
+    }
+
+    /// Receives the load's result once, when it ends (at once for a memory hit).
+    public func onCompletion(_ handler: @escaping ImageViewBinding.Completion) -> Self {
+        var copy = self
+        copy.handlers.completion = handler
+        return copy
+    }
+}
+
+/// What a ``LazyImage``'s modifiers hand to its model.
+@MainActor
+private struct LazyImageHandlers {
+    var disappearBehavior = LazyImageModel.DisappearBehavior.cancel
+    var progress: ImageViewBinding.ProgressHandler?
+    var completion: ImageViewBinding.Completion?
 }
 
 /// One request's image: its model lives as long as the view's identity, that is, the request.
 @MainActor
 private struct LazyImageBody<Content: View>: View {
     let request: ImageRequest?
+    let handlers: LazyImageHandlers
     let content: (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
     @StateObject private var model: LazyImageModel
 
     init(
         request: ImageRequest?,
         options: ImageLoadingOptions,
+        handlers: LazyImageHandlers,
         content: @escaping (LazyImagePhase, @escaping @MainActor () -> Void) -> Content
     ) {
         self.request = request
+        self.handlers = handlers
         self.content = content
         _model = StateObject(wrappedValue: LazyImageModel(request: request, options: options))
     }
@@ -105,6 +162,9 @@ private struct LazyImageBody<Content: View>: View {
                         model.objectWillChange.send()
                     }
                 }
+                model.disappearBehavior = handlers.disappearBehavior
+                model.onProgress = handlers.progress
+                model.onCompletion = handlers.completion
                 model.appear(request)
             }
             .onDisappear { model.disappear() }

@@ -30,23 +30,48 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     /// Shows the image at `url`: a memory hit at once, else `placeholder` while it loads, then the image fading in.
     /// The view's previous load stops, and its result is never shown. `nil` shows the placeholder.
     ///
+    /// ```swift
+    /// cell.photoView.lookahead.setImage(with: url, placeholder: gray) { result in
+    ///     if case .success(let response) = result { cell.aspectRatio = response.image.size }
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - url: The image's URL.
     ///   - placeholder: Shown while loading; overrides the options' placeholder.
-    ///   - options: The pipeline, the failure image and the transition.
-    public func setImage(with url: URL?, placeholder: PlatformImage? = nil, options: ImageLoadingOptions = .init()) {
-        setImage(with: url.map { ImageRequest(url: $0) }, placeholder: placeholder, options: options)
+    ///   - options: The pipeline, the failure image, the transition and the priority.
+    ///   - progress: The download's progress, on the main thread.
+    ///   - completion: The result, once, on the main thread: before this call returns for a memory hit, else when
+    ///     the image is shown or the load fails (the response carries the cache it came from and the image's size).
+    ///     Never called for a load that a later call or ``cancel()`` replaced.
+    public func setImage(
+        with url: URL?,
+        placeholder: PlatformImage? = nil,
+        options: ImageLoadingOptions = .init(),
+        progress: ImageViewBinding.ProgressHandler? = nil,
+        completion: ImageViewBinding.Completion? = nil
+    ) {
+        setImage(
+            with: url.map { ImageRequest(url: $0) },
+            placeholder: placeholder,
+            options: options,
+            progress: progress,
+            completion: completion
+        )
     }
 
     /// Shows the image for `request` (its thumbnail size, processors, options): like the URL variant.
     public func setImage(
         with request: ImageRequest?,
         placeholder: PlatformImage? = nil,
-        options: ImageLoadingOptions = .init()
+        options: ImageLoadingOptions = .init(),
+        progress: ImageViewBinding.ProgressHandler? = nil,
+        completion: ImageViewBinding.Completion? = nil
     ) {
         var options = options
         if let placeholder { options.placeholder = placeholder }
-        ImageViewBinding.binding(for: view, options: options).load(request, options: options)
+        ImageViewBinding.binding(for: view, options: options)
+            .load(request, options: options, progress: progress, completion: completion)
     }
 
     /// Cancels the view's load and shows its placeholder.

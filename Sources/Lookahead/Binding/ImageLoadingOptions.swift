@@ -36,6 +36,9 @@ public struct ImageLoadingOptions {
     public var failureImage: PlatformImage?
     /// How an image that was not in the memory cache appears.
     public var transition: ImageTransition
+    /// The priority of the view's load while it is on screen (`.high`): a hero image above a grid of thumbnails may
+    /// ask for `.veryHigh`.
+    public var priority: ImageRequest.Priority = .high
 
     /// Creates options.
     ///

@@ -29,9 +29,21 @@ public final class ImageViewBinding {
     private weak var view: (any ImageDisplaying)?
     private let target: RenderTarget
     private let mainScheduler: Scheduler
+    /// The current load's handlers: its progress, and its completion until it is called.
+    private var handlers: Handlers?
 
     /// Runs a closure on the main thread, later.
     package typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Receives the download's progress of the current load: bytes received, and the expected total when known.
+    public typealias ProgressHandler = @MainActor (_ completed: Int64, _ total: Int64?) -> Void
+    /// Receives the current load's result once, when it ends; never for a load another call replaced or cancelled.
+    public typealias Completion = @MainActor (Result<ImageResponse, ImagePipeline.Error>) -> Void
+
+    private struct Handlers {
+        let imageKey: ImageCacheKey
+        let progress: ProgressHandler?
+        var completion: Completion?
+    }
 
     /// Creates the binding of `view`; `view.lookahead` creates it on the first load and keeps it in the view.
     public convenience init(view: any ImageDisplaying, options: ImageLoadingOptions = ImageLoadingOptions()) {
@@ -46,7 +58,7 @@ public final class ImageViewBinding {
         self.mainScheduler = mainScheduler
         self.view = view
         self.options = options
-        self.slot = Self.makeSlot(pipeline: options.pipeline, target: target, mainScheduler: mainScheduler)
+        self.slot = Self.makeSlot(options: options, target: target, mainScheduler: mainScheduler)
         target.binding = self
     }
 
@@ -70,8 +82,21 @@ public final class ImageViewBinding {
 
     /// Shows the image for `request`: at once from memory, else the placeholder while it loads (then the image,
     /// fading in). `nil` cancels the load and shows the placeholder. The same request again keeps its load going.
-    public func load(_ request: ImageRequest?, options: ImageLoadingOptions) {
+    ///
+    /// - Parameters:
+    ///   - progress: Receives the download's progress, on the main thread.
+    ///   - completion: Receives the result once, on the main thread: before this call returns for a memory hit,
+    ///     else when the image is shown or the load fails (so a cell can resize to the image). Never called for a
+    ///     load that a later call or ``cancel()`` replaced.
+    public func load(
+        _ request: ImageRequest?,
+        options: ImageLoadingOptions,
+        progress: ProgressHandler? = nil,
+        completion: Completion? = nil
+    ) {
         use(options)
+        handlers = request.map { Handlers(imageKey: $0.imageKey, progress: progress, completion: completion) }
+        target.wantsProgress.store(progress == nil ? 0 : 1)
         slot.configure(with: request)
         render()
     }
@@ -82,14 +107,28 @@ public final class ImageViewBinding {
         var options = options
         options.pipeline = list.pipeline
         use(options)
+        handlers = nil
+        target.wantsProgress.store(0)
         list.bind(row: row, request: request, to: slot)
         render()
     }
 
     /// Cancels the load and shows the placeholder.
     public func cancel() {
+        handlers = nil
+        target.wantsProgress.store(0)
         slot.prepareForReuse()
         render()
+    }
+
+    /// Shows the placeholder and hands the running load over to the caller, who may lower its priority and must
+    /// cancel it when it is no longer wanted; `nil` when nothing was loading.
+    package func detachLoad() -> ImageTask? {
+        handlers = nil
+        target.wantsProgress.store(0)
+        let task = slot.detachLoad()
+        render()
+        return task
     }
 
     /// Loads a failed image again, now, without waiting for the URL's failure backoff.
@@ -100,38 +139,78 @@ public final class ImageViewBinding {
 
     // MARK: - Showing
 
-    /// Shows the slot's current state if the view does not show it yet.
+    /// Shows the slot's current state if the view does not show it yet, then completes the load if it ended.
     func render() {
         state = slot.state
-        guard let display = presenter.present(state, options: options) else { return }
-        view?.lookaheadDisplay(display.image, transition: display.transition)
+        if let display = presenter.present(state, options: options) {
+            view?.lookaheadDisplay(display.image, transition: display.transition)
+        }
+        completeIfEnded()
     }
 
-    /// Adopts the options of a new call; a different pipeline gets a new slot (the old one's load stops).
+    /// Calls the current load's completion once its request is shown or has failed.
+    private func completeIfEnded() {
+        guard let completion = handlers?.completion, let imageKey = handlers?.imageKey else { return }
+        let result: Result<ImageResponse, ImagePipeline.Error>
+        switch state {
+        case .loaded(let image, let request, let cacheType) where request.imageKey == imageKey:
+            result = .success(ImageResponse(image: image, request: request, cacheType: cacheType))
+        case .failed(let error, let request) where request.imageKey == imageKey:
+            result = .failure(error)
+        default:
+            return
+        }
+        handlers?.completion = nil
+        completion(result)
+    }
+
+    /// The slot reported progress for `request`: the current load's handler hears of it.
+    private func progressed(_ request: ImageRequest, completed: Int64, total: Int64?) {
+        guard let handlers, handlers.imageKey == request.imageKey, state.request?.imageKey == request.imageKey else {
+            return
+        }
+        handlers.progress?(completed, total)
+    }
+
+    /// Adopts the options of a new call; a different pipeline or priority gets a new slot (the old one's load stops).
     private func use(_ options: ImageLoadingOptions) {
-        if options.pipeline !== slot.pipeline {
+        if options.pipeline !== slot.pipeline || options.priority != slot.visiblePriority {
             slot.prepareForReuse()
-            slot = Self.makeSlot(pipeline: options.pipeline, target: target, mainScheduler: mainScheduler)
+            slot = Self.makeSlot(options: options, target: target, mainScheduler: mainScheduler)
         }
         self.options = options
     }
 
     private static func makeSlot(
-        pipeline: ImagePipeline,
+        options: ImageLoadingOptions,
         target: RenderTarget,
         mainScheduler: @escaping Scheduler
     ) -> ImageSlot {
-        ImageSlot(pipeline: pipeline) { _ in
-            // Always a hop, even from the main thread: the binding's own calls show their change when the slot
-            // returns, and the hop then finds nothing new. Either way the binding shows the slot's state as it is
-            // when the hop runs, never the state this callback was called with, so a late hop is harmless.
-            mainScheduler { MainActor.assumeIsolated { target.binding?.render() } }
-        }
+        ImageSlot(
+            pipeline: options.pipeline,
+            visiblePriority: options.priority,
+            onProgress: { request, completed, total in
+                // No hop while no load of this view listens (the usual case).
+                guard target.wantsProgress.load() != 0 else { return }
+                mainScheduler {
+                    MainActor.assumeIsolated {
+                        target.binding?.progressed(request, completed: completed, total: total)
+                    }
+                }
+            },
+            onChange: { _ in
+                // Always a hop, even from the main thread: the binding's own calls show their change when the slot
+                // returns, and the hop then finds nothing new. Either way the binding shows the slot's state as it
+                // is when the hop runs, never the state this callback was called with, so a late hop is harmless.
+                mainScheduler { MainActor.assumeIsolated { target.binding?.render() } }
+            }
+        )
     }
 
-    /// The slot's callback reaches the binding through this weak reference: the binding owns the slot.
-    @MainActor
-    private final class RenderTarget {
-        weak var binding: ImageViewBinding?
+    /// The slot's callbacks reach the binding through this weak reference: the binding owns the slot.
+    private final class RenderTarget: Sendable {
+        @MainActor weak var binding: ImageViewBinding?
+        /// 1 while the current load has a progress handler; read on the loader's thread.
+        let wantsProgress = AtomicInt(0)
     }
 }

@@ -6,7 +6,7 @@
 /// let model = LazyImageModel(request: request)           // a memory hit is `.success` from the start
 /// model.onChange = { phase, transition in redraw(phase, animated: transition != .none) }
 /// model.appear(request)                                  // onAppear, and when the request changes
-/// model.disappear()                                      // onDisappear: a load still running stops
+/// model.disappear()                                      // onDisappear: a load still running stops (or slows)
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
 ///
@@ -18,6 +18,15 @@
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
     public typealias Phase = ImagePhase<PlatformImage>
+
+    /// What happens to a load still running when the view disappears.
+    public enum DisappearBehavior: Sendable, Equatable {
+        /// The load stops; it starts again when the view appears (the default).
+        case cancel
+        /// The load goes on at `.veryLow` priority, so a view that scrolls back finds the image in memory, or joins
+        /// the download where it got to.
+        case lowerPriority
+    }
 
     /// What the view shows now.
     public private(set) var phase: Phase
@@ -31,8 +40,17 @@ public final class LazyImageModel: ImageDisplaying {
     /// still image. ``playAnimation()`` runs it.
     public private(set) var player: AnimationPlayer?
 
+    /// What happens to a load still running when the view disappears.
+    public var disappearBehavior = DisappearBehavior.cancel
+    /// Receives the download's progress of the current load.
+    public var onProgress: ImageViewBinding.ProgressHandler?
+    /// Receives the current load's result once: at ``appear(_:)`` for a memory hit, else when it ends.
+    public var onCompletion: ImageViewBinding.Completion?
+
     private let animationClock: any Clock<Duration>
     private var playerKey: ImageCacheKey?
+    /// A load that went on at low priority after the view disappeared (``DisappearBehavior/lowerPriority``).
+    private let slowedLoad = Locked<ImageTask?>(nil)
 
     /// Creates the model; the phase is `.success` at once when the image is in the memory cache. Nothing loads
     /// until ``appear(_:)``. `animationClock` paces an animation's frames.
@@ -50,14 +68,33 @@ public final class LazyImageModel: ImageDisplaying {
     /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
     /// it. The same request again keeps its load, or its image.
     public func appear(_ request: ImageRequest?) {
-        ImageViewBinding.binding(for: self, options: options).load(request, options: options)
+        ImageViewBinding.binding(for: self, options: options).load(
+            request,
+            options: options,
+            progress: { [weak self] completed, total in self?.onProgress?(completed, total) },
+            completion: { [weak self] result in self?.onCompletion?(result) }
+        )
+        // The new load joined the slowed one (the same image) or replaced it.
+        slowedLoad.withLock { $0.take() }?.cancel()
     }
 
-    /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``); an image already shown
-    /// stays.
+    /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``), or goes on at low
+    /// priority (``disappearBehavior``); an image already shown stays.
     public func disappear() {
         guard let loader = lookaheadBinding, case .loading = loader.state else { return }
-        loader.cancel()
+        switch disappearBehavior {
+        case .cancel:
+            loader.cancel()
+        case .lowerPriority:
+            guard let task = loader.detachLoad() else { return }
+            task.priority = .veryLow
+            slowedLoad.withLock { $0.take() }?.cancel()
+            slowedLoad.withLock { $0 = task }
+        }
+    }
+
+    deinit {
+        slowedLoad.withLock { $0.take() }?.cancel()
     }
 
     /// Loads a failed image again, at once (a tap on the failure view).
