@@ -206,7 +206,7 @@ package struct FailureBackoffStateMachine {
             .ignored
         case .failureBackoff(let lastError, _):
             classify(lastError)
-        case .statusCodeUnacceptable(let code):
+        case .statusCodeUnacceptable(let code, _):
             (400..<500).contains(code) && code != 408 && code != 429 ? .permanent : .transient
         case .responseTooLarge, .imageTooLarge, .invalidURL, .unsupportedScheme:
             .permanent
@@ -234,7 +234,7 @@ package struct FailureBackoffStateMachine {
     }
 
     private static func honoursRetryAfter(_ error: ImagePipelineError) -> Bool {
-        if case .statusCodeUnacceptable(let code) = error { return code == 429 || code == 503 }
+        if case .statusCodeUnacceptable(let code, _) = error { return code == 429 || code == 503 }
         return false
     }
 

@@ -1,5 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
+import Foundation
+
 extension ImagePipelineError {
     /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
     /// "the server failed".
@@ -33,7 +35,7 @@ extension ImagePipelineError {
     public var reason: Reason {
         switch self {
         case .cancelled: .cancelled
-        case .statusCodeUnacceptable(let code): .serverError(statusCode: code)
+        case .statusCodeUnacceptable(let code, _): .serverError(statusCode: code)
         case .dataIsEmpty, .responseTooLarge, .noDecoder, .decodingFailed, .imageTooLarge, .animationTooLarge,
             .processingFailed:
             .invalidImage
@@ -41,6 +43,23 @@ extension ImagePipelineError {
         case .failureBackoff(let lastError, _): lastError.reason
         case .dataLoadingFailed(let error): Self.reason(loading: error)
         }
+    }
+
+    /// The server's answer to a failed download, when there was one: its status, the URL that answered (after
+    /// redirects) and its header fields. Also for a request refused while its URL backs off after such an answer.
+    public var httpResponse: HTTPResponseInfo? {
+        switch self {
+        case .statusCodeUnacceptable(_, let response): response
+        case .failureBackoff(let lastError, _): lastError.httpResponse
+        default: nil
+        }
+    }
+
+    /// How long the server asked to wait before the next attempt (`Retry-After`, in seconds or as a date), when it
+    /// answered 429 or 503 and said.
+    public var retryAfter: Duration? {
+        guard let response = httpResponse, response.statusCode == 429 || response.statusCode == 503 else { return nil }
+        return RetryAfter.delay(in: response.headers, now: Date())
     }
 
     private static func reason(loading error: any Error) -> Reason {

@@ -14,8 +14,9 @@ extension ImagePipeline {
 public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
     case dataLoadingFailed(any Swift.Error)
-    /// The server answered with a status code outside 200–299.
-    case statusCodeUnacceptable(Int)
+    /// The server answered with a status code outside 200–299. `response` is that answer, when the loader kept it:
+    /// its URL (after redirects) and its header fields, `Retry-After` among them.
+    case statusCodeUnacceptable(Int, response: HTTPResponseInfo? = nil)
     /// The response had no body.
     case dataIsEmpty
     /// The body was, or was declared to be, larger than the configured limit in bytes.
@@ -52,7 +53,7 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .dataLoadingFailed(let error): "Data loading failed: \(error)"
-        case .statusCodeUnacceptable(let code): "Response status code \(code) is not acceptable"
+        case .statusCodeUnacceptable(let code, _): "Response status code \(code) is not acceptable"
         case .dataIsEmpty: "Response contained no data"
         case .responseTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
         case .noDecoder(let header):
@@ -86,8 +87,8 @@ extension ImagePipelineError {
             self = .cancelled
         case let error as URLError where error.code == .cancelled:
             self = .cancelled
-        case DataLoadingError.statusCodeUnacceptable(let code, _):
-            self = .statusCodeUnacceptable(code)
+        case DataLoadingError.statusCodeUnacceptable(let code, let response):
+            self = .statusCodeUnacceptable(code, response: response)
         case DataLoadingError.responseTooLarge(let limit):
             self = .responseTooLarge(limit: limit)
         case DataLoadingError.unsupportedURL(let url):

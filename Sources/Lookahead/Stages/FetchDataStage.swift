@@ -350,7 +350,7 @@ struct FetchDataStage: Sendable {
                 if Task.isCancelled { return .failure(.cancelled) }
                 return await download(request, reporter: reporter, keepPartial: keepPartial)
             }
-        case .failure(.statusCodeUnacceptable(416)):
+        case .failure(.statusCodeUnacceptable(416, _)):
             if Task.isCancelled { return .failure(.cancelled) }
             return await download(request, reporter: reporter, keepPartial: keepPartial)
         case .failure:

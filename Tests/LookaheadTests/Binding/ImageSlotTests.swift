@@ -154,7 +154,7 @@ import Testing
         }
         slot.configure(with: request(9))
         await changes.wait { $0.contains("failed") }
-        guard case .failed(.statusCodeUnacceptable(503), _) = slot.state else {
+        guard case .failed(.statusCodeUnacceptable(503, _), _) = slot.state else {
             Issue.record("expected a 503 failure, got \(slot.state)")
             return
         }
@@ -188,13 +188,13 @@ import Testing
             #expect(failures.value.count == count)
         }
         #expect(loader.record.value.started.count == 1)
-        guard case .failureBackoff(.statusCodeUnacceptable(500), _) = failures.value.last else {
+        guard case .failureBackoff(.statusCodeUnacceptable(500, _), _) = failures.value.last else {
             Issue.record("expected a backoff failure, got \(failures.value)"); return
         }
         slot.retry()  // the user asked: at once
         await failures.wait { $0.count == 4 }
         #expect(loader.record.value.started.count == 2)
-        guard case .statusCodeUnacceptable(500) = failures.value.last else {
+        guard case .statusCodeUnacceptable(500, _) = failures.value.last else {
             Issue.record("the retry should reach the loader, got \(failures.value)"); return
         }
     }

@@ -118,7 +118,7 @@ import Testing
         loader.release()
         await changes.wait { !$0.isEmpty }
         #expect(changes.value == ["failure"])
-        if case .statusCodeUnacceptable(500) = model.phase.error {
+        if case .statusCodeUnacceptable(500, _) = model.phase.error {
         } else {
             Issue.record("expected a 500, got \(model.phase)")
         }

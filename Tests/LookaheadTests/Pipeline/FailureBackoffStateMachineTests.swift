@@ -104,7 +104,7 @@ import Testing
         )
         #expect(retryIn(machine.check(Self.url, now: .milliseconds(400))) == .some(.milliseconds(600)))
         #expect(retryIn(machine.admit(Self.url, now: .milliseconds(999))) == .some(.milliseconds(1)))
-        guard case .deny(.statusCodeUnacceptable(500), _) = machine.check(Self.url, now: .zero) else {
+        guard case .deny(.statusCodeUnacceptable(500, _), _) = machine.check(Self.url, now: .zero) else {
             Issue.record("the denial should carry the last error"); return
         }
         #expect(isAllowed(machine.admit(Self.url, now: .seconds(1))))

@@ -213,7 +213,7 @@ final class EventLog: Sendable {
         let loader = GatedDataLoader(isGated: false) { _ in .failure(.statusCodeUnacceptable(404, nil)) }
         let pipeline = makePipeline(loader)
         let failure = await error { _ = try await pipeline.image(for: url) }
-        guard case .statusCodeUnacceptable(404)? = failure else {
+        guard case .statusCodeUnacceptable(404, _)? = failure else {
             Issue.record("got \(String(describing: failure))")
             return
         }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func statusCode404() async {
         let (error, pipeline) = await load(.failure(.statusCodeUnacceptable(404, nil)))
-        guard case .statusCodeUnacceptable(404) = error else {
+        guard case .statusCodeUnacceptable(404, _) = error else {
             Issue.record("got \(String(describing: error))"); return
         }
         #expect(error?.description == "Response status code 404 is not acceptable")

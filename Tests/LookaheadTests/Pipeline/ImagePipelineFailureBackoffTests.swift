@@ -49,7 +49,7 @@ import Testing
 
     /// The wait of a backoff error, or `.none` when the error is something else.
     private func backoff(_ error: ImagePipeline.Error?, after code: Int) -> Duration?? {
-        guard case .failureBackoff(.statusCodeUnacceptable(code), let retryIn) = error else { return .none }
+        guard case .failureBackoff(.statusCodeUnacceptable(code, _), let retryIn) = error else { return .none }
         return .some(retryIn)
     }
 
@@ -58,7 +58,7 @@ import Testing
     @Test func requestsDuringTheWaitFailAtOnceWithoutTheLoaderThenOneGoesAhead() async {
         let loader = failing()
         let pipeline = makePipeline(loader)
-        guard case .statusCodeUnacceptable(500) = await error(pipeline) else {
+        guard case .statusCodeUnacceptable(500, _) = await error(pipeline) else {
             Issue.record("the first request should reach the loader"); return
         }
         #expect(calls(loader) == 1)
@@ -87,7 +87,7 @@ import Testing
         #expect(calls(loader) == 1)
         clock.advance(by: .milliseconds(1))
         #expect(!pipeline.isInFailureBackoff(ImageRequest(url: Self.url)))
-        guard case .statusCodeUnacceptable(500) = await error(pipeline) else {
+        guard case .statusCodeUnacceptable(500, _) = await error(pipeline) else {
             Issue.record("the request after the wait should reach the loader"); return
         }
         #expect(calls(loader) == 2)
@@ -111,7 +111,7 @@ import Testing
         let loader = failing()
         let pipeline = makePipeline(loader, backoff: false)
         for _ in 0..<3 {
-            guard case .statusCodeUnacceptable(500) = await error(pipeline) else {
+            guard case .statusCodeUnacceptable(500, _) = await error(pipeline) else {
                 Issue.record("expected the loader's error"); return
             }
         }
@@ -127,7 +127,7 @@ import Testing
         _ = await error(pipeline)
         #expect(backoff(await error(pipeline), after: 500) != nil)
         #expect(!pipeline.isInFailureBackoff(ImageRequest(url: Self.url, options: .skipFailureBackoff)))
-        guard case .statusCodeUnacceptable(500) = await error(pipeline, options: .skipFailureBackoff) else {
+        guard case .statusCodeUnacceptable(500, _) = await error(pipeline, options: .skipFailureBackoff) else {
             Issue.record("the retry should reach the loader"); return
         }
         #expect(calls(loader) == 2)

@@ -148,7 +148,7 @@ private final class HalfThenRestLoader: DataLoading {
         await #expect {
             try await pipeline.image(for: ImageRequest(url: url))
         } throws: { error in
-            if case .statusCodeUnacceptable(206) = error as? ImagePipelineError { true } else { false }
+            if case .statusCodeUnacceptable(206, _) = error as? ImagePipelineError { true } else { false }
         }
         await disk.flush()
         #expect(disk.cachedData(for: url.absoluteString) == nil)

@@ -181,7 +181,7 @@ import Testing
             await #expect {
                 try await pipeline.image(for: ImageRequest(url: url(1), options: options))
             } throws: { error in
-                if case ImagePipeline.Error.statusCodeUnacceptable(500) = error { return true }
+                if case ImagePipeline.Error.statusCodeUnacceptable(500, _) = error { return true }
                 return false
             }
         }

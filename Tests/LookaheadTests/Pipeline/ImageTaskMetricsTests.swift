@@ -117,7 +117,7 @@ import Testing
         await loader.waitForPending(1)
         cancelled.cancel()
         let metrics = await waitForReports(2)
-        guard case .failed(.statusCodeUnacceptable(404)) = metrics[0].outcome, case .cancelled = metrics[1].outcome
+        guard case .failed(.statusCodeUnacceptable(404, _)) = metrics[0].outcome, case .cancelled = metrics[1].outcome
         else {
             Issue.record("outcomes \(metrics.map(\.outcome))")
             return

@@ -70,9 +70,10 @@ private struct YieldingLoader: DataLoading {
             } catch {
                 switch error {
                 case .cancelled: #expect(task.state == .cancelled)
-                case .statusCodeUnacceptable(503): #expect(n % 10 == 9)
+                case .statusCodeUnacceptable(503, _): #expect(n % 10 == 9)
                 // A later request for a URL that failed fails at once while the URL backs off.
-                case .failureBackoff(.statusCodeUnacceptable(503), let retryIn): #expect(n % 10 == 9 && retryIn != nil)
+                case .failureBackoff(.statusCodeUnacceptable(503, _), let retryIn):
+                    #expect(n % 10 == 9 && retryIn != nil)
                 default: Issue.record("unexpected error \(error)")
                 }
             }

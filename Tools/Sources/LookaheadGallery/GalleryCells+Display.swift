@@ -29,7 +29,7 @@ extension GalleryCells {
         private static func shortDescription(_ error: ImagePipeline.Error) -> String {
             switch error {
             case .failureBackoff(let lastError, _): shortDescription(lastError)
-            case .statusCodeUnacceptable(let code): "HTTP \(code)"
+            case .statusCodeUnacceptable(let code, _): "HTTP \(code)"
             case .decodingFailed: "corrupt image"
             case .dataIsEmpty: "empty response"
             case .responseTooLarge: "too large"

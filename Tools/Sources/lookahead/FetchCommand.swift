@@ -68,6 +68,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         case .failure(let error):
             Self.printError("\(url.absoluteString): \(Self.describe(error.reason)): \(error)")
+            if let retryAfter = error.retryAfter { Self.printError("the server asks to retry after \(retryAfter)") }
             throw ExitCode(1)
         }
     }

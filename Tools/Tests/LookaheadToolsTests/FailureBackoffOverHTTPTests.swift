@@ -54,22 +54,43 @@ import Testing
         await server.stop()
     }
 
+    @Test(arguments: Transport.allCases)
+    func aServerErrorCarriesItsAnswer(transport: Transport) async throws {
+        let server = try await FixtureServer.start()
+        let pipeline = makePipeline { $0.dataLoader = transport.makeLoader() }
+        let url = server.url("/hostile/status/503/answer?retry-after=7")
+        let error = try #require(await error(url, pipeline))
+        #expect(error.reason == .serverError(statusCode: 503))
+        let response = try #require(error.httpResponse)
+        #expect(response.statusCode == 503)
+        #expect(response.url?.path == "/hostile/status/503/answer")
+        #expect(response.headers["retry-after"] == "7")
+        #expect(error.retryAfter == .seconds(7))
+        // Refused at once while the URL waits: the refusal still carries the server's answer.
+        let refusal = try #require(await self.error(url, pipeline))
+        guard case .failureBackoff = refusal else {
+            Issue.record("expected the backoff's refusal, got \(refusal)"); return
+        }
+        #expect(refusal.httpResponse?.statusCode == 503)
+        await server.stop()
+    }
+
     @Test func retryAfterInSecondsOn503IsHonoured() async throws {
         let server = try await FixtureServer.start()
         let pipeline = makePipeline()
         let url = server.url("/hostile/status/503/a?retry-after=30")
         let path = "/hostile/status/503/a"
-        guard case .statusCodeUnacceptable(503) = await error(url, pipeline) else {
+        guard case .statusCodeUnacceptable(503, _) = await error(url, pipeline) else {
             Issue.record("expected the server's 503"); return
         }
-        guard case .failureBackoff(.statusCodeUnacceptable(503), .seconds(30)?) = await error(url, pipeline) else {
+        guard case .failureBackoff(.statusCodeUnacceptable(503, _), .seconds(30)?) = await error(url, pipeline) else {
             Issue.record("expected a wait of 30 s"); return
         }
         clock.advance(by: .seconds(29))
         _ = await error(url, pipeline)
         #expect(server.requestCount(forPath: path) == 1)
         clock.advance(by: .seconds(1))
-        guard case .statusCodeUnacceptable(503) = await error(url, pipeline) else {
+        guard case .statusCodeUnacceptable(503, _) = await error(url, pipeline) else {
             Issue.record("the request after 30 s should reach the server"); return
         }
         #expect(server.requestCount(forPath: path) == 2)
@@ -82,7 +103,7 @@ import Testing
         let url = server.url("/hostile/status/429/b?retry-after-date=45")
         let path = "/hostile/status/429/b"
         _ = await error(url, pipeline)
-        guard case .failureBackoff(.statusCodeUnacceptable(429), let retryIn?) = await error(url, pipeline) else {
+        guard case .failureBackoff(.statusCodeUnacceptable(429, _), let retryIn?) = await error(url, pipeline) else {
             Issue.record("expected a wait"); return
         }
         // Measured from the response's Date, which the server refreshes about once a second (later when it is
@@ -103,7 +124,7 @@ import Testing
         let url = server.url("/hostile/status/404/c")
         _ = await error(url, pipeline)
         clock.advance(by: .seconds(3600))
-        guard case .failureBackoff(.statusCodeUnacceptable(404), nil) = await error(url, pipeline) else {
+        guard case .failureBackoff(.statusCodeUnacceptable(404, _), nil) = await error(url, pipeline) else {
             Issue.record("a 404 should not be retried automatically"); return
         }
         #expect(server.requestCount(forPath: "/hostile/status/404/c") == 1)

@@ -147,7 +147,7 @@ private final class HandClock: Sendable {
         await #expect {
             try await load(url, makePipeline(disk), disk)
         } throws: { error in
-            if case .statusCodeUnacceptable(304) = error as? ImagePipeline.Error { true } else { false }
+            if case .statusCodeUnacceptable(304, _) = error as? ImagePipeline.Error { true } else { false }
         }
         #expect(disk.cachedData(for: url.absoluteString) == nil)
         await server.stop()

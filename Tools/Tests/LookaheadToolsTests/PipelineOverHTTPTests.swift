@@ -96,7 +96,7 @@ import Testing
         let server = try await FixtureServer.start()
         let pipeline = makePipeline(transport)
         let error = await error(loading: server.baseURL.appending(path: "status/\(code)"), with: pipeline)
-        guard case .statusCodeUnacceptable(code) = error else {
+        guard case .statusCodeUnacceptable(code, _) = error else {
             Issue.record("got \(String(describing: error))")
             return
         }
@@ -105,7 +105,7 @@ import Testing
         let url = server.baseURL.appending(path: "status/\(code)")
         _ = try? await pipeline.image(for: ImageRequest(url: url, options: .skipFailureBackoff))
         #expect(server.requestCount(forPath: "/status/\(code)") == 2)
-        guard case .failureBackoff(.statusCodeUnacceptable(code), _) = await self.error(loading: url, with: pipeline)
+        guard case .failureBackoff(.statusCodeUnacceptable(code, _), _) = await self.error(loading: url, with: pipeline)
         else {
             Issue.record("a plain request should wait")
             return

@@ -95,7 +95,7 @@ import Testing
             _ = try await badTask.response
             Issue.record("a wrong token loaded the image")
         } catch {
-            guard case .statusCodeUnacceptable(401) = error else {
+            guard case .statusCodeUnacceptable(401, _) = error else {
                 Issue.record("got \(error)")
                 return
             }
