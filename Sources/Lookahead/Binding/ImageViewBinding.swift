@@ -84,6 +84,8 @@ public final class ImageViewBinding {
     /// fading in). `nil` cancels the load and shows the placeholder. The same request again keeps its load going.
     ///
     /// - Parameters:
+    ///   - request: The image to show; `nil` shows the placeholder.
+    ///   - options: The pipeline, the placeholder and failure images, the transition and the priority.
     ///   - progress: Receives the download's progress, on the main thread.
     ///   - completion: Receives the result once, on the main thread: before this call returns for a memory hit,
     ///     else when the image is shown or the load fails (so a cell can resize to the image). Never called for a
@@ -101,7 +103,7 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Binds the view to `row` of a list: like ``load(_:options:)``, through `list`, which joins a prefetch already
+    /// Binds the view to `row` of a list: like ``load(_:options:progress:completion:)``, through `list`, which joins a prefetch already
     /// running for the row and, during a fling, defers the load (see ``ListImageSlots/bind(row:request:to:)``).
     public func bind(row: Int, request: ImageRequest?, in list: ListImageSlots, options: ImageLoadingOptions) {
         var options = options

@@ -8,7 +8,7 @@ import CJPEGProgressive
 
 /// Decodes previews of a progressive JPEG (SOF2) from a partial body: on Linux through libjpeg's buffered-image mode
 /// (the TurboJPEG API cannot stop at a scan); on Apple platforms through ImageIO, given the bytes up to the last
-/// complete scan closed with an end-of-image marker (``previewPrefix(of:maximumPixelCount:)`` decides which).
+/// complete scan closed with an end-of-image marker (a walk of the markers decides which).
 ///
 /// - Each preview reads the bytes so far from the start, through a suspending source (running out of bytes is
 ///   "not yet", never an error), and shows the last scan that is complete. Stateless: nothing is kept between
