@@ -134,14 +134,14 @@ public final class ImagePipeline: Sendable {
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request) else { return nil }
-        return configuration.memoryCache?[identified(request).imageKey]
+        guard readsMemoryCache(request), let memoryCache = configuration.memoryCache else { return nil }
+        return memoryCache[identifiedKey(of: request)]
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: identified(request).imageKey)
+        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: identifiedKey(of: request))
         else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
@@ -154,7 +154,7 @@ public final class ImagePipeline: Sendable {
 
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        configuration.memoryCache?.store(image, for: identified(request).imageKey)
+        configuration.memoryCache?.store(image, for: identifiedKey(of: request))
     }
 
     // MARK: - Invalidation
@@ -184,6 +184,15 @@ public final class ImagePipeline: Sendable {
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
+    /// The image key of ``identified(_:)``'s request, without copying the request when no filter applies: the
+    /// memory-cache lookup of every cell on every frame.
+    func identifiedKey(of request: ImageRequest) -> ImageCacheKey {
+        guard configuration.imageIDFilter != nil, request.imageID == nil, request.url != nil else {
+            return request.imageKey
+        }
+        return identified(request).imageKey
+    }
+
     func identified(_ request: ImageRequest) -> ImageRequest {
         guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
             return request
