@@ -276,7 +276,7 @@ public final class DiskCache: DataCaching {
             state.index.removeAll()
         }
         queue.async {
-            let names = DiskCacheFile.scan(directory: self.path, removeStaleTemporaries: false).map(\.name)
+            let names = DiskCacheFile.scan(directory: self.path, removeStaleTemporaries: false)?.map(\.name) ?? []
             self.removeFilesUnlessStoredAgain(names)
         }
     }
@@ -323,7 +323,7 @@ public final class DiskCache: DataCaching {
 
     private func loadIndex() {
         guard let ledger else {
-            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false)
+            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false) ?? []
             state.withLock { state in
                 state.index.reconcile(scanned: scanned, keeping: [])
                 state.isIndexLoaded = true
@@ -345,7 +345,9 @@ public final class DiskCache: DataCaching {
                     state.lastExpirySweep = now
                     evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
                 }
-                return evicted + state.index.sweep(limit: sizeLimit, lowMark: lowMark)
+                evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
+                for victim in evicted { state.staging[victim] = nil }
+                return evicted
             }
             change(&held) { removeFiles(evicted, &$0) }
         }
@@ -354,15 +356,21 @@ public final class DiskCache: DataCaching {
     /// Counts the folder while holding its lock: the index learns every entry on disk and forgets those gone (the
     /// entries still waiting to be written stay), and the ledger's total becomes exact.
     private func count(_ held: inout DiskCacheLedger.Held) {
-        let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked)
+        // A folder that cannot be listed (no descriptors left) says nothing: the ledger and the index stay as they were.
+        guard let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked) else {
+            state.withLock { $0.isIndexLoaded = true }
+            return
+        }
         let total = scanned.reduce(0) { $0 + $1.size }
-        held.values = DiskCacheLedger.Values(totalSize: total, generation: (held.values?.generation ?? 0) &+ 1)
+        // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
+        let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
+        held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
         held.save()
-        let generation = held.values?.generation
+        let counted = held.values?.generation
         state.withLock { state in
             state.index.reconcile(scanned: scanned, keeping: Set(state.staging.keys))
             state.isIndexLoaded = true
-            state.folderGeneration = generation
+            state.folderGeneration = counted
             state.othersWrite = false
         }
     }
@@ -458,14 +466,21 @@ public final class DiskCache: DataCaching {
         size: Int,
         _ held: inout DiskCacheLedger.Held
     ) -> Result<Void, DiskCacheFile.IOError> {
+        guard held.isLocked else {
+            // Without the folder's lock the entry could not be counted: other caches would trust a total too low.
+            DiskCacheFile.remove(path: path + "/" + temporary)
+            return .failure(DiskCacheFile.IOError(operation: "lock the folder", code: ENOLCK))
+        }
         let replaced = DiskCacheFile.size(path: path + "/" + name) ?? 0
-        if size > replaced, held.values != nil {
-            held.values!.totalSize += size - replaced
+        let growth = held.values == nil ? 0 : max(0, size - replaced)
+        if growth > 0 {
+            held.values!.totalSize += growth
             held.save()
         }
         do {
             try DiskCacheFile.install(temporaryName: temporary, as: name, in: path)
         } catch {
+            held.values?.totalSize -= growth
             return .failure(error)
         }
         if replaced > size { held.values?.totalSize -= replaced - size }
@@ -485,8 +500,7 @@ public final class DiskCache: DataCaching {
     private func removeFiles(_ names: [String], _ held: inout DiskCacheLedger.Held) {
         for name in names {
             let file = path + "/" + name
-            guard let size = DiskCacheFile.size(path: file) else { continue }
-            DiskCacheFile.remove(path: file)
+            guard let size = DiskCacheFile.size(path: file), DiskCacheFile.remove(path: file) else { continue }
             held.values?.totalSize -= size
         }
     }

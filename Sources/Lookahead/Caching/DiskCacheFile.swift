@@ -290,16 +290,19 @@ enum DiskCacheFile {
     }
 
     /// Removes a file; a file already gone is not an error.
-    static func remove(path: String) {
-        unlink(path)
+    /// Removes a file; `true` when this call removed it.
+    @discardableResult
+    static func remove(path: String) -> Bool {
+        unlink(path) == 0
     }
 
     // MARK: - Folder
 
     /// Entry files in a folder, with their sizes and modification times; removes temporary files left by a
-    /// writer that died when `removeStaleTemporaries`.
-    static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    /// writer that died when `removeStaleTemporaries`. `nil` when the folder cannot be listed.
+    static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)]?
+    {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         var found: [(name: String, size: Int, modified: Double)] = []
         let now = Date().timeIntervalSince1970
         for name in names {

@@ -95,10 +95,14 @@ final class DiskCacheLedger: Sendable {
                 var held = Held.unlocked
                 return body(&held)
             }
+            // The file locked must still be the one at the path: deleted, or renamed aside with its folder, another
+            // cache would lock another file.
             var info = stat()
-            guard fstat(descriptor, &info) == 0, info.st_nlink > 0 || attempts >= 3 else {
-                continue  // deleted between the open and the lock
-            }
+            var atPath = stat()
+            let isCurrent =
+                fstat(descriptor, &info) == 0 && stat(path, &atPath) == 0 && info.st_ino == atPath.st_ino
+                && info.st_dev == atPath.st_dev
+            guard isCurrent || attempts >= 3 else { continue }
             let inode = UInt64(info.st_ino)
             if reader.withLock({ $0.inode }) != inode, let replacement = try? Self.openReader(path) {
                 reader.withLock { current in
