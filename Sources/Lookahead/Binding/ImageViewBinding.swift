@@ -30,7 +30,9 @@ public final class ImageViewBinding {
     private let target: RenderTarget
     private let mainScheduler: Scheduler
     /// The current load's handlers: its progress, and its completion until it is called.
-    private var handlers: Handlers?
+    private var handlers: Handlers? {
+        didSet { target.wantsProgress.store(handlers?.progress == nil ? 0 : 1) }
+    }
 
     /// Runs a closure on the main thread, later.
     package typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -98,7 +100,6 @@ public final class ImageViewBinding {
     ) {
         use(options)
         handlers = request.map { Handlers(imageKey: $0.imageKey, progress: progress, completion: completion) }
-        target.wantsProgress.store(progress == nil ? 0 : 1)
         slot.configure(with: request)
         render()
     }
@@ -110,7 +111,6 @@ public final class ImageViewBinding {
         options.pipeline = list.pipeline
         use(options)
         handlers = nil
-        target.wantsProgress.store(0)
         list.bind(row: row, request: request, to: slot)
         render()
     }
@@ -118,7 +118,6 @@ public final class ImageViewBinding {
     /// Cancels the load and shows the placeholder.
     public func cancel() {
         handlers = nil
-        target.wantsProgress.store(0)
         slot.prepareForReuse()
         render()
     }
@@ -127,7 +126,6 @@ public final class ImageViewBinding {
     /// cancel it when it is no longer wanted; `nil` when nothing was loading.
     package func detachLoad() -> ImageTask? {
         handlers = nil
-        target.wantsProgress.store(0)
         let task = slot.detachLoad()
         render()
         return task

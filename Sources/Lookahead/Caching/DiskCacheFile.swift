@@ -358,7 +358,8 @@ enum DiskCacheFile {
         return true
     }
 
-    private static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
+    /// Writes the low `size` bytes of `value`, little endian, at `offset`.
+    static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
         for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
     }
 

@@ -40,9 +40,9 @@ final class DiskCacheLedger: Sendable {
         func save() {
             guard isLocked, let values else { return }
             var record = [UInt8](repeating: 0, count: DiskCacheLedger.recordSize)
-            DiskCacheLedger.store(UInt64(DiskCacheLedger.magic), into: &record, at: 0, size: 8)
-            DiskCacheLedger.store(UInt64(max(0, values.totalSize)), into: &record, at: 8, size: 8)
-            DiskCacheLedger.store(values.generation, into: &record, at: 16, size: 8)
+            DiskCacheFile.store(UInt64(DiskCacheLedger.magic), into: &record, at: 0, size: 8)
+            DiskCacheFile.store(UInt64(max(0, values.totalSize)), into: &record, at: 8, size: 8)
+            DiskCacheFile.store(values.generation, into: &record, at: 16, size: 8)
             let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
             if written != record.count { _ = ftruncate(descriptor, 0) }
         }
@@ -146,9 +146,5 @@ final class DiskCacheLedger: Sendable {
 
     private static func load(_ bytes: [UInt8], at offset: Int) -> UInt64 {
         (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
-    }
-
-    fileprivate static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
-        for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
     }
 }
