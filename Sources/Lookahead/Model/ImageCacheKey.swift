@@ -8,11 +8,13 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The image's identity: ``ImageRequest/imageID``, else the absolute string of its URL.
     public let imageID: String
     /// The thumbnail options the image was decoded with.
-    public let thumbnail: ThumbnailOptions?
+    public var thumbnail: ThumbnailOptions? { variant?.thumbnail }
     /// The identifiers of the processors applied, in order.
-    public let processors: [String]
+    public var processors: [String] { variant?.processors ?? [] }
     /// Whether the entry holds every frame of an animation (``ImageRequest/isAnimated``), not just the first.
-    public let isAnimated: Bool
+    public var isAnimated: Bool { variant?.isAnimated ?? false }
+    /// Everything but the ID, absent from a plain URL's key (most keys), which then copies with one retain.
+    private let variant: Variant?
     /// Computed once: `cachedImage(for:)` hashes a key for every cell on every frame.
     private let precomputedHash: Int
 
@@ -24,20 +26,41 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         isAnimated: Bool = false
     ) {
         self.imageID = imageID
-        self.thumbnail = thumbnail
-        self.processors = processors
-        self.isAnimated = isAnimated
         var hasher = Hasher()
         hasher.combine(imageID)
-        hasher.combine(thumbnail)
-        hasher.combine(processors)
-        hasher.combine(isAnimated)
+        if thumbnail == nil && processors.isEmpty && !isAnimated {
+            variant = nil
+        } else {
+            variant = Variant(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+            hasher.combine(thumbnail)
+            hasher.combine(processors)
+            hasher.combine(isAnimated)
+        }
         self.precomputedHash = hasher.finalize()
     }
 
+    private final class Variant: Sendable {
+        let thumbnail: ThumbnailOptions?
+        let processors: [String]
+        let isAnimated: Bool
+
+        init(thumbnail: ThumbnailOptions?, processors: [String], isAnimated: Bool) {
+            self.thumbnail = thumbnail
+            self.processors = processors
+            self.isAnimated = isAnimated
+        }
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.precomputedHash == rhs.precomputedHash && lhs.imageID == rhs.imageID && lhs.thumbnail == rhs.thumbnail
-            && lhs.processors == rhs.processors && lhs.isAnimated == rhs.isAnimated
+        guard lhs.precomputedHash == rhs.precomputedHash, lhs.imageID == rhs.imageID else { return false }
+        switch (lhs.variant, rhs.variant) {
+        case (nil, nil): return true
+        case let (left?, right?):
+            return left === right
+                || (left.thumbnail == right.thumbnail && left.processors == right.processors
+                    && left.isAnimated == right.isAnimated)
+        default: return false
+        }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -23,28 +23,37 @@ public struct ImageRequest: Sendable {
     /// identity however often its URL is signed again. `nil` (the default): the URL's absolute string, or what
     /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
-        didSet { updateKey() }
+        get { extras?.imageID }
+        set { change { $0.imageID = newValue } }
     }
 
     /// Header fields sent with this request's download (an `Authorization` token, a `Cookie`), on top of the
     /// loader's. Requests whose headers differ never share a download; the images they load share the caches.
-    public var headers: [String: String] = [:]
+    public var headers: [String: String] {
+        get { extras?.headers ?? [:] }
+        set { change { $0.headers = newValue } }
+    }
 
     /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``, or its
     /// logs). Not part of any key.
-    public var userInfo: [String: any Sendable] = [:]
+    public var userInfo: [String: any Sendable] {
+        get { extras?.userInfo ?? [:] }
+        set { change { $0.userInfo = newValue } }
+    }
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
     public var priority: Priority
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
-        didSet { updateKey() }
+        get { extras?.thumbnail }
+        set { change { $0.thumbnail = newValue } }
     }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
     public var processors: [any ImageProcessing] {
-        didSet { updateKey() }
+        get { extras?.processors ?? [] }
+        set { change { $0.processors = newValue } }
     }
 
     /// Whether an animated GIF or WebP decodes to every frame, in ``ImageResponse/animation``; otherwise (the
@@ -52,7 +61,8 @@ public struct ImageRequest: Sendable {
     /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
     /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
     public var isAnimated: Bool {
-        didSet { updateKey() }
+        get { extras?.isAnimated ?? false }
+        set { change { $0.isAnimated = newValue } }
     }
 
     /// Cache policy and similar flags.
@@ -65,6 +75,11 @@ public struct ImageRequest: Sendable {
     /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
     /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
     public private(set) var imageKey: ImageCacheKey
+
+    /// Every field but the URL, the priority and the options, behind one immutable reference that a plain request
+    /// (a URL and nothing else, what a list builds for every cell on every frame) does without: building it costs
+    /// no allocation and copying it a retain or two. A change makes a new one.
+    private var extras: Extras?
 
     /// Creates a request.
     ///
@@ -83,18 +98,73 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
+        let plain = thumbnail == nil && processors.isEmpty && !isAnimated
+        let imageID = url?.absoluteString ?? ""
         self.url = url
-        self.imageKey = ImageCacheKey(
-            imageID: url?.absoluteString ?? "",
+        self.priority = priority
+        self.options = options
+        self.extras = plain ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+        self.imageKey =
+            plain
+            ? ImageCacheKey(imageID: imageID)
+            : ImageCacheKey(
+                imageID: imageID,
+                thumbnail: thumbnail,
+                processors: processors.map(\.identifier),
+                isAnimated: isAnimated
+            )
+    }
+
+    private mutating func change(_ body: (inout Extras.Fields) -> Void) {
+        var fields = extras?.fields ?? Extras.Fields()
+        body(&fields)
+        extras = fields.isEmpty ? nil : Extras(fields)
+        updateKey()
+    }
+
+    private mutating func updateKey() {
+        imageKey = ImageCacheKey(
+            imageID: imageID ?? url?.absoluteString ?? "",
             thumbnail: thumbnail,
-            processors: processors.isEmpty ? [] : processors.map(\.identifier),
+            processors: processors.map(\.identifier),
             isAnimated: isAnimated
         )
-        self.priority = priority
-        self.thumbnail = thumbnail
-        self.processors = processors
-        self.isAnimated = isAnimated
-        self.options = options
+    }
+}
+
+extension ImageRequest {
+    private final class Extras: Sendable {
+        struct Fields: Sendable {
+            var imageID: String?
+            var headers: [String: String] = [:]
+            var userInfo: [String: any Sendable] = [:]
+            var thumbnail: ThumbnailOptions?
+            var processors: [any ImageProcessing] = []
+            var isAnimated = false
+
+            var isEmpty: Bool {
+                imageID == nil && headers.isEmpty && userInfo.isEmpty && thumbnail == nil && processors.isEmpty
+                    && !isAnimated
+            }
+        }
+
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+
+        convenience init(thumbnail: ThumbnailOptions?, processors: [any ImageProcessing], isAnimated: Bool) {
+            var fields = Fields()
+            fields.thumbnail = thumbnail
+            fields.processors = processors
+            fields.isAnimated = isAnimated
+            self.init(fields)
+        }
+
+        var imageID: String? { fields.imageID }
+        var headers: [String: String] { fields.headers }
+        var userInfo: [String: any Sendable] { fields.userInfo }
+        var thumbnail: ThumbnailOptions? { fields.thumbnail }
+        var processors: [any ImageProcessing] { fields.processors }
+        var isAnimated: Bool { fields.isAnimated }
     }
 }
 
@@ -161,15 +231,6 @@ extension ImageRequest {
             writesDiskCache: !options.contains(.disableDiskCacheWrites),
             loadsFromNetwork: !options.contains(.returnCacheDataDontLoad),
             skipsFailureBackoff: options.contains(.skipFailureBackoff)
-        )
-    }
-
-    private mutating func updateKey() {
-        imageKey = ImageCacheKey(
-            imageID: imageID ?? url?.absoluteString ?? "",
-            thumbnail: thumbnail,
-            processors: processors.map(\.identifier),
-            isAnimated: isAnimated
         )
     }
 
