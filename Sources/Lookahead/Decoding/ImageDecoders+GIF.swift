@@ -12,6 +12,7 @@ extension ImageDecoders {
     /// no more than its first. The screen size is checked against the pixel limit before the canvas is allocated.
     public struct GIF: AnimatedImageDecoding {
         public let name = "GIF"
+        public var mediaTypes: [String] { ["image/gif"] }
 
         /// Creates the decoder.
         public init() {}

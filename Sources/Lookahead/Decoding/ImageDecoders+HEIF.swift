@@ -15,6 +15,14 @@ extension ImageDecoders {
     /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
+        /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
+        public var mediaTypes: [String] { Self.decodableMediaTypes }
+
+        private static let decodableMediaTypes: [String] = {
+            _ = initialized
+            return (heif_have_decoder_for_format(heif_compression_AV1) != 0 ? ["image/avif"] : [])
+                + (heif_have_decoder_for_format(heif_compression_HEVC) != 0 ? ["image/heic", "image/heif"] : [])
+        }()
 
         /// Creates the decoder.
         public init() {}

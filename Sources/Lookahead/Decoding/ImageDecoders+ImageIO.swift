@@ -13,6 +13,10 @@ extension ImageDecoders {
     /// (``decodeAnimation(_:context:)``), composited by ImageIO.
     public struct ImageIODecoder: AnimatedImageDecoding {
         public let name = "ImageIO"
+        /// What ImageIO reads on every supported system (iOS 16, macOS 13 and later read AVIF).
+        public var mediaTypes: [String] {
+            ["image/avif", "image/webp", "image/heic", "image/jpeg", "image/png", "image/gif"]
+        }
 
         /// Creates the decoder.
         public init() {}

@@ -22,6 +22,7 @@ extension ImageDecoders {
     ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
+        public var mediaTypes: [String] { ["image/jpeg"] }
         /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. The default, 2²⁶, allows
         /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels.
         public var maximumProgressiveWork: Int

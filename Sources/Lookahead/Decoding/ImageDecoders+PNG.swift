@@ -17,6 +17,7 @@ extension ImageDecoders {
     /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common).
     public struct PNG: ImageDecoding {
         public let name = "PNG"
+        public var mediaTypes: [String] { ["image/png"] }
         /// Whether `cHRM` primaries and a `gAMA` exponent that differ from sRGB's, in a file without an `iCCP` or
         /// `sRGB` chunk, convert the colours to sRGB (as a browser with colour management shows them). Default off.
         public var convertsGammaAndChromaticities: Bool

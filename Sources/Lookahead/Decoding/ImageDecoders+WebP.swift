@@ -12,6 +12,7 @@ extension ImageDecoders {
     /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
     public struct WebP: AnimatedImageDecoding {
         public let name = "WebP"
+        public var mediaTypes: [String] { ["image/webp"] }
 
         /// Creates the decoder.
         public init() {}

@@ -11,11 +11,20 @@ public import Foundation
 public protocol ImageDecoding: Sendable {
     /// The codec's name, used in errors and logs ("JPEG").
     var name: String { get }
+    /// The media types of the formats this decoder reads, best first (`["image/avif", "image/heic"]`): what the
+    /// pipeline advertises in a download's `Accept` header
+    /// (``ImagePipeline/Configuration/advertisesDecodableFormats``). Empty by default: a decoder that names none
+    /// is still used, but no server is asked for its format.
+    var mediaTypes: [String] { get }
     /// Whether the data looks like this format; `header` holds at least the first 16 bytes when available.
     func canDecode(_ header: Data) -> Bool
     /// Decodes the data. Dimensions must be checked against `context.maximumPixelCount` before any large
     /// allocation.
     func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage
+}
+
+extension ImageDecoding {
+    public var mediaTypes: [String] { [] }
 }
 
 /// A decoder that can also decode every frame of an animation (GIF, WebP), for requests that ask for it
@@ -147,6 +156,18 @@ public enum ImageDecoders {
         #else
         []
         #endif
+    }
+
+    /// The `Accept` header that asks for what `decoders` read: modern formats first (AVIF, WebP, then the rest in
+    /// the decoders' order), then any other image and anything at all at lower weights, so a server that cannot
+    /// negotiate still answers. `nil` when no decoder names a media type.
+    public static func acceptHeader(for decoders: [any ImageDecoding]) -> String? {
+        var types: [String] = []
+        for type in decoders.flatMap(\.mediaTypes) where !types.contains(type) { types.append(type) }
+        guard !types.isEmpty else { return nil }
+        let preferred = ["image/avif", "image/webp"].filter(types.contains)
+        let ordered = preferred + types.filter { !preferred.contains($0) }
+        return (ordered + ["image/*;q=0.8", "*/*;q=0.5"]).joined(separator: ",")
     }
 
     /// Decodes data with the first decoder that recognises it, then resamples to the exact thumbnail size.

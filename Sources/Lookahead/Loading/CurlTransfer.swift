@@ -86,7 +86,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let limit = request.maximumResponseSize {
             _ = lookahead_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        var fields = ["Accept: image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"]
+        var fields: [String] = []
         let requestHeaders = options.headers.merging(request.headers) { _, new in new }
         for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) { fields.append("\(name): \(value)") }
         for field in fields { headerList = curl_slist_append(headerList, field) }

@@ -241,6 +241,19 @@ extension ImageRequest {
             ? imageKey : ImageCacheKey(imageID: identity, thumbnail: thumbnail, processors: [], isAnimated: isAnimated)
     }
 
+    /// The `Accept` header the request carries itself, if any (header names are case-insensitive).
+    package var acceptHeader: String? {
+        guard let extras, !extras.headers.isEmpty else { return nil }
+        return extras.headers.first { $0.key.caseInsensitiveCompare("Accept") == .orderedSame }?.value
+    }
+
+    /// The disk-cache key of the request's data: ``identity``, apart for a request that asks for formats of its
+    /// own (an `Accept` header), since a server that negotiates may answer it with other bytes.
+    package var dataIdentity: String {
+        guard let accept = acceptHeader else { return identity }
+        return identity + "\u{1F}Accept: " + accept
+    }
+
     /// The key of the data stage: the URL alone. The image key itself when there is nothing else in it.
     package var dataKey: ImageCacheKey {
         thumbnail == nil && processors.isEmpty && !isAnimated ? imageKey : ImageCacheKey(imageID: identity)

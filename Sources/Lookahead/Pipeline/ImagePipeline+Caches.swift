@@ -24,7 +24,7 @@ extension ImagePipeline {
         let request = identified(request)
         if caches.contains(.memory), configuration.memoryCache?.entry(for: request.imageKey) != nil { return true }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return false }
-        return disk.containsData(for: request.identity) || disk.containsData(for: ProcessedImageStage.key(for: request))
+        return disk.containsData(for: request.dataIdentity) || disk.containsData(for: ProcessedImageStage.key(for: request))
     }
 
     /// Removes a request's image from the caches: the decoded image, and on disk its original bytes (with their
@@ -35,7 +35,8 @@ extension ImagePipeline {
         if caches.contains(.memory) { configuration.memoryCache?.removeImage(for: request.imageKey) }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return }
         for key in [
-            request.identity, HTTPCacheMetadata.key(for: request.identity), PartialDownload.key(for: request.identity),
+            request.dataIdentity, HTTPCacheMetadata.key(for: request.dataIdentity),
+            PartialDownload.key(for: request.dataIdentity),
             ProcessedImageStage.key(for: request),
         ] {
             disk.removeData(for: key)
@@ -49,7 +50,7 @@ extension ImagePipeline {
         guard let disk = configuration.diskCache,
             case .success = ImageDecoders.validateStructure(data, decoders: configuration.decoders)
         else { return false }
-        disk.storeData(data, for: identified(request).identity)
+        disk.storeData(data, for: identified(request).dataIdentity)
         return true
     }
 

@@ -43,6 +43,12 @@ extension ImagePipeline {
         public var partialDownloadLimit: Int?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
+        /// Whether each download asks for the formats the ``decoders`` read, modern ones first
+        /// (``ImageDecoders/acceptHeader(for:)``: `Accept: image/avif,image/webp,image/jpeg,…`), so an image CDN
+        /// that negotiates the format sends the smallest one the pipeline can show. On by default. A request whose
+        /// ``ImageRequest/headers`` carry an `Accept` sends its own, and keeps its own disk-cache entry. Off: the
+        /// loader's own header is sent (``DataLoaderOptions/headers``, else the transport's `*/*`).
+        public var advertisesDecodableFormats: Bool
         /// The most downloads that run at once; the rest wait in priority order. Default 6.
         public var dataLoadingConcurrency: Int
         /// How many of the download slots requests at `.low` priority or below (prefetches) may take at once;
@@ -135,6 +141,7 @@ extension ImagePipeline {
             self.memoryCache = memoryCache
             self.diskCacheChoice = .given(diskCache)
             self.decoders = decoders
+            self.advertisesDecodableFormats = true
             self.dataLoadingConcurrency = 6
             self.maximumBackgroundDataLoads = nil
             self.decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -191,6 +198,7 @@ extension FetchDataStage.Settings {
             idleTimeout: configuration.dataLoadIdleTimeout,
             stalledDownloadInterval: configuration.stalledDownloadInterval,
             requestModifier: configuration.requestModifier,
+            accept: configuration.advertisesDecodableFormats ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
             previewGate: configuration.isProgressiveDecodingEnabled
                 ? ProgressivePreviewGate(
                     interval: configuration.progressiveDecodingInterval,

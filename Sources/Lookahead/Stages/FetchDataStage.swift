@@ -20,6 +20,8 @@ struct FetchDataStage: Sendable {
         var idleTimeout: Duration?
         var stalledDownloadInterval: Duration?
         var requestModifier: DownloadRequest.Modifier?
+        /// The `Accept` header of a download whose request sends none.
+        var accept: String?
         /// The gate each download's previews start from (a value: every download gets a fresh copy); `nil` when
         /// progressive decoding is off.
         var previewGate: ProgressivePreviewGate?
@@ -39,7 +41,7 @@ struct FetchDataStage: Sendable {
     func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipelineError> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
-        let key = request.identity
+        let key = request.dataIdentity
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : settings.diskCache
         var stale: StaleEntry?
         if let diskCache, policy.readsDiskCache {
@@ -125,6 +127,7 @@ struct FetchDataStage: Sendable {
             reporter.progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
         }
         dataRequest.headers = request.headers.merging(headers) { _, conditional in conditional }
+        if let accept = settings.accept, request.acceptHeader == nil { dataRequest.headers["Accept"] = accept }
         dataRequest.partialBodyOnCancellation = keepPartial
         if let previews {
             dataRequest.onData = { body in bodyArrived(body, in: previews, reporter: reporter) }

@@ -17,14 +17,16 @@ import Testing
         loader: any DataLoading,
         policy: DiskCachePolicy = .cacheForever,
         failureRecords: FailureRecords? = nil,
-        maximumResponseSize: Int? = nil
+        maximumResponseSize: Int? = nil,
+        accept: String? = nil
     ) -> FetchDataStage {
         FetchDataStage(
             settings: FetchDataStage.Settings(
                 dataLoader: loader,
                 diskCache: cache,
                 diskCachePolicy: policy,
-                maximumResponseSize: maximumResponseSize
+                maximumResponseSize: maximumResponseSize,
+                accept: accept
             ),
             events: nil,
             failureRecords: failureRecords,
@@ -129,6 +131,21 @@ import Testing
         #expect(recordingLoader.sent.withLock { $0["If-None-Match"] } == "\"v1\"")
         #expect(loaded.cacheType == .disk)
         #expect(loaded.response.data == Self.file)
+    }
+
+    @Test func aDownloadAsksForTheDecodableFormatsUnlessTheRequestAsksForItsOwn() async throws {
+        let loader = HeaderRecordingLoader(base: GatedDataLoader(isGated: false))
+        let stage = stage(loader: loader, accept: "image/webp,image/jpeg")
+        _ = try await stage.run(ImageRequest(url: url), reporter: recorder.reporter()).get()
+        #expect(loader.sent.withLock { $0 } == ["Accept": "image/webp,image/jpeg"])
+
+        var own = ImageRequest(url: url)
+        own.headers = ["ACCEPT": "image/png"]
+        let loaded = try await stage.run(own, reporter: recorder.reporter()).get()
+        #expect(loader.sent.withLock { $0 } == ["ACCEPT": "image/png"], "one Accept, the request's")
+        loaded.diskCacheTicket?.accept()
+        #expect(cache.cachedData(for: url.absoluteString) == nil, "its bytes are not the default entry")
+        #expect(cache.cachedData(for: own.dataIdentity) != nil)
     }
 }
 

@@ -24,10 +24,25 @@ final class EncodedImageCache: Sendable {
             case photo(index: Int)
         }
 
+        /// How the picture is encoded.
+        enum Format: Hashable, Sendable {
+            case jpeg
+            /// Lossy WebP at the same quality number.
+            case webp
+
+            var contentType: String {
+                switch self {
+                case .jpeg: "image/jpeg"
+                case .webp: "image/webp"
+                }
+            }
+        }
+
         var source: Source
         var width: Int
         var height: Int
         var quality: Int
+        var format: Format = .jpeg
     }
 
     private struct State {
@@ -45,7 +60,7 @@ final class EncodedImageCache: Sendable {
         self.byteLimit = byteLimit
     }
 
-    /// The JPEG for `key`, encoded on first use.
+    /// The bytes for `key` (a JPEG, or a WebP), encoded on first use.
     func jpeg(for key: Key) async throws(FixtureServer.Error) -> ByteBuffer {
         if let cached = state.withLock({ $0.entries[key] }) {
             return cached
@@ -55,6 +70,17 @@ final class EncodedImageCache: Sendable {
                 continuation.resume(
                     returning: Result { () throws(FixtureServer.Error) -> [UInt8] in
                         switch key.source {
+                        case .generated(let number) where key.format == .webp:
+                            let width = FixtureImages.clampedDimension(key.width)
+                            let height = FixtureImages.clampedDimension(key.height)
+                            return try WebPEncoder.encode(
+                                FixtureImages.rgb(number: number, width: width, height: height),
+                                width: width,
+                                height: height,
+                                bytesPerRow: width * 3,
+                                hasAlpha: false,
+                                quality: key.quality
+                            )
                         case .generated(let number):
                             return try FixtureImages.jpeg(
                                 number: number,
@@ -66,11 +92,12 @@ final class EncodedImageCache: Sendable {
                             guard let photos, photos.photos.indices.contains(index) else {
                                 throw .photoFailed(reason: "no photo \(index)")
                             }
-                            return try photos.jpeg(
+                            return try photos.encoded(
                                 index: index,
                                 width: key.width,
                                 height: key.height,
-                                quality: key.quality
+                                quality: key.quality,
+                                format: key.format
                             )
                         }
                     }

@@ -109,6 +109,7 @@ struct FixtureRoutes: Sendable {
         let path = request.uri.path
         if let redirect = Self.nextHop(request) { return redirect }
         let fault = configuration.faults.fault(seed: configuration.seed, path: path, attempt: context.requestIndex)
+        let (picture, contentType) = negotiated(picture, request: request)
         // Failures and resets never send the picture, so they skip encoding it.
         var jpeg = ByteBuffer()
         if fault != .failure, fault != .reset {
@@ -148,11 +149,23 @@ struct FixtureRoutes: Sendable {
         } else {
             body = PacedBody(source: .buffer(jpeg), chunkSize: jpeg.readableBytes, pacing: .unlimited)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "image/jpeg"],
-            body: body.responseBody()
-        )
+        var headers: HTTPFields = [.contentType: contentType]
+        if configuration.negotiatesFormats { headers[.vary] = "Accept" }
+        return Response(status: .ok, headers: headers, body: body.responseBody())
+    }
+
+    /// The picture in the format the request's `Accept` prefers, when the server negotiates formats (WebP for a
+    /// client that lists `image/webp` with a weight above 0), and its content type.
+    private func negotiated(_ picture: Picture, request: Request) -> (Picture, contentType: String) {
+        guard configuration.negotiatesFormats, case .encoded(var key) = picture else { return (picture, "image/jpeg") }
+        let accepted = request.headers[values: .accept].flatMap { $0.split(separator: ",") }.contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first?.lowercased() == "image/webp" else { return false }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+        key.format = accepted ? .webp : .jpeg
+        return (.encoded(key), key.format.contentType)
     }
 
     /// The size to generate: both given → as given; one given → a square; none → the default.

@@ -61,6 +61,10 @@ extension FixtureServer {
         /// Redirects in front of every image URL that ``FixtureServer/imageURL(_:width:height:)`` makes (0...5),
         /// as CDNs answer: each hop is a 302 to the same URL with one hop less. 0 by default.
         public var redirectHops = 0
+        /// Whether encoded pictures (`/images/…`, `/media/{width}/…`) are sent as WebP to a client whose `Accept`
+        /// asks for `image/webp`, and as JPEG otherwise, with `Vary: Accept`, as an image CDN negotiates the
+        /// format. Off by default: JPEG for everyone. The URL keeps its `.jpg` name either way.
+        public var negotiatesFormats = false
         /// Whether Hummingbird's own log lines (server started, connection errors, shutdown) are
         /// printed. Off by default: `stop()` cancels the server, which Hummingbird reports as an
         /// error-level line that means nothing here. When on, `LOG_LEVEL` picks the level.

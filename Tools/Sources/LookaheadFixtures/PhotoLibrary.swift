@@ -61,7 +61,13 @@ struct PhotoLibrary: Sendable {
 
     /// Photo `index` resized to exactly `width` × `height` and encoded as a JPEG at `quality`. Blocks: call it off
     /// the concurrency pool.
-    func jpeg(index: Int, width: Int, height: Int, quality: Int) throws(FixtureServer.Error) -> [UInt8] {
+    func encoded(
+        index: Int,
+        width: Int,
+        height: Int,
+        quality: Int,
+        format: EncodedImageCache.Key.Format
+    ) throws(FixtureServer.Error) -> [UInt8] {
         let photo = photos[index]
         let header = photo.data.prefix(32)
         guard let decoder = ImageDecoders.default.first(where: { $0.canDecode(header) }) else {
@@ -77,6 +83,16 @@ struct PhotoLibrary: Sendable {
             throw .photoFailed(reason: "\(photo.fileName): \(error.description)")
         }
         let resized = Resampler.resize(decoded, width: width, height: height)
+        if format == .webp {
+            return try WebPEncoder.encode(
+                resized.pixels,
+                width: resized.width,
+                height: resized.height,
+                bytesPerRow: resized.bytesPerRow,
+                hasAlpha: true,
+                quality: quality
+            )
+        }
         return try TurboJPEGEncoder.encode(
             rgba: resized.pixels,
             width: resized.width,

@@ -56,6 +56,9 @@ struct FixtureServerCommand: AsyncParsableCommand {
     )
     var photos: String?
 
+    @Flag(help: "Send WebP to clients whose Accept asks for it, JPEG to others, with Vary: Accept (as image CDNs do).")
+    var negotiateFormats = false
+
     @Flag(help: "Print the web server's own log lines (level from LOG_LEVEL, default info).")
     var verbose = false
 
@@ -104,6 +107,7 @@ struct FixtureServerCommand: AsyncParsableCommand {
                 configuration.mediaCount = mediaCount
                 configuration.faults = faults
                 configuration.shouldLogServerEvents = verbose
+                configuration.negotiatesFormats = negotiateFormats
                 configuration.photosFolder = FixtureServer.photosFolder(option: photos)
             }
         )
