@@ -24,7 +24,8 @@ extension ImagePipeline {
         let request = identified(request)
         if caches.contains(.memory), configuration.memoryCache?.entry(for: request.imageKey) != nil { return true }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return false }
-        return disk.containsData(for: request.dataIdentity) || disk.containsData(for: ProcessedImageStage.key(for: request))
+        return disk.containsData(for: request.dataIdentity)
+            || disk.containsData(for: ProcessedImageStage.key(for: request))
     }
 
     /// Removes a request's image from the caches: the decoded image, and on disk its original bytes (with their

@@ -198,7 +198,8 @@ extension FetchDataStage.Settings {
             idleTimeout: configuration.dataLoadIdleTimeout,
             stalledDownloadInterval: configuration.stalledDownloadInterval,
             requestModifier: configuration.requestModifier,
-            accept: configuration.advertisesDecodableFormats ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
+            accept: configuration.advertisesDecodableFormats
+                ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
             previewGate: configuration.isProgressiveDecodingEnabled
                 ? ProgressivePreviewGate(
                     interval: configuration.progressiveDecodingInterval,

@@ -30,7 +30,14 @@ enum WebPEncoder {
                     Float(quality),
                     &output
                 )
-                : WebPEncodeRGB(buffer.baseAddress, Int32(width), Int32(height), Int32(bytesPerRow), Float(quality), &output)
+                : WebPEncodeRGB(
+                    buffer.baseAddress,
+                    Int32(width),
+                    Int32(height),
+                    Int32(bytesPerRow),
+                    Float(quality),
+                    &output
+                )
         }
         guard size > 0, let output else { throw .encodingFailed(reason: "WebP: the encoder failed") }
         defer { WebPFree(output) }

@@ -3,8 +3,8 @@
 
 import Foundation
 
-/// Runs `curl --parallel --parallel-max N` once over a list of URLs, every body to `/dev/null`, and reads back
-/// what each transfer did from `--write-out`.
+/// Runs `curl --parallel --parallel-max N` once over a list of URLs, every body to `/dev/null` (or to a file of its
+/// own in a folder), and reads back what each transfer did from `--write-out`.
 struct CurlBaseline {
     /// What one curl run did.
     struct Run {
@@ -22,12 +22,20 @@ struct CurlBaseline {
     /// The `--config` file listing the URLs, one `url`/`output` pair each.
     let configFile: URL
 
-    init(executable: String, maximumParallel: Int, urls: [URL]) throws {
+    /// The files the bodies are written to, in the order of the URLs; empty when they go to `/dev/null`.
+    let outputFiles: [String]
+
+    init(executable: String, maximumParallel: Int, urls: [URL], outputFolder: URL? = nil) throws {
         self.executable = executable
         self.maximumParallel = maximumParallel
-        configFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lookahead-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(urls.count).curl")
-        let lines = urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }
+        let name =
+            "lookahead-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(urls.count)\(outputFolder == nil ? "" : "-files")"
+        configFile = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".curl")
+        outputFiles =
+            outputFolder.map { folder in urls.indices.map { folder.appendingPathComponent("\($0).jpg").path } } ?? []
+        let lines = urls.enumerated().map { index, url in
+            "url = \"\(url.absoluteString)\"\noutput = \"\(outputFiles.isEmpty ? "/dev/null" : outputFiles[index])\"\n"
+        }
         try lines.joined().write(to: configFile, atomically: true, encoding: .utf8)
     }
 

@@ -15,7 +15,8 @@ import Testing
     }
 
     private static func isWebP(_ data: Data) -> Bool {
-        data.count > 12 && data.prefix(4).elementsEqual("RIFF".utf8) && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
+        data.count > 12 && data.prefix(4).elementsEqual("RIFF".utf8)
+            && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
     }
 
     private static func isJPEG(_ data: Data) -> Bool { data.prefix(2).elementsEqual([0xFF, 0xD8]) }
