@@ -1,0 +1,171 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead bench — `lookahead-bench disk-scale`: a disk cache of 100,000 entries: opening it, its index's memory,
+// hits against a cache of 1,000, and how long a size sweep can hold a read up.
+
+import ArgumentParser
+import Foundation
+import Lookahead
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DiskScaleBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disk-scale",
+        abstract: "A disk cache of --entries entries of --size bytes: open time, index bytes per entry, hit time "
+            + "against a cache of 1,000, and the longest a read waits while a size sweep runs.",
+        discussion: """
+            Fills a folder through DiskCache.storeData (about --entries × --size bytes on disk; 100,000 × 30 KiB is \
+            about 3 GB), then: opens it anew and times until the index is loaded (flush() returns), measuring the \
+            heap the index takes (glibc mallinfo2); times random hits over all entries against random hits in a \
+            cache of 1,000 entries; then opens it with a size limit below what it holds, so opening sweeps, and \
+            measures the longest any read on another thread waited meanwhile. The folder is removed at the end.
+            """
+    )
+
+    @Option(help: "Entries in the large cache.")
+    var entries = 100_000
+
+    @Option(help: "Entry size in bytes.")
+    var size = 30 * 1024
+
+    @Option(help: "Folder to fill (removed at the end); by default one in the temporary directory.")
+    var folder: String?
+
+    func run() throws {
+        let root = URL(fileURLWithPath: folder ?? NSTemporaryDirectory() + "lookahead-disk-scale-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let large = root.appendingPathComponent("large")
+        let small = root.appendingPathComponent("small")
+        let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let limit = Int(Double(entries * (size + 64)) * 1.25)
+        print("lookahead-bench disk-scale — \(entries) entries of \(size / 1024) KiB, load \(loadAverage())")
+
+        let clock = ContinuousClock()
+        let fillTime = clock.measure {
+            let cache = DiskCache(directory: large, sizeLimit: limit)
+            for index in 0..<entries {
+                cache.storeData(payload, for: Self.key(index))
+                if index % 2000 == 1999 { cache.flush() }
+            }
+            cache.flush()
+        }
+        let smallCache = DiskCache(directory: small, sizeLimit: limit)
+        for index in 0..<1000 { smallCache.storeData(payload, for: Self.key(index)) }
+        smallCache.flush()
+        print(String(format: "filled in %.1f s", fillTime.seconds))
+
+        // Open: until the index is loaded.
+        let heapBefore = Self.heapInUse()
+        var opened: DiskCache?
+        let openTime = clock.measure {
+            let cache = DiskCache(directory: large, sizeLimit: limit)
+            cache.flush()
+            opened = cache
+        }
+        let heapAfter = Self.heapInUse()
+        guard let cache = opened else { return }
+        let bytesPerEntry = Double(heapAfter - heapBefore) / Double(entries)
+        print(String(format: "open: %.0f ms to load the index of %d entries", openTime.seconds * 1000, entries))
+        print(String(format: "index: %.0f bytes of heap per entry", bytesPerEntry))
+
+        // Hits: random entries of the large cache against random entries of the small one.
+        var random = SystemRandomNumberGenerator()
+        let hits = 20_000
+        let largeKeys = (0..<hits).map { _ in Self.key(Int.random(in: 0..<entries, using: &random)) }
+        let smallKeys = (0..<hits).map { _ in Self.key(Int.random(in: 0..<1000, using: &random)) }
+        // Warm the page cache for both, untimed.
+        for key in largeKeys.prefix(2000) { blackHole(cache.cachedData(for: key)?.count ?? 0) }
+        var largeSamples: [Double] = []
+        var smallSamples: [Double] = []
+        for run in 0..<5 {
+            let slice = (run * hits / 5)..<((run + 1) * hits / 5)
+            smallSamples.append(
+                clock.measure { for key in smallKeys[slice] { precondition(smallCache.cachedData(for: key) != nil) } }
+                    .seconds / Double(slice.count)
+            )
+            largeSamples.append(
+                clock.measure { for key in largeKeys[slice] { precondition(cache.cachedData(for: key) != nil) } }
+                    .seconds / Double(slice.count)
+            )
+        }
+        let largeHit = largeSamples.sorted()[2]
+        let smallHit = smallSamples.sorted()[2]
+        print(
+            String(
+                format: "hit: %.2f µs at %d entries, %.2f µs at 1,000: %.2f×",
+                largeHit * 1e6,
+                entries,
+                smallHit * 1e6,
+                largeHit / smallHit
+            )
+        )
+        opened = nil
+
+        // A sweep: open with a limit below the total, and read on another thread while it runs.
+        let longest = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let sweepLimit = entries * (size + 64) * 9 / 10
+        let reader = Thread {
+            var generator = SystemRandomNumberGenerator()
+            while !stop.load(ordering: .relaxed) {
+                let key = Self.key(Int.random(in: 0..<1000, using: &generator))
+                let start = clock.now
+                blackHole(smallCache.cachedData(for: key)?.count ?? 0)
+                blackHole(sweepingCache.withLock { $0 }?.cachedData(for: key)?.count ?? 0)
+                let waited = Int((clock.now - start).seconds * 1e6)
+                if waited > longest.load(ordering: .relaxed) { longest.store(waited, ordering: .relaxed) }
+                reads.add(1, ordering: .relaxed)
+            }
+        }
+        reader.start()
+        let sweepTime = clock.measure {
+            let sweeping = DiskCache(directory: large, sizeLimit: sweepLimit)
+            sweepingCache.withLock { $0 = sweeping }
+            sweeping.flush()
+        }
+        stop.store(true, ordering: .relaxed)
+        while !reader.isFinished { usleep(1000) }
+        sweepingCache.withLock { $0 = nil }
+        print(
+            String(
+                format: "sweep: opening over the limit (%d%% of the entries kept) took %.0f ms; the longest of %d reads meanwhile took %.1f ms",
+                80 * 9 / 10,
+                sweepTime.seconds * 1000,
+                reads.load(ordering: .relaxed),
+                Double(longest.load(ordering: .relaxed)) / 1000
+            )
+        )
+        print("load after: \(loadAverage())")
+        BenchFigure(
+            id: "disk-scale",
+            title: "Disk cache of \(entries) entries: opening it",
+            unit: "ms",
+            lookahead: openTime.seconds * 1000,
+            peers: [.init(name: "goal", value: 300)],
+            goal: "open ≤ 300 ms, ≤ 100 B of index per entry, hit ≤ 1.2× at 1,000, no read held > 10 ms by a sweep",
+            goalMet: openTime.seconds <= 0.3 && bytesPerEntry <= 100 && largeHit <= 1.2 * smallHit
+                && longest.load(ordering: .relaxed) <= 10_000,
+            note: String(
+                format: "index %.0f B/entry; hit %.2f× the 1,000-entry cache's; longest read during a sweep %.1f ms; ",
+                bytesPerEntry,
+                largeHit / smallHit,
+                Double(longest.load(ordering: .relaxed)) / 1000
+            ) + loadNote()
+        ).print()
+    }
+
+    private static func key(_ index: Int) -> String { "https://example.com/scale/\(index).jpg?w=200&h=200" }
+
+    /// Anonymous resident bytes (the heap, mostly) once the allocator has given back what it can.
+    private static func heapInUse() -> Int {
+        ResidentMemory.trim()
+        return ResidentMemory.anonymousBytes() ?? 0
+    }
+}
+
+/// The cache the sweep runs in, for the reader thread.
+private let sweepingCache = Mutex<DiskCache?>(nil)
