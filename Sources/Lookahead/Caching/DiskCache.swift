@@ -151,7 +151,7 @@ public final class DiskCache: DataCaching {
                 state.index.touch(name)
                 return .staged(staged.data)
             }
-            if let maximumAge, let entry = state.index.entries[name], now - entry.touchedAt > maximumAge {
+            if let maximumAge, let entry = state.index.entry(name), now - entry.touchedAt > maximumAge {
                 return .expired
             }
             let known = state.index.recordHit(
@@ -239,22 +239,28 @@ public final class DiskCache: DataCaching {
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
         let now = now()
-        let scheduled: (generation: Int, evicted: [String])? = state.withLock { state in
+        let scheduled = state.withLock { state -> (generation: Int, evicted: [String], needsSweep: Bool)? in
             guard state.writeFailure == nil || now >= state.writesPausedUntil else { return nil }
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
             state.index.insert(name, size: size, touchedAt: now)
-            var evicted = state.index.sweep(limit: sizeLimit, lowMark: Int(Double(sizeLimit) * trimRatio))
+            var evicted: [String] = []
             if let maximumAge, now - state.lastExpirySweep >= 3_600 {
                 state.lastExpirySweep = now
                 evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
             }
+            // A small index is swept here, so the total never passes the limit; a large one on the queue, before
+            // this write, sorting a copy outside the lock (a read never waits for a sort of 100,000 entries).
+            if state.index.count <= Self.inlineSweepLimit {
+                evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
+            }
             for victim in evicted { state.staging[victim] = nil }
-            return (state.generation, evicted)
+            return (state.generation, evicted, state.index.totalSize > sizeLimit)
         }
         guard let scheduled else { return }
         queue.async {
-            self.removeFilesUnlessStoredAgain(scheduled.evicted)
+            let evicted = scheduled.evicted + (scheduled.needsSweep ? self.sweepIndex() : [])
+            self.removeFilesUnlessStoredAgain(evicted)
             self.write(name: name, key: key, generation: scheduled.generation)
         }
     }
@@ -345,11 +351,11 @@ public final class DiskCache: DataCaching {
                     state.lastExpirySweep = now
                     evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
                 }
-                evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
                 for victim in evicted { state.staging[victim] = nil }
                 return evicted
             }
-            change(&held) { removeFiles(evicted, &$0) }
+            let swept = sweepIndex()
+            change(&held) { removeFiles(evicted + swept, &$0) }
         }
     }
 
@@ -361,16 +367,17 @@ public final class DiskCache: DataCaching {
             state.withLock { $0.isIndexLoaded = true }
             return
         }
+        let counted = DiskCacheIndex(counting: scanned)
         let total = scanned.reduce(0) { $0 + $1.size }
         // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
         let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
         held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
         held.save()
-        let counted = held.values?.generation
+        let countedGeneration = held.values?.generation
         state.withLock { state in
-            state.index.reconcile(scanned: scanned, keeping: Set(state.staging.keys))
+            state.index.reconcile(with: counted, keeping: Set(state.staging.keys))
             state.isIndexLoaded = true
-            state.folderGeneration = counted
+            state.folderGeneration = countedGeneration
             state.othersWrite = false
         }
     }
@@ -403,6 +410,22 @@ public final class DiskCache: DataCaching {
     }
 
     private var lowMark: Int { Int(Double(sizeLimit) * trimRatio) }
+
+    /// The most entries whose index a store sweeps under the lock (a sort of 4,096 entries takes well under a
+    /// millisecond); a larger index is swept by ``sweepIndex()``.
+    private static let inlineSweepLimit = 4096
+
+    /// Sweeps the index down to the low mark when it is over the limit and returns the names evicted. The least
+    /// recently used are sorted on a copy, outside the lock, so no read waits for the sort.
+    private func sweepIndex() -> [String] {
+        let plan = state.withLock { $0.index }.sweepPlan(limit: sizeLimit, lowMark: lowMark)
+        guard !plan.isEmpty else { return [] }
+        return state.withLock { state in
+            let evicted = state.index.evict(plan, lowMark: lowMark)
+            for victim in evicted { state.staging[victim] = nil }
+            return evicted
+        }
+    }
 
     private func write(name: String, key: String, generation: Int) {
         guard let staged = state.withLock({ $0.staging[name] }), staged.generation == generation else { return }
@@ -487,12 +510,7 @@ public final class DiskCache: DataCaching {
         guard let total = held.values?.totalSize, total > sizeLimit else { return .success(()) }
         // Other caches wrote too: learn their entries, then evict the least recently used of them all.
         count(&held)
-        let evicted = state.withLock { state -> [String] in
-            let evicted = state.index.sweep(limit: sizeLimit, lowMark: lowMark)
-            for victim in evicted { state.staging[victim] = nil }
-            return evicted
-        }
-        removeFiles(evicted, &held)
+        removeFiles(sweepIndex(), &held)
         return .success(())
     }
 

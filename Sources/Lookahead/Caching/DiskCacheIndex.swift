@@ -7,118 +7,238 @@
 /// on a hit at most once per ``DiskCacheFile/touchInterval`` (the index remembers when, so deciding costs no
 /// syscall). Not thread safe: ``DiskCache`` keeps it under its lock, and tests drive it directly.
 struct DiskCacheIndex {
+    /// An entry as the index keeps it: 16 bytes, with its 32-byte name, so 100,000 entries take a few megabytes.
     struct Entry: Equatable {
-        var size: Int
+        private var storedSize: UInt32
+        private var storedTouchedAt: UInt32
         var tick: UInt64
-        /// When the file's modification time was last set, in seconds since 1970.
-        var touchedAt: Double = 0
+
+        init(size: Int, tick: UInt64, touchedAt: Double = 0) {
+            storedSize = UInt32(clamping: size)
+            storedTouchedAt = UInt32(clamping: Int(touchedAt.rounded(.down)))
+            self.tick = tick
+        }
+
+        /// The file's size in bytes (at most 4 GiB - 1: a larger entry counts as that much).
+        var size: Int {
+            get { Int(storedSize) }
+            set { storedSize = UInt32(clamping: newValue) }
+        }
+
+        /// When the file's modification time was last set, in whole seconds since 1970.
+        var touchedAt: Double {
+            get { Double(storedTouchedAt) }
+            set { storedTouchedAt = UInt32(clamping: Int(newValue.rounded(.down))) }
+        }
     }
 
-    private(set) var entries: [String: Entry] = [:]
+    /// An entry's file name (64 hex digits, ``DiskCacheFile/isEntryName(_:)``) as the 32 bytes they spell: no
+    /// string allocation per entry.
+    struct Name: Hashable {
+        private var words: (UInt64, UInt64, UInt64, UInt64)
+
+        /// `nil` for a name that is not 64 lowercase hex digits: no entry file has such a name.
+        init?(_ name: String) {
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var count = 0
+            for digit in name.utf8 {
+                let value: UInt64
+                switch digit {
+                case 48...57: value = UInt64(digit - 48)
+                case 97...102: value = UInt64(digit - 87)
+                default: return nil
+                }
+                switch count / 16 {
+                case 0: words.0 = words.0 << 4 | value
+                case 1: words.1 = words.1 << 4 | value
+                case 2: words.2 = words.2 << 4 | value
+                case 3: words.3 = words.3 << 4 | value
+                default: return nil
+                }
+                count += 1
+            }
+            guard count == 64 else { return nil }
+            self.words = words
+        }
+
+        var string: String {
+            String(unsafeUninitializedCapacity: 64) { buffer in
+                for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
+                    for nibble in 0..<16 {
+                        let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0x0F
+                        buffer[index * 16 + nibble] = value < 10 ? 48 + value : 87 + value
+                    }
+                }
+                return 64
+            }
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+        }
+    }
+
+    private var table: [Name: Entry] = [:]
+
+    /// An empty index.
+    init() {}
     /// The sum of the sizes of all entries, in bytes.
     private(set) var totalSize = 0
     private var clock: UInt64 = 0
 
-    var count: Int { entries.count }
+    var count: Int { table.count }
 
-    func contains(_ name: String) -> Bool { entries[name] != nil }
+    func contains(_ name: String) -> Bool { entry(name) != nil }
+
+    /// The entry of a name, if indexed.
+    func entry(_ name: String) -> Entry? { Name(name).flatMap { table[$0] } }
 
     /// Marks an entry as just used.
     mutating func touch(_ name: String) {
-        guard entries[name] != nil else { return }
+        guard let key = Name(name), table[key] != nil else { return }
         clock += 1
-        entries[name]!.tick = clock
+        table[key]!.tick = clock
     }
 
     /// Marks an entry as just used, `now` seconds since 1970, and returns its file size and whether its
     /// modification time is older than `touchInterval` seconds (then it counts as set now: the caller sets it).
     /// `nil` when the entry is not indexed.
     mutating func recordHit(_ name: String, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
-        guard let index = entries.index(forKey: name) else { return nil }
+        guard let key = Name(name), let index = table.index(forKey: key) else { return nil }
         clock += 1
-        entries.values[index].tick = clock
-        let touch = now - entries.values[index].touchedAt >= touchInterval
-        if touch { entries.values[index].touchedAt = now }
-        return (entries.values[index].size, touch)
+        table.values[index].tick = clock
+        let touch = now - table.values[index].touchedAt >= touchInterval
+        if touch { table.values[index].touchedAt = now }
+        return (table.values[index].size, touch)
     }
 
-    /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written.
+    /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written. A name that
+    /// is not an entry file's is not indexed.
     mutating func insert(_ name: String, size: Int, touchedAt: Double = 0) {
+        guard let key = Name(name) else { return }
         clock += 1
-        if let old = entries.updateValue(Entry(size: size, tick: clock, touchedAt: touchedAt), forKey: name) {
-            totalSize -= old.size
-        }
-        totalSize += size
+        let entry = Entry(size: size, tick: clock, touchedAt: touchedAt)
+        if let old = table.updateValue(entry, forKey: key) { totalSize -= old.size }
+        totalSize += entry.size
     }
 
     /// Removes an entry.
     @discardableResult
     mutating func remove(_ name: String) -> Entry? {
-        guard let entry = entries.removeValue(forKey: name) else { return nil }
+        Name(name).flatMap { remove($0) }
+    }
+
+    @discardableResult
+    private mutating func remove(_ key: Name) -> Entry? {
+        guard let entry = table.removeValue(forKey: key) else { return nil }
         totalSize -= entry.size
         return entry
     }
 
     /// Removes the entries whose files were last touched before `cutoff` (seconds since 1970); returns their names.
     mutating func removeEntries(touchedBefore cutoff: Double) -> [String] {
-        let names = entries.filter { $0.value.touchedAt < cutoff }.map(\.key)
-        for name in names { remove(name) }
-        return names
+        let keys = table.filter { $0.value.touchedAt < cutoff }.map(\.key)
+        for key in keys { remove(key) }
+        return keys.map(\.string)
     }
 
     /// Removes every entry.
     mutating func removeAll() {
-        entries.removeAll()
+        table.removeAll()
         totalSize = 0
     }
 
     /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`, and
     /// returns their names, oldest first. Returns nothing while the total is within the limit.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
+        evict(sweepPlan(limit: limit, lowMark: lowMark), lowMark: lowMark)
+    }
+
+    /// What ``sweep(limit:lowMark:)`` would remove, oldest first, without removing it: the sort runs on a copy of
+    /// the index, outside the cache's lock, so no read waits for it. Empty while the total is within the limit.
+    func sweepPlan(limit: Int, lowMark: Int) -> [(name: Name, tick: UInt64)] {
         guard totalSize > limit else { return [] }
+        var candidates = table.map { (name: $0.key, tick: $0.value.tick, size: $0.value.size) }
+        candidates.sort { $0.tick < $1.tick }
+        var excess = totalSize - lowMark
+        var plan: [(name: Name, tick: UInt64)] = []
+        for candidate in candidates {
+            guard excess > 0 else { break }
+            plan.append((candidate.name, candidate.tick))
+            excess -= candidate.size
+        }
+        return plan
+    }
+
+    /// Removes the planned entries, oldest first, until the total is at most `lowMark`, skipping those used or
+    /// replaced since the plan was made; returns their names.
+    mutating func evict(_ plan: [(name: Name, tick: UInt64)], lowMark: Int) -> [String] {
         var evicted: [String] = []
-        for (name, _) in entries.sorted(by: { $0.value.tick < $1.value.tick }) {
+        for item in plan {
             guard totalSize > lowMark else { break }
-            remove(name)
-            evicted.append(name)
+            guard table[item.name]?.tick == item.tick else { continue }
+            remove(item.name)
+            evicted.append(item.name.string)
         }
         return evicted
     }
 
     /// Adds entries found on disk at open, oldest modification first, as older than anything already indexed.
     mutating func merge(scanned: [(name: String, size: Int, modified: Double)]) {
-        let known = entries
-        let found = scanned.filter { known[$0.name] == nil }.sorted { $0.modified < $1.modified }
+        let found = scanned.compactMap { file in Name(file.name).map { (key: $0, file: file) } }
+            .filter { table[$0.key] == nil }.sorted { $0.file.modified < $1.file.modified }
         guard !found.isEmpty else { return }
         // Shift the existing entries up so the scanned ones come first in LRU order.
         let shift = UInt64(found.count)
-        for name in entries.keys { entries[name]!.tick += shift }
+        for index in table.indices { table.values[index].tick += shift }
         clock += shift
-        for (offset, file) in found.enumerated() {
-            entries[file.name] = Entry(size: file.size, tick: UInt64(offset), touchedAt: file.modified)
-            totalSize += file.size
+        table.reserveCapacity(table.count + found.count)
+        for (offset, item) in found.enumerated() {
+            let entry = Entry(size: item.file.size, tick: UInt64(offset), touchedAt: item.file.modified)
+            table[item.key] = entry
+            totalSize += entry.size
         }
     }
 
     /// Makes the index match a scan of the folder: entries no longer on disk are forgotten unless `keeping` names
     /// them (they wait to be written), sizes are taken from the disk, and new entries come first in LRU order.
     mutating func reconcile(scanned: [(name: String, size: Int, modified: Double)], keeping: Set<String>) {
-        var onDisk: [String: Int] = [:]
-        onDisk.reserveCapacity(scanned.count)
-        for file in scanned { onDisk[file.name] = file.size }
-        for (name, entry) in entries where !keeping.contains(name) {
-            guard let size = onDisk[name] else {
-                remove(name)
-                continue
-            }
-            if size != entry.size {
-                totalSize += size - entry.size
-                entries[name]!.size = size
-            }
-        }
+        reconcile(with: DiskCacheIndex(counting: scanned), keeping: keeping)
+    }
+
+    /// The index of a scan alone, oldest modification first: built outside the cache's lock, then joined in by
+    /// ``reconcile(with:keeping:)``, which costs the entries already indexed, not those counted.
+    init(counting scanned: [(name: String, size: Int, modified: Double)]) {
         merge(scanned: scanned)
     }
 
+    /// Makes the index match `counted` (``init(counting:)``): the entries this index holds stay, more recently used
+    /// than every counted one, with the size on disk, if the scan found them or `keeping` names them; the others
+    /// are forgotten.
+    mutating func reconcile(with counted: DiskCacheIndex, keeping: Set<String>) {
+        var merged = counted
+        let shift = counted.clock
+        let kept = Set(keeping.compactMap(Name.init))
+        for (key, entry) in table {
+            var moved = entry
+            moved.tick = entry.tick + shift
+            if let onDisk = merged.table[key] {
+                moved.size = onDisk.size
+                merged.table[key] = moved
+            } else if kept.contains(key) {
+                merged.table[key] = moved
+                merged.totalSize += moved.size
+            }
+        }
+        merged.clock = clock + shift
+        self = merged
+    }
+
     /// Names from least to most recently used.
-    var namesByAge: [String] { entries.sorted { $0.value.tick < $1.value.tick }.map(\.key) }
+    var namesByAge: [String] { table.sorted { $0.value.tick < $1.value.tick }.map(\.key.string) }
 }

@@ -62,6 +62,7 @@ final class HTTPCacheTestClock: Sendable {
         let clock = clock
         return ImagePipeline {
             $0.dataLoader = loader
+            $0.advertisesDecodableFormats = false  // the conditional and range headers alone
             $0.diskCache = disk
             $0.memoryCache = nil
             $0.failureBackoff = backoff

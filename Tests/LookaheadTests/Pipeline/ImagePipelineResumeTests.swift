@@ -55,6 +55,7 @@ private final class HalfThenRestLoader: DataLoading {
     private func makePipeline(_ loader: HalfThenRestLoader, limit: Int? = 1 << 20) -> ImagePipeline {
         ImagePipeline {
             $0.dataLoader = loader
+            $0.advertisesDecodableFormats = false  // the conditional and range headers alone
             $0.diskCache = disk
             $0.memoryCache = nil
             $0.failureBackoff = nil
