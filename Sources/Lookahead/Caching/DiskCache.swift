@@ -367,7 +367,8 @@ public final class DiskCache: DataCaching {
             state.withLock { $0.isIndexLoaded = true }
             return
         }
-        let counted = DiskCacheIndex(counting: scanned)
+        // Built outside the lock; moved into the index under it, so the index's next change copies nothing.
+        var counted: DiskCacheIndex? = DiskCacheIndex(counting: scanned)
         let total = scanned.reduce(0) { $0 + $1.size }
         // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
         let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
@@ -375,7 +376,7 @@ public final class DiskCache: DataCaching {
         held.save()
         let countedGeneration = held.values?.generation
         state.withLock { state in
-            state.index.reconcile(with: counted, keeping: Set(state.staging.keys))
+            state.index.reconcile(with: counted.take()!, keeping: Set(state.staging.keys))
             state.isIndexLoaded = true
             state.folderGeneration = countedGeneration
             state.othersWrite = false
@@ -416,15 +417,25 @@ public final class DiskCache: DataCaching {
     private static let inlineSweepLimit = 4096
 
     /// Sweeps the index down to the low mark when it is over the limit and returns the names evicted. The least
-    /// recently used are sorted on a copy, outside the lock, so no read waits for the sort.
+    /// recently used are sorted on a copy, outside the lock, and removed a batch per lock, so no read waits for
+    /// more than a batch.
     private func sweepIndex() -> [String] {
-        let plan = state.withLock { $0.index }.sweepPlan(limit: sizeLimit, lowMark: lowMark)
-        guard !plan.isEmpty else { return [] }
-        return state.withLock { state in
-            let evicted = state.index.evict(plan, lowMark: lowMark)
-            for victim in evicted { state.staging[victim] = nil }
-            return evicted
+        guard let candidates = state.withLock({ $0.index.sweepCandidates(limit: sizeLimit, lowMark: lowMark) }) else {
+            return []
         }
+        let plan = DiskCacheIndex.plan(candidates)
+        var evicted: [String] = []
+        for start in stride(from: 0, to: plan.count, by: 512) {
+            let batch = plan[start..<min(start + 512, plan.count)]
+            let (names, isDone) = state.withLock { state in
+                let names = state.index.evict(batch, lowMark: lowMark)
+                for victim in names { state.staging[victim] = nil }
+                return (names, state.index.totalSize <= lowMark)
+            }
+            evicted += names
+            if isDone { break }
+        }
+        return evicted
     }
 
     private func write(name: String, key: String, generation: Int) {

@@ -156,18 +156,39 @@ struct DiskCacheIndex {
     /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`, and
     /// returns their names, oldest first. Returns nothing while the total is within the limit.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
-        evict(sweepPlan(limit: limit, lowMark: lowMark), lowMark: lowMark)
+        evict(sweepPlan(limit: limit, lowMark: lowMark)[...], lowMark: lowMark)
     }
 
-    /// What ``sweep(limit:lowMark:)`` would remove, oldest first, without removing it: the sort runs on a copy of
-    /// the index, outside the cache's lock, so no read waits for it. Empty while the total is within the limit.
+    /// What ``sweep(limit:lowMark:)`` would remove, oldest first, without removing it. Empty while the total is
+    /// within the limit.
     func sweepPlan(limit: Int, lowMark: Int) -> [(name: Name, tick: UInt64)] {
-        guard totalSize > limit else { return [] }
-        var candidates = table.map { (name: $0.key, tick: $0.value.tick, size: $0.value.size) }
-        candidates.sort { $0.tick < $1.tick }
-        var excess = totalSize - lowMark
+        guard let candidates = sweepCandidates(limit: limit, lowMark: lowMark) else { return [] }
+        return Self.plan(candidates)
+    }
+
+    /// Every entry with its recency, and the bytes to free, when the total exceeds `limit`: a flat copy taken under
+    /// the cache's lock (no copy-on-write left shared with the index, whose next change would then copy it all
+    /// under the lock), to be sorted by ``plan(_:)`` outside it.
+    func sweepCandidates(limit: Int, lowMark: Int) -> SweepCandidates? {
+        guard totalSize > limit else { return nil }
+        var entries: [(name: Name, tick: UInt64, size: Int)] = []
+        entries.reserveCapacity(table.count)
+        for (name, entry) in table { entries.append((name, entry.tick, entry.size)) }
+        return SweepCandidates(entries: entries, excess: totalSize - lowMark)
+    }
+
+    struct SweepCandidates {
+        var entries: [(name: Name, tick: UInt64, size: Int)]
+        var excess: Int
+    }
+
+    /// The least recently used candidates that free the excess, oldest first.
+    static func plan(_ candidates: SweepCandidates) -> [(name: Name, tick: UInt64)] {
+        var entries = candidates.entries
+        entries.sort { $0.tick < $1.tick }
+        var excess = candidates.excess
         var plan: [(name: Name, tick: UInt64)] = []
-        for candidate in candidates {
+        for candidate in entries {
             guard excess > 0 else { break }
             plan.append((candidate.name, candidate.tick))
             excess -= candidate.size
@@ -177,7 +198,7 @@ struct DiskCacheIndex {
 
     /// Removes the planned entries, oldest first, until the total is at most `lowMark`, skipping those used or
     /// replaced since the plan was made; returns their names.
-    mutating func evict(_ plan: [(name: Name, tick: UInt64)], lowMark: Int) -> [String] {
+    mutating func evict(_ plan: ArraySlice<(name: Name, tick: UInt64)>, lowMark: Int) -> [String] {
         var evicted: [String] = []
         for item in plan {
             guard totalSize > lowMark else { break }
@@ -220,9 +241,10 @@ struct DiskCacheIndex {
     /// Makes the index match `counted` (``init(counting:)``): the entries this index holds stay, more recently used
     /// than every counted one, with the size on disk, if the scan found them or `keeping` names them; the others
     /// are forgotten.
-    mutating func reconcile(with counted: DiskCacheIndex, keeping: Set<String>) {
-        var merged = counted
+    mutating func reconcile(with counted: consuming DiskCacheIndex, keeping: Set<String>) {
+        // Consumed, so changing it copies nothing: it holds every entry of the folder.
         let shift = counted.clock
+        var merged = counted
         let kept = Set(keeping.compactMap(Name.init))
         for (key, entry) in table {
             var moved = entry

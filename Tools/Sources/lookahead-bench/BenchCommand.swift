@@ -9,7 +9,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "lookahead-bench",
         abstract: "Measures Lookahead against baselines and peers, side by side in one run.",
         subcommands: [
-            EngineBenchmark.self, DiskBenchmark.self, DiskScaleBenchmark.self, DecodeBenchmark.self, HEIFBenchmark.self, ScrollBenchmark.self,
+            EngineBenchmark.self, DiskBenchmark.self, DiskScaleBenchmark.self, DecodeBenchmark.self, HEIFBenchmark.self,
+            ScrollBenchmark.self,
             FaultsBenchmark.self, DiskContentBenchmark.self,
             ReportCommand.self,
             EndToEndBenchmark.self, SoakBenchmark.self, FixtureServerChildCommand.self,
