@@ -300,6 +300,9 @@ public final class DiskCache: DataCaching {
         await queue.run {}
     }
 
+    /// The bytes the in-memory index takes, for benchmarks.
+    @_spi(Benchmarks) public var indexFootprint: Int { state.withLock { $0.index.footprint } }
+
     /// The bytes the entries take (staged ones included), as the index counts them: 0 once the folder has been
     /// deleted from outside.
     public var totalSize: Int {

@@ -302,19 +302,32 @@ enum DiskCacheFile {
     /// writer that died when `removeStaleTemporaries`. `nil` when the folder cannot be listed.
     static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)]?
     {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        // readdir and fstatat relative to the folder: no path is built or walked per entry (100,000 of them take a
+        // few hundred milliseconds, mostly the kernel's name lookups).
+        guard let folder = opendir(directory) else { return nil }
+        defer { closedir(folder) }
+        let descriptor = dirfd(folder)
         var found: [(name: String, size: Int, modified: Double)] = []
         let now = Date().timeIntervalSince1970
-        for name in names {
-            let path = directory + "/" + name
+        while true {
+            // A listing cut short by an error says nothing, like one that cannot start: entries it did not reach
+            // must not look deleted.
+            errno = 0
+            guard let item = readdir(folder) else {
+                if errno != 0 { return nil }
+                break
+            }
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
             var info = stat()
             if isEntryName(name) {
-                guard stat(path, &info) == 0 else { continue }
+                guard fstatat(descriptor, name, &info, 0) == 0 else { continue }
                 found.append((name, Int(info.st_size), modificationTime(info)))
-            } else if removeStaleTemporaries, name.hasPrefix(".tmp-"), stat(path, &info) == 0,
+            } else if removeStaleTemporaries, name.hasPrefix(".tmp-"), fstatat(descriptor, name, &info, 0) == 0,
                 isStale(temporaryName: name, modified: modificationTime(info), now: now)
             {
-                unlink(path)
+                unlinkat(descriptor, name, 0)
             }
         }
         return found

@@ -93,6 +93,15 @@ struct DiskCacheIndex {
 
     var count: Int { table.count }
 
+    /// The bytes the table's storage takes: its buckets (a name and an entry each, a power of two of them, at most
+    /// three quarters full) and their occupancy bits.
+    var footprint: Int {
+        guard table.capacity > 0 else { return 0 }
+        var buckets = 1
+        while buckets * 3 / 4 < table.capacity { buckets *= 2 }
+        return buckets * (MemoryLayout<Name>.stride + MemoryLayout<Entry>.stride) + buckets / 8
+    }
+
     func contains(_ name: String) -> Bool { entry(name) != nil }
 
     /// The entry of a name, if indexed.

@@ -4,7 +4,7 @@
 
 import ArgumentParser
 import Foundation
-import Lookahead
+@_spi(Benchmarks) import Lookahead
 import Synchronization
 
 #if canImport(Glibc)
@@ -73,9 +73,17 @@ struct DiskScaleBenchmark: ParsableCommand {
         }
         let heapAfter = Self.heapInUse()
         guard let cache = opened else { return }
-        let bytesPerEntry = Double(heapAfter - heapBefore) / Double(entries)
+        let residentPerEntry = Double(heapAfter - heapBefore) / Double(entries)
+        let bytesPerEntry = Double(cache.indexFootprint) / Double(entries)
         print(String(format: "open: %.0f ms to load the index of %d entries", openTime.seconds * 1000, entries))
-        print(String(format: "index: %.0f bytes of heap per entry", bytesPerEntry))
+        print(
+            String(
+                format: "index: %.0f bytes per entry in its table; the process grew %.0f bytes per entry (the "
+                    + "allocator's share and the count's garbage included)",
+                bytesPerEntry,
+                residentPerEntry
+            )
+        )
 
         // Hits: random entries of the large cache against random entries of the small one.
         var random = SystemRandomNumberGenerator()
