@@ -46,6 +46,8 @@ public final class DiskCache: DataCaching {
         var index = DiskCacheIndex()
         var isIndexLoaded = false
         var staging: [String: Staged] = [:]
+        /// Entry files whose checksum this process verified, as they were then (at most ``trustedLimit``).
+        var trusted: [String: DiskCacheFile.Stamp] = [:]
         var generation = 0
         /// The folder's generation after this cache's last change (``DiskCacheLedger``).
         var folderGeneration: UInt64?
@@ -167,11 +169,17 @@ public final class DiskCache: DataCaching {
             {
                 return .unindexed(folderGeneration: generation)
             }
-            return .file(size: known?.size, touch: (known?.touch ?? false) && !isReadOnly, indexed: known != nil)
+            return .file(
+                size: known?.size,
+                touch: (known?.touch ?? false) && !isReadOnly,
+                indexed: known != nil,
+                trusted: state.trusted[name]
+            )
         }
         let size: Int?
         let touch: Bool
         let indexed: Bool
+        var trusted: DiskCacheFile.Stamp?
         switch lookup {
         case .staged(let data): return data
         case .unindexed(let generation):
@@ -184,17 +192,26 @@ public final class DiskCache: DataCaching {
             logger.debug("Removed a disk cache entry \(name) unused for longer than its maximum age")
             removeUnreadable(name)
             return nil
-        case .file(let knownSize, let needsTouch, let isIndexed):
+        case .file(let knownSize, let needsTouch, let isIndexed, let stamp):
             size = knownSize
             touch = needsTouch
             indexed = isIndexed
+            trusted = stamp
         }
-        let result = DiskCacheFile.read(
+        let (result, verified) = DiskCacheFile.read(
             path: path + "/" + name,
             keyDigest: digest,
             expectedFileSize: size,
-            touch: touch
+            touch: touch,
+            trusted: trusted,
+            now: now
         )
+        if let verified {
+            state.withLock { state in
+                if state.trusted.count >= Self.trustedLimit { state.trusted.removeAll(keepingCapacity: true) }
+                state.trusted[name] = verified
+            }
+        }
         switch result {
         case .hit(let data):
             if !indexed, !isReadOnly {
@@ -229,7 +246,7 @@ public final class DiskCache: DataCaching {
         /// Not indexed; on disk only if the folder's generation moved on.
         case unindexed(folderGeneration: UInt64)
         case expired
-        case file(size: Int?, touch: Bool, indexed: Bool)
+        case file(size: Int?, touch: Bool, indexed: Bool, trusted: DiskCacheFile.Stamp?)
     }
 
     /// Stores data for a key, written in the background; an empty key or empty data is not stored.
@@ -414,6 +431,9 @@ public final class DiskCache: DataCaching {
     }
 
     private var lowMark: Int { Int(Double(sizeLimit) * trimRatio) }
+
+    /// The most verified files remembered: the hot ones of a list, without a table that grows with the folder.
+    private static let trustedLimit = 4096
 
     /// The most entries whose index a store sweeps under the lock (a sort of 4,096 entries takes well under a
     /// millisecond); a larger index is swept by ``sweepIndex()``.

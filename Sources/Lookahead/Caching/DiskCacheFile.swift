@@ -113,23 +113,82 @@ enum DiskCacheFile {
     ///     `fstat`. Any surprise falls back to measuring the file.
     ///   - touch: Set the file's modification time to now, which is how recency survives a relaunch. The caller
     ///     asks for it at most once per ``touchInterval`` per entry.
-    static func read(path: String, keyDigest: [UInt8], expectedFileSize: Int?, touch: Bool) -> ReadResult {
+    ///   - trusted: The stamp of the file when this process last verified it: while the file still has it, the
+    ///     data's checksum is not computed again.
+    ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
+    /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
+    static func read(
+        path: String,
+        keyDigest: [UInt8],
+        expectedFileSize: Int?,
+        touch: Bool,
+        trusted: Stamp? = nil,
+        now: Double = Date().timeIntervalSince1970
+    ) -> (result: ReadResult, verified: Stamp?) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            return errno == ENOENT || errno == ENOTDIR
-                ? .missing : .corrupt("unreadable: \(String(cString: strerror(errno)))")
+            return (
+                errno == ENOENT || errno == ENOTDIR
+                    ? .missing : .corrupt("unreadable: \(String(cString: strerror(errno)))"), nil
+            )
         }
         defer { close(descriptor) }
+        var info = stat()
+        let stamp = fstat(descriptor, &info) == 0 ? Stamp(info) : nil
+        // A file this process verified, unchanged since (same inode, size and status-change time): its data is
+        // what was verified, so the checksum is not computed again. The header is still checked.
+        let checksums = stamp == nil || stamp != trusted
+        let fileSize = stamp.map { Int($0.size) } ?? expectedFileSize
         let result = withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
-            if let expectedFileSize, expectedFileSize >= headerSize,
-                let result = readKnownSize(descriptor, header, keyDigest: keyDigest, fileSize: expectedFileSize)
+            if let fileSize, fileSize >= headerSize,
+                let result = readKnownSize(
+                    descriptor,
+                    header,
+                    keyDigest: keyDigest,
+                    fileSize: fileSize,
+                    checksums: checksums
+                )
             {
                 return result
             }
             return readMeasuring(descriptor, header, keyDigest: keyDigest)
         }
-        if touch, case .hit = result { _ = futimens(descriptor, nil) }
-        return result
+        guard case .hit = result else { return (result, nil) }
+        if touch {
+            _ = futimens(descriptor, nil)  // changes the status-change time: the stamp is void
+            return (result, nil)
+        }
+        return (result, checksums ? stamp.flatMap { $0.isTrustworthy(now: now) ? $0 : nil } : nil)
+    }
+
+    /// What changes whenever an entry file is written, replaced or touched: its device and inode, its size, and its
+    /// status-change time, which no program can set back.
+    struct Stamp: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var changedSeconds: Int
+        var changedNanoseconds: Int
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            #if canImport(Darwin)
+            changedSeconds = Int(info.st_ctimespec.tv_sec)
+            changedNanoseconds = Int(info.st_ctimespec.tv_nsec)
+            #else
+            changedSeconds = Int(info.st_ctim.tv_sec)
+            changedNanoseconds = Int(info.st_ctim.tv_nsec)
+            #endif
+        }
+
+        /// Whether a later change is sure to show: the file last changed over a second ago. A change within the
+        /// file system's timestamp granularity of the last one could otherwise leave the same time (git's "racily
+        /// clean" files).
+        func isTrustworthy(now: Double) -> Bool {
+            Double(changedSeconds) < now.rounded(.down) - 1
+        }
     }
 
     /// One `readv` of a file whose size the index knows; `nil` when the file is not that size.
@@ -137,7 +196,8 @@ enum DiskCacheFile {
         _ descriptor: Int32,
         _ header: UnsafeMutableRawBufferPointer,
         keyDigest: [UInt8],
-        fileSize: Int
+        fileSize: Int,
+        checksums: Bool = true
     ) -> ReadResult? {
         let dataCount = fileSize - headerSize
         guard let storage = malloc(max(1, dataCount)) else { return nil }
@@ -154,7 +214,14 @@ enum DiskCacheFile {
             free(storage)
             return nil
         }
-        return verified(header, count: headerSize, keyDigest: keyDigest, storage: storage, dataCount: dataCount)
+        return verified(
+            header,
+            count: headerSize,
+            keyDigest: keyDigest,
+            storage: storage,
+            dataCount: dataCount,
+            checksums: checksums
+        )
     }
 
     /// Reads a file of unknown size: `fstat`, the header, then the data.
@@ -187,14 +254,16 @@ enum DiskCacheFile {
         count: Int,
         keyDigest: [UInt8],
         storage: UnsafeMutableRawPointer,
-        dataCount: Int
+        dataCount: Int,
+        checksums: Bool = true
     ) -> ReadResult {
         let result = verify(
             UnsafeRawBufferPointer(header),
             count: count,
             keyDigest: keyDigest,
             dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage, count: dataCount)
+            data: UnsafeRawBufferPointer(start: storage, count: dataCount),
+            checksums: checksums
         )
         guard case .hit = result else {
             free(storage)
@@ -210,7 +279,8 @@ enum DiskCacheFile {
         count: Int,
         keyDigest: [UInt8],
         dataCount: Int,
-        data: UnsafeRawBufferPointer
+        data: UnsafeRawBufferPointer,
+        checksums: Bool = true
     ) -> ReadResult {
         guard count >= 5 else { return .corrupt("truncated header (\(count) bytes)") }
         guard header[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
@@ -223,7 +293,7 @@ enum DiskCacheFile {
             return .corrupt("length mismatch: header says \(dataLength), file holds \(dataCount)")
         }
         let stored = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
-        guard DiskCacheChecksum.checksum(data) == stored else { return .corrupt("checksum mismatch") }
+        guard !checksums || DiskCacheChecksum.checksum(data) == stored else { return .corrupt("checksum mismatch") }
         return .hit(Data())
     }
 
