@@ -171,8 +171,8 @@ enum DiskCacheFile {
         var changedNanoseconds: Int
 
         init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
             size = Int64(info.st_size)
             #if canImport(Darwin)
             changedSeconds = Int(info.st_ctimespec.tv_sec)
