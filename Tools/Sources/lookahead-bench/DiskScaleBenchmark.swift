@@ -60,7 +60,7 @@ struct DiskScaleBenchmark: ParsableCommand {
         let smallCache = DiskCache(directory: small, sizeLimit: limit)
         for index in 0..<1000 { smallCache.storeData(payload, for: Self.key(index)) }
         smallCache.flush()
-        FileManager.default.createFile(atPath: root.appendingPathComponent("filled").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("filled").path, contents: nil)
         print(filled ? "reused the folder filled before" : String(format: "filled in %.1f s", fillTime.seconds))
 
         // Open: until the index is loaded.
