@@ -165,14 +165,8 @@ struct DiskCacheIndex {
     /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`, and
     /// returns their names, oldest first. Returns nothing while the total is within the limit.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
-        evict(sweepPlan(limit: limit, lowMark: lowMark)[...], lowMark: lowMark)
-    }
-
-    /// What ``sweep(limit:lowMark:)`` would remove, oldest first, without removing it. Empty while the total is
-    /// within the limit.
-    func sweepPlan(limit: Int, lowMark: Int) -> [(name: Name, tick: UInt64)] {
         guard let candidates = sweepCandidates(limit: limit, lowMark: lowMark) else { return [] }
-        return Self.plan(candidates)
+        return evict(Self.plan(candidates)[...], lowMark: lowMark)
     }
 
     /// Every entry with its recency, and the bytes to free, when the total exceeds `limit`: a flat copy taken under

@@ -23,21 +23,21 @@ public struct ImageRequest: Sendable {
     /// identity however often its URL is signed again. `nil` (the default): the URL's absolute string, or what
     /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
-        get { extras?.imageID }
+        get { extras?.fields.imageID }
         set { change { $0.imageID = newValue } }
     }
 
     /// Header fields sent with this request's download (an `Authorization` token, a `Cookie`), on top of the
     /// loader's. Requests whose headers differ never share a download; the images they load share the caches.
     public var headers: [String: String] {
-        get { extras?.headers ?? [:] }
+        get { extras?.fields.headers ?? [:] }
         set { change { $0.headers = newValue } }
     }
 
     /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``, or its
     /// logs). Not part of any key.
     public var userInfo: [String: any Sendable] {
-        get { extras?.userInfo ?? [:] }
+        get { extras?.fields.userInfo ?? [:] }
         set { change { $0.userInfo = newValue } }
     }
 
@@ -46,13 +46,13 @@ public struct ImageRequest: Sendable {
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
-        get { extras?.thumbnail }
+        get { extras?.fields.thumbnail }
         set { change { $0.thumbnail = newValue } }
     }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
     public var processors: [any ImageProcessing] {
-        get { extras?.processors ?? [] }
+        get { extras?.fields.processors ?? [] }
         set { change { $0.processors = newValue } }
     }
 
@@ -61,7 +61,7 @@ public struct ImageRequest: Sendable {
     /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
     /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
     public var isAnimated: Bool {
-        get { extras?.isAnimated ?? false }
+        get { extras?.fields.isAnimated ?? false }
         set { change { $0.isAnimated = newValue } }
     }
 
@@ -158,13 +158,6 @@ extension ImageRequest {
             fields.isAnimated = isAnimated
             self.init(fields)
         }
-
-        var imageID: String? { fields.imageID }
-        var headers: [String: String] { fields.headers }
-        var userInfo: [String: any Sendable] { fields.userInfo }
-        var thumbnail: ThumbnailOptions? { fields.thumbnail }
-        var processors: [any ImageProcessing] { fields.processors }
-        var isAnimated: Bool { fields.isAnimated }
     }
 }
 
@@ -243,8 +236,8 @@ extension ImageRequest {
 
     /// The `Accept` header the request carries itself, if any (header names are case-insensitive).
     package var acceptHeader: String? {
-        guard let extras, !extras.headers.isEmpty else { return nil }
-        return extras.headers.first { $0.key.caseInsensitiveCompare("Accept") == .orderedSame }?.value
+        guard let headers = extras?.fields.headers, !headers.isEmpty else { return nil }
+        return headers.first { $0.key.caseInsensitiveCompare("Accept") == .orderedSame }?.value
     }
 
     /// The disk-cache key of the request's data: ``identity``, apart for a request that asks for formats of its

@@ -30,6 +30,22 @@ import Testing
         (cache.filePath(for: key), DiskCacheFile.keyDigest(for: key))
     }
 
+    private func read(
+        _ entry: (path: String, digest: [UInt8]),
+        touch: Bool = false,
+        trusted: DiskCacheFile.Stamp? = nil,
+        now: Double = Date().timeIntervalSince1970
+    ) -> (result: DiskCacheFile.ReadResult, verified: DiskCacheFile.Stamp?) {
+        DiskCacheFile.read(
+            path: entry.path,
+            keyDigest: entry.digest,
+            expectedFileSize: nil,
+            touch: touch,
+            trusted: trusted,
+            now: now
+        )
+    }
+
     @Test func aTrustedStampSkipsTheChecksumAndAnyOtherStampDoesNot() throws {
         let cache = DiskCache(directory: folder.url)
         cache.storeData(Data(repeating: 7, count: 4000), for: "key")
@@ -40,26 +56,14 @@ import Testing
 
         // The stamp of the file as it is now: trusted, so the flipped byte goes unnoticed. (The cache itself
         // never holds such a stamp: it records one only after verifying the file, and any write changes it.)
-        let trusted = DiskCacheFile.read(
-            path: path,
-            keyDigest: digest,
-            expectedFileSize: nil,
-            touch: false,
-            trusted: current
-        )
+        let trusted = read((path, digest), trusted: current)
         guard case .hit = trusted.result else {
             Issue.record("expected the checksum to be skipped, got \(trusted.result)")
             return
         }
         var older = current
         older.changedNanoseconds += 1
-        let checked = DiskCacheFile.read(
-            path: path,
-            keyDigest: digest,
-            expectedFileSize: nil,
-            touch: false,
-            trusted: older
-        )
+        let checked = read((path, digest), trusted: older)
         guard case .corrupt = checked.result else {
             Issue.record("expected the checksum mismatch, got \(checked.result)")
             return
@@ -74,29 +78,11 @@ import Testing
         let (path, digest) = entry(cache, key: "key")
         let changed = Double(try stamp(path).changedSeconds)
 
-        let fresh = DiskCacheFile.read(
-            path: path,
-            keyDigest: digest,
-            expectedFileSize: nil,
-            touch: false,
-            now: changed + 0.5
-        )
+        let fresh = read((path, digest), now: changed + 0.5)
         #expect(fresh.verified == nil, "a change in the same second could leave the same time")
-        let settled = DiskCacheFile.read(
-            path: path,
-            keyDigest: digest,
-            expectedFileSize: nil,
-            touch: false,
-            now: changed + 5
-        )
+        let settled = read((path, digest), now: changed + 5)
         #expect(settled.verified == (try stamp(path)))
-        let touched = DiskCacheFile.read(
-            path: path,
-            keyDigest: digest,
-            expectedFileSize: nil,
-            touch: true,
-            now: changed + 5
-        )
+        let touched = read((path, digest), touch: true, now: changed + 5)
         #expect(touched.verified == nil, "touching the file changes its stamp")
     }
 

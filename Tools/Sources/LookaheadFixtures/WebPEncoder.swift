@@ -20,24 +20,9 @@ enum WebPEncoder {
             throw .encodingFailed(reason: "WebP: \(pixels.count) bytes do not hold \(width)×\(height) pixels")
         }
         var output: UnsafeMutablePointer<UInt8>?
+        let encode = hasAlpha ? WebPEncodeRGBA : WebPEncodeRGB
         let size = pixels.withUnsafeBufferPointer { buffer in
-            hasAlpha
-                ? WebPEncodeRGBA(
-                    buffer.baseAddress,
-                    Int32(width),
-                    Int32(height),
-                    Int32(bytesPerRow),
-                    Float(quality),
-                    &output
-                )
-                : WebPEncodeRGB(
-                    buffer.baseAddress,
-                    Int32(width),
-                    Int32(height),
-                    Int32(bytesPerRow),
-                    Float(quality),
-                    &output
-                )
+            encode(buffer.baseAddress, Int32(width), Int32(height), Int32(bytesPerRow), Float(quality), &output)
         }
         guard size > 0, let output else { throw .encodingFailed(reason: "WebP: the encoder failed") }
         defer { WebPFree(output) }

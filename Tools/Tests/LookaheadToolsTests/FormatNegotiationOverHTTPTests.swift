@@ -21,13 +21,19 @@ import Testing
 
     private static func isJPEG(_ data: Data) -> Bool { data.prefix(2).elementsEqual([0xFF, 0xD8]) }
 
+    /// A pipeline without a disk cache on the transport's loader.
+    private static func pipeline(_ transport: Transport, advertising: Bool = true) -> ImagePipeline {
+        ImagePipeline {
+            $0.dataLoader = transport.makeLoader()
+            $0.diskCache = nil
+            $0.advertisesDecodableFormats = advertising
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func theDefaultPipelineIsSentWebPAndShowsIt(transport: Transport) async throws {
         let server = try await Self.negotiatingServer()
-        let pipeline = ImagePipeline {
-            $0.dataLoader = transport.makeLoader()
-            $0.diskCache = nil
-        }
+        let pipeline = Self.pipeline(transport)
         let url = server.imageURL(1, width: 96, height: 64)
         let data = try await pipeline.data(for: ImageRequest(url: url))
         #expect(Self.isWebP(data.data), "the server answered \(data.data.prefix(4).map { String($0, radix: 16) })")
@@ -40,11 +46,7 @@ import Testing
     @Test(arguments: Transport.allCases)
     func withTheOptionOffTheServerSendsJPEG(transport: Transport) async throws {
         let server = try await Self.negotiatingServer()
-        let pipeline = ImagePipeline {
-            $0.dataLoader = transport.makeLoader()
-            $0.diskCache = nil
-            $0.advertisesDecodableFormats = false
-        }
+        let pipeline = Self.pipeline(transport, advertising: false)
         let data = try await pipeline.data(for: ImageRequest(url: server.imageURL(2, width: 64, height: 64)))
         #expect(Self.isJPEG(data.data))
         await server.stop()
