@@ -51,6 +51,9 @@ final class PipelineRunner: Sendable {
     ) -> Bool {
         let actions = graph.withLock { graph -> TaskGraph.Actions? in
             guard !graph.isInvalidated else { return nil }
+            // Checked under the graph's lock: a cancel that ended the task before this point finds nothing to
+            // cancel in the graph, so the task must not enter it.
+            if task.hasEnded { return TaskGraph.Actions() }
             return graph.submit(
                 task: task.id,
                 request: task.request,

@@ -7,6 +7,9 @@ import Foundation
 protocol TaskReceiver: AnyObject, Sendable {
     var id: Int { get }
     var request: ImageRequest { get }
+    /// Whether the task has already ended (a task cancelled before it was submitted): the runner then submits
+    /// nothing for it, so no work starts that nobody wants.
+    var hasEnded: Bool { get }
     func didProgress(completed: Int64, total: Int64?)
     /// Delivers a preview (progressive decoding); only image tasks use it.
     func didPreview(_ image: PreparedImage)
@@ -15,4 +18,5 @@ protocol TaskReceiver: AnyObject, Sendable {
 
 extension TaskReceiver {
     func didPreview(_ image: PreparedImage) {}
+    var hasEnded: Bool { false }
 }

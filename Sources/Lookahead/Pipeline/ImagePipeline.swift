@@ -129,6 +129,17 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
+    /// A task that has not started: its owner records it first, then calls ``start(_:)``. Cancelling it before
+    /// then means it never starts any work.
+    func unstartedImageTask(with request: ImageRequest) -> ImageTask {
+        makeTask(with: identified(request))
+    }
+
+    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing.
+    func start(_ task: ImageTask) {
+        start(task, readingMemoryCache: true)
+    }
+
     // MARK: - Memory cache
 
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
@@ -249,6 +260,7 @@ public final class ImagePipeline: Sendable {
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
     /// task graph.
     private func start(_ task: ImageTask, readingMemoryCache: Bool) {
+        guard !task.hasEnded else { return }
         let request = task.request
         if request.url == nil {
             task.finish(.failure(.invalidURL(nil)))

@@ -275,6 +275,8 @@ public final class ImageTask: Sendable {
 }
 
 extension ImageTask: TaskReceiver {
+    var hasEnded: Bool { storage.withLock { $0.finalEvent != nil } }
+
     func didPreview(_ image: PreparedImage) {
         var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
         response.isPreview = true

@@ -15,7 +15,10 @@ import Foundation
 ///   a URL that failed recently and still waits (``ImagePipeline/isInFailureBackoff(_:)``): a wish list
 ///   re-ranked every frame asks the server again only when the pipeline's backoff allows.
 /// - Starting is deferred to the prefetcher's next turn: a start followed by a stop in the same call sequence
-///   starts nothing, even when a prefetch finishing meanwhile makes the prefetcher start others in between.
+///   starts nothing, even when a prefetch finishing meanwhile makes the prefetcher start others in between, or
+///   when the stop lands while the prefetcher's queue is starting that very request on another thread. On a
+///   thread running a run loop (an app's main thread) the turn begins on the loop's next pass, so this holds
+///   however long the caller is preempted between its calls.
 /// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
 ///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
 ///   download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so a fling of prefetches
@@ -117,7 +120,7 @@ public final class ImagePrefetcher: Sendable {
     public func startPrefetching(with requests: [ImageRequest]) {
         let items = requests.map { (key: key(for: $0), request: $0) }
         let turn = state.withLock { $0.queue.enqueue(items) }
-        schedule { [weak self] in self?.begin(turn) }
+        scheduleTurn(turn)
     }
 
     /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
@@ -137,7 +140,7 @@ public final class ImagePrefetcher: Sendable {
             (state.queue.replace(with: items, keeping: kept), state.queue.lastTurn)
         }
         for running in cancelled { cancel(running) }
-        schedule { [weak self] in self?.begin(turn) }
+        scheduleTurn(turn)
         return cancelled.map(\.request)
     }
 
@@ -232,6 +235,19 @@ public final class ImagePrefetcher: Sendable {
         return true
     }
 
+    /// Schedules the beginning of a caller's turn. Called inside a run loop's pass (the main thread of a UIKit,
+    /// AppKit or SwiftUI app; any thread running its own loop), the turn waits for the loop's next pass, so no
+    /// other thread can start what the caller stops before it returns to its loop — however long it is
+    /// preempted. Elsewhere (a Swift task, a thread with no running loop) it goes to the prefetcher's queue at
+    /// once.
+    private func scheduleTurn(_ turn: Int) {
+        let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
+        let runLoop = RunLoop.current
+        guard runLoop.currentMode != nil else { return schedule(begin) }
+        let schedule = schedule
+        runLoop.perform(inModes: [.common]) { schedule(begin) }
+    }
+
     /// The turn of a start or a wish list begins: what it added may start now.
     private func begin(_ turn: Int) {
         state.withLock { $0.queue.beginTurn(turn) }
@@ -273,12 +289,11 @@ public final class ImagePrefetcher: Sendable {
                 continue
             }
             let work = OperationToken()
-            let imageTask = destination == .memoryCache ? pipeline.imageTask(with: request) : nil
+            // Recorded before it starts: a stop from now on cancels it, and a task cancelled before it starts
+            // loads nothing.
+            let imageTask = destination == .memoryCache ? pipeline.unstartedImageTask(with: request) : nil
             let running = Running(work: work, imageTask: imageTask, request: request)
-            guard state.withLock({ $0.queue.attach(running, to: key) }) else {
-                imageTask?.cancel()  // stopped between the drain and now
-                continue
-            }
+            guard state.withLock({ $0.queue.attach(running, to: key) }) else { continue }  // stopped meanwhile
             observer?(.started(request))
             if let imageTask {
                 // No Swift task per prefetch: the image task calls back when it finishes.
@@ -286,6 +301,7 @@ public final class ImagePrefetcher: Sendable {
                     let cost = (try? result.get())?.decodedCost
                     self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
                 }
+                pipeline.start(imageTask)
             } else {
                 let pipeline = pipeline
                 work.attach(

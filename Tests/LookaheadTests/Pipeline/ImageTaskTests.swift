@@ -52,6 +52,20 @@ import Testing
         #expect(calls.value.count == 2)
     }
 
+    @Test func aTaskCancelledBeforeItStartsLoadsNothing() async {
+        let task = pipeline.unstartedImageTask(with: request(1))
+        task.onFinish(completion("a"))
+        task.cancel()
+        pipeline.start(task)
+        #expect(pipeline.liveTaskCount == 0)
+        let other = pipeline.imageTask(with: request(2))  // a load after it reaches the loader first
+        await loader.waitForPending(1)
+        #expect(loader.record.value.started == ["https://example.com/2.jpg"])
+        #expect(task.state == .cancelled)
+        #expect(calls.value == ["a: cancelled"])
+        other.cancel()
+    }
+
     @Test func aCompletionAddedAfterTheEndIsCalledAtOnce() async throws {
         let task = pipeline.imageTask(with: request(1))
         await loader.waitForPending(1)

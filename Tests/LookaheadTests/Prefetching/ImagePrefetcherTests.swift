@@ -69,6 +69,72 @@ import Testing
         #expect(!loader.record.value.started.contains(urls(2...2)[0].absoluteString))
     }
 
+    @Test func aStopThatLandsWhileTheDrainStartsARequestStartsNoTask() async {
+        // The pipeline's ID filter runs while the drain starts the request, after it left the queue: the caller's
+        // stop lands there, as it does when the drain runs on another core between a caller's start and stop.
+        let prefetcherBox = Locked<ImagePrefetcher?>(nil)
+        let finishedTasks = Locked(0)
+        let loader = loader
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = nil
+            $0.imageIDFilter = { url in
+                prefetcherBox.withLock { $0 }?.stopPrefetching(with: [url])
+                return url.absoluteString
+            }
+            $0.taskMetricsHandler = { _ in finishedTasks.withLock { $0 += 1 } }
+        }
+        let prefetcher = ImagePrefetcher(
+            pipeline: pipeline,
+            destination: .memoryCache,
+            maxConcurrentRequestCount: 2,
+            scheduler: scheduler.schedule
+        )
+        prefetcherBox.withLock { $0 = prefetcher }
+        prefetcher.startPrefetching(with: urls(1...1))
+        scheduler.runAll()
+        await pipeline.waitUntilIdle()
+        #expect(finishedTasks.withLock { $0 } == 0)  // no image task ran, not even one cancelled at once
+        #expect(loader.record.value.started.isEmpty)
+        #expect(prefetcher.counts == (0, 0))
+        prefetcherBox.withLock { $0 = nil }
+    }
+
+    @Test func onARunLoopThreadTheTurnWaitsForTheLoopsNextPass() async {
+        // An app's main thread: the caller runs inside a run loop's pass. The prefetcher's queue runs everything
+        // it is given between the caller's start and stop (the caller preempted for that long), and still nothing
+        // starts: the turn begins only when the caller is back in its loop, after the stop.
+        let prefetcher = makePrefetcher()
+        let url = urls(1...1)[0]
+        let scheduler = scheduler
+        let scheduledInsideTheCall = Locked(-1)
+        let loop = RunLoopThread {
+            prefetcher.startPrefetching(with: [url])
+            scheduledInsideTheCall.withLock { $0 = scheduler.scheduled.value.count }
+            scheduler.runAll()
+            prefetcher.stopPrefetching(with: [url])
+        }
+        await scheduler.waitForWork()  // the turn, scheduled on the loop's next pass
+        loop.stop()
+        scheduler.runAll()
+        #expect(scheduledInsideTheCall.withLock { $0 } == 0)
+        await pipeline.waitUntilIdle()
+        #expect(loader.record.value.started.isEmpty)
+        #expect(prefetcher.counts == (0, 0))
+    }
+
+    @Test func onARunLoopThreadAStartBeginsOnTheLoopsNextPass() async {
+        let prefetcher = makePrefetcher()
+        let url = urls(1...1)[0]
+        let loop = RunLoopThread { prefetcher.startPrefetching(with: [url]) }
+        await scheduler.waitForWork()
+        loop.stop()
+        scheduler.runAll()
+        await loader.waitForPending(1)
+        #expect(loader.record.value.started == [url.absoluteString])
+        prefetcher.stopPrefetching()
+    }
+
     @Test func runsAtMostTheLimitInOrderAndMovesOn() async {
         let prefetcher = makePrefetcher(limit: 2)
         prefetcher.startPrefetching(with: urls(1...5))
@@ -218,4 +284,24 @@ import Testing
         let response = try await pipeline.image(for: urls(1...1)[0])
         #expect(response.cacheType == .disk)
     }
+}
+
+/// A thread running its own run loop, like an app's main thread, that runs `body` inside the loop's first pass.
+private final class RunLoopThread: Sendable {
+    private let isStopped = Locked(false)
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        Thread { [self] in
+            RunLoop.current.perform(inModes: [.common], block: body)
+            // A timer keeps the loop alive; a pass returns as soon as it has run something.
+            let timer = Timer(timeInterval: 3600, repeats: false) { _ in }
+            RunLoop.current.add(timer, forMode: .default)
+            while !self.isStopped.withLock({ $0 }) {
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            }
+            timer.invalidate()
+        }.start()
+    }
+
+    func stop() { isStopped.withLock { $0 = true } }
 }

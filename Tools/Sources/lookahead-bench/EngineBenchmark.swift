@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Foundation
+import Synchronization
 import Lookahead
 import LookaheadFixtures
 
@@ -15,7 +16,7 @@ struct EngineBenchmark: AsyncParsableCommand {
     @Option(help: "Measured runs per scenario (the median and p95 are reported).")
     var runs = 15
 
-    @Option(help: "Run one scenario only, e.g. under perf: hit, start or decode.")
+    @Option(help: "Run one scenario only, e.g. under perf: hit, start, decode or prefetch-race.")
     var only: String?
 
     func run() async throws {
@@ -26,6 +27,7 @@ struct EngineBenchmark: AsyncParsableCommand {
         if only == nil || only == "hit" { cacheLookups() }
         if only == nil || only == "start" { await startAndCancel() }
         if only == nil || only == "decode" { try decoding() }
+        if only == nil || only == "prefetch-race" { await prefetchStartThenStop() }
     }
 
     // MARK: - Memory cache
@@ -150,6 +152,65 @@ struct EngineBenchmark: AsyncParsableCommand {
         ).print()
     }
 
+    // MARK: - Prefetch start, then stop at once
+
+    /// A caller's `startPrefetching` followed at once by `stopPrefetching` for the same URL, 1,000 times, while
+    /// the prefetcher's queue drains on the other core: downloads that began although nobody wanted them. The
+    /// goal is none. Called from a plain thread, and from a thread running a run loop as an app's main thread
+    /// does, each pair in its own pass of the loop.
+    private func prefetchStartThenStop() async {
+        let pairs = 1000
+        let rounds = 5
+        var counts: (plain: [Int], runLoop: [Int]) = ([], [])
+        for round in 0..<rounds {
+            for onRunLoop in [false, true] {
+                let loader = CountingLoader()
+                let pipeline = ImagePipeline {
+                    $0.diskCache = nil
+                    $0.dataLoader = loader
+                }
+                let prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 2)
+                let urls = (0..<pairs).map { URL(string: "https://example.com/prefetch/\(round)/\(onRunLoop)/\($0).jpg")! }
+                let pair: @Sendable (URL) -> Void = { url in
+                    prefetcher.startPrefetching(with: [url])
+                    prefetcher.stopPrefetching(with: [url])
+                }
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        guard onRunLoop else {
+                            for url in urls { pair(url) }
+                            return continuation.resume()
+                        }
+                        let remaining = Mutex(urls.count)
+                        for url in urls {
+                            RunLoop.current.perform(inModes: [.common]) {
+                                pair(url)
+                                remaining.withLock { $0 -= 1 }
+                            }
+                        }
+                        // Passes go on until every pair and every turn they scheduled has run.
+                        let timer = Timer(timeInterval: 3600, repeats: false) { _ in }
+                        RunLoop.current.add(timer, forMode: .default)
+                        let settle = Date(timeIntervalSinceNow: 1)
+                        while remaining.withLock({ $0 }) > 0 || Date() < settle {
+                            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+                        }
+                        timer.invalidate()
+                        continuation.resume()
+                    }
+                }
+                // The prefetcher's queue runs every turn it was given within this time, even on a loaded machine.
+                try? await Task.sleep(for: .seconds(1))
+                if onRunLoop { counts.runLoop.append(loader.count) } else { counts.plain.append(loader.count) }
+            }
+        }
+        func list(_ values: [Int]) -> String { values.map(String.init).joined(separator: ", ") }
+        print("Prefetch start, then stop at once: \(pairs) pairs per round, \(rounds) rounds; downloads started")
+        print("  from a plain thread:        \(list(counts.plain))")
+        print("  from a run loop's passes:   \(list(counts.runLoop)); " + loadNote())
+        print("")
+    }
+
     // MARK: - Decoding
 
     private func decoding() throws {
@@ -171,6 +232,18 @@ struct EngineBenchmark: AsyncParsableCommand {
             row(thumbnail, unit: "ms   ", scale: 1e3)
                 + String(format: "   %.1f MP/s of source", megapixels / thumbnail.median)
         )
+    }
+}
+
+/// A loader that counts the downloads it was asked for and never answers until cancelled.
+final class CountingLoader: DataLoading {
+    private let started = Mutex(0)
+    var count: Int { started.withLock { $0 } }
+
+    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        started.withLock { $0 += 1 }
+        try await Task.sleep(for: .seconds(3600))
+        throw CancellationError()
     }
 }
 
