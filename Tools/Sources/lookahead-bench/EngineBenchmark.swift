@@ -1,11 +1,12 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead bench — `lookahead-bench engine`: memory-cache hits, request start + cancel, JPEG decoding.
+// Lookahead bench — `lookahead-bench engine`: memory-cache hits, request start + cancel, JPEG decoding, and
+// prefetch start-then-stop pairs.
 
 import ArgumentParser
 import Foundation
-import Synchronization
 import Lookahead
 import LookaheadFixtures
+import Synchronization
 
 struct EngineBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -170,7 +171,9 @@ struct EngineBenchmark: AsyncParsableCommand {
                     $0.dataLoader = loader
                 }
                 let prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrentRequestCount: 2)
-                let urls = (0..<pairs).map { URL(string: "https://example.com/prefetch/\(round)/\(onRunLoop)/\($0).jpg")! }
+                let urls = (0..<pairs).map {
+                    URL(string: "https://example.com/prefetch/\(round)/\(onRunLoop)/\($0).jpg")!
+                }
                 let pair: @Sendable (URL) -> Void = { url in
                     prefetcher.startPrefetching(with: [url])
                     prefetcher.stopPrefetching(with: [url])
