@@ -23,6 +23,9 @@ extension UITableView: Lookahead.ListViewGeometry {
 
     /// `contentOffset.y` below the adjusted top inset.
     public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
+
+    /// `isDecelerating`: the table coasts after a fling.
+    public var lookaheadIsDecelerating: Bool? { isDecelerating }
 }
 
 extension UICollectionView: Lookahead.ListViewGeometry {
@@ -36,6 +39,9 @@ extension UICollectionView: Lookahead.ListViewGeometry {
 
     /// `contentOffset.y` below the adjusted top inset.
     public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
+
+    /// `isDecelerating`: the table coasts after a fling.
+    public var lookaheadIsDecelerating: Bool? { isDecelerating }
 }
 
 /// A table or collection view's prefetch data source (section 0): forwards its calls and the delegate's

@@ -172,6 +172,7 @@ public struct UIEdgeInsets: Sendable {
         set { fatalError() }
     }
     open var adjustedContentInset: UIEdgeInsets { fatalError() }
+    open var isDecelerating: Bool { fatalError() }
 }
 
 @MainActor open class UITableViewCell: UIView {

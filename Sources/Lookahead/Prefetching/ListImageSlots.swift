@@ -35,7 +35,8 @@ public final class ListImageSlots: Sendable {
         /// Rows beyond the prefetch window (on either side) whose running downloads go on; none start there.
         /// `nil`: half a viewport, at least two rows.
         public var keepMargin: Int?
-        /// How long a download no longer wanted goes on before it is cancelled.
+        /// How long a download no longer wanted goes on before it is cancelled (a scroll that turns back soon
+        /// finds it still running). After a jump, or for rows a fling has passed, there is no delay.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
@@ -173,15 +174,21 @@ public final class ListImageSlots: Sendable {
     ///   - rows: The rows on screen.
     ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known: the
     ///     speed estimate is then smooth rather than stepping by whole rows.
+    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
+    ///     known: a fling is then predicted from its first frame to its resting point, and a drag is never
+    ///     taken for one.
     ///   - requests: The image request of a row; asked for the rows of the window, during this call.
     @discardableResult
     public func visibleRowsChanged(
         _ rows: Range<Int>,
         position: Double? = nil,
+        isDecelerating: Bool? = nil,
         requests: (Int) -> ImageRequest?
     ) -> ListPrefetchUpdate {
         let time = now()
-        return update(requests: requests) { $0.visibleRangeChanged(rows, at: time, position: position) }
+        return update(requests: requests) {
+            $0.visibleRangeChanged(rows, at: time, position: position, isDecelerating: isDecelerating)
+        }
     }
 
     /// A cell shows `row`: binds its slot, which shows a memory hit at once and otherwise loads — at once, or when
@@ -200,13 +207,25 @@ public final class ListImageSlots: Sendable {
     /// window keeps while the row is near the screen and cancels once the row is left behind.
     public func unbind(row: Int) {
         let time = now()
-        let slot = shared.state.withLock { state -> ImageSlot? in
+        let (slot, isAbandoned) = shared.state.withLock { state -> (ImageSlot?, Bool) in
             state.keys[row] = nil
-            guard let slot = state.slots.removeValue(forKey: row) else { return nil }
+            guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
+            // A row the list jumped away from is far and not coming back soon: its load stops now.
+            let controller = state.controller
+            if controller.jumped, !controller.keptRows(margin: keepMargin(for: controller)).contains(row) {
+                state.tracked[row] = nil
+                return (slot, true)
+            }
             if state.tracked[row] == nil { state.tracked[row] = time }
-            return slot
+            return (slot, false)
         }
-        if let slot { release(slot) }
+        guard let slot else { return }
+        if isAbandoned { slot.prepareForReuse() } else { release(slot) }
+    }
+
+    /// Rows beyond the prefetch window, on either side, whose running downloads go on.
+    private func keepMargin(for controller: ListPrefetchController) -> Int {
+        configuration.keepMargin ?? max(2, controller.visible.count / 2)
     }
 
     /// Stops everything: every prefetch and every bound cell's load.
@@ -276,8 +295,7 @@ public final class ListImageSlots: Sendable {
         let visible = controller.visible
         let limit = state.budget.prefetchLimit(visibleCount: visible.count, costLimit: costLimit)
         plan.wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
-        let margin = configuration.keepMargin ?? max(2, visible.count / 2)
-        let window = controller.keptRows(margin: margin, desired: plan.wish)
+        let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
         // Rows a fling has passed: behind the visible rows, in the direction of the scroll.
         func passed(_ row: Int) -> Bool {
             guard controller.isFlinging else { return false }
@@ -288,7 +306,7 @@ public final class ListImageSlots: Sendable {
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
-            } else if time - since < configuration.cancellationDelay, !passed(row) {
+            } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumped {
                 tracked[row] = since
             } else {
                 plan.update.cancel.append(row)

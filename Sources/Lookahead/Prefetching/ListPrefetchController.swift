@@ -44,6 +44,9 @@ public struct ListPrefetchController: Sendable {
     public private(set) var velocity: Double = 0
     /// The load latency in use, measured or initial.
     public private(set) var latency: Duration
+    /// Whether the last change of the visible rows was a jump (a scroll to the top, a jump to a section): what
+    /// was wanted before is far away now and not coming back soon.
+    public private(set) var jumped = false
 
     private var lastPosition: Double?
     private var lastTime: Duration?
@@ -77,10 +80,18 @@ public struct ListPrefetchController: Sendable {
     ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when the list
     ///     knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
     ///     first visible row.
-    public mutating func visibleRangeChanged(_ range: Range<Int>, at time: Duration, position: Double? = nil)
-        -> ListPrefetchUpdate
-    {
+    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
+    ///     the list knows it. `true`: a fling at once, from the speed measured now, down to its resting point;
+    ///   `false`: the finger drags or the list rests, so there is no fling to predict. `nil`: inferred from the
+    ///     speed, as without the flag.
+    public mutating func visibleRangeChanged(
+        _ range: Range<Int>,
+        at time: Duration,
+        position: Double? = nil,
+        isDecelerating: Bool? = nil
+    ) -> ListPrefetchUpdate {
         let range = range.clamped(to: 0..<itemCount)
+        let isFractional = position != nil
         let position = position ?? Double(range.lowerBound)
         var jumped = false
         if let lastPosition, let lastTime {
@@ -93,18 +104,55 @@ public struct ListPrefetchController: Sendable {
                 jumped = true
             } else if seconds > 0 {
                 let sample = moved / seconds
-                // After a pause, the old velocity says nothing: take the new sample as it is.
+                // After a pause, the old velocity says nothing: take the new sample as it is. A list coasting
+                // on its own follows a smooth curve: a sample between fractional positions is the speed itself.
                 let tau = max(1e-6, configuration.velocityTimeConstant.secondsValue)
-                let weight = seconds > 0.5 ? 1 : 1 - Foundation.exp(-seconds / tau)
+                let exact = isDecelerating == true && isFractional
+                let weight = seconds > 0.5 || exact ? 1 : 1 - Foundation.exp(-seconds / tau)
                 velocity = weight * sample + (1 - weight) * velocity
             }
-            if moved != 0 { direction = moved > 0 ? 1 : -1 }
+            if jumped {
+                // After a jump the user scrolls on from where it landed: into the list from an edge (down after a
+                // scroll to the top), else on in the direction they were reading.
+                if range.lowerBound == 0 {
+                    direction = 1
+                } else if range.upperBound >= itemCount {
+                    direction = -1
+                }
+            } else if moved != 0 {
+                direction = moved > 0 ? 1 : -1
+            }
         }
         lastPosition = position
         lastTime = time
         visible = range
-        updateCoasting(at: time, jumped: jumped)
+        self.jumped = jumped
+        switch isDecelerating {
+        case nil: updateCoasting(at: time, jumped: jumped)
+        case true?: coastAsTold(at: time, jumped: jumped, isExact: isFractional)
+        case false?:
+            // The finger is on the list, or it rests: whatever it does next, it does not coast.
+            coast = nil
+            fastSince = nil
+        }
         return recompute()
+    }
+
+    /// The list says it coasts: a fling from this moment, modelled from the speed measured now when positions
+    /// are fractional (each frame re-anchors it), else from the speed at the start, decaying as the list does.
+    private mutating func coastAsTold(at time: Duration, jumped: Bool, isExact: Bool) {
+        fastSince = nil
+        guard !jumped, velocity != 0 else {
+            coast = nil
+            return
+        }
+        if isExact || coast.map({ $0.sign * velocity < 0 }) ?? true {
+            coast = Coast(speed: abs(velocity), sign: velocity < 0 ? -1 : 1, time: time)
+        } else if var current = coast {
+            current.speed *= Foundation.exp(-decelerationPerSecond * (time - current.time).secondsValue)
+            current.time = time
+            coast = current
+        }
     }
 
     /// A fling, once confirmed, coasts: its speed follows the deceleration model from its peak rather than the

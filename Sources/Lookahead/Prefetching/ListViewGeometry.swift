@@ -11,6 +11,13 @@ public protocol ListViewGeometry: AnyObject {
     func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)?
     /// The content offset at the top edge of the viewport, below any inset (`contentOffset.y` + the top inset).
     var lookaheadViewportTop: Double { get }
+    /// Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`); `nil` when unknown.
+    var lookaheadIsDecelerating: Bool? { get }
+}
+
+extension ListViewGeometry {
+    /// Unknown unless the list says: the prefetcher then infers flings from the speed.
+    public var lookaheadIsDecelerating: Bool? { nil }
 }
 
 /// The visible rows of a list and the fractional row at its top edge: ``ListImageSlots``'s input.
@@ -19,11 +26,14 @@ public struct ListViewport: Sendable, Equatable {
     public var rows: Range<Int>
     /// Where the top edge of the viewport is, in rows (`12.5`: half of row 12 is scrolled past), when known.
     public var position: Double?
+    /// Whether the list coasts after the finger lifted, when known.
+    public var isDecelerating: Bool?
 
     /// A viewport of known rows and position.
-    public init(rows: Range<Int>, position: Double? = nil) {
+    public init(rows: Range<Int>, position: Double? = nil, isDecelerating: Bool? = nil) {
         self.rows = rows
         self.position = position
+        self.isDecelerating = isDecelerating
     }
 
     /// Reads a list's geometry: `nil` when no row is on screen.
@@ -32,6 +42,7 @@ public struct ListViewport: Sendable, Equatable {
         self.init(visibleRows: list.lookaheadVisibleRows, viewportTop: list.lookaheadViewportTop) {
             list.lookaheadRowExtent($0)
         }
+        isDecelerating = list.lookaheadIsDecelerating
     }
 
     /// The viewport of a list that shows `visibleRows`, whose top edge is at `viewportTop`; `extent` gives a row's
@@ -60,6 +71,11 @@ extension ListImageSlots {
         -> ListPrefetchUpdate?
     {
         guard let viewport = ListViewport(list) else { return nil }
-        return visibleRowsChanged(viewport.rows, position: viewport.position, requests: requests)
+        return visibleRowsChanged(
+            viewport.rows,
+            position: viewport.position,
+            isDecelerating: viewport.isDecelerating,
+            requests: requests
+        )
     }
 }

@@ -122,6 +122,51 @@ import Testing
         #expect(network.record.value.started == [url(0)])
     }
 
+    @Test func aJumpCancelsTheDownloadsItLeftBehindAtOnce() async throws {
+        let loader = makeLoader {
+            $0.keepMargin = 2
+            $0.cancellationDelay = .milliseconds(400)
+        }
+        // A cell far down the list loads; the list then jumps to the top (a tap on the status bar).
+        setTime(0)
+        loader.visibleRowsChanged(500..<504, requests: request)
+        let slot = makeSlot(row: 500)
+        loader.bind(row: 500, request: request(500), to: slot)
+        await network.waitForPending(1)
+        // UIKit's order: the scroll first, then the cells that left.
+        setTime(16)
+        loader.visibleRowsChanged(0..<4, requests: request)
+        #expect(loader.controller.jumped)
+        loader.unbind(row: 500)
+        // Without the jump the download would go on for the delay as a prefetch; after it, the row is far away.
+        try #require(priority(500) == nil, "cancelled at once, not handed over")
+        await network.waitForCancellations(1)
+        #expect(network.record.value.cancelled == [url(500)])
+        #expect(loader.prefetcher.counts.running == 0)
+        setTime(33)
+        #expect(loader.visibleRowsChanged(0..<4, requests: request).cancel.isEmpty, "nothing left to cancel")
+    }
+
+    @Test func withoutAJumpAFarRowsDownloadStillWaitsForTheDelay() async throws {
+        let loader = makeLoader {
+            $0.keepMargin = 2
+            $0.cancellationDelay = .milliseconds(400)
+        }
+        setTime(0)
+        loader.visibleRowsChanged(500..<504, requests: request)
+        let slot = makeSlot(row: 500)
+        loader.bind(row: 500, request: request(500), to: slot)
+        await network.waitForPending(1)
+        // A quick scroll of three viewports: under the jump threshold, so the list may well come back.
+        setTime(16)
+        loader.visibleRowsChanged(512..<516, requests: request)
+        #expect(!loader.controller.jumped)
+        loader.unbind(row: 500)
+        #expect(priority(500) == .low, "handed over as a prefetch")
+        #expect(network.record.value.cancelled.isEmpty)
+        loader.stop()
+    }
+
     @Test func aSmallBackAndForthStartsEachDownloadOnceAndCancelsNone() async {
         let loader = makeLoader()
         var bound: [Int: ImageSlot] = [:]

@@ -148,14 +148,80 @@ import Testing
         var rest: Double { start + speed / Self.k }
     }
 
-    /// Feeds the controller the rows on screen with the top of the viewport at `position` (8 rows high).
-    private func scroll(_ controller: inout ListPrefetchController, to position: Double, at seconds: Double) {
+    /// Feeds the controller the rows on screen with the top of the viewport at `position` (8 rows high), and
+    /// whether the list says it coasts.
+    private func scroll(
+        _ controller: inout ListPrefetchController,
+        to position: Double,
+        at seconds: Double,
+        isDecelerating: Bool? = nil
+    ) {
         let top = Int(position.rounded(.down))
         _ = controller.visibleRangeChanged(
             top..<(top + 8),
             at: .nanoseconds(Int64((seconds * 1e9).rounded())),
-            position: position
+            position: position,
+            isDecelerating: isDecelerating
         )
+    }
+
+    @Test func aListThatSaysItCoastsIsAFlingFromItsFirstFrameAimedAtItsRestingPoint() {
+        let fling = Deceleration()
+        var told = ListPrefetchController(itemCount: 2000)
+        var inferred = ListPrefetchController(itemCount: 2000)
+        scroll(&told, to: fling.start - 0.2, at: -1.0 / 60, isDecelerating: false)
+        scroll(&inferred, to: fling.start - 0.2, at: -1.0 / 60)
+        scroll(&told, to: fling.start, at: 0, isDecelerating: true)
+        scroll(&inferred, to: fling.start, at: 0)
+        let first = fling.position(at: 1.0 / 60)
+        scroll(&told, to: first, at: 1.0 / 60, isDecelerating: true)
+        scroll(&inferred, to: first, at: 1.0 / 60)
+        #expect(told.isFlinging, "no confirmation delay when the list says it coasts")
+        #expect(!inferred.isFlinging, "inferred from the speed, a fling waits to be confirmed")
+        // The speed of a coasting list is measured, not smoothed: the resting window is the real one.
+        let resting = Set((Int(fling.rest) + 1)..<(Int(fling.rest) + 8))
+        #expect(resting.isSubset(of: told.desiredRows), "\(told.desiredRows)")
+        #expect(abs(told.velocity - fling.speed(at: 1.0 / 120)) < 2, "\(told.velocity)")
+    }
+
+    @Test func aFastDragIsNotAFlingWhenTheListSaysTheFingerIsOnIt() {
+        var told = ListPrefetchController(itemCount: 2000)
+        var inferred = ListPrefetchController(itemCount: 2000)
+        // 120 rows a second under the finger, for a quarter of a second.
+        for frame in 0...15 {
+            let position = 100 + Double(frame) * 2
+            scroll(&told, to: position, at: Double(frame) / 60, isDecelerating: false)
+            scroll(&inferred, to: position, at: Double(frame) / 60)
+        }
+        #expect(inferred.isFlinging)
+        #expect(!told.isFlinging, "the finger can stop the list at any moment: nothing to predict")
+        #expect(told.isWorthLoading(told.visible.lowerBound), "visible rows load during a drag")
+        // The finger lifts with speed: the list coasts, and from now on it is a fling.
+        scroll(&told, to: 132, at: 16.0 / 60, isDecelerating: true)
+        #expect(told.isFlinging)
+        // The finger catches the list: the fling ends at once.
+        scroll(&told, to: 133, at: 17.0 / 60, isDecelerating: false)
+        #expect(!told.isFlinging)
+    }
+
+    @Test func afterAJumpToTheTopTheWindowLooksDownTheList() {
+        var controller = ListPrefetchController(itemCount: 200)
+        _ = controller.visibleRangeChanged(150..<158, at: .zero)
+        _ = controller.visibleRangeChanged(151..<159, at: ms(300))
+        let update = controller.visibleRangeChanged(0..<8, at: ms(400))
+        #expect(controller.jumped)
+        #expect(Array(update.prefetch.prefix(4)) == [8, 9, 10, 11], "the rows the user scrolls to next")
+        _ = controller.visibleRangeChanged(0..<8, at: ms(500))
+        #expect(!controller.jumped)
+        #expect(Array(controller.prefetched.prefix(4)) == [8, 9, 10, 11])
+    }
+
+    @Test func afterAJumpToTheEndTheWindowLooksUpTheList() {
+        var controller = ListPrefetchController(itemCount: 200)
+        _ = controller.visibleRangeChanged(10..<18, at: .zero)
+        _ = controller.visibleRangeChanged(11..<19, at: ms(300))
+        let update = controller.visibleRangeChanged(192..<200, at: ms(400))
+        #expect(Array(update.prefetch.prefix(4)) == [191, 190, 189, 188])
     }
 
     /// Frame times in seconds: at 60 Hz, or uneven (dropped frames, a short one) when `isUneven`.

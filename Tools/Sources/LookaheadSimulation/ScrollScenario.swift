@@ -42,23 +42,32 @@ public struct ScrollScenario: Sendable {
     public var seed: UInt64 = 1
     /// How Lookahead's list loader is tuned (the library's defaults unless a study changes them).
     public var loaderConfiguration = ListImageSlots.Configuration()
+    /// Whether the list tells the loader when it coasts after the finger lifted, as `UIScrollView.isDecelerating`
+    /// does through `LookaheadUI`'s adapter; `false` leaves the loader to infer flings from the speed.
+    public var reportsDeceleration = true
 
     /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
     public init() {}
 
     /// The offset of the viewport's top, in rows, at each frame.
     public func offsets() -> [Double] {
+        frames().map(\.offset)
+    }
+
+    /// Each frame: the offset of the viewport's top, in rows, and whether the list coasts after a fling (what
+    /// `UIScrollView.isDecelerating` says) rather than follows a finger or rests.
+    public func frames() -> [(offset: Double, isDecelerating: Bool)] {
         let maximum = Double(rows) - viewportRows
         let dt = 1 / Double(frameRate)
-        var offsets: [Double] = []
+        var offsets: [(offset: Double, isDecelerating: Bool)] = []
         var offset = 0.0
         func hold(_ seconds: Double) {
-            for _ in 0..<Int(seconds * Double(frameRate)) { offsets.append(offset) }
+            for _ in 0..<Int(seconds * Double(frameRate)) { offsets.append((offset, false)) }
         }
         func drag(_ rowsPerSecond: Double, seconds: Double) {
             for _ in 0..<Int(seconds * Double(frameRate)) {
                 offset = min(max(0, offset + rowsPerSecond * dt), maximum)
-                offsets.append(offset)
+                offsets.append((offset, false))
             }
         }
         /// UIScrollView: the velocity falls by 0.998 per millisecond until it is negligible.
@@ -67,7 +76,7 @@ public struct ScrollScenario: Sendable {
             let decay = pow(0.998, dt * 1000)
             while abs(velocity) > 2 {
                 offset = min(max(0, offset + velocity * dt), maximum)
-                offsets.append(offset)
+                offsets.append((offset, true))
                 velocity *= decay
             }
         }
@@ -92,7 +101,7 @@ public struct ScrollScenario: Sendable {
             fling(200)
             hold(1)
             offset = 0
-            offsets.append(offset)
+            offsets.append((offset, false))
             hold(1.5)
         }
         return offsets

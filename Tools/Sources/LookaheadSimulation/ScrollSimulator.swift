@@ -133,7 +133,8 @@ private final class Simulation: @unchecked Sendable {
     // MARK: - The frame loop
 
     func run() -> ScrollReport {
-        let offsets = scenario.offsets()
+        let frames = scenario.frames()
+        let offsets = frames.map(\.offset)
         if strategy == .oracle { visibleFrames = Self.visibleFrames(offsets, scenario: scenario) }
         var lastOffset = 0.0
         for (index, offset) in offsets.enumerated() {
@@ -147,7 +148,8 @@ private final class Simulation: @unchecked Sendable {
             let next = first..<min(scenario.rows, Int((offset + scenario.viewportRows).rounded(.up)))
             let clock = ContinuousClock()
             let start = clock.now
-            let blocked = update(to: next, position: offset, frameStart: frameStart)
+            let isDecelerating = scenario.reportsDeceleration ? frames[index].isDecelerating : nil
+            let blocked = update(to: next, position: offset, isDecelerating: isDecelerating, frameStart: frameStart)
             let measured = start.duration(to: clock.now) - blocked.wall
             // What the frame's own calls scheduled at this instant (the prefetcher's turn) runs now.
             time.run(until: time.now)
@@ -167,7 +169,7 @@ private final class Simulation: @unchecked Sendable {
 
     /// Moves the list to `next`: the window first (as `scrollViewDidScroll` comes before layout), then the cells
     /// that left and the cells that came. Returns the time a synchronous load blocked the frame.
-    private func update(to next: Range<Int>, position: Double, frameStart: Duration) -> (
+    private func update(to next: Range<Int>, position: Double, isDecelerating: Bool?, frameStart: Duration) -> (
         virtual: Duration, wall: Duration
     ) {
         let left = visible.filter { !next.contains($0) }
@@ -177,7 +179,7 @@ private final class Simulation: @unchecked Sendable {
         switch strategy {
         case .lookahead:
             guard let loader else { break }
-            loader.visibleRowsChanged(next, position: position) { requests[$0] }
+            loader.visibleRowsChanged(next, position: position, isDecelerating: isDecelerating) { requests[$0] }
             for row in left {
                 loader.unbind(row: row)
                 release(row)

@@ -43,6 +43,9 @@ struct ScrollBenchmark: ParsableCommand {
     @Option(help: "Write the reports (every seed) as JSON to this file.")
     var json: String?
 
+    @Flag(help: "Do not tell the loader when the list coasts (isDecelerating): it infers flings from the speed.")
+    var speedOnly = false
+
     @Option(help: "Write an SVG chart of placeholder time per strategy and trajectory to this file.")
     var svg: String?
 
@@ -67,6 +70,7 @@ struct ScrollBenchmark: ParsableCommand {
         print(
             "lookahead-bench scroll — \(rows) rows, 8 visible, latency \(latency) ms, "
                 + "\(Int(bandwidth / 1000)) kB/s per connection, 6 connections, \(seedText)"
+                + (speedOnly ? "; flings inferred from the speed alone" : "; the list reports when it coasts")
         )
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
         print("downloads started, restarted (same URL again), cancelled, hitch ratio (ms of missed deadlines per s)")
@@ -80,6 +84,7 @@ struct ScrollBenchmark: ParsableCommand {
                     scenario.trajectory = trajectory
                     scenario.latencyMilliseconds = range
                     scenario.bytesPerSecond = bandwidth
+                    scenario.reportsDeceleration = !speedOnly
                     return ScrollSimulator.compare(scenario)
                 }
                 everyRun += runs.flatMap { $0 }
@@ -106,9 +111,14 @@ struct ScrollBenchmark: ParsableCommand {
                             ours.placeholderTotal / max(1, uikit.placeholderTotal)
                         )
                     )
+                    // The default regime keeps its old id; others and the speed-only run are told apart.
+                    let regime = (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
+                    let regimeTitle =
+                        (latency == "100-300" ? "" : ", \(latency) ms") + (speedOnly ? ", speed only" : "")
                     BenchFigure(
-                        id: "scroll-\(trajectory.rawValue)-\(frameRate)",
-                        title: "Simulated \(trajectory.rawValue) at \(frameRate) Hz: placeholder time on screen",
+                        id: "scroll-\(trajectory.rawValue)-\(frameRate)\(regime)",
+                        title:
+                            "Simulated \(trajectory.rawValue) at \(frameRate) Hz\(regimeTitle): placeholder time on screen",
                         unit: "ms",
                         lookahead: ours.placeholderTotal,
                         peers: [
