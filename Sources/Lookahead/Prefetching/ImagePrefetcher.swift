@@ -245,7 +245,14 @@ public final class ImagePrefetcher: Sendable {
         let runLoop = RunLoop.current
         guard runLoop.currentMode != nil else { return schedule(begin) }
         let schedule = schedule
-        runLoop.perform(inModes: [.common]) { schedule(begin) }
+        if Thread.isMainThread {
+            // The main queue runs when the main loop serves it, never inside the caller's callout, and a block
+            // sent there wakes the loop: a call from its last observer before it sleeps (a layout pass) waits for
+            // no other event.
+            DispatchQueue.main.async { schedule(begin) }
+        } else {
+            runLoop.perform(inModes: [.common]) { schedule(begin) }
+        }
     }
 
     /// The turn of a start or a wish list begins: what it added may start now.
