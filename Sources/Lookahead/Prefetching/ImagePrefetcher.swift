@@ -58,6 +58,8 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentRequestCount: Int
     private let state: Locked<State>
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// How a caller's turn begins when the caller runs no run loop: `schedule`, a moment later.
+    private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
     /// What a prefetch did, for an observer that measures (``ListImageSlots`` learns load latency from it).
@@ -83,19 +85,44 @@ public final class ImagePrefetcher: Sendable {
             pipeline: pipeline,
             destination: destination,
             maxConcurrentRequestCount: maxConcurrentRequestCount,
-            scheduler: { work in queue.async(execute: work) }
+            scheduler: { work in queue.async(execute: work) },
+            // Woken at once, the queue's thread can take the caller's core before the caller's next call (the
+            // kernel favours a thread just woken): a short wait leaves a start followed by a stop to the caller.
+            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) },
+            observer: nil
         )
     }
+
+    /// How long a caller's turn waits when the caller runs no run loop: far below any download's latency.
+    static let turnDelay = DispatchTimeInterval.milliseconds(2)
 
     /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
     /// what it starts and finishes to `observer`.
     @_spi(Simulation)
-    public init(
+    public convenience init(
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
         scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         observer: (@Sendable (Activity) -> Void)? = nil
+    ) {
+        self.init(
+            pipeline: pipeline,
+            destination: destination,
+            maxConcurrentRequestCount: maxConcurrentRequestCount,
+            scheduler: scheduler,
+            laterScheduler: scheduler,
+            observer: observer
+        )
+    }
+
+    private init(
+        pipeline: ImagePipeline,
+        destination: Destination,
+        maxConcurrentRequestCount: Int,
+        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        laterScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        observer: (@Sendable (Activity) -> Void)?
     ) {
         self.observer = observer
         self.pipeline = pipeline
@@ -103,6 +130,7 @@ public final class ImagePrefetcher: Sendable {
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
         self.state = Locked(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
         self.schedule = scheduler
+        self.scheduleLater = laterScheduler
     }
 
     deinit {
@@ -238,12 +266,12 @@ public final class ImagePrefetcher: Sendable {
     /// Schedules the beginning of a caller's turn. Called inside a run loop's pass (the main thread of a UIKit,
     /// AppKit or SwiftUI app; any thread running its own loop), the turn waits for the loop's next pass, so no
     /// other thread can start what the caller stops before it returns to its loop — however long it is
-    /// preempted. Elsewhere (a Swift task, a thread with no running loop) it goes to the prefetcher's queue at
-    /// once.
+    /// preempted. Elsewhere (a Swift task, a thread with no running loop) it goes to the prefetcher's queue after
+    /// ``turnDelay``, which a stop made in the same call sequence all but always precedes.
     private func scheduleTurn(_ turn: Int) {
         let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
         let runLoop = RunLoop.current
-        guard runLoop.currentMode != nil else { return schedule(begin) }
+        guard runLoop.currentMode != nil else { return scheduleLater(begin) }
         let schedule = schedule
         if Thread.isMainThread {
             // The main queue runs when the main loop serves it, never inside the caller's callout, and a block
