@@ -36,7 +36,9 @@ public final class ListImageSlots: Sendable {
         /// `nil`: half a viewport, at least two rows.
         public var keepMargin: Int?
         /// How long a download no longer wanted goes on before it is cancelled (a scroll that turns back soon
-        /// finds it still running). After a jump, or for rows a fling has passed, there is no delay.
+        /// finds it still running). Rows a fling has passed, and rows a jump to the top or the end left, are
+        /// cancelled at once. Other jumps are no exception: the first frames of a very fast fling look like
+        /// jumps, and cancelling their loads at once would only send the server work nobody collects.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
@@ -210,9 +212,9 @@ public final class ListImageSlots: Sendable {
         let (slot, isAbandoned) = shared.state.withLock { state -> (ImageSlot?, Bool) in
             state.keys[row] = nil
             guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
-            // A row the list jumped away from is far and not coming back soon: its load stops now.
+            // A row a jump to the top or the end left behind is far and not coming back soon: its load stops now.
             let controller = state.controller
-            if controller.jumped, !controller.keptRows(margin: keepMargin(for: controller)).contains(row) {
+            if controller.jumpedToAnEnd, !controller.keptRows(margin: keepMargin(for: controller)).contains(row) {
                 state.tracked[row] = nil
                 return (slot, true)
             }
@@ -306,7 +308,7 @@ public final class ListImageSlots: Sendable {
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
-            } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumped {
+            } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumpedToAnEnd {
                 tracked[row] = since
             } else {
                 plan.update.cancel.append(row)

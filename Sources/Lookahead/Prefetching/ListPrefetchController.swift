@@ -44,9 +44,15 @@ public struct ListPrefetchController: Sendable {
     public private(set) var velocity: Double = 0
     /// The load latency in use, measured or initial.
     public private(set) var latency: Duration
-    /// Whether the last change of the visible rows was a jump (a scroll to the top, a jump to a section): what
-    /// was wanted before is far away now and not coming back soon.
+    /// Whether the last change of the visible rows moved more than ``ListPrefetchWindow/jumpThreshold`` viewports:
+    /// a jump (a scroll to the top, to a section) or the first frames of a very fast fling.
     public private(set) var jumped = false
+
+    /// Whether the last change was a jump that landed at the top or the end of the list (a tap on the status bar):
+    /// not a fling's frame, and what it left is far away.
+    public var jumpedToAnEnd: Bool {
+        jumped && !visible.isEmpty && (visible.lowerBound == 0 || visible.upperBound >= itemCount)
+    }
 
     private var lastPosition: Double?
     private var lastTime: Duration?
@@ -111,15 +117,12 @@ public struct ListPrefetchController: Sendable {
                 let weight = seconds > 0.5 || exact ? 1 : 1 - Foundation.exp(-seconds / tau)
                 velocity = weight * sample + (1 - weight) * velocity
             }
-            if jumped {
-                // After a jump the user scrolls on from where it landed: into the list from an edge (down after a
-                // scroll to the top), else on in the direction they were reading.
-                if range.lowerBound == 0 {
-                    direction = 1
-                } else if range.upperBound >= itemCount {
-                    direction = -1
-                }
+            if jumped, range.lowerBound == 0 {
+                direction = 1  // after a scroll to the top, the user can only scroll down
+            } else if jumped, range.upperBound >= itemCount {
+                direction = -1
             } else if moved != 0 {
+                // Elsewhere a jump is as likely the first frames of a very fast fling: the window follows it.
                 direction = moved > 0 ? 1 : -1
             }
         }

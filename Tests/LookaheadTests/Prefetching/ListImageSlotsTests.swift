@@ -122,7 +122,7 @@ import Testing
         #expect(network.record.value.started == [url(0)])
     }
 
-    @Test func aJumpCancelsTheDownloadsItLeftBehindAtOnce() async throws {
+    @Test func aJumpToTheTopCancelsTheDownloadsItLeftBehindAtOnce() async throws {
         let loader = makeLoader {
             $0.keepMargin = 2
             $0.cancellationDelay = .milliseconds(400)
@@ -136,15 +136,33 @@ import Testing
         // UIKit's order: the scroll first, then the cells that left.
         setTime(16)
         loader.visibleRowsChanged(0..<4, requests: request)
-        #expect(loader.controller.jumped)
+        #expect(loader.controller.jumpedToAnEnd)
         loader.unbind(row: 500)
         // Without the jump the download would go on for the delay as a prefetch; after it, the row is far away.
         try #require(priority(500) == nil, "cancelled at once, not handed over")
         await network.waitForCancellations(1)
         #expect(network.record.value.cancelled == [url(500)])
         #expect(loader.prefetcher.counts.running == 0)
-        setTime(33)
-        #expect(loader.visibleRowsChanged(0..<4, requests: request).cancel.isEmpty, "nothing left to cancel")
+    }
+
+    @Test func aVeryFastFlingsFramesLookLikeJumpsButHandTheirLoadsOver() async throws {
+        let loader = makeLoader {
+            $0.keepMargin = 2
+            $0.cancellationDelay = .milliseconds(400)
+        }
+        setTime(0)
+        loader.visibleRowsChanged(500..<504, requests: request)
+        let slot = makeSlot(row: 500)
+        loader.bind(row: 500, request: request(500), to: slot)
+        await network.waitForPending(1)
+        // 300 rows in one frame, mid-list: over the jump threshold, but a fling's frame as likely as a jump.
+        setTime(16)
+        loader.visibleRowsChanged(200..<204, requests: request)
+        #expect(loader.controller.jumped && !loader.controller.jumpedToAnEnd)
+        loader.unbind(row: 500)
+        #expect(priority(500) == .low, "handed over as a prefetch")
+        #expect(network.record.value.cancelled.isEmpty)
+        loader.stop()
     }
 
     @Test func withoutAJumpAFarRowsDownloadStillWaitsForTheDelay() async throws {

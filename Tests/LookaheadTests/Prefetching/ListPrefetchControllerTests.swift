@@ -224,6 +224,16 @@ import Testing
         #expect(Array(update.prefetch.prefix(4)) == [191, 190, 189, 188])
     }
 
+    @Test func aVeryFastFlingWhoseFramesLookLikeJumpsKeepsTheWindowAheadOfIt() {
+        var controller = ListPrefetchController(itemCount: 1000)
+        _ = controller.visibleRangeChanged(600..<608, at: .zero)
+        _ = controller.visibleRangeChanged(601..<609, at: ms(300))  // the list was going down
+        // A fling up at 100 rows a frame: every frame is over the jump threshold.
+        let update = controller.visibleRangeChanged(500..<508, at: ms(317))
+        #expect(controller.jumped)
+        #expect(Array(update.prefetch.prefix(4)) == [499, 498, 497, 496], "ahead of the fling, not behind it")
+    }
+
     /// Frame times in seconds: at 60 Hz, or uneven (dropped frames, a short one) when `isUneven`.
     private func frames(until end: Double, isUneven: Bool) -> [Double] {
         let pattern = isUneven ? [16.7, 16.7, 33.3, 8.3, 16.7, 50.0, 25.0] : [1000.0 / 60]
