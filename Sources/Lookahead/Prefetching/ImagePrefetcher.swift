@@ -18,7 +18,7 @@ import Foundation
 ///   starts nothing, even when a prefetch finishing meanwhile makes the prefetcher start others in between, or
 ///   when the stop lands while the prefetcher's queue is starting that very request on another thread. On a
 ///   thread running a run loop (an app's main thread) the turn begins on the loop's next pass, so this holds
-///   however long the caller is preempted between its calls.
+///   however long the caller is preempted between its calls; elsewhere it begins 2 ms later.
 /// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
 ///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
 ///   download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so a fling of prefetches
