@@ -135,7 +135,8 @@ public final class ImagePipeline: Sendable {
         makeTask(with: identified(request))
     }
 
-    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing.
+    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing (the runner
+    /// checks under its lock).
     func start(_ task: ImageTask) {
         start(task, readingMemoryCache: true)
     }
@@ -260,7 +261,6 @@ public final class ImagePipeline: Sendable {
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
     /// task graph.
     private func start(_ task: ImageTask, readingMemoryCache: Bool) {
-        guard !task.hasEnded else { return }
         let request = task.request
         if request.url == nil {
             task.finish(.failure(.invalidURL(nil)))

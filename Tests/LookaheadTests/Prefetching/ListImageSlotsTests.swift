@@ -122,17 +122,22 @@ import Testing
         #expect(network.record.value.started == [url(0)])
     }
 
-    @Test func aJumpToTheTopCancelsTheDownloadsItLeftBehindAtOnce() async throws {
+    /// A loader (a margin of 2 rows, a 400 ms delay) whose cell for row 500 is loading, at time 0.
+    private func loaderLoadingRow500() async -> ListImageSlots {
         let loader = makeLoader {
             $0.keepMargin = 2
             $0.cancellationDelay = .milliseconds(400)
         }
-        // A cell far down the list loads; the list then jumps to the top (a tap on the status bar).
         setTime(0)
         loader.visibleRowsChanged(500..<504, requests: request)
-        let slot = makeSlot(row: 500)
-        loader.bind(row: 500, request: request(500), to: slot)
+        loader.bind(row: 500, request: request(500), to: makeSlot(row: 500))
         await network.waitForPending(1)
+        return loader
+    }
+
+    @Test func aJumpToTheTopCancelsTheDownloadsItLeftBehindAtOnce() async throws {
+        // A cell far down the list loads; the list then jumps to the top (a tap on the status bar).
+        let loader = await loaderLoadingRow500()
         // UIKit's order: the scroll first, then the cells that left.
         setTime(16)
         loader.visibleRowsChanged(0..<4, requests: request)
@@ -146,15 +151,7 @@ import Testing
     }
 
     @Test func aVeryFastFlingsFramesLookLikeJumpsButHandTheirLoadsOver() async throws {
-        let loader = makeLoader {
-            $0.keepMargin = 2
-            $0.cancellationDelay = .milliseconds(400)
-        }
-        setTime(0)
-        loader.visibleRowsChanged(500..<504, requests: request)
-        let slot = makeSlot(row: 500)
-        loader.bind(row: 500, request: request(500), to: slot)
-        await network.waitForPending(1)
+        let loader = await loaderLoadingRow500()
         // 300 rows in one frame, mid-list: over the jump threshold, but a fling's frame as likely as a jump.
         setTime(16)
         loader.visibleRowsChanged(200..<204, requests: request)
@@ -166,15 +163,7 @@ import Testing
     }
 
     @Test func withoutAJumpAFarRowsDownloadStillWaitsForTheDelay() async throws {
-        let loader = makeLoader {
-            $0.keepMargin = 2
-            $0.cancellationDelay = .milliseconds(400)
-        }
-        setTime(0)
-        loader.visibleRowsChanged(500..<504, requests: request)
-        let slot = makeSlot(row: 500)
-        loader.bind(row: 500, request: request(500), to: slot)
-        await network.waitForPending(1)
+        let loader = await loaderLoadingRow500()
         // A quick scroll of three viewports: under the jump threshold, so the list may well come back.
         setTime(16)
         loader.visibleRowsChanged(512..<516, requests: request)

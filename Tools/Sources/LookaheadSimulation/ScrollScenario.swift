@@ -49,11 +49,6 @@ public struct ScrollScenario: Sendable {
     /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
     public init() {}
 
-    /// The offset of the viewport's top, in rows, at each frame.
-    public func offsets() -> [Double] {
-        frames().map(\.offset)
-    }
-
     /// Each frame: the offset of the viewport's top, in rows, and whether the list coasts after a fling (what
     /// `UIScrollView.isDecelerating` says) rather than follows a finger or rests.
     public func frames() -> [(offset: Double, isDecelerating: Bool)] {
