@@ -47,7 +47,9 @@ public final class DiskCache: DataCaching {
         var isIndexLoaded = false
         var staging: [String: Staged] = [:]
         /// Entry files whose checksum this process verified, as they were then (at most ``trustedLimit``).
-        var trusted: [String: DiskCacheFile.Stamp] = [:]
+        var trusted: [DiskCacheIndex.Name: DiskCacheFile.Stamp] = [:]
+        /// The folder, open, for reads; `nil` while it cannot be opened.
+        var folder: DiskCacheFolderHandle?
         var generation = 0
         /// The folder's generation after this cache's last change (``DiskCacheLedger``).
         var folderGeneration: UInt64?
@@ -124,6 +126,8 @@ public final class DiskCache: DataCaching {
         self.writeRetryInterval = max(.zero, writeRetryInterval)
         self.logger = logger
         DiskCacheFile.prepareDirectory(directory.path)
+        let folder = DiskCacheFolderHandle(path: directory.path)
+        state.withLock { $0.folder = folder }
         do {
             ledger = try DiskCacheLedger(directory: directory.path)
             isReadOnly = false
@@ -145,19 +149,22 @@ public final class DiskCache: DataCaching {
         guard !key.isEmpty else { return nil }
         let digest = DiskCacheFile.keyDigest(for: key)
         let name = DiskCacheFile.name(digest: digest)
+        let indexName = DiskCacheIndex.Name(digest: digest)
         let now = now()
         let maximumAge = maximumAge?.secondsValue
+        var folder: DiskCacheFolderHandle?
         // One lock per hit: the index is told of the use before the read, and forgets the entry if it fails.
         let lookup = state.withLock { state -> Lookup in
-            if let staged = state.staging[name] {
-                state.index.touch(name)
+            if !state.staging.isEmpty, let staged = state.staging[name] {
+                state.index.touch(indexName)
                 return .staged(staged.data)
             }
-            if let maximumAge, let entry = state.index.entry(name), now - entry.touchedAt > maximumAge {
+            if let maximumAge, let entry = state.index.entry(indexName), now - entry.touchedAt > maximumAge {
                 return .expired
             }
+            folder = state.folder
             let known = state.index.recordHit(
-                name,
+                indexName,
                 now: now,
                 touchInterval: Double(DiskCacheFile.touchInterval)
             )
@@ -173,7 +180,7 @@ public final class DiskCache: DataCaching {
                 size: known?.size,
                 touch: (known?.touch ?? false) && !isReadOnly,
                 indexed: known != nil,
-                trusted: state.trusted[name]
+                trusted: state.trusted[indexName]
             )
         }
         let size: Int?
@@ -198,18 +205,26 @@ public final class DiskCache: DataCaching {
             indexed = isIndexed
             trusted = stamp
         }
-        let (result, verified) = DiskCacheFile.read(
-            path: path + "/" + name,
-            keyDigest: digest,
-            expectedFileSize: size,
-            touch: touch,
-            trusted: trusted,
-            now: now
-        )
+        let result: DiskCacheFile.ReadResult
+        let verified: DiskCacheFile.Stamp?
+        switch openEntry(name, in: folder) {
+        case .success(let descriptor):
+            (result, verified) = DiskCacheFile.read(
+                descriptor: descriptor,
+                keyDigest: digest,
+                expectedFileSize: size,
+                touch: touch,
+                trusted: trusted,
+                now: now
+            )
+            close(descriptor)
+        case .failure(let error):
+            (result, verified) = (DiskCacheFile.openFailure(error.code), nil)
+        }
         if let verified {
             state.withLock { state in
                 if state.trusted.count >= Self.trustedLimit { state.trusted.removeAll(keepingCapacity: true) }
-                state.trusted[name] = verified
+                state.trusted[indexName] = verified
             }
         }
         switch result {
@@ -238,6 +253,23 @@ public final class DiskCache: DataCaching {
             removeUnreadable(name)
             return nil
         }
+    }
+
+    /// Opens an entry file for reading, relative to the open folder when there is one. An entry missing from the
+    /// open folder is looked for by path too: if it is there, the folder was replaced since it was opened (deleted
+    /// and created again), and the new one is opened for the reads that follow.
+    private func openEntry(_ name: String, in folder: DiskCacheFolderHandle?) -> Result<Int32, DiskCacheFile.IOError> {
+        if let folder {
+            let descriptor = openat(folder.descriptor, name, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 { return .success(descriptor) }
+            guard errno == ENOENT else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
+        }
+        let descriptor = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
+        if let current = DiskCacheFolderHandle(path: path) {
+            state.withLock { $0.folder = current }
+        }
+        return .success(descriptor)
     }
 
     /// What the index says about a key, decided under the lock.
@@ -561,7 +593,9 @@ public final class DiskCache: DataCaching {
     /// still waiting to be written, so ``totalSize`` and ``totalCount`` count what is really there.
     private func forgetEntriesOnDisk() {
         let now = now()
+        let folder = DiskCacheFolderHandle(path: path)
         state.withLock { state in
+            state.folder = folder
             state.index.removeAll()
             for (name, staged) in state.staging {
                 state.index.insert(name, size: DiskCacheFile.fileSize(dataCount: staged.data.count), touchedAt: now)

@@ -1,5 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache's folder: private permissions, and the migration from older entry formats.
+// Lookahead — the disk cache's folder: private permissions, an open handle for reads, and the migration from older
+// entry formats.
 
 import Foundation
 
@@ -74,4 +75,22 @@ extension DiskCacheFile {
 // Inside `DiskCacheFile`, `write` names its own static method.
 private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
     write(descriptor, buffer.baseAddress, buffer.count)
+}
+
+/// The cache folder, open: a hit opens its entry relative to it, so `open` looks up one name instead of walking
+/// the whole path. Held by reference, so a reader keeps the descriptor open while it uses it even if the cache
+/// opens the folder again meanwhile.
+final class DiskCacheFolderHandle: Sendable {
+    let descriptor: Int32
+
+    /// `nil` when the folder cannot be opened (it is missing, or not a folder).
+    init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
 }

@@ -126,13 +126,33 @@ enum DiskCacheFile {
         now: Double = Date().timeIntervalSince1970
     ) -> (result: ReadResult, verified: Stamp?) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return (
-                errno == ENOENT || errno == ENOTDIR
-                    ? .missing : .corrupt("unreadable: \(String(cString: strerror(errno)))"), nil
-            )
-        }
+        guard descriptor >= 0 else { return (openFailure(errno), nil) }
         defer { close(descriptor) }
+        return read(
+            descriptor: descriptor,
+            keyDigest: keyDigest,
+            expectedFileSize: expectedFileSize,
+            touch: touch,
+            trusted: trusted,
+            now: now
+        )
+    }
+
+    /// What an entry that cannot be opened is: a miss when it is not there, else unreadable.
+    static func openFailure(_ code: Int32) -> ReadResult {
+        code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
+    }
+
+    /// ``read(path:keyDigest:expectedFileSize:touch:trusted:now:)`` of an entry file the caller opened (and
+    /// closes).
+    static func read(
+        descriptor: Int32,
+        keyDigest: [UInt8],
+        expectedFileSize: Int?,
+        touch: Bool,
+        trusted: Stamp?,
+        now: Double
+    ) -> (result: ReadResult, verified: Stamp?) {
         var info = stat()
         let stamp = fstat(descriptor, &info) == 0 ? Stamp(info) : nil
         // A file this process verified, unchanged since (same inode, size and status-change time): its data is

@@ -61,6 +61,18 @@ struct DiskCacheIndex {
             self.words = words
         }
 
+        /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``): the same as the name its 64 hex digits
+        /// spell, without making or parsing them.
+        init(digest: [UInt8]) {
+            precondition(digest.count == 32, "a SHA-256 digest")
+            func word(_ start: Int) -> UInt64 {
+                var word: UInt64 = 0
+                for byte in digest[start..<start + 8] { word = word << 8 | UInt64(byte) }
+                return word
+            }
+            words = (word(0), word(8), word(16), word(24))
+        }
+
         var string: String {
             String(unsafeUninitializedCapacity: 64) { buffer in
                 for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
@@ -107,18 +119,27 @@ struct DiskCacheIndex {
     /// The entry of a name, if indexed.
     func entry(_ name: String) -> Entry? { Name(name).flatMap { table[$0] } }
 
+    /// The entry of a name, if indexed.
+    func entry(_ key: Name) -> Entry? { table[key] }
+
     /// Marks an entry as just used.
     mutating func touch(_ name: String) {
-        guard let key = Name(name), table[key] != nil else { return }
+        guard let key = Name(name) else { return }
+        touch(key)
+    }
+
+    /// Marks an entry as just used.
+    mutating func touch(_ key: Name) {
+        guard let index = table.index(forKey: key) else { return }
         clock += 1
-        table[key]!.tick = clock
+        table.values[index].tick = clock
     }
 
     /// Marks an entry as just used, `now` seconds since 1970, and returns its file size and whether its
     /// modification time is older than `touchInterval` seconds (then it counts as set now: the caller sets it).
     /// `nil` when the entry is not indexed.
-    mutating func recordHit(_ name: String, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
-        guard let key = Name(name), let index = table.index(forKey: key) else { return nil }
+    mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
+        guard let index = table.index(forKey: key) else { return nil }
         clock += 1
         table.values[index].tick = clock
         let touch = now - table.values[index].touchedAt >= touchInterval

@@ -9,6 +9,15 @@ import Testing
 private func n(_ label: String) -> String { DiskCacheFile.name(for: label) }
 
 @Suite struct DiskCacheIndexTests {
+    @Test func aNameMadeFromADigestIsTheNameItsHexDigitsSpell() {
+        for key in ["", "a", "https://example.com/images/1.jpg"] {
+            let digest = DiskCacheFile.keyDigest(for: key)
+            let name = DiskCacheIndex.Name(digest: digest)
+            #expect(DiskCacheIndex.Name(DiskCacheFile.name(digest: digest)) == name)
+            #expect(name.string == DiskCacheFile.name(digest: digest))
+        }
+    }
+
     @Test func sweepRemovesLeastRecentlyUsedDownToTheLowMark() {
         var index = DiskCacheIndex()
         for name in ["a", "b", "c", "d"] { index.insert(n(name), size: 100) }

@@ -173,11 +173,27 @@ import Testing
         cache.flush()
         #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "new")))
         #expect(cache.writeFailure == nil)
+        #expect(cache.cachedData(for: "new") == data(2))  // read in the new folder, not the deleted one
         let reopened = DiskCache(
             directory: folder.url.appendingPathComponent("..").appendingPathComponent(folder.url.lastPathComponent)
         )
         reopened.flush()
         #expect(reopened.cachedData(for: "new") == data(2))
+    }
+
+    @Test func aFolderDeletedAndCreatedAgainByAnotherCacheIsReadWhereItIsNow() throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(1), for: "key")
+        cache.flush()
+        #expect(cache.cachedData(for: "key") == data(1))
+        try FileManager.default.removeItem(at: folder.url)
+        // Another cache makes the folder again and stores the key anew: the first one reads the new file, though
+        // the folder it opened is gone.
+        let other = DiskCache(directory: folder.url)
+        other.storeData(data(2, count: 1500), for: "key")
+        other.flush()
+        #expect(cache.cachedData(for: "key") == data(2, count: 1500))
+        #expect(cache.cachedData(for: "key") == data(2, count: 1500))
     }
 
     @Test func twoCachesOnOneFolderBothWriteAndReadEachOthersEntries() {
