@@ -62,6 +62,19 @@ struct LRUStorage<Key: Hashable, Value> {
         return values[slot]
     }
 
+    /// The part of a value `project` gives (copying only that part), marking the value most recently used; an
+    /// expired entry is removed and `nil` returned.
+    @inline(__always)
+    mutating func value<Part>(forKey key: Key, now: Duration, _ project: (Value) -> Part) -> Part? {
+        guard let slot = index[key] else { return nil }
+        if let expiresAt = expiries[slot], expiresAt <= now {
+            removeSlot(slot)
+            return nil
+        }
+        moveToFront(slot)
+        return values.withUnsafeBufferPointer { $0[slot].map(project) }
+    }
+
     /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold.
     /// An entry whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
     @discardableResult

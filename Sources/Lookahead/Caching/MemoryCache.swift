@@ -17,7 +17,7 @@ import Foundation
 /// ```
 /// - Important: Thread safe.
 public final class MemoryCache: Sendable {
-    private let storage: Locked<LRUStorage<IndexKey, Entry>>
+    private let storage: Locked<LRUStorage<ImageCacheKey, Entry>>
     private let now: @Sendable () -> Duration
     #if canImport(UIKit) && !os(watchOS)
     /// Memory warnings and the move to the background, followed for as long as the cache lives.
@@ -73,7 +73,11 @@ public final class MemoryCache: Sendable {
     /// The image stored for a key, if any and not expired (for an animation, its first frame). Marks it most
     /// recently used.
     public subscript(key: ImageCacheKey) -> PlatformImage? {
-        entry(for: key)?.image
+        if timeToLive == nil {
+            return storage.withLock { $0.value(forKey: key, now: .zero, \.image) }
+        }
+        let now = now()
+        return storage.withLock { $0.value(forKey: key, now: now, \.image) }
     }
 
     /// The animation stored for a key, if the entry is one and has not expired. Marks it most recently used.
@@ -84,10 +88,10 @@ public final class MemoryCache: Sendable {
     /// The entry for a key, if any and not expired. Marks it most recently used.
     package func entry(for key: ImageCacheKey) -> Entry? {
         if timeToLive == nil {
-            return storage.withLock { $0.value(forKey: IndexKey(key), now: .zero) }
+            return storage.withLock { $0.value(forKey: key, now: .zero) }
         }
         let now = now()
-        return storage.withLock { $0.value(forKey: IndexKey(key), now: now) }
+        return storage.withLock { $0.value(forKey: key, now: now) }
     }
 
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
@@ -113,16 +117,16 @@ public final class MemoryCache: Sendable {
     private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> Bool {
         guard cost <= entryCostLimit else {
             // The old image for this key is stale now; never keep serving it.
-            storage.withLock { _ = $0.removeValue(forKey: IndexKey(key)) }
+            storage.withLock { _ = $0.removeValue(forKey: key) }
             return false
         }
         let expiresAt = timeToLive.map { now() + $0 }
-        return storage.withLock { $0.setValue(entry, forKey: IndexKey(key), cost: cost, expiresAt: expiresAt) }
+        return storage.withLock { $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt) }
     }
 
     /// Removes the image for a key.
     public func removeImage(for key: ImageCacheKey) {
-        storage.withLock { _ = $0.removeValue(forKey: IndexKey(key)) }
+        storage.withLock { _ = $0.removeValue(forKey: key) }
     }
 
     /// Removes every image.
@@ -157,15 +161,5 @@ public final class MemoryCache: Sendable {
     }
 
     /// Keys from most to least recently used.
-    package var keysByRecency: [ImageCacheKey] { storage.withLock { $0.keysByRecency.map(\.key) } }
-}
-
-/// A key as the cache's index holds it: bucketed by the key's precomputed hash, so a lookup on every frame does
-/// not run the hasher again.
-private struct IndexKey: Hashable {
-    let key: ImageCacheKey
-
-    init(_ key: ImageCacheKey) { self.key = key }
-
-    func _rawHashValue(seed: Int) -> Int { key.rawHashValue(seed: seed) }
+    package var keysByRecency: [ImageCacheKey] { storage.withLock { $0.keysByRecency } }
 }

@@ -111,7 +111,7 @@ extension TaskGraph {
             if policy.writesDiskCache { bits |= 2 }
             if policy.loadsFromNetwork { bits |= 4 }
             if policy.skipsFailureBackoff { bits |= 8 }
-            let hash = image.rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+            let hash = image._rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
             return headers.isEmpty ? hash : hash ^ headers.hashValue
         }
     }

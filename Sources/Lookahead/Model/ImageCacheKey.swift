@@ -69,7 +69,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
 
     /// What a dictionary of keys buckets by: the precomputed hash — already a seeded SipHash of every field —
     /// mixed with the table's seed, without running the hasher a second time on each lookup.
-    func rawHashValue(seed: Int) -> Int {
+    public func _rawHashValue(seed: Int) -> Int {
         precomputedHash ^ seed
     }
 

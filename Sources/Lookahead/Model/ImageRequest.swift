@@ -98,21 +98,27 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        let plain = thumbnail == nil && processors.isEmpty && !isAnimated
         let imageID = url?.absoluteString ?? ""
-        self.url = url
-        self.priority = priority
-        self.options = options
-        self.extras = plain ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
-        self.imageKey =
-            plain
-            ? ImageCacheKey(imageID: imageID)
-            : ImageCacheKey(
+        // Every field computed first, then stored: the request is built in place, with no copy of it.
+        let extras: Extras?
+        let imageKey: ImageCacheKey
+        if thumbnail == nil && processors.isEmpty && !isAnimated {
+            extras = nil
+            imageKey = ImageCacheKey(imageID: imageID)
+        } else {
+            extras = Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+            imageKey = ImageCacheKey(
                 imageID: imageID,
                 thumbnail: thumbnail,
                 processors: processors.map(\.identifier),
                 isAnimated: isAnimated
             )
+        }
+        self.url = url
+        self.priority = priority
+        self.options = options
+        self.extras = extras
+        self.imageKey = imageKey
     }
 
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {

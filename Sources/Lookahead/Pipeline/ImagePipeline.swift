@@ -147,6 +147,7 @@ public final class ImagePipeline: Sendable {
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request), let memoryCache = configuration.memoryCache else { return nil }
+        if configuration.imageIDFilter == nil { return memoryCache[request.imageKey] }
         return memoryCache[identifiedKey(of: request)]
     }
 
