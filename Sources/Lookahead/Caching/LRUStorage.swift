@@ -79,11 +79,24 @@ struct LRUStorage<Key: Hashable, Value> {
     /// An entry whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
     @discardableResult
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Duration?) -> Bool {
+        var evicted: [Value] = []
+        return setValue(value, forKey: key, cost: cost, expiresAt: expiresAt, evicted: &evicted)
+    }
+
+    /// ``setValue(_:forKey:cost:expiresAt:)``, handing the values it replaces or evicts to the caller, who may
+    /// reuse their storage.
+    mutating func setValue(
+        _ value: Value,
+        forKey key: Key,
+        cost: Int,
+        expiresAt: Duration?,
+        evicted: inout [Value]
+    ) -> Bool {
         guard cost <= costLimit, countLimit > 0 else {
             return false
         }
-        if let slot = index[key] {
-            removeSlot(slot)
+        if let slot = index[key], let old = removeSlot(slot) {
+            evicted.append(old)
         }
         let entry = Entry(key: key, cost: cost)
         let slot: Int
@@ -103,7 +116,9 @@ struct LRUStorage<Key: Hashable, Value> {
         linkAtFront(slot)
         index[key] = slot
         totalCost += cost
-        trim(toCost: costLimit, count: countLimit)
+        while oldest >= 0, totalCost > costLimit || index.count > countLimit {
+            if let old = removeSlot(oldest) { evicted.append(old) }
+        }
         return true
     }
 

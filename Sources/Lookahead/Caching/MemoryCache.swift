@@ -121,7 +121,15 @@ public final class MemoryCache: Sendable {
             return false
         }
         let expiresAt = timeToLive.map { now() + $0 }
-        return storage.withLock { $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt) }
+        var evicted: [Entry] = []
+        let stored = storage.withLock {
+            $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt, evicted: &evicted)
+        }
+        #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
+        // Outside the lock: the next decode of the same size writes into the evicted stills' pixels.
+        for old in evicted where old.animation == nil { PixelBufferPool.shared.recycle(old.image.pixels) }
+        #endif
+        return stored
     }
 
     /// Removes the image for a key.
@@ -132,6 +140,9 @@ public final class MemoryCache: Sendable {
     /// Removes every image.
     public func removeAll() {
         storage.withLock { $0.removeAll() }
+        #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
+        PixelBufferPool.shared.removeAll()
+        #endif
     }
 
     /// Evicts least recently used images until the total cost is at most `cost`.

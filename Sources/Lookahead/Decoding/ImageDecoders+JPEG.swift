@@ -91,7 +91,7 @@ extension ImageDecoders {
             let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
             let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
             var status: Int32 = 0
-            var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
+            var pixels = PixelBufferPool.shared.makeBuffer(count: outWidth * outHeight * 4) { buffer in
                 status = tjDecompress2(
                     handle,
                     source,
@@ -103,7 +103,6 @@ extension ImageDecoders {
                     Int32(format.rawValue),
                     flags
                 )
-                count = buffer.count
             }
             guard status == 0 else {
                 return .failure(libraryError(handle))

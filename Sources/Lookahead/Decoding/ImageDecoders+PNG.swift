@@ -123,7 +123,7 @@ extension ImageDecoders {
             guard length == width * height * 4 else {
                 return .failure(ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)"))
             }
-            let pixels = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            let pixels = PixelBufferPool.shared.makeBuffer(count: length) { buffer in
                 status = spng_decode_image(
                     decoder,
                     buffer.baseAddress,
@@ -131,7 +131,6 @@ extension ImageDecoders {
                     format,
                     Int32(SPNG_DECODE_TRNS.rawValue)
                 )
-                count = length
             }
             guard status == 0 else { return .failure(error(status)) }
             // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.

@@ -190,14 +190,13 @@ extension ImageDecoders {
                 config.options.scaled_height = Int32(height)
             }
             var status = VP8_STATUS_OK
-            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            let pixels = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { buffer in
                 config.output.colorspace = MODE_RGBA
                 config.output.is_external_memory = 1
                 config.output.u.RGBA.rgba = buffer.baseAddress
                 config.output.u.RGBA.stride = Int32(width * 4)
                 config.output.u.RGBA.size = buffer.count
                 status = WebPDecode(source, size, &config)
-                count = buffer.count
             }
             WebPFreeDecBuffer(&config.output)
             guard status == VP8_STATUS_OK else { return .failure(error("decoding failed", status)) }

@@ -59,7 +59,7 @@ public enum Resampler {
         let vertical = Contributions(source: image.height, target: height, filter: filter)
         let sourceWidth = image.width
         let sourceRowBytes = image.bytesPerRow
-        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { target, initialized in
+        let output = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { target in
             let scalars = UnsafeMutablePointer<Float>.allocate(capacity: sourceWidth * 4)
             defer { scalars.deallocate() }
             let row = UnsafeMutableRawPointer(scalars)  // read and written as SIMD4<Float>, 16 bytes a pixel
@@ -101,7 +101,6 @@ public enum Resampler {
                     }
                 }
             }
-            initialized = width * height * 4
         }
         return Bitmap(width: width, height: height, pixels: output)
     }
