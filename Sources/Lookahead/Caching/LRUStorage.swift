@@ -53,13 +53,7 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned.
     mutating func value(forKey key: Key, now: Duration) -> Value? {
-        guard let slot = index[key] else { return nil }
-        if let expiresAt = expiries[slot], expiresAt <= now {
-            removeSlot(slot)
-            return nil
-        }
-        moveToFront(slot)
-        return values[slot]
+        value(forKey: key, now: now) { $0 }
     }
 
     /// The part of a value `project` gives (copying only that part), marking the value most recently used; an
@@ -116,9 +110,7 @@ struct LRUStorage<Key: Hashable, Value> {
         linkAtFront(slot)
         index[key] = slot
         totalCost += cost
-        while oldest >= 0, totalCost > costLimit || index.count > countLimit {
-            if let old = removeSlot(oldest) { evicted.append(old) }
-        }
+        evict(toCost: costLimit, count: countLimit) { evicted.append($0) }
         return true
     }
 
@@ -145,8 +137,13 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Evicts least recently used entries until the total cost is at most `cost` and the count at most `count`.
     mutating func trim(toCost cost: Int, count: Int = .max) {
+        evict(toCost: cost, count: count) { _ in }
+    }
+
+    /// Removes least recently used entries until the limits hold, handing each value to `evicted`.
+    private mutating func evict(toCost cost: Int, count: Int, _ evicted: (Value) -> Void) {
         while oldest >= 0, totalCost > cost || index.count > count {
-            removeSlot(oldest)
+            if let value = removeSlot(oldest) { evicted(value) }
         }
     }
 

@@ -73,11 +73,7 @@ public final class MemoryCache: Sendable {
     /// The image stored for a key, if any and not expired (for an animation, its first frame). Marks it most
     /// recently used.
     public subscript(key: ImageCacheKey) -> PlatformImage? {
-        if timeToLive == nil {
-            return storage.withLock { $0.value(forKey: key, now: .zero, \.image) }
-        }
-        let now = now()
-        return storage.withLock { $0.value(forKey: key, now: now, \.image) }
+        lookUp(key, \.image)
     }
 
     /// The animation stored for a key, if the entry is one and has not expired. Marks it most recently used.
@@ -87,11 +83,13 @@ public final class MemoryCache: Sendable {
 
     /// The entry for a key, if any and not expired. Marks it most recently used.
     package func entry(for key: ImageCacheKey) -> Entry? {
-        if timeToLive == nil {
-            return storage.withLock { $0.value(forKey: key, now: .zero) }
-        }
-        let now = now()
-        return storage.withLock { $0.value(forKey: key, now: now) }
+        lookUp(key) { $0 }
+    }
+
+    /// The part of an entry `project` gives, if the entry is there and not expired; marks it most recently used.
+    private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
+        let now = timeToLive == nil ? .zero : now()
+        return storage.withLock { $0.value(forKey: key, now: now, project) }
     }
 
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
@@ -125,10 +123,8 @@ public final class MemoryCache: Sendable {
         let stored = storage.withLock {
             $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt, evicted: &evicted)
         }
-        #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
         // Outside the lock: the next decode of the same size writes into the evicted stills' pixels.
-        for old in evicted where old.animation == nil { PixelBufferPool.shared.recycle(old.image.pixels) }
-        #endif
+        for old in evicted where old.animation == nil { PixelBufferPool.shared.recycle(pixelsOf: old.image) }
         return stored
     }
 
@@ -140,9 +136,7 @@ public final class MemoryCache: Sendable {
     /// Removes every image.
     public func removeAll() {
         storage.withLock { $0.removeAll() }
-        #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
         PixelBufferPool.shared.removeAll()
-        #endif
     }
 
     /// Evicts least recently used images until the total cost is at most `cost`.

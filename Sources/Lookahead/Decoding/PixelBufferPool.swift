@@ -39,6 +39,14 @@ package final class PixelBufferPool: Sendable {
         }
     }
 
+    /// Keeps the pixels of an image the memory cache let go. Only a ``Bitmap`` has pixels to give: on Apple
+    /// platforms the images are the system's, and their decoders are the system's too.
+    package func recycle(pixelsOf image: PlatformImage) {
+        #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
+        recycle(image.pixels)
+        #endif
+    }
+
     /// A buffer of exactly `count` bytes with undefined contents, if one is kept.
     package func take(count: Int) -> [UInt8]? {
         guard count >= Self.minimumCount else { return nil }

@@ -147,14 +147,14 @@ public final class ImagePipeline: Sendable {
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request), let memoryCache = configuration.memoryCache else { return nil }
-        if configuration.imageIDFilter == nil { return memoryCache[request.imageKey] }
-        return memoryCache[identifiedKey(of: request)]
+        return withIdentifiedKey(of: request) { memoryCache[$0] }
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: identifiedKey(of: request))
+        guard readsMemoryCache(request),
+            let entry = withIdentifiedKey(of: request, { configuration.memoryCache?.entry(for: $0) })
         else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
@@ -167,7 +167,7 @@ public final class ImagePipeline: Sendable {
 
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        configuration.memoryCache?.store(image, for: identifiedKey(of: request))
+        withIdentifiedKey(of: request) { _ = configuration.memoryCache?.store(image, for: $0) }
     }
 
     // MARK: - Invalidation
@@ -196,16 +196,16 @@ public final class ImagePipeline: Sendable {
 
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
-    /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
-    /// The image key of ``identified(_:)``'s request, without copying the request when no filter applies: the
-    /// memory-cache lookup of every cell on every frame.
-    func identifiedKey(of request: ImageRequest) -> ImageCacheKey {
+    /// Runs `body` with the image key of ``identified(_:)``'s request, lent without a copy of the request or the key
+    /// when no filter applies: the memory-cache lookup of every cell on every frame.
+    private func withIdentifiedKey<Result>(of request: ImageRequest, _ body: (ImageCacheKey) -> Result) -> Result {
         guard configuration.imageIDFilter != nil, request.imageID == nil, request.url != nil else {
-            return request.imageKey
+            return body(request.imageKey)
         }
-        return identified(request).imageKey
+        return body(identified(request).imageKey)
     }
 
+    /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
     func identified(_ request: ImageRequest) -> ImageRequest {
         guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
             return request
