@@ -123,12 +123,6 @@ struct DiskCacheIndex {
     func entry(_ key: Name) -> Entry? { table[key] }
 
     /// Marks an entry as just used.
-    mutating func touch(_ name: String) {
-        guard let key = Name(name) else { return }
-        touch(key)
-    }
-
-    /// Marks an entry as just used.
     mutating func touch(_ key: Name) {
         guard let index = table.index(forKey: key) else { return }
         clock += 1

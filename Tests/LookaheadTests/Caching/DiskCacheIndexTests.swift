@@ -21,7 +21,7 @@ private func n(_ label: String) -> String { DiskCacheFile.name(for: label) }
     @Test func sweepRemovesLeastRecentlyUsedDownToTheLowMark() {
         var index = DiskCacheIndex()
         for name in ["a", "b", "c", "d"] { index.insert(n(name), size: 100) }
-        index.touch(n("a"))
+        index.touch(DiskCacheIndex.Name(n("a"))!)
         #expect(index.sweep(limit: 400, lowMark: 200).isEmpty)  // at the limit: nothing to do
         index.insert(n("e"), size: 100)  // 500 > 400
         #expect(index.sweep(limit: 400, lowMark: 200) == ["b", "c", "d"].map(n))
