@@ -61,6 +61,13 @@ public final class DiskCache: DataCaching {
         var writesPausedUntil: TimeInterval = 0
         /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
+        /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
+        var pendingJobs = 0
+        /// The index changed since the snapshot was last saved (``DiskCacheIndexSnapshot``).
+        var snapshotDue = false
+        var snapshotScheduled = false
+        /// Whether the last index loaded at open came from the snapshot, for tests.
+        var loadedFromSnapshot = false
     }
 
     private let state = Locked(State())
@@ -140,7 +147,10 @@ public final class DiskCache: DataCaching {
             }
             logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
-        queue.async { self.loadIndex() }
+        queue.async {
+            self.loadIndex()
+            self.scheduleSnapshot()
+        }
     }
 
     // MARK: - DataCaching
@@ -168,6 +178,8 @@ public final class DiskCache: DataCaching {
                 now: now,
                 touchInterval: Double(DiskCacheFile.touchInterval)
             )
+            // The order of use is saved with the next change's snapshot, or by `flush()`.
+            if known != nil { state.snapshotDue = true }
             // The index knows every entry on disk unless another cache changed the folder since this one counted
             // it: while the folder's generation says no other did, a miss costs one `pread`. A cache that cannot
             // write keeps no ledger, so it always looks.
@@ -304,10 +316,11 @@ public final class DiskCache: DataCaching {
                 evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
             }
             for victim in evicted { state.staging[victim] = nil }
+            state.pendingJobs += 1
             return (state.generation, evicted, state.index.totalSize > sizeLimit)
         }
         guard let scheduled else { return }
-        queue.async {
+        enqueue {
             let evicted = scheduled.evicted + (scheduled.needsSweep ? self.sweepIndex() : [])
             self.removeFilesUnlessStoredAgain(evicted)
             self.write(name: name, key: key, generation: scheduled.generation)
@@ -320,8 +333,9 @@ public final class DiskCache: DataCaching {
         state.withLock { state in
             state.staging[name] = nil
             state.index.remove(name)
+            state.pendingJobs += 1
         }
-        queue.async { self.removeFilesUnlessStoredAgain([name]) }
+        enqueue { self.removeFilesUnlessStoredAgain([name]) }
     }
 
     public func removeAll() {
@@ -329,8 +343,9 @@ public final class DiskCache: DataCaching {
         state.withLock { state in
             state.staging.removeAll()
             state.index.removeAll()
+            state.pendingJobs += 1
         }
-        queue.async {
+        enqueue {
             let names = DiskCacheFile.scan(directory: self.path, removeStaleTemporaries: false)?.map(\.name) ?? []
             self.removeFilesUnlessStoredAgain(names)
         }
@@ -338,16 +353,21 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Inspection
 
-    /// Waits until every write and removal issued so far is on disk, blocking the calling thread.
+    /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the calling
+    /// thread.
     public func flush() {
-        queue.sync {}
+        queue.sync { saveSnapshotIfDue() }
     }
 
-    /// Waits until every write and removal issued so far is on disk, without blocking a thread: the writes run on
-    /// the cache's own queue, never on the cooperative pool. Call it before a program exits.
+    /// Waits until every write and removal issued so far is on disk, and the index is saved, without blocking a
+    /// thread: the writes run on the cache's own queue, never on the cooperative pool. Call it before a program
+    /// exits.
     public func flush() async {
-        await queue.run {}
+        await queue.run { self.saveSnapshotIfDue() }
     }
+
+    /// Whether the index was loaded from the folder's snapshot when the cache opened, rather than counted.
+    @_spi(Benchmarks) public var indexWasLoadedFromSnapshot: Bool { state.withLock { $0.loadedFromSnapshot } }
 
     /// The bytes the in-memory index takes, for benchmarks.
     @_spi(Benchmarks) public var indexFootprint: Int { state.withLock { $0.index.footprint } }
@@ -395,7 +415,7 @@ public final class DiskCache: DataCaching {
                     "Removed \(removed) disk cache entries of an older format (they held their keys) from \(path)"
                 )
             }
-            count(&held)
+            if !loadSnapshot(held) { count(&held) }
             let now = now()
             let evicted = state.withLock { state -> [String] in
                 var evicted: [String] = []
@@ -432,8 +452,77 @@ public final class DiskCache: DataCaching {
             state.isIndexLoaded = true
             state.folderGeneration = countedGeneration
             state.othersWrite = false
+            state.snapshotDue = true
         }
     }
+
+    /// Loads the index from the folder's snapshot when it describes the folder as it is: taken at the generation the
+    /// ledger holds now, with as many entries as the folder lists by name (a listing with no `stat` per file, which
+    /// also removes temporary files left by dead processes). Returns `false` when the folder must be counted instead.
+    private func loadSnapshot(_ held: DiskCacheLedger.Held) -> Bool {
+        guard held.isLocked, let values = held.values, let snapshot = DiskCacheIndexSnapshot.read(directory: path),
+            snapshot.generation == values.generation, snapshot.totalSize == values.totalSize,
+            DiskCacheFile.countEntries(directory: path, removeStaleTemporaries: true) == snapshot.records.count
+        else { return false }
+        var loaded: DiskCacheIndex? = DiskCacheIndex(snapshot: snapshot)
+        state.withLock { state in
+            state.index.reconcile(with: loaded.take()!, keeping: Set(state.staging.keys))
+            state.isIndexLoaded = true
+            state.folderGeneration = values.generation
+            state.othersWrite = false
+            state.loadedFromSnapshot = true
+        }
+        return true
+    }
+
+    /// Saves the index as the folder's snapshot when it changed and holds exactly what is on disk: no job that
+    /// changes the folder waits, and no other cache changed it since this one last did.
+    private func saveSnapshotIfDue() {
+        guard let ledger else { return }
+        let captured = state.withLock { state -> (generation: UInt64, records: DiskCacheIndexSnapshot.Unsorted)? in
+            guard state.snapshotDue, state.pendingJobs == 0, state.staging.isEmpty, state.isIndexLoaded,
+                !state.othersWrite, let generation = state.folderGeneration
+            else { return nil }
+            state.snapshotDue = false
+            return (generation, state.index.unsortedSnapshotRecords)
+        }
+        guard let captured, ledger.peekGeneration() == captured.generation else { return }
+        let snapshot = DiskCacheIndexSnapshot(generation: captured.generation, unsorted: captured.records)
+        do {
+            try snapshot.write(directory: path)
+        } catch {
+            logger.debug("Disk cache at \(path) could not save its index: \(error)")
+        }
+    }
+
+    /// Runs a job that changes the folder on the queue. The caller counted it in ``State/pendingJobs`` under the
+    /// lock it changed the index with, so no snapshot is taken of an index ahead of the disk.
+    private func enqueue(_ job: @escaping @Sendable () -> Void) {
+        queue.async {
+            job()
+            self.state.withLock { $0.pendingJobs -= 1 }
+            self.scheduleSnapshot()
+        }
+    }
+
+    /// Saves the snapshot a while after the folder last changed: a burst of stores costs one save.
+    private func scheduleSnapshot() {
+        guard ledger != nil else { return }
+        let schedule = state.withLock { state -> Bool in
+            guard state.snapshotDue, !state.snapshotScheduled else { return false }
+            state.snapshotScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.asyncAfter(deadline: .now() + Self.snapshotDelay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.snapshotScheduled = false }
+            self.saveSnapshotIfDue()
+        }
+    }
+
+    /// How long after a change the snapshot is saved, unless `flush()` saves it first.
+    private static let snapshotDelay = DispatchTimeInterval.seconds(10)
 
     /// Makes one change to the folder holding its lock (`withLock` when the caller does not hold it yet), then
     /// advances the folder's generation.
@@ -454,11 +543,18 @@ public final class DiskCache: DataCaching {
         state.withLock { state in
             if before != state.folderGeneration { state.othersWrite = true }
         }
+        // Advanced before the change too: a snapshot taken at `before` no longer describes the folder, even if this
+        // process is killed before the change ends.
+        held.values?.generation &+= 1
+        held.save()
         let result = body(&held)
         held.values?.generation &+= 1
         held.save()
         let after = held.values?.generation
-        state.withLock { $0.folderGeneration = after }
+        state.withLock { state in
+            state.folderGeneration = after
+            state.snapshotDue = true
+        }
         return result
     }
 
@@ -614,8 +710,11 @@ public final class DiskCache: DataCaching {
     /// Forgets an entry that cannot be served and deletes its file (a cache that cannot write leaves it).
     private func removeUnreadable(_ name: String) {
         guard !isReadOnly else { return }
-        state.withLock { _ = $0.index.remove(name) }
-        queue.async { self.removeFilesUnlessStoredAgain([name]) }
+        state.withLock { state in
+            state.index.remove(name)
+            state.pendingJobs += 1
+        }
+        enqueue { self.removeFilesUnlessStoredAgain([name]) }
     }
 
     /// Deletes files, except those whose key was stored again after the deletion was decided: their new

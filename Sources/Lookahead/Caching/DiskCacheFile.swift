@@ -97,6 +97,11 @@ enum DiskCacheFile {
         name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
+    /// Whether a directory entry's name, as bytes, is an entry file's.
+    static func isEntryName(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
     /// The size a stored entry takes on disk.
     static func fileSize(dataCount: Int) -> Int {
         headerSize + dataCount
@@ -339,15 +344,29 @@ enum DiskCacheFile {
         data: Data,
         synchronize: Bool
     ) throws(IOError) -> String {
+        let headerBytes = Self.header(keyDigest: keyDigest(for: key), data: data)
+        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
+        return try headerBytes.withUnsafeBytes { header in
+            data.withUnsafeBytes { body in
+                Result { () throws(IOError) in
+                    try writeTemporary(directory: directory, parts: [header, body], synchronize: synchronize)
+                }
+            }
+        }.get()
+    }
+
+    /// Writes the parts, one after another, to a new file under a temporary name, and returns that name.
+    static func writeTemporary(
+        directory: String,
+        parts: [UnsafeRawBufferPointer],
+        synchronize: Bool
+    ) throws(IOError) -> String {
         let temporaryName = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
         let temporary = directory + "/" + temporaryName
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw IOError(operation: "open", code: errno) }
         var failure: IOError?
-        let headerBytes = Self.header(keyDigest: keyDigest(for: key), data: data)
-        if !headerBytes.withUnsafeBytes({ writeFully(descriptor, $0) })
-            || !data.withUnsafeBytes({ writeFully(descriptor, $0) })
-        {
+        if !parts.allSatisfy({ writeFully(descriptor, $0) }) {
             failure = IOError(operation: "write", code: errno)
         } else if synchronize, fsync(descriptor) != 0 {
             failure = IOError(operation: "fsync", code: errno)
@@ -388,39 +407,61 @@ enum DiskCacheFile {
 
     // MARK: - Folder
 
-    /// Entry files in a folder, with their sizes and modification times; removes temporary files left by a
-    /// writer that died when `removeStaleTemporaries`. `nil` when the folder cannot be listed.
+    /// Lists the entry files of a folder with their sizes and modification times; removes temporary files left by
+    /// dead processes when asked. `nil` when the folder cannot be listed whole.
     static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)]?
     {
+        var found: [(name: String, size: Int, modified: Double)] = []
+        let listed = list(directory: directory, removeStaleTemporaries: removeStaleTemporaries) { folder, name in
+            let name = String(decoding: name, as: UTF8.self)
+            var info = stat()
+            guard fstatat(folder, name, &info, 0) == 0 else { return }
+            found.append((name, Int(info.st_size), modificationTime(info)))
+        }
+        return listed ? found : nil
+    }
+
+    /// Counts the entry files of a folder by name alone, with no `stat` of each; removes temporary files left by dead
+    /// processes when asked. `nil` when the folder cannot be listed whole.
+    static func countEntries(directory: String, removeStaleTemporaries: Bool) -> Int? {
+        var count = 0
+        let listed = list(directory: directory, removeStaleTemporaries: removeStaleTemporaries) { _, _ in count += 1 }
+        return listed ? count : nil
+    }
+
+    /// Calls `entry` with the folder's descriptor and the name of each entry file; `false` when the listing failed
+    /// or was cut short.
+    private static func list(
+        directory: String,
+        removeStaleTemporaries: Bool,
+        entry: (Int32, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
         // readdir and fstatat relative to the folder: no path is built or walked per entry (100,000 of them take a
         // few hundred milliseconds, mostly the kernel's name lookups).
-        guard let folder = opendir(directory) else { return nil }
+        guard let folder = opendir(directory) else { return false }
         defer { closedir(folder) }
         let descriptor = dirfd(folder)
-        var found: [(name: String, size: Int, modified: Double)] = []
         let now = Date().timeIntervalSince1970
         while true {
             // A listing cut short by an error says nothing, like one that cannot start: entries it did not reach
             // must not look deleted.
             errno = 0
-            guard let item = readdir(folder) else {
-                if errno != 0 { return nil }
-                break
-            }
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            var info = stat()
-            if isEntryName(name) {
-                guard fstatat(descriptor, name, &info, 0) == 0 else { continue }
-                found.append((name, Int(info.st_size), modificationTime(info)))
-            } else if removeStaleTemporaries, name.hasPrefix(".tmp-"), fstatat(descriptor, name, &info, 0) == 0,
-                isStale(temporaryName: name, modified: modificationTime(info), now: now)
-            {
-                unlinkat(descriptor, name, 0)
+            guard let item = readdir(folder) else { return errno == 0 }
+            withUnsafeBytes(of: item.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
+                if isEntryName(name) {
+                    entry(descriptor, name)
+                } else if removeStaleTemporaries, name.starts(with: ".tmp-".utf8) {
+                    let name = String(decoding: name, as: UTF8.self)
+                    var info = stat()
+                    if fstatat(descriptor, name, &info, 0) == 0,
+                        isStale(temporaryName: name, modified: modificationTime(info), now: now)
+                    {
+                        unlinkat(descriptor, name, 0)
+                    }
+                }
             }
         }
-        return found
     }
 
     /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be reused,
@@ -433,6 +474,11 @@ enum DiskCacheFile {
     }
 
     // MARK: - Helpers
+
+    /// Fills the buffer from the start of a file; `false` on an error or a file too short.
+    static func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        preadFully(descriptor, buffer, at: 0)
+    }
 
     private static func preadFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, at start: off_t)
         -> Bool

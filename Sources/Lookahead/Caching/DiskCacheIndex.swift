@@ -7,7 +7,7 @@
 /// on a hit at most once per ``DiskCacheFile/touchInterval`` (the index remembers when, so deciding costs no
 /// syscall). Not thread safe: ``DiskCache`` keeps it under its lock, and tests drive it directly.
 struct DiskCacheIndex {
-    /// An entry as the index keeps it: 16 bytes, with its 32-byte name, so 100,000 entries take a few megabytes.
+    /// An entry as the index keeps it: 16 bytes, with its 32-byte name (``Table``).
     struct Entry: Equatable {
         private var storedSize: UInt32
         private var storedTouchedAt: UInt32
@@ -73,6 +73,23 @@ struct DiskCacheIndex {
             words = (word(0), word(8), word(16), word(24))
         }
 
+        /// Reads a name written by ``store(into:at:)``: the 32 bytes of its digest.
+        init(bytes: UnsafeRawBufferPointer, at offset: Int) {
+            func word(_ start: Int) -> UInt64 {
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + start, as: UInt64.self))
+            }
+            words = (word(0), word(8), word(16), word(24))
+        }
+
+        /// Writes the 32 bytes of the digest the name spells at `offset`.
+        func store(into bytes: inout [UInt8], at offset: Int) {
+            for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
+                for byte in 0..<8 {
+                    bytes[offset + index * 8 + byte] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
+                }
+            }
+        }
+
         var string: String {
             String(unsafeUninitializedCapacity: 64) { buffer in
                 for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
@@ -87,6 +104,11 @@ struct DiskCacheIndex {
 
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
 
+        /// The name's first two words mixed by multiply-add, for the table's multiply-shift hashing.
+        func mixed(_ first: UInt64, _ second: UInt64) -> UInt64 {
+            words.0 &* first &+ words.1 &* second
+        }
+
         func hash(into hasher: inout Hasher) {
             hasher.combine(words.0)
             hasher.combine(words.1)
@@ -95,7 +117,7 @@ struct DiskCacheIndex {
         }
     }
 
-    private var table: [Name: Entry] = [:]
+    private var table = Table()
 
     /// An empty index.
     init() {}
@@ -105,14 +127,8 @@ struct DiskCacheIndex {
 
     var count: Int { table.count }
 
-    /// The bytes the table's storage takes: its buckets (a name and an entry each, a power of two of them, at most
-    /// three quarters full) and their occupancy bits.
-    var footprint: Int {
-        guard table.capacity > 0 else { return 0 }
-        var buckets = 1
-        while buckets * 3 / 4 < table.capacity { buckets *= 2 }
-        return buckets * (MemoryLayout<Name>.stride + MemoryLayout<Entry>.stride) + buckets / 8
-    }
+    /// The bytes the table's storage takes.
+    var footprint: Int { table.footprint }
 
     func contains(_ name: String) -> Bool { entry(name) != nil }
 
@@ -126,7 +142,7 @@ struct DiskCacheIndex {
     mutating func touch(_ key: Name) {
         guard let index = table.index(forKey: key) else { return }
         clock += 1
-        table.values[index].tick = clock
+        table[at: index].tick = clock
     }
 
     /// Marks an entry as just used, `now` seconds since 1970, and returns its file size and whether its
@@ -135,10 +151,12 @@ struct DiskCacheIndex {
     mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
         guard let index = table.index(forKey: key) else { return nil }
         clock += 1
-        table.values[index].tick = clock
-        let touch = now - table.values[index].touchedAt >= touchInterval
-        if touch { table.values[index].touchedAt = now }
-        return (table.values[index].size, touch)
+        var entry = table[at: index]
+        entry.tick = clock
+        let touch = now - entry.touchedAt >= touchInterval
+        if touch { entry.touchedAt = now }
+        table[at: index] = entry
+        return (entry.size, touch)
     }
 
     /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written. A name that
@@ -234,7 +252,7 @@ struct DiskCacheIndex {
         guard !found.isEmpty else { return }
         // Shift the existing entries up so the scanned ones come first in LRU order.
         let shift = UInt64(found.count)
-        for index in table.indices { table.values[index].tick += shift }
+        for index in 0..<table.count { table[at: index].tick += shift }
         clock += shift
         table.reserveCapacity(table.count + found.count)
         for (offset, item) in found.enumerated() {
@@ -277,6 +295,33 @@ struct DiskCacheIndex {
         }
         merged.clock = clock + shift
         self = merged
+    }
+
+    /// Every entry as a snapshot's record with its recency, in no order: a flat copy taken under the cache's lock,
+    /// sorted outside it (``DiskCacheIndexSnapshot/init(generation:totalSize:unsorted:)``).
+    var unsortedSnapshotRecords: DiskCacheIndexSnapshot.Unsorted {
+        var records: DiskCacheIndexSnapshot.Unsorted = []
+        records.reserveCapacity(table.count)
+        for (name, entry) in table {
+            let record = DiskCacheIndexSnapshot.Record(
+                name: name,
+                size: UInt32(clamping: entry.size),
+                touchedAt: UInt32(clamping: Int(entry.touchedAt))
+            )
+            records.append((record, entry.tick))
+        }
+        return records
+    }
+
+    /// The index a snapshot saved, in its order of use.
+    init(snapshot: DiskCacheIndexSnapshot) {
+        table.reserveCapacity(snapshot.records.count)
+        for record in snapshot.records {
+            clock += 1
+            let entry = Entry(size: Int(record.size), tick: clock, touchedAt: Double(record.touchedAt))
+            if let old = table.updateValue(entry, forKey: record.name) { totalSize -= old.size }
+            totalSize += entry.size
+        }
     }
 
     /// Names from least to most recently used.

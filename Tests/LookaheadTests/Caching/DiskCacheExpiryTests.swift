@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Benchmarks) @testable import Lookahead
 
 @Suite struct DiskCacheExpiryTests {
     let folder = TemporaryDirectory("lookahead-expiry")
@@ -57,13 +57,31 @@ import Testing
             writer.storeData(data(2), for: "recent")
             writer.flush()
         }
-        // The file times are what a later launch knows of the entries' last use.
+        // Without a saved index, the file times are what a later launch knows of the entries' last use.
+        DiskCacheIndexSnapshot.remove(directory: folder.path)
         let old = folder.path + "/" + DiskCacheFile.name(for: "old")
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -10 * day)],
             ofItemAtPath: old
         )
         let reopened = cache(clock)
+        #expect(!fileExists("old"))
+        #expect(reopened.totalCount == 1)
+        #expect(reopened.cachedData(for: "recent") == data(2))
+    }
+
+    @Test func entriesExpiredSinceTheIndexWasSavedAreRemovedWhenTheCacheOpens() throws {
+        let clock = Clock()
+        do {
+            let writer = cache(clock)
+            writer.storeData(data(1), for: "old")
+            clock.advance(by: 5 * day)
+            writer.storeData(data(2), for: "recent")
+            writer.flush()
+        }
+        clock.advance(by: 4 * day)  // "old" unused for 9 days, "recent" for 4
+        let reopened = cache(clock)
+        #expect(reopened.indexWasLoadedFromSnapshot)
         #expect(!fileExists("old"))
         #expect(reopened.totalCount == 1)
         #expect(reopened.cachedData(for: "recent") == data(2))

@@ -87,6 +87,8 @@ import Testing
         let halfMinuteAgo = Date(timeIntervalSinceNow: -30)
         try setModified("stale", hourAgo)
         try setModified("fresh", halfMinuteAgo)
+        // A relaunch that counts the folder (its saved index is gone) orders entries by those times.
+        DiskCacheIndexSnapshot.remove(directory: folder.path)
         let cache = DiskCache(directory: folder.url)
         cache.flush()  // the index is loaded, with the modification times
         #expect(cache.cachedData(for: "stale") == data(1))
