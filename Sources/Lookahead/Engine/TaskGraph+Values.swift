@@ -121,6 +121,50 @@ extension TaskGraph {
         case stage(Int)
     }
 
+    /// A stage's subscribers with their priorities. Nearly every stage has one, kept inline: a plain request's two
+    /// stages allocate no table for it.
+    struct Subscribers {
+        private var first: (subscriber: Subscriber, priority: ImageRequest.Priority)?
+        /// The others, when there are more than one; empty unless `first` is set.
+        private var others: [Subscriber: ImageRequest.Priority] = [:]
+
+        init(_ subscriber: Subscriber, priority: ImageRequest.Priority) {
+            first = (subscriber, priority)
+        }
+
+        var isEmpty: Bool { first == nil }
+
+        /// The highest priority among them.
+        var highestPriority: ImageRequest.Priority? {
+            guard let first else { return nil }
+            return others.values.reduce(first.priority) { max($0, $1) }
+        }
+
+        /// Every subscriber, in delivery order (``TaskGraph/order(_:_:)``).
+        var ordered: [Subscriber] {
+            guard let first else { return [] }
+            guard !others.isEmpty else { return [first.subscriber] }
+            return ([first.subscriber] + others.keys).sorted(by: TaskGraph.order)
+        }
+
+        subscript(subscriber: Subscriber) -> ImageRequest.Priority? {
+            get { first?.subscriber == subscriber ? first?.priority : others[subscriber] }
+            set {
+                if first?.subscriber == subscriber {
+                    if let newValue {
+                        first = (subscriber, newValue)
+                    } else {
+                        first = others.popFirst().map { ($0.key, $0.value) }
+                    }
+                } else if let newValue, first == nil {
+                    first = (subscriber, newValue)
+                } else {
+                    others[subscriber] = newValue
+                }
+            }
+        }
+    }
+
     enum StageState {
         case waiting(on: Int)
         case queued(QueueKind, Work)
@@ -131,7 +175,7 @@ extension TaskGraph {
     struct Stage {
         let key: Key
         let request: ImageRequest
-        var subscribers: [Subscriber: ImageRequest.Priority]
+        var subscribers: Subscribers
         var priority: ImageRequest.Priority
         var state: StageState
         /// Its image is looked up in the disk cache first; the seed is kept for the chain a miss attaches.
@@ -237,7 +281,7 @@ extension TaskGraph {
     /// Every task that (directly or through later stages) waits on a stage.
     func tasks(above id: Int) -> [Int] {
         guard let stage = stages[id] else { return [] }
-        return stage.subscribers.keys.sorted(by: Self.order).flatMap { subscriber -> [Int] in
+        return stage.subscribers.ordered.flatMap { subscriber -> [Int] in
             switch subscriber {
             case .task(let task): [task]
             case .stage(let child): tasks(above: child)

@@ -24,6 +24,8 @@ package struct TaskGraph {
     var nextID = 0
     var actions = Actions()
     let isCoalescingEnabled: Bool
+    /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
+    let recordsEvents: Bool
     /// Downloads started that the launcher has not taken yet.
     var pendingLoads: [Actions.Start] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
@@ -32,17 +34,21 @@ package struct TaskGraph {
     package private(set) var isInvalidated = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// - Parameter backgroundDataLoadLimit: How many download slots stages at `.low` priority or below may take;
-    ///   the rest stay free for what is on screen.
+    /// - Parameters:
+    ///   - backgroundDataLoadLimit: How many download slots stages at `.low` priority or below may take; the rest
+    ///     stay free for what is on screen.
+    ///   - recordsEvents: Whether ``Actions/events`` are gathered.
     package init(
         dataLoadLimit: Int,
         decodeLimit: Int,
         backgroundDataLoadLimit: Int? = nil,
-        isCoalescingEnabled: Bool = true
+        isCoalescingEnabled: Bool = true,
+        recordsEvents: Bool = true
     ) {
         self.dataQueue = WorkQueue(limit: dataLoadLimit, backgroundLimit: backgroundDataLoadLimit)
         self.decodeQueue = WorkQueue(limit: decodeLimit)
         self.isCoalescingEnabled = isCoalescingEnabled
+        self.recordsEvents = recordsEvents
     }
 
     // MARK: - Events from tasks
@@ -73,7 +79,7 @@ package struct TaskGraph {
         }
         if !dataOnly, processedImage?.stores == true { stages[stage]!.storesProcessedImage = true }
         tasks[task] = TaskRecord(id: task, receiver: receiver, stage: stage)
-        if joined, receiver != nil { actions.events.append(.coalesced(asked)) }
+        if joined, receiver != nil, recordsEvents { actions.events.append(.coalesced(asked)) }
         startQueuedWork()
         return takeActions()
     }
@@ -251,7 +257,7 @@ package struct TaskGraph {
         stages[id] = Stage(
             key: key,
             request: request,
-            subscribers: [subscriber: priority],
+            subscribers: Subscribers(subscriber, priority: priority),
             priority: priority,
             state: .waiting(on: -1)
         )
@@ -271,7 +277,7 @@ package struct TaskGraph {
         var stage = Stage(
             key: Self.key(for: request, kind: kind),
             request: request,
-            subscribers: [subscriber: request.priority],
+            subscribers: Subscribers(subscriber, priority: request.priority),
             priority: request.priority,
             state: .queued(.data, .loadProcessedImage(request))
         )
@@ -365,7 +371,9 @@ package struct TaskGraph {
     mutating func cancelOperation(_ operation: Int, of stage: Stage) {
         guard let token = operations[operation]?.token else { return }
         operations[operation]!.stage = nil
-        if stage.key.kind == .data, let url = stage.request.url { actions.events.append(.dataLoadCancelled(url)) }
+        if recordsEvents, stage.key.kind == .data, let url = stage.request.url {
+            actions.events.append(.dataLoadCancelled(url))
+        }
         if let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {
             pendingLoads.remove(at: index)
             _ = release(operation)
@@ -378,7 +386,7 @@ package struct TaskGraph {
     mutating func updatePriority(of id: Int) {
         guard let index = stages.index(forKey: id) else { return }
         let old = stages.values[index].priority
-        let priority = stages.values[index].subscribers.values.max() ?? old
+        let priority = stages.values[index].subscribers.highestPriority ?? old
         guard priority != old else { return }
         stages.values[index].priority = priority
         switch stages.values[index].state {
@@ -402,7 +410,7 @@ package struct TaskGraph {
     // MARK: - Completion
 
     mutating func complete(_ stage: Stage, with value: StageResult) {
-        for subscriber in stage.subscribers.keys.sorted(by: Self.order) {
+        for subscriber in stage.subscribers.ordered {
             switch (subscriber, value) {
             case (.task(let task), _):
                 if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .success(value))) }
@@ -420,7 +428,7 @@ package struct TaskGraph {
     }
 
     mutating func fail(_ stage: Stage, with error: ImagePipelineError) {
-        for subscriber in stage.subscribers.keys.sorted(by: Self.order) {
+        for subscriber in stage.subscribers.ordered {
             switch subscriber {
             case .task(let task):
                 if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }

@@ -86,7 +86,8 @@ public final class ImagePipeline: Sendable {
             decodeLimit: configuration.decodingConcurrency,
             backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
                 ?? max(1, configuration.dataLoadingConcurrency - 2),
-            isCoalescingEnabled: configuration.isCoalescingEnabled
+            isCoalescingEnabled: configuration.isCoalescingEnabled,
+            recordsEvents: events != nil
         )
         self.runner = PipelineRunner(
             graph: graph,
