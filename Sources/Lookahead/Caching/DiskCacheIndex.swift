@@ -83,9 +83,10 @@ struct DiskCacheIndex {
 
         /// Writes the 32 bytes of the digest the name spells at `offset`.
         func store(into bytes: inout [UInt8], at offset: Int) {
-            for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
-                for byte in 0..<8 {
-                    bytes[offset + index * 8 + byte] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
+            let bigEndian = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
+            withUnsafeBytes(of: bigEndian) { source in
+                bytes.withUnsafeMutableBytes {
+                    $0.baseAddress!.advanced(by: offset).copyMemory(from: source.baseAddress!, byteCount: 32)
                 }
             }
         }
