@@ -446,13 +446,19 @@ public final class DiskCache: DataCaching {
         let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
         held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
         held.save()
-        let countedGeneration = held.values?.generation
+        adopt(counted.take()!, generation: held.values?.generation, fromSnapshot: false)
+    }
+
+    /// Makes a counted or loaded index of the whole folder, at a generation, the cache's own: the entries still
+    /// waiting to be written stay. A counted index is saved for the next open.
+    private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
+        var taken: DiskCacheIndex? = index
         state.withLock { state in
-            state.index.reconcile(with: counted.take()!, keeping: Set(state.staging.keys))
+            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.keys))
             state.isIndexLoaded = true
-            state.folderGeneration = countedGeneration
+            state.folderGeneration = generation
             state.othersWrite = false
-            state.snapshotDue = true
+            if fromSnapshot { state.loadedFromSnapshot = true } else { state.snapshotDue = true }
         }
     }
 
@@ -464,14 +470,7 @@ public final class DiskCache: DataCaching {
             snapshot.generation == values.generation, snapshot.totalSize == values.totalSize,
             DiskCacheFile.countEntries(directory: path, removeStaleTemporaries: true) == snapshot.records.count
         else { return false }
-        var loaded: DiskCacheIndex? = DiskCacheIndex(snapshot: snapshot)
-        state.withLock { state in
-            state.index.reconcile(with: loaded.take()!, keeping: Set(state.staging.keys))
-            state.isIndexLoaded = true
-            state.folderGeneration = values.generation
-            state.othersWrite = false
-            state.loadedFromSnapshot = true
-        }
+        adopt(DiskCacheIndex(snapshot: snapshot), generation: values.generation, fromSnapshot: true)
         return true
     }
 

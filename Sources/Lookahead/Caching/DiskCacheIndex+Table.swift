@@ -4,8 +4,7 @@
 extension DiskCacheIndex {
     /// A map from entry names to entries, smaller than a `Dictionary` of them: the names (32 bytes) and entries
     /// (16 bytes) sit in dense arrays, and the open-addressed table that finds them holds a 4-byte position per
-    /// slot, so the slots left empty to keep probes short cost 4 bytes each instead of 48. At 100,000 entries it takes
-    /// about 60 bytes per entry where a dictionary takes 126.
+    /// slot, so the slots left empty to keep probes short cost 4 bytes each instead of 48.
     ///
     /// Names are SHA-256 digests of keys a server may choose, so a slot is picked by multiply-shift hashing with
     /// multipliers drawn at random for each table: which names share a slot cannot be known in advance.

@@ -16,6 +16,17 @@ import Testing
 
     private var snapshotPath: String { folder.path + "/" + DiskCacheIndexSnapshot.fileName }
 
+    /// Writes a valid entry with another cache and moves its file into the folder, as a program that knows no
+    /// ledger would: the folder's generation does not move.
+    private func putEntryWithoutTheLedger(_ value: Data, for key: String) {
+        let elsewhere = TemporaryDirectory("lookahead-disk-snapshot-other")
+        let other = DiskCache(directory: elsewhere.url)
+        other.storeData(value, for: key)
+        other.flush()
+        let name = DiskCacheFile.name(for: key)
+        #expect(rename(elsewhere.path + "/" + name, folder.path + "/" + name) == 0)
+    }
+
     /// Four entries written oldest first, then `key-0` read: by use, `key-1` is the least recently used; by
     /// modification time (what a count of the folder sees), `key-0`.
     private func fillAndReadTheOldest(limit: Int) {
@@ -95,12 +106,7 @@ import Testing
             held.values?.generation &+= 1
             held.save()
         }
-        let replaced = TemporaryDirectory("lookahead-disk-snapshot-other")
-        let other = DiskCache(directory: replaced.url)
-        other.storeData(data(9, count: 5000), for: "key-1")
-        other.flush()
-        let name = DiskCacheFile.name(for: "key-1")
-        _ = rename(replaced.path + "/" + name, folder.path + "/" + name)
+        putEntryWithoutTheLedger(data(9, count: 5000), for: "key-1")
 
         let cache = DiskCache(directory: folder.url)
         cache.flush()
@@ -115,12 +121,7 @@ import Testing
             for n in 0..<3 { cache.storeData(data(n), for: "key-\(n)") }
             cache.flush()
         }
-        let elsewhere = TemporaryDirectory("lookahead-disk-snapshot-other")
-        let other = DiskCache(directory: elsewhere.url)
-        other.storeData(data(7), for: "added")
-        other.flush()
-        let name = DiskCacheFile.name(for: "added")
-        _ = rename(elsewhere.path + "/" + name, folder.path + "/" + name)
+        putEntryWithoutTheLedger(data(7), for: "added")
 
         let cache = DiskCache(directory: folder.url)
         cache.flush()
