@@ -37,9 +37,17 @@ final class PipelineRunner: Sendable {
 
     // MARK: - Events
 
-    /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned.
+    /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned. Downloads it
+    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread for them.
     func run(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
         perform(graph.withLock { event(&$0) })
+    }
+
+    /// Runs an event reported by a running operation: as ``run(_:)``, but this thread, which is the pipeline's own,
+    /// starts the downloads waiting (those it made ready and any the launcher has not taken yet) itself.
+    private func report(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
+        let actions = graph.withLock { event(&$0) }
+        perform(actions, launchesLoads: true)
     }
 
     /// Submits a task to the graph; `false` when the pipeline was invalidated (the task is not registered).
@@ -83,7 +91,7 @@ final class PipelineRunner: Sendable {
     // MARK: - Performing
 
     /// Performs actions outside the lock: cancels first, then events, deliveries, new work, idle waiters.
-    private func perform(_ actions: TaskGraph.Actions) {
+    private func perform(_ actions: TaskGraph.Actions, launchesLoads: Bool = false) {
         for token in actions.cancels { token.cancel() }
         if let events {
             for event in actions.events { events(event) }
@@ -107,8 +115,11 @@ final class PipelineRunner: Sendable {
             }
         }
         for start in actions.starts { self.start(start) }
-        if actions.schedulesLauncher {
-            _ = executor.runLoad(priority: .high) { self.launchPendingLoads() }
+        if launchesLoads, !actions.queuedLoads.isEmpty {
+            let loads = graph.withLock { $0.takeLoadsWithoutLauncher(unschedulingLauncher: actions.schedulesLauncher) }
+            for load in loads { start(load) }
+        } else if actions.schedulesLauncher {
+            _ = executor.runLoad(priority: .high) { await self.launchPendingLoads() }
         }
         for waiter in actions.idleWaiters { waiter.resume() }
     }
@@ -122,12 +133,14 @@ final class PipelineRunner: Sendable {
         stored.append(request.imageKey)
     }
 
-    /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left.
-    private func launchPendingLoads() {
+    /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each
+    /// batch it waits the executor's ``ImagePipelineExecutor/launchBatchInterval`` for more.
+    private func launchPendingLoads() async {
         while true {
             let loads = graph.withLock { $0.takePendingLoads() }
             if loads.isEmpty { return }
             for load in loads { start(load) }
+            if let interval = executor.launchBatchInterval { try? await Task.sleep(for: interval) }
         }
     }
 
@@ -166,7 +179,7 @@ final class PipelineRunner: Sendable {
                 case .success(var image?):
                     image.metrics.dataLoad = .since(began)
                     self.finish(operation, with: .success(.image(image)))
-                case .success(nil): self.run { $0.operationMissedProcessedImage(operation) }
+                case .success(nil): self.report { $0.operationMissedProcessedImage(operation) }
                 case .failure(let error): self.finish(operation, with: .failure(error))
                 }
             }
@@ -198,7 +211,7 @@ final class PipelineRunner: Sendable {
     }
 
     private func finish(_ operation: Int, with result: Result<TaskGraph.StageResult, ImagePipelineError>) {
-        run { $0.operationFinished(operation, with: result) }
+        report { $0.operationFinished(operation, with: result) }
     }
 
     private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
@@ -226,7 +239,7 @@ extension PipelineRunner: OperationReporting {
     }
 
     func operationStalled(_ operation: Int) {
-        run { $0.operationStalled(operation) }
+        report { $0.operationStalled(operation) }
     }
 
     func operation(_ operation: Int, previewed image: PreparedImage) {

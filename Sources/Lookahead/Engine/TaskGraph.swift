@@ -232,7 +232,14 @@ package struct TaskGraph {
     /// The launcher takes the downloads waiting to start; when there are none, it stops (the next download
     /// schedules a new one).
     package mutating func takePendingLoads() -> [Actions.Start] {
-        if pendingLoads.isEmpty { isLauncherScheduled = false }
+        takeLoadsWithoutLauncher(unschedulingLauncher: pendingLoads.isEmpty)
+    }
+
+    /// The downloads waiting to start, taken by a thread that is not the launcher: one that reports an operation's
+    /// end starts its successors itself. `unschedulingLauncher` when that report scheduled the launcher: it is
+    /// not started, and the next download schedules it again.
+    package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool = false) -> [Actions.Start] {
+        if unschedulingLauncher { isLauncherScheduled = false }
         defer { pendingLoads.removeAll() }
         return pendingLoads
     }

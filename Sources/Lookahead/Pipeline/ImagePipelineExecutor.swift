@@ -15,6 +15,15 @@ public protocol ImagePipelineExecutor: Sendable {
 
     /// Runs a decoding or processing stage: CPU-bound and synchronous. Never on the caller's thread.
     func runDecode(_ work: @escaping @Sendable () -> Void)
+
+    /// How long the task that starts downloads waits for more after starting some, before it stops; `nil` stops at
+    /// once. Starts in a burst then share one wake-up of a thread, and a start cancelled within the pause costs
+    /// no task; the price is at most this delay for a download started during it.
+    var launchBatchInterval: Duration? { get }
+}
+
+extension ImagePipelineExecutor {
+    public var launchBatchInterval: Duration? { nil }
 }
 
 /// Downloads as Swift tasks at the request's priority; decoding on a concurrent dispatch queue (its threads are
@@ -29,4 +38,6 @@ struct DefaultPipelineExecutor: ImagePipelineExecutor {
     func runDecode(_ work: @escaping @Sendable () -> Void) {
         decodeQueue.async(execute: work)
     }
+
+    var launchBatchInterval: Duration? { .milliseconds(1) }
 }
