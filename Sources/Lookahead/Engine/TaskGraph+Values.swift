@@ -38,27 +38,33 @@ extension TaskGraph {
         package var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// The work of one stage.
+    /// The work of one stage. A decode's data and a process's image are boxed: every stage holds its work while
+    /// queued, and a plain download's stage should not carry a decoded image's worth of bytes through each copy.
     package enum Work {
         case load(ImageRequest)
-        case decode(LoadedData, ImageRequest)
-        case process(PreparedImage, ImageRequest)
+        indirect case decode(LoadedData, ImageRequest)
+        indirect case process(PreparedImage, ImageRequest)
         /// Read and decode the request's final image from the disk cache; a miss is reported with
         /// ``TaskGraph/operationMissedProcessedImage(_:)``.
         case loadProcessedImage(ImageRequest)
     }
 
-    /// What a finished stage produced, and what a task receives: data-only tasks get `.data`.
-    package enum StageResult {
+    /// What a finished stage produced, and what a task receives: data-only tasks get `.data`. Boxed, as ``Work``.
+    package indirect enum StageResult {
         case data(LoadedData)
         case image(PreparedImage)
     }
 
     /// An image already at hand (from the memory cache) for the request's first `processorCount` processors: the
-    /// chain of process stages starts from it.
-    package struct Seed {
-        var processorCount: Int
-        var output: PreparedImage
+    /// chain of process stages starts from it. A reference, so the stages that keep it stay small.
+    package final class Seed: Sendable {
+        let processorCount: Int
+        let output: PreparedImage
+
+        init(processorCount: Int, output: PreparedImage) {
+            self.processorCount = processorCount
+            self.output = output
+        }
     }
 
     /// How a request uses the disk cache's entry for its final image, decided by the configuration.
