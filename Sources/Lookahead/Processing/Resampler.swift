@@ -67,12 +67,15 @@ public enum Resampler {
                 horizontal.withPointers { hFirst, hCount, hWeights in
                     vertical.withPointers { vFirst, vCount, vWeights in
                         for y in 0..<height {
-                            // Vertical: the weighted sum of the source rows, premultiplied unless opaque.
-                            scalars.update(repeating: 0, count: sourceWidth * 4)
+                            // Vertical: the weighted sum of the source rows, premultiplied unless opaque. The
+                            // first row of an opaque image sets the sums, so they need no clearing.
+                            if !isOpaque { scalars.update(repeating: 0, count: sourceWidth * 4) }
                             for tap in 0..<vCount[y] {
                                 let weight = vWeights[y * vertical.taps + tap]
                                 let line = source.baseAddress! + (vFirst[y] + tap) * sourceRowBytes
-                                if isOpaque {
+                                if isOpaque, tap == 0 {
+                                    for index in 0..<(sourceWidth * 4) { scalars[index] = weight * Float(line[index]) }
+                                } else if isOpaque {
                                     for index in 0..<(sourceWidth * 4) { scalars[index] += weight * Float(line[index]) }
                                 } else {
                                     let scale = weight / 255
@@ -85,17 +88,18 @@ public enum Resampler {
                                     }
                                 }
                             }
-                            // Horizontal: each output pixel's taps of that row, four channels at once.
-                            let out = target.baseAddress! + y * width * 4
+                            // Horizontal: each output pixel's taps of that row, four channels at once. Offsets
+                            // wrap rather than trap: the tables keep them inside the row.
+                            let out = target.baseAddress! + y &* width &* 4
                             for x in 0..<width {
-                                var sum = SIMD4<Float>()
-                                let taps = hWeights + x * horizontal.taps
-                                let start = row + 16 * hFirst[x]
-                                for tap in 0..<hCount[x] {
-                                    sum +=
-                                        start.loadUnaligned(fromByteOffset: 16 * tap, as: SIMD4<Float>.self) * taps[tap]
+                                let taps = hWeights + x &* horizontal.taps
+                                var pixel = row + hFirst[x] &<< 4
+                                var sum = pixel.loadUnaligned(as: SIMD4<Float>.self) * taps[0]
+                                for tap in 1..<max(1, hCount[x]) {
+                                    pixel += 16
+                                    sum += pixel.loadUnaligned(as: SIMD4<Float>.self) * taps[tap]
                                 }
-                                store(sum, to: out + 4 * x, isOpaque: isOpaque)
+                                store(sum, to: out + x &<< 2, isOpaque: isOpaque)
                             }
                         }
                     }
@@ -126,17 +130,16 @@ public enum Resampler {
             value *= SIMD4(255 / alpha, 255 / alpha, 255 / alpha, 1)
             value[3] = alpha
         }
-        // Lane by lane: `SIMD4.clamped` is not inlined, and this runs once per output pixel.
-        pointer[0] = clamp(value[0])
-        pointer[1] = clamp(value[1])
-        pointer[2] = clamp(value[2])
-        pointer[3] = clamp(value[3])
+        UnsafeMutableRawPointer(pointer).storeBytes(of: bytes(value), as: SIMD4<UInt8>.self)
     }
 
-    /// A channel value rounded and clamped to a byte.
+    /// Four channel values clamped to 0...255 and rounded to bytes, all four at once and without a trapping
+    /// conversion: adding 1.5 × 2²³ leaves the rounded integer in a float's low mantissa bits.
     @inline(__always)
-    private static func clamp(_ value: Float) -> UInt8 {
-        UInt8(min(255, max(0, value + 0.5)))
+    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        let clamped = value.replacing(with: 0, where: .!(value .> 0)).replacing(with: 255, where: value .> 255)
+        let shifted = clamped + SIMD4(repeating: 12_582_912)
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self))
     }
 
     /// For each target pixel: the first source pixel and the normalised weights of the source pixels it reads.
@@ -154,20 +157,21 @@ public enum Resampler {
             first = [Int](repeating: 0, count: target)
             count = [Int](repeating: 0, count: target)
             weights = [Float](repeating: 0, count: target * taps)
+            // One scratch row of weights for every target pixel: no allocation per pixel.
+            var values = [Double](repeating: 0, count: Int((radius * 2).rounded(.up)) + 3)
             for index in 0..<target {
                 let center = (Double(index) + 0.5) / scale
                 let start = max(0, Int((center - radius).rounded(.down)))
                 let end = min(source - 1, Int((center + radius).rounded(.up)))
-                var values: [Double] = []
                 var total = 0.0
                 for position in start...end {
                     let weight = filter.weight((Double(position) + 0.5 - center) / stretch)
-                    values.append(weight)
+                    values[position - start] = weight
                     total += weight
                 }
                 // Trim zero weights at both ends so the inner loops stay short.
                 var lower = 0
-                var upper = values.count - 1
+                var upper = end - start
                 while lower < upper, values[lower] == 0 { lower += 1 }
                 while upper > lower, values[upper] == 0 { upper -= 1 }
                 let used = min(taps, upper - lower + 1)

@@ -139,6 +139,28 @@ import Testing
         #expect(small.pixels.enumerated().allSatisfy { index, value in index % 4 == 3 || abs(Int(value) - 128) <= 12 })
     }
 
+    @Test func channelValuesBecomeBytesRoundedAndClamped() {
+        let bytes = Resampler.bytes(SIMD4(-3.2, 0.4, 127.6, 300))
+        #expect(bytes == SIMD4(0, 0, 128, 255))
+        #expect(Resampler.bytes(SIMD4(.nan, -.infinity, .infinity, 254.49)) == SIMD4(0, 0, 255, 254))
+    }
+
+    @Test(arguments: [Resampler.Filter.triangle, .catmullRom, .lanczos3]) func theOpaquePathMatchesTheGeneralOne(
+        filter: Resampler.Filter
+    ) {
+        // An opaque image resampled as opaque (no alpha, sums set by the first row) and as possibly transparent
+        // (premultiplied, sums cleared first) gives the same bytes, within a rounding step.
+        var pixels = [UInt8]()
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<(50 * 37) { pixels += [UInt8(random.next() & 255), UInt8(random.next() & 255), 99, 255] }
+        let image = Bitmap(width: 50, height: 37, pixels: pixels)
+        let opaque = Resampler.resize(image, width: 23, height: 19, filter: filter, isOpaque: true)
+        let general = Resampler.resize(image, width: 23, height: 19, filter: filter, isOpaque: false)
+        #expect(opaque.pixels.count == general.pixels.count)
+        #expect(zip(opaque.pixels, general.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        #expect(opaque.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
+    }
+
     @Test func transparentPixelsDoNotDarkenTheirNeighbours() {
         // Opaque red next to fully transparent black: premultiplied resampling keeps the edge red, not dark red.
         var pixels = [UInt8]()
