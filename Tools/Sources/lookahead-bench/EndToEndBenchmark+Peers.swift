@@ -47,9 +47,9 @@ extension EndToEndBenchmark {
         var ours: [Double] = []
         var curlTimes: [Double] = []
         var pillowTimes: [Double] = []
-        for _ in 0..<runs {
-            let disk = folder.appendingPathComponent("lookahead")
-            defer { try? FileManager.default.removeItem(at: disk) }
+        for run in 0..<runs {
+            // Removed with `folder` once every run is done (see `measure`).
+            let disk = folder.appendingPathComponent("lookahead-\(run)")
             let pipeline = ImagePipeline { $0.diskCache = DiskCache(directory: disk) }
             let sample = await Self.timedPass(server: server, counter: ByteCounter()) {
                 let tasks = urls.map {
@@ -87,11 +87,11 @@ extension EndToEndBenchmark {
         configuration.negotiatesFormats = true
         let server = try await FixtureServer.start(configuration: configuration)
         let urls = Self.urls(base: server.baseURL, width: width, count: count)
+        // Removed once every pass is done (see `measure`).
+        let folders = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-e2e-formats-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folders) }
         func pass(advertising: Bool) async -> Sample {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "lookahead-e2e-formats-\(UUID())"
-            )
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let folder = folders.appendingPathComponent(UUID().uuidString)
             let counter = ByteCounter()
             let pipeline = ImagePipeline {
                 $0.diskCache = DiskCache(directory: folder)

@@ -72,6 +72,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         var bytes: Int
         var connections: Int?
         var failures: Int
+        /// CPU seconds of this process during the pass, the in-process server's included; 0 for curl's runs.
+        var cpu: Double = 0
     }
 
     func validate() throws {
@@ -118,7 +120,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
 
         let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
         Self.printTable(table, title: "no added latency")
-        let decodeFloor = try await Self.decodeFloor(urls, runs: runs)
+        let (decodeFloor, decodeCPU) = try await Self.decodeFloor(urls, runs: runs)
         print(
             String(
                 format: "  decoding the %d bodies alone, on all %d cores at once: %.3f s — the cold pass's floor here",
@@ -150,6 +152,29 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         let transport = table.lookahead["data, no disk cache"]!.median(\.seconds)
         let floor = max(transport, decodeFloor)
         print(String(format: "e2e: lookahead %.3f s, curl %.3f s, ratio %.2f", cold, curlTime, cold / curlTime))
+        // What the parts cost in CPU: when the server shares the client's cores, transport and decoding cannot
+        // overlap beyond the cores, and the wall-time floor is the larger of `floor` and their CPU over the cores.
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let coldCPU = table.lookahead["cold"]!.median(\.cpu)
+        let transportCPU = table.lookahead["data, no disk cache"]!.median(\.cpu)
+        let storingCPU = table.lookahead["cold, data only"]!.median(\.cpu)
+        let sharedFloor = max(floor, (transportCPU + decodeCPU) / cores)
+        print(
+            String(
+                format: "e2e-cpu: CPU seconds (this process, the in-process server included): cold %.3f, transport "
+                    + "alone %.3f, data written to the disk cache %.3f, decoding alone %.3f; cold ÷ (transport + "
+                    + "decoding) %.2f; floor on %d shared cores max(floor, (transport + decoding) CPU ÷ cores) "
+                    + "%.3f s, ratio %.2f",
+                coldCPU,
+                transportCPU,
+                storingCPU,
+                decodeCPU,
+                coldCPU / (transportCPU + decodeCPU),
+                Int(cores),
+                sharedFloor,
+                cold / sharedFloor
+            )
+        )
         print(
             String(
                 format: "e2e-floor: lookahead %.3f s, floor %.3f s, ratio %.2f (floor = max(transport alone %.3f s, "
@@ -284,6 +309,11 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     {
         var table = Table()
         func record(_ pass: String, _ sample: Sample) { table.lookahead[pass, default: []].append(sample) }
+        // The cache folders are removed once every run is done, not between runs: a file system without a journal
+        // (ext4 here) scans the inodes deleted in the last seconds before it makes a file, and a cold pass after
+        // the last run's 400 deletions would pay for the bench's own clean-up.
+        var folders: [URL] = []
+        defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
         for _ in 0..<runs {
             server?.resetCounters()
             let curlRun = try await curlRunner.run()
@@ -298,7 +328,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
 
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("lookahead-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(UUID())")
-            defer { try? FileManager.default.removeItem(at: folder) }
+            folders.append(folder)
             do {
                 let counter = ByteCounter()
                 let pipeline = Self.makePipeline(folder: folder, counter: counter)
@@ -318,7 +348,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
                 record("warm-disk", await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter))
             }
             let dataFolder = folder.appendingPathExtension("data")
-            defer { try? FileManager.default.removeItem(at: dataFolder) }
+            folders.append(dataFolder)
             do {
                 let counter = ByteCounter()
                 let pipeline = Self.makePipeline(folder: dataFolder, counter: counter)
@@ -375,23 +405,33 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         server?.resetCounters()
         counter.reset()
         let clock = ContinuousClock()
+        let cpuBefore = processCPU()
         let start = clock.now
         let failures = await body()
         let seconds = (clock.now - start).seconds
-        return Sample(seconds: seconds, bytes: counter.total, connections: server?.connectionCount, failures: failures)
+        return Sample(
+            seconds: seconds,
+            bytes: counter.total,
+            connections: server?.connectionCount,
+            failures: failures,
+            cpu: processCPU() - cpuBefore
+        )
     }
 
     /// The time decoding alone takes: every URL's body decoded with the default decoders, as many at once as
     /// there are cores, the images kept until all are done (median of `runs`). No pipeline, cache or transport.
-    private static func decodeFloor(_ urls: [URL], runs: Int) async throws -> Double {
+    private static func decodeFloor(_ urls: [URL], runs: Int) async throws -> (seconds: Double, cpu: Double) {
         let loader = ImagePipeline { $0.diskCache = nil }
         var loaded: [Data] = []
         for url in urls { loaded.append(try await loader.data(for: ImageRequest(url: url)).data) }
         let bodies = loaded
         let decoders = ImagePipeline.Configuration().decoders
         let clock = ContinuousClock()
+        var cpu: [Double] = []
         let samples = (0..<runs).map { _ in
-            clock.measure {
+            let cpuBefore = processCPU()
+            defer { cpu.append(processCPU() - cpuBefore) }
+            return clock.measure {
                 // The images are kept, as the memory cache keeps them: each decode writes fresh pages.
                 let kept = Mutex<[Bitmap]>([])
                 DispatchQueue.concurrentPerform(iterations: bodies.count) { index in
@@ -405,7 +445,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             }
             .seconds
         }
-        return samples.sorted()[samples.count / 2]
+        return (samples.sorted()[samples.count / 2], cpu.sorted()[cpu.count / 2])
     }
 
     /// Loads every URL's data at once (no decoding), then awaits them all.
