@@ -67,6 +67,8 @@ public struct ListPrefetchController: Sendable {
         var time: Duration
     }
     private var direction = 1.0
+    /// Whether ``latency`` comes from a measurement yet, or is still ``ListPrefetchWindow/initialLatency``.
+    private var hasMeasuredLatency = false
     private var appeared: Set<Int> = []
 
     /// Creates a controller for a list of `itemCount` rows.
@@ -205,7 +207,10 @@ public struct ListPrefetchController: Sendable {
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
     public mutating func recordLoadLatency(_ measured: Duration) {
-        let blended = latency.secondsValue * 0.7 + measured.secondsValue * 0.3
+        // The first measurement replaces the initial guess, which carries no information of its own.
+        let weight = hasMeasuredLatency ? 0.3 : 1
+        hasMeasuredLatency = true
+        let blended = latency.secondsValue * (1 - weight) + measured.secondsValue * weight
         latency = .milliseconds(Int64(blended * 1000))
     }
 

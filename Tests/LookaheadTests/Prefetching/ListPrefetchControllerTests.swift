@@ -43,6 +43,15 @@ import Testing
         #expect(fast.desiredRows.count <= 40 + 2 + 8 + 4, "bounded")
     }
 
+    @Test func theFirstMeasuredLatencyReplacesTheInitialGuessAndLaterOnesBlendIn() {
+        var controller = ListPrefetchController(itemCount: 100)
+        #expect(controller.latency == .milliseconds(250), "the initial guess")
+        controller.recordLoadLatency(.milliseconds(900))
+        #expect(controller.latency == .milliseconds(900), "a slow network is believed at its first load")
+        controller.recordLoadLatency(.milliseconds(100))
+        #expect(controller.latency == .milliseconds(660), "then each measurement weighs 30 %")
+    }
+
     @Test func theVelocityEstimateIsSteadyAt120Hertz() {
         // 60 rows a second sampled at 120 Hz: the first visible row moves every other frame (0, 1, 0, 1, …).
         var controller = ListPrefetchController(itemCount: 1000)
