@@ -22,6 +22,8 @@ import Foundation
 /// - **No thrash.** Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a
 ///   download no longer wanted goes on for ``Configuration/cancellationDelay``, so a row that comes back joins it.
 ///   Only rows a fling has passed are cancelled at once.
+/// - **The first screen** (row 0 and as many more as are visible) keeps its downloads wherever the list goes: a
+///   tap on the status bar returns there, and finds its images loaded rather than started again.
 /// - **Latency and memory.** How long prefetches take sizes the window; the window holds no more rows than the
 ///   memory cache can keep beside the visible ones (``Configuration/memoryBudgetFraction``).
 ///
@@ -37,7 +39,7 @@ public final class ListImageSlots: Sendable {
         public var keepMargin: Int?
         /// How long a download no longer wanted goes on before it is cancelled (a scroll that turns back soon
         /// finds it still running). Rows a fling has passed, and rows a jump to the top or the end left, are
-        /// cancelled at once. Other jumps are no exception: the first frames of a very fast fling look like
+        /// cancelled at once (but for the first screen's). Other jumps are no exception: the first frames of a very fast fling look like
         /// jumps, and cancelling their loads at once would only send the server work nobody collects.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
@@ -214,7 +216,9 @@ public final class ListImageSlots: Sendable {
             guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
             // A row a jump to the top or the end left behind is far and not coming back soon: its load stops now.
             let controller = state.controller
-            if controller.jumpedToAnEnd, !controller.keptRows(margin: keepMargin(for: controller)).contains(row) {
+            if controller.jumpedToAnEnd, row >= controller.visible.count,
+                !controller.keptRows(margin: keepMargin(for: controller)).contains(row)
+            {
                 state.tracked[row] = nil
                 return (slot, true)
             }
@@ -308,6 +312,8 @@ public final class ListImageSlots: Sendable {
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
+            } else if row < visible.count {
+                tracked[row] = since  // the first screen: a scroll to the top returns there
             } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumpedToAnEnd {
                 tracked[row] = since
             } else {

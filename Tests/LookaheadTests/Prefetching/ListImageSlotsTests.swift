@@ -86,40 +86,63 @@ import Testing
             $0.keepMargin = 2
             $0.cancellationDelay = .milliseconds(400)
         }
-        // The prefetcher's turns never run here: the only download is row 0's own.
-        loader.visibleRowsChanged(0..<4, requests: request)
-        let slot = makeSlot(row: 0)
-        loader.bind(row: 0, request: request(0), to: slot)
+        // The prefetcher's turns never run here: the only download is row 20's own.
+        loader.visibleRowsChanged(20..<24, requests: request)
+        let slot = makeSlot(row: 20)
+        loader.bind(row: 20, request: request(20), to: slot)
         await network.waitForPending(1)
-        #expect(priority(0) == .high, "a visible cell loads at visible priority")
+        #expect(priority(20) == .high, "a visible cell loads at visible priority")
 
-        // Row 0 scrolls off (4 rows a second): its cell is reused, its download becomes a prefetch.
+        // Row 20 scrolls off (4 rows a second): its cell is reused, its download becomes a prefetch.
         setTime(250)
-        loader.visibleRowsChanged(1..<5, requests: request)
-        loader.unbind(row: 0)
-        #expect(priority(0) == .low, "demoted to prefetch priority, not cancelled")
+        loader.visibleRowsChanged(21..<25, requests: request)
+        loader.unbind(row: 20)
+        #expect(priority(20) == .low, "demoted to prefetch priority, not cancelled")
         #expect(loader.prefetcher.counts.running == 1)
-        for (time, first) in [(500, 2), (750, 3), (1000, 4)] {
+        for (time, first) in [(500, 22), (750, 23), (1000, 24)] {
             setTime(time)
             #expect(loader.visibleRowsChanged(first..<(first + 4), requests: request).cancel.isEmpty)
         }
-        #expect(loader.controller.keptRows(margin: 2).contains(0), "at 1 s row 0 is still near the window")
+        #expect(loader.controller.keptRows(margin: 2).contains(20), "at 1 s row 20 is still near the window")
 
-        // From here row 0 is beyond the kept rows; its download goes on until 400 ms after 1 s.
+        // From here row 20 is beyond the kept rows; its download goes on until 400 ms after 1 s.
         setTime(1250)
-        #expect(loader.visibleRowsChanged(5..<9, requests: request).cancel.isEmpty)
-        #expect(!loader.controller.keptRows(margin: 2).contains(0))
+        #expect(loader.visibleRowsChanged(25..<29, requests: request).cancel.isEmpty)
+        #expect(!loader.controller.keptRows(margin: 2).contains(20))
         setTime(1390)
-        #expect(loader.visibleRowsChanged(5..<9, requests: request).cancel.isEmpty)
-        #expect(priority(0) == .low, "390 ms after it left the window the download still runs")
+        #expect(loader.visibleRowsChanged(25..<29, requests: request).cancel.isEmpty)
+        #expect(priority(20) == .low, "390 ms after it left the window the download still runs")
         #expect(network.record.value.cancelled.isEmpty)
 
         setTime(1410)
-        #expect(loader.visibleRowsChanged(5..<9, requests: request).cancel == [0])
-        try #require(priority(0) == nil, "past the delay the download is cancelled")
+        #expect(loader.visibleRowsChanged(25..<29, requests: request).cancel == [20])
+        try #require(priority(20) == nil, "past the delay the download is cancelled")
         await network.waitForCancellations(1)
-        #expect(network.record.value.cancelled == [url(0)])
-        #expect(network.record.value.started == [url(0)])
+        #expect(network.record.value.cancelled == [url(20)])
+        #expect(network.record.value.started == [url(20)])
+    }
+
+    @Test func theFirstScreensDownloadsOutliveAJumpAwayAndTheRowsBelowThemDoNot() async throws {
+        let loader = makeLoader {
+            $0.keepMargin = 2
+            $0.cancellationDelay = .milliseconds(400)
+        }
+        // The list appears with eight rows on screen; rows 0 and 7 load.
+        loader.visibleRowsChanged(0..<8, requests: request)
+        for row in [0, 7] { loader.bind(row: row, request: request(row), to: makeSlot(row: row)) }
+        await network.waitForPending(2)
+        // A jump far down to a screen of four rows, then long past the delay. The first screen (as many rows as
+        // are visible now) is where a scroll to the top returns, so row 0's download goes on; row 7's stops.
+        setTime(100)
+        loader.visibleRowsChanged(500..<504, requests: request)
+        for row in [0, 7] { loader.unbind(row: row) }
+        setTime(2000)
+        let update = loader.visibleRowsChanged(500..<504, requests: request)
+        #expect(!update.cancel.contains(0))
+        #expect(priority(0) == .low, "the first screen's download runs on, as a prefetch")
+        try #require(priority(7) == nil, "a row below the first screen is given up")
+        await network.waitForCancellations(1)
+        #expect(network.record.value.cancelled == [url(7)])
     }
 
     /// A loader (a margin of 2 rows, a 400 ms delay) whose cell for row 500 is loading, at time 0.
