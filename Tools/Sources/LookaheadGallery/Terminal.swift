@@ -58,13 +58,19 @@ public final class Terminal: Sendable {
         Self.restoreSequence.withCString { lookahead_terminal_set_restore_sequence($0) }
         lookahead_terminal_install_crash_handlers()
         var sources: [SignalSource] = []
+        // A source resumed is registered later, on dispatch's own thread; until then the signal is ignored and
+        // lost. Each source is waited for (a few seconds at most), so a SIGTERM sent once the gallery shows is
+        // not dropped.
+        let registered = DispatchSemaphore(value: 0)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
             source.setEventHandler { onSignal(signalNumber) }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             sources.append(SignalSource(source: source))
         }
+        for _ in 0..<3 { _ = registered.wait(timeout: .now() + .seconds(5)) }
         signal(SIGWINCH, SIG_IGN)
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: signalQueue)
         let flags = flags
