@@ -317,9 +317,10 @@ struct TmuxGalleryTests {
         #expect(shows(2, in: shown))
         try session.send("q")
         let after = try session.waitFor("the summary after the gallery") { $0.contains("EXIT=") }
-        // The summary line wraps at the pane's width.
-        let text = after.replacingOccurrences(of: "\n", with: "")
-        let figure = text.firstMatch(of: /Every visible image shown ([0-9.]+) s after the outage ended/)?.1
+        // The summary line wraps at the pane's width, and a space where it wraps is trimmed from the capture: the
+        // sentence is matched with every space and line break taken out.
+        let text = after.filter { !$0.isWhitespace }
+        let figure = text.firstMatch(of: /Everyvisibleimageshown([0-9.]+)saftertheoutageended/)?.1
         #expect(figure != nil, "the summary gives the time to every visible image:\n\(after)")
         print("seconds from the end of the outage to every visible image shown: \(figure ?? "?")")
     }
