@@ -216,7 +216,7 @@ public final class ListImageSlots: Sendable {
             guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
             // A row a jump to the top or the end left behind is far and not coming back soon: its load stops now.
             let controller = state.controller
-            if controller.jumpedToAnEnd, row >= controller.visible.count,
+            if controller.jumpedToAnEnd, !controller.isOnFirstScreen(row),
                 !controller.keptRows(margin: keepMargin(for: controller)).contains(row)
             {
                 state.tracked[row] = nil
@@ -312,8 +312,8 @@ public final class ListImageSlots: Sendable {
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
-            } else if row < visible.count {
-                tracked[row] = since  // the first screen: a scroll to the top returns there
+            } else if controller.isOnFirstScreen(row) {
+                tracked[row] = since
             } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumpedToAnEnd {
                 tracked[row] = since
             } else {

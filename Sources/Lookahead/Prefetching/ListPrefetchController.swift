@@ -261,6 +261,10 @@ public struct ListPrefetchController: Sendable {
         return max(0, low)..<min(itemCount, high + 1)
     }
 
+    /// Whether a row is on the list's first screen (row 0 and as many more as are visible): where a tap on the status
+    /// bar returns, so its download is kept wherever the list goes.
+    package func isOnFirstScreen(_ row: Int) -> Bool { row < visible.count }
+
     /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
     /// (``ListPrefetchWindow/minimumVisibleTime`` after the measured latency), were the scroll to decelerate from here
     /// as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
