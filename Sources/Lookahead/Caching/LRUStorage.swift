@@ -51,17 +51,18 @@ struct LRUStorage<Key: Hashable, Value> {
         return keys
     }
 
-    /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned.
-    mutating func value(forKey key: Key, now: Duration) -> Value? {
+    /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned. `now`
+    /// is `nil` when no entry was stored with an expiry.
+    mutating func value(forKey key: Key, now: Duration?) -> Value? {
         value(forKey: key, now: now) { $0 }
     }
 
     /// The part of a value `project` gives (copying only that part), marking the value most recently used; an
-    /// expired entry is removed and `nil` returned.
+    /// expired entry is removed and `nil` returned. `now` is `nil` when no entry was stored with an expiry.
     @inline(__always)
-    mutating func value<Part>(forKey key: Key, now: Duration, _ project: (Value) -> Part) -> Part? {
+    mutating func value<Part>(forKey key: Key, now: Duration?, _ project: (Value) -> Part) -> Part? {
         guard let slot = index[key] else { return nil }
-        if let expiresAt = expiries[slot], expiresAt <= now {
+        if let now, let expiresAt = expiries[slot], expiresAt <= now {
             removeSlot(slot)
             return nil
         }

@@ -88,7 +88,8 @@ public final class MemoryCache: Sendable {
 
     /// The part of an entry `project` gives, if the entry is there and not expired; marks it most recently used.
     private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
-        let now = timeToLive == nil ? .zero : now()
+        // Without a time to live no entry has an expiry to check.
+        let now = timeToLive == nil ? nil : now()
         return storage.withLock { $0.value(forKey: key, now: now, project) }
     }
 

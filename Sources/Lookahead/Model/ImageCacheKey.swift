@@ -25,26 +25,38 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         processors: [String] = [],
         isAnimated: Bool = false
     ) {
-        self.imageID = imageID
-        var hasher = Hasher()
-        hasher.combine(imageID)
-        if thumbnail == nil && processors.isEmpty && !isAnimated {
-            variant = nil
-        } else {
-            variant = Variant(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
-            hasher.combine(thumbnail)
-            hasher.combine(processors)
-            hasher.combine(isAnimated)
-        }
-        self.precomputedHash = hasher.finalize()
+        let variant = Variant(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+        self.init(imageID: imageID, variant: variant, precomputedHash: Self.hash(imageID: imageID, variant: variant))
     }
 
-    private final class Variant: Sendable {
+    /// A key from its parts, the hash being ``hash(imageID:variant:)`` of them.
+    init(imageID: String, variant: Variant?, precomputedHash: Int) {
+        self.imageID = imageID
+        self.variant = variant
+        self.precomputedHash = precomputedHash
+    }
+
+    /// The seeded hash of a key's parts.
+    static func hash(imageID: String, variant: Variant?) -> Int {
+        var hasher = Hasher()
+        hasher.combine(imageID)
+        if let variant {
+            hasher.combine(variant.thumbnail)
+            hasher.combine(variant.processors)
+            hasher.combine(variant.isAnimated)
+        }
+        return hasher.finalize()
+    }
+
+    /// Everything in a key but the ID; a key has none when all of it is at its default.
+    final class Variant: Sendable {
         let thumbnail: ThumbnailOptions?
         let processors: [String]
         let isAnimated: Bool
 
-        init(thumbnail: ThumbnailOptions?, processors: [String], isAnimated: Bool) {
+        /// `nil` when every part is at its default.
+        init?(thumbnail: ThumbnailOptions?, processors: [String], isAnimated: Bool) {
+            guard thumbnail != nil || !processors.isEmpty || isAnimated else { return nil }
             self.thumbnail = thumbnail
             self.processors = processors
             self.isAnimated = isAnimated

@@ -15,7 +15,11 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
-        didSet { updateKey() }
+        get { storedURL }
+        set {
+            storedURL = newValue
+            updateKey()
+        }
     }
 
     /// What identifies the image in the memory cache, the disk cache and coalescing, when the URL does not: an
@@ -42,7 +46,10 @@ public struct ImageRequest: Sendable {
     }
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
-    public var priority: Priority
+    public var priority: Priority {
+        get { Priority(rawValue: Int(flags & 0xFF)) ?? .normal }
+        set { flags = flags & ~0xFF | UInt32(newValue.rawValue) }
+    }
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
@@ -66,20 +73,49 @@ public struct ImageRequest: Sendable {
     }
 
     /// Cache policy and similar flags.
-    public var options: Options
-
-    /// ``imageID``, else `url.absoluteString`, computed once (in the image key): the cache key is built on every
-    /// frame for every cell.
-    package var identity: String { imageKey.imageID }
+    public var options: Options {
+        get { Options(rawValue: UInt16(truncatingIfNeeded: flags >> 8)) }
+        set { flags = flags & 0xFF | UInt32(newValue.rawValue) << 8 }
+    }
 
     /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
     /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
-    public private(set) var imageKey: ImageCacheKey
+    public var imageKey: ImageCacheKey {
+        ImageCacheKey(imageID: identity, variant: extras?.keyVariant, precomputedHash: keyHash)
+    }
+
+    // The stored fields are seven machine words: a request of more is built aside and copied out of its
+    // initializer, a cost every cell pays on every frame. The image key is therefore kept in parts.
+
+    /// ``url``'s storage. A plain stored property, not one with an observer: the initializer then builds the
+    /// request in place.
+    private var storedURL: URL?
+
+    /// ``priority`` in the low byte, ``options`` above it.
+    private var flags: UInt32
 
     /// Every field but the URL, the priority and the options, behind one immutable reference that a plain request
     /// (a URL and nothing else, what a list builds for every cell on every frame) does without: building it costs
     /// no allocation and copying it a retain or two. A change makes a new one.
     private var extras: Extras?
+
+    /// ``imageID``, else the URL's absolute string, computed once: the cache key is built on every frame for every
+    /// cell.
+    package private(set) var identity: String
+
+    /// The hash of ``imageKey``, computed once with ``identity``.
+    private var keyHash: Int
+
+    /// Creates a request for the image at a URL, every other field at its default: what a list builds for every
+    /// cell on every frame, so it hashes the URL's string once and copies nothing else.
+    public init(url: URL?) {
+        let identity = url.map(Self.identity(of:)) ?? ""
+        storedURL = url
+        flags = UInt32(Priority.normal.rawValue)
+        extras = nil
+        keyHash = ImageCacheKey.hash(imageID: identity, variant: nil)
+        self.identity = identity
+    }
 
     /// Creates a request.
     ///
@@ -98,27 +134,21 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        let imageID = url?.absoluteString ?? ""
-        // Every field computed first, then stored: the request is built in place, with no copy of it.
-        let extras: Extras?
-        let imageKey: ImageCacheKey
-        if thumbnail == nil && processors.isEmpty && !isAnimated {
-            extras = nil
-            imageKey = ImageCacheKey(imageID: imageID)
-        } else {
-            extras = Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
-            imageKey = ImageCacheKey(
-                imageID: imageID,
-                thumbnail: thumbnail,
-                processors: processors.map(\.identifier),
-                isAnimated: isAnimated
-            )
-        }
-        self.url = url
-        self.priority = priority
-        self.options = options
+        let identity = url.map(Self.identity(of:)) ?? ""
+        let extras =
+            thumbnail == nil && processors.isEmpty && !isAnimated
+            ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+        storedURL = url
+        flags = UInt32(priority.rawValue) | UInt32(options.rawValue) << 8
         self.extras = extras
-        self.imageKey = imageKey
+        keyHash = ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant)
+        self.identity = identity
+    }
+
+    /// A URL's absolute string. Without a base URL it is the string the URL was made from, which Foundation
+    /// returns without assembling it again.
+    private static func identity(of url: URL) -> String {
+        url.baseURL == nil ? url.relativeString : url.absoluteString
     }
 
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {
@@ -129,12 +159,8 @@ public struct ImageRequest: Sendable {
     }
 
     private mutating func updateKey() {
-        imageKey = ImageCacheKey(
-            imageID: imageID ?? url?.absoluteString ?? "",
-            thumbnail: thumbnail,
-            processors: processors.map(\.identifier),
-            isAnimated: isAnimated
-        )
+        identity = imageID ?? url.map(Self.identity(of:)) ?? ""
+        keyHash = ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant)
     }
 }
 
@@ -155,7 +181,17 @@ extension ImageRequest {
         }
 
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        /// The part of the image key the fields give (thumbnail, processors, animation), made once.
+        let keyVariant: ImageCacheKey.Variant?
+
+        init(_ fields: Fields) {
+            self.fields = fields
+            keyVariant = ImageCacheKey.Variant(
+                thumbnail: fields.thumbnail,
+                processors: fields.processors.map(\.identifier),
+                isAnimated: fields.isAnimated
+            )
+        }
 
         convenience init(thumbnail: ThumbnailOptions?, processors: [any ImageProcessing], isAnimated: Bool) {
             var fields = Fields()

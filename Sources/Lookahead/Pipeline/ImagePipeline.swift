@@ -31,6 +31,10 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
+    /// ``Configuration/memoryCache``, read without copying the configuration's reference on every lookup.
+    private let memoryCache: MemoryCache?
+    /// Whether ``Configuration/imageIDFilter`` is set, read without copying the closure on every lookup.
+    private let hasImageIDFilter: Bool
     /// The task graph and the stages: where a request goes once it misses the memory cache.
     let runner: PipelineRunner
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
@@ -43,6 +47,8 @@ public final class ImagePipeline: Sendable {
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.memoryCache = configuration.memoryCache
+        self.hasImageIDFilter = configuration.imageIDFilter != nil
         let hostRecoveries = HostRecoveries()
         self.hostRecoveries = hostRecoveries
         let failureRecords = configuration.failureBackoff.map { FailureRecords(policy: $0, recoveries: hostRecoveries) }
@@ -147,7 +153,8 @@ public final class ImagePipeline: Sendable {
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request), let memoryCache = configuration.memoryCache else { return nil }
+        guard let memoryCache, readsMemoryCache(request) else { return nil }
+        guard hasImageIDFilter else { return memoryCache[request.imageKey] }
         return withIdentifiedKey(of: request) { memoryCache[$0] }
     }
 

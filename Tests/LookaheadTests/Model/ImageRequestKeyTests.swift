@@ -1,0 +1,80 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+/// The request keeps its image key in parts and its priority and options in one word; every way of building or
+/// changing a request must give the key and the fields a request built from scratch has.
+@Suite struct ImageRequestKeyTests {
+    private let url = URL(string: "https://example.com/images/1.jpg?w=200")!
+
+    @Test func aPlainRequestsKeyIsTheURLsAbsoluteString() {
+        let request = ImageRequest(url: url)
+        #expect(request.imageKey == ImageCacheKey(imageID: url.absoluteString))
+        #expect(request.imageKey.hashValue == ImageCacheKey(imageID: url.absoluteString).hashValue)
+        #expect(request.identity == url.absoluteString)
+    }
+
+    @Test func aURLWithABaseIsKeyedByItsResolvedString() throws {
+        let base = try #require(URL(string: "https://example.com/images/"))
+        let relative = try #require(URL(string: "2.jpg?w=200", relativeTo: base))
+        #expect(relative.relativeString == "2.jpg?w=200")
+        let request = ImageRequest(url: relative)
+        #expect(request.identity == "https://example.com/images/2.jpg?w=200")
+        #expect(request.imageKey == ImageRequest(url: URL(string: "https://example.com/images/2.jpg?w=200")).imageKey)
+    }
+
+    @Test func bothInitializersAgree() {
+        let short = ImageRequest(url: url)
+        let long = ImageRequest(url: url, priority: .normal, options: [])
+        #expect(short == long)
+        #expect(short.hashValue == long.hashValue)
+        #expect(ImageRequest(url: nil).imageKey == ImageCacheKey(imageID: ""))
+    }
+
+    @Test func theKeyFollowsEveryChangeOfAField() {
+        let thumbnail = ThumbnailOptions(maximumPixelSize: 64)
+        var changed = ImageRequest(url: URL(string: "https://example.com/other.jpg"))
+        changed.url = url
+        changed.thumbnail = thumbnail
+        changed.isAnimated = true
+        let built = ImageRequest(url: url, thumbnail: thumbnail, isAnimated: true)
+        #expect(changed.imageKey == built.imageKey)
+        #expect(changed.imageKey.hashValue == built.imageKey.hashValue)
+        #expect(
+            built.imageKey
+                == ImageCacheKey(imageID: url.absoluteString, thumbnail: thumbnail, processors: [], isAnimated: true)
+        )
+
+        changed.imageID = "photo-1"
+        #expect(changed.imageKey.imageID == "photo-1")
+        #expect(changed.imageKey.thumbnail == thumbnail)
+        changed.imageID = nil
+        changed.thumbnail = nil
+        changed.isAnimated = false
+        #expect(changed.imageKey == ImageRequest(url: url).imageKey)
+    }
+
+    @Test func priorityAndOptionsKeepTheirValuesSideBySide() {
+        let allOptions: ImageRequest.Options = [
+            .reloadIgnoringCachedData, .returnCacheDataDontLoad, .disableMemoryCacheReads,
+            .disableMemoryCacheWrites, .disableDiskCacheReads, .disableDiskCacheWrites, .skipFailureBackoff,
+        ]
+        for priority in ImageRequest.Priority.allCases {
+            var request = ImageRequest(url: url, priority: priority, options: allOptions)
+            #expect(request.priority == priority)
+            #expect(request.options == allOptions)
+            request.options = [.disableDiskCacheReads]
+            #expect(request.priority == priority)
+            request.priority = .veryLow
+            #expect(request.options == [.disableDiskCacheReads])
+            #expect(request.priority == .veryLow)
+        }
+        var request = ImageRequest(url: url)
+        request.options = ImageRequest.Options(rawValue: .max)
+        #expect(request.options.rawValue == .max)
+        #expect(request.priority == .normal)
+    }
+}
