@@ -9,6 +9,14 @@ import CCrypto
 
 /// SHA-256, behind one small function, from the platform's own library: no cryptography is built with the package.
 enum SHA256Digest {
+    #if !canImport(CryptoKit)
+    /// libcrypto's SHA-256, fetched once: `EVP_sha256()` makes every digest fetch the implementation again, under
+    /// the provider store's locks. `nil` (no provider gives it) falls back to that.
+    // SAFETY: a fetched EVP_MD is immutable and libcrypto documents it as shareable between threads; it is never
+    // freed.
+    private nonisolated(unsafe) static let fetched: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    #endif
+
     /// The 32-byte SHA-256 of some bytes.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         #if canImport(CryptoKit)
@@ -24,7 +32,7 @@ enum SHA256Digest {
                     bytes.count,
                     output.baseAddress,
                     &length,
-                    EVP_sha256(),
+                    fetched ?? EVP_sha256(),
                     nil
                 ) == 1
             }
