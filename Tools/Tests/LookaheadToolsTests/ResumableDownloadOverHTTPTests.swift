@@ -35,7 +35,8 @@ import Testing
 
     /// Starts a load of `url` (whose server writes half the body and stalls for `holdMs`), waits until the first
     /// progress report, cancels the load and waits until the server let go: the server does not notice a client
-    /// that closes while it holds, so the hold is short.
+    /// that closes while it holds, so the hold is short, yet long enough (5 s) for a busy machine's client to cancel
+    /// and keep its prefix before the server closes first (with 1 s, a loaded run once lost that race).
     /// Returns the bytes the client had reported when it cancelled: it kept at least these.
     @discardableResult
     private func cancelAtHalf(_ url: URL, _ pipeline: ImagePipeline, _ server: FixtureServer, path: String) async
@@ -74,11 +75,11 @@ import Testing
         let total = server.bodyBytesSent(forPath: path)
         #expect(total > 32 << 10)
 
-        let seen = await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=1000"), pipeline, server, path: path)
+        let seen = await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=5000"), pipeline, server, path: path)
         await disk.flush()
         #expect(server.bodyBytesSent(forPath: path) == total + total / 2)
 
-        let resumed = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=1000")))
+        let resumed = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=5000")))
         #expect(resumed.image == whole.image)
         #expect(server.rangeRequestCount(forPath: path) == 1)
         #expect(server.partialContentCount(forPath: path) == 1)
@@ -96,7 +97,7 @@ import Testing
         let disk = DiskCache(directory: folder)
         let pipeline = makePipeline(disk)
         let path = "/resumable/2.jpg"
-        let url = server.url(path + "?w=1024&stall=1&holdMs=1000&ranges=0")
+        let url = server.url(path + "?w=1024&stall=1&holdMs=5000&ranges=0")
         await cancelAtHalf(url, pipeline, server, path: path)
         let half = server.bodyBytesSent(forPath: path)
         await disk.flush()
@@ -119,7 +120,7 @@ import Testing
         let disk = DiskCache(directory: folder)
         let pipeline = makePipeline(disk)
         let path = "/resumable/4.jpg"
-        let url = server.url(path + "?w=1024&stall=1&holdMs=1000&badRange=\(badRange)")
+        let url = server.url(path + "?w=1024&stall=1&holdMs=5000&badRange=\(badRange)")
         await cancelAtHalf(url, pipeline, server, path: path)
         await disk.flush()
         let image = try await pipeline.image(for: ImageRequest(url: url))
@@ -141,10 +142,10 @@ import Testing
         let disk = DiskCache(directory: folder)
         let pipeline = makePipeline(disk, loader: loader)
         let path = "/resumable/3.jpg"
-        await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=1000"), pipeline, server, path: path)
+        await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=5000"), pipeline, server, path: path)
         await disk.flush()
         server.setCacheableVersion("v2", forPath: path)
-        let new = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=1000")))
+        let new = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=5000")))
         #expect(new.image == (try await reference(server.url(path + "?w=1024"))).image)
         // The prefix was kept and offered (`If-Range` with the old ETag); the server sent the whole new body.
         #expect(server.rangeRequestCount(forPath: path) == 1)
