@@ -154,7 +154,6 @@ public final class ImagePipeline: Sendable {
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard let memoryCache, readsMemoryCache(request) else { return nil }
-        guard hasImageIDFilter else { return memoryCache[request.imageKey] }
         return withIdentifiedKey(of: request) { memoryCache[$0] }
     }
 
@@ -207,7 +206,7 @@ public final class ImagePipeline: Sendable {
     /// Runs `body` with the image key of ``identified(_:)``'s request, lent without a copy of the request or the key
     /// when no filter applies: the memory-cache lookup of every cell on every frame.
     private func withIdentifiedKey<Result>(of request: ImageRequest, _ body: (ImageCacheKey) -> Result) -> Result {
-        guard configuration.imageIDFilter != nil, request.imageID == nil, request.url != nil else {
+        guard hasImageIDFilter, request.imageID == nil, request.url != nil else {
             return body(request.imageKey)
         }
         return body(identified(request).imageKey)
