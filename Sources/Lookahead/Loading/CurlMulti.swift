@@ -117,8 +117,10 @@ final class CurlMulti: @unchecked Sendable {
             let code = message.pointee.data.result
             _ = curl_multi_remove_handle(handle, easy)
             guard let transfer = active.removeValue(forKey: easy) else { continue }
-            if transfer.completion.isResumed { transfer.handOverPartialBody() }  // the caller left first
-            transfer.completion.resume(with: transfer.result(code: code).mapError { $0 })
+            let result = transfer.result(code: code)
+            // The caller left first, or the body was cut short: a later load can resume what arrived.
+            if transfer.completion.isResumed || result.isInterruption { transfer.handOverPartialBody() }
+            transfer.completion.resume(with: result.mapError { $0 })
         }
     }
 }

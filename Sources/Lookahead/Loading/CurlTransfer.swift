@@ -218,12 +218,15 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
-    /// Gives the body received so far to ``DataLoadRequest/partialBodyOnCancellation``, once, when the final
-    /// response was a `200`. Runs on the multi's thread after the caller cancelled.
+    /// Gives the body received so far to ``DataLoadRequest/partialBodyOnInterruption``, once, when the final
+    /// response was a `200`. Runs on the multi's thread after the caller cancelled or the transfer was cut short.
     func handOverPartialBody() {
-        guard let handler = request.partialBodyOnCancellation, isFinalResponse, statusCode == 200, failure == nil,
-            !body.isEmpty
+        guard let handler = request.partialBodyOnInterruption, isFinalResponse, statusCode == 200, !body.isEmpty
         else { return }
+        switch failure {
+        case nil, .timedOut: break  // a stall past the timeout leaves a good prefix; a refused body does not
+        default: return
+        }
         let data = body
         body = Data()
         handler(data, responseInfo())

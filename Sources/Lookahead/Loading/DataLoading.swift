@@ -34,10 +34,18 @@ public struct DataLoadRequest: Sendable {
     /// fields of the same name. A `304 Not Modified` answer is reported as
     /// ``DataLoadingError/statusCodeUnacceptable(_:_:)`` with code 304, like any other non-2xx status.
     public var headers: [String: String] = [:]
-    /// Called at most once, when the caller cancelled a transfer whose final response was a `200` with part of
-    /// its body received: that part and the response, so it can be resumed later with `Range`. Both loaders call
-    /// it, on their own thread or queue; a loader may ignore it (then a cancelled download starts over).
-    public var partialBodyOnCancellation: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
+    /// Called at most once, when a transfer whose final response was a `200` stopped with part of its body
+    /// received — the caller cancelled it, or the connection was reset, cut short or stalled past a timeout: that
+    /// part and the response, so a later load (a retry, or the next request) can resume it with `Range`. Both
+    /// loaders call it, on their own thread or queue, before the transfer's failure is reported; a loader may
+    /// ignore it (then an interrupted download starts over).
+    public var partialBodyOnInterruption: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
+    /// The former name of ``partialBodyOnInterruption``.
+    @available(*, deprecated, renamed: "partialBodyOnInterruption")
+    public var partialBodyOnCancellation: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)? {
+        get { partialBodyOnInterruption }
+        set { partialBodyOnInterruption = newValue }
+    }
     /// Called after some calls to ``progress`` with the body received so far, when set (the pipeline sets it for
     /// progressive previews, see ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Optional for a
     /// loader: one that never calls it gives no previews.
@@ -136,5 +144,24 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .transportFailed(let failure): "Transfer failed (\(failure))"
         case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }
+    }
+}
+
+extension DataLoadingError {
+    /// Whether the transfer was cut short in a way that leaves a good prefix of the body — the connection ended,
+    /// failed or stalled — rather than refused (a status, a size or header limit, a redirect).
+    var isInterruption: Bool {
+        switch self {
+        case .timedOut, .truncated, .transportFailed: true
+        default: false
+        }
+    }
+}
+
+extension Result<DataLoadResponse, DataLoadingError> {
+    /// Whether this is a failure that cut the body short (see ``DataLoadingError/isInterruption``).
+    var isInterruption: Bool {
+        guard case .failure(let error) = self else { return false }
+        return error.isInterruption
     }
 }

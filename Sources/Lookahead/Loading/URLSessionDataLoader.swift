@@ -138,12 +138,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The caller cancelled (and has been resumed): the body received so far of a `200` goes to
-    /// ``DataLoadRequest/partialBodyOnCancellation``, once, so a later load can resume it with `Range`.
+    /// ``DataLoadRequest/partialBodyOnInterruption``, once, so a later load can resume it with `Range`.
     func stop(_ task: URLSessionDataTask) {
         let partial = modify(task.taskIdentifier) { transfer -> (Data, HTTPResponseInfo, PartialHandler)? in
             defer { transfer.isStopping = true }
             guard !transfer.isStopping, transfer.failure == nil,
-                let handler = transfer.request.partialBodyOnCancellation, let response = transfer.response,
+                let handler = transfer.request.partialBodyOnInterruption, let response = transfer.response,
                 response.statusCode == 200, !transfer.data.isEmpty
             else { return nil }
             defer { transfer.data = Data() }
@@ -287,6 +287,13 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             result = .failure(DataLoadingError.truncated(received: Int64(transfer.data.count), expected: expected))
         } else {
             result = .success(DataLoadResponse(data: transfer.data, response: transfer.response))
+        }
+        // A body cut short (reset, truncated, stalled) keeps what arrived, so a later load can resume it.
+        if case .failure(let error as DataLoadingError) = result, error.isInterruption,
+            let handler = transfer.request.partialBodyOnInterruption, let response = transfer.response,
+            response.statusCode == 200, !transfer.data.isEmpty
+        {
+            handler(transfer.data, response)
         }
         transfer.completion.resume(with: result)
     }

@@ -128,7 +128,7 @@ struct FetchDataStage: Sendable {
         }
         dataRequest.headers = request.headers.merging(headers) { _, conditional in conditional }
         if let accept = settings.accept, request.acceptHeader == nil { dataRequest.headers["Accept"] = accept }
-        dataRequest.partialBodyOnCancellation = keepPartial
+        dataRequest.partialBodyOnInterruption = keepPartial
         if let previews {
             dataRequest.onData = { body in bodyArrived(body, in: previews, reporter: reporter) }
         }
@@ -301,7 +301,7 @@ struct FetchDataStage: Sendable {
 
     // MARK: - Resuming
 
-    /// The handler that keeps a cancelled download's first bytes in `cache`, when resuming is on and the response
+    /// The handler that keeps an interrupted download's first bytes in `cache`, when resuming is on and the response
     /// allows it (`Accept-Ranges: bytes` and a strong validator).
     private func partialBodyKeeper(
         key: String,

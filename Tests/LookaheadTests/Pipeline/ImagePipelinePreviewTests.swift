@@ -176,7 +176,7 @@ private final class ResumingProgressiveLoader: DataLoading {
         guard index > 1 else {
             let headers = ["Accept-Ranges": "bytes", "ETag": #""v1""#, "Content-Length": "\(jpeg.count)"]
             let info = HTTPResponseInfo(url: request.url, statusCode: 200, headers: headers)
-            request.partialBodyOnCancellation?(jpeg.prefix(prefixLength), info)
+            request.partialBodyOnInterruption?(jpeg.prefix(prefixLength), info)
             throw CancellationError()
         }
         #expect(request.headers["Range"] == "bytes=\(prefixLength)-")

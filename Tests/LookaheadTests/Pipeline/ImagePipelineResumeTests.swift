@@ -1,24 +1,27 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — a cancelled download's first bytes are kept and the next load asks only for the rest.
+// Lookahead tests — an interrupted download's first bytes are kept and the next load asks only for the rest.
 
 import Foundation
 import Testing
 
 @testable import Lookahead
 
-/// Hands over the first half of the image and "is cancelled" on its first load; answers later loads with what
+/// Hands over the first half of the image and "is cancelled" (or fails with `firstError`) on its first load; answers later loads with what
 /// `answer` makes of the request headers. Records every request's headers.
 private final class HalfThenRestLoader: DataLoading {
     let body = TestImages.jpeg
     let firstHeaders: [String: String]
+    let firstError: any Error
     let answer: @Sendable (Data, [String: String]) -> (Int, [String: String], Data)
     let sent = Locked<[[String: String]]>([])
 
     init(
         firstHeaders: [String: String] = ["Accept-Ranges": "bytes", "ETag": #""v1""#],
+        firstError: any Error = CancellationError(),
         answer: @escaping @Sendable (Data, [String: String]) -> (Int, [String: String], Data)
     ) {
         self.firstHeaders = firstHeaders
+        self.firstError = firstError
         self.answer = answer
     }
 
@@ -31,8 +34,8 @@ private final class HalfThenRestLoader: DataLoading {
             var headers = firstHeaders
             headers["Content-Length"] = "\(body.count)"
             let info = HTTPResponseInfo(url: request.url, statusCode: 200, headers: headers)
-            request.partialBodyOnCancellation?(body.prefix(body.count / 2), info)
-            throw CancellationError()
+            request.partialBodyOnInterruption?(body.prefix(body.count / 2), info)
+            throw firstError
         }
         let (status, headers, data) = answer(body, request.headers)
         request.progress(Int64(data.count), Int64(data.count))
@@ -84,6 +87,22 @@ private final class HalfThenRestLoader: DataLoading {
         #expect(disk.cachedData(for: url.absoluteString) == TestImages.jpeg)
         // The kept prefix is used once.
         #expect(disk.cachedData(for: PartialDownload.key(for: url.absoluteString)) == nil)
+    }
+
+    @Test(arguments: [
+        DataLoadingError.truncated(received: Int64(TestImages.jpeg.count / 2), expected: Int64(TestImages.jpeg.count)),
+        DataLoadingError.timedOut(.idle(.seconds(30))),
+        DataLoadingError.transportFailed(TransportFailure(kind: .other, message: "connection reset")),
+    ])
+    func aDownloadCutShortIsResumedByTheNextLoad(failure: DataLoadingError) async throws {
+        let loader = HalfThenRestLoader(firstError: failure) { body, headers in
+            let start = Int(headers["Range"]!.dropFirst("bytes=".count).dropLast())!
+            return (206, ["Content-Range": "bytes \(start)-\(body.count - 1)/\(body.count)"], body.dropFirst(start))
+        }
+        let response = try await cancelledThenAgain(makePipeline(loader))
+        let half = TestImages.jpeg.count / 2
+        #expect(loader.sent.withLock { $0 } == [[:], ["Range": "bytes=\(half)-", "If-Range": #""v1""#]])
+        #expect(response.image.pixelWidth == 64)
     }
 
     @Test func progressOfAResumedDownloadCountsThePrefix() async throws {
