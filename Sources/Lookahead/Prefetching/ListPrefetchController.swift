@@ -16,10 +16,10 @@ import Foundation
 ///   latency is measured (``recordLoadLatency(_:)``).
 /// - **Flings.** A fast scroll, once confirmed, coasts as `UIScrollView` decelerates (rate 0.998 per
 ///   millisecond), so it stops about `velocity × 0.5 s` ahead. From that model the controller predicts when each
-///   row enters and leaves the screen, and asks only for the rows that would still be on screen for
-///   `minimumVisibleTime` after their image arrives, in the order the fling reaches them: the rows it flies past
-///   would arrive too late, the rows around its resting point matter most (``isWorthLoading(_:)`` tells the same
-///   for a visible row). The fling ends when its modelled speed falls below `coastingStopSpeed`, or on a
+///   row enters and leaves the screen, and asks only for the rows that would still be on screen long enough
+///   after their image arrives (a share of the latency, see ``ListPrefetchWindow/minimumVisibleTime``), in the
+///   order the fling reaches them: the rows it flies past would arrive too late, the rows around its resting point
+///   matter most (``isWorthLoading(_:)`` tells the same for a visible row). The fling ends when its modelled speed falls below `coastingStopSpeed`, or on a
 ///   reversal, a jump or a push faster.
 /// - **Reversal and jumps.** Reversing direction cancels the old side; a jump (scroll to top) cancels everything
 ///   outside the new window.
@@ -266,13 +266,13 @@ public struct ListPrefetchController: Sendable {
     package func isOnFirstScreen(_ row: Int) -> Bool { row < visible.count }
 
     /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
-    /// (``ListPrefetchWindow/minimumVisibleTime`` after the measured latency), were the scroll to decelerate from here
-    /// as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
+    /// (``ListPrefetchWindow/minimumVisibleTime``, or a share of the latency, after it), were the scroll to
+    /// decelerate from here as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
     /// or pass slowly.
     public func isWorthLoading(_ row: Int) -> Bool {
         guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)
-        return exit - latency.secondsValue >= configuration.minimumVisibleTime.secondsValue
+        return exit - latency.secondsValue >= minimumVisibleSeconds
     }
 
     /// The rows a fling will show long enough to be worth a download, in the order it reaches them: each row's
@@ -284,7 +284,7 @@ public struct ListPrefetchController: Sendable {
         let rest = restingDistance
         let viewport = Double(max(1, visible.count))
         let latency = self.latency.secondsValue
-        let minimum = configuration.minimumVisibleTime.secondsValue
+        let minimum = minimumVisibleSeconds
         let queue = Double(max(1, configuration.concurrentLoads))
         var rows: [Int] = []
         var row = forward ? visible.upperBound : visible.lowerBound - 1
@@ -323,6 +323,14 @@ public struct ListPrefetchController: Sendable {
             // The top edge moves up: the row shows while top ∈ (row − viewport, row].
             return (time(top - Double(row)), time(top - Double(row) + viewport))
         }
+    }
+
+    /// How long a row passed by a fling must stay on screen after its image arrives to be worth a download: a share
+    /// of the latency, within ``ListPrefetchWindow/minimumVisibleTime`` and ``ListPrefetchWindow/maximumVisibleTime``.
+    private var minimumVisibleSeconds: Double {
+        let scaled = latency.secondsValue * configuration.visibleTimePerLatency
+        let ceiling = configuration.maximumVisibleTime.secondsValue
+        return max(configuration.minimumVisibleTime.secondsValue, min(ceiling, scaled))
     }
 
     /// How far the top edge must move, in the direction of the scroll, for a row to start showing.

@@ -12,8 +12,15 @@ public struct ListPrefetchWindow: Sendable {
     public var behind = 2
     /// Covers latency variance: the window ahead is `velocity × latency × safety`.
     public var safetyFactor = 1.5
-    /// During a fling, a row is worth a download only if its image would then stay on screen this long.
-    public var minimumVisibleTime = Duration.milliseconds(100)
+    /// During a fling, a row is worth a download only if its image would then stay on screen at least this long,
+    /// or `visibleTimePerLatency` × the load latency when that is longer, up to `maximumVisibleTime`: a slower
+    /// image's arrival is less certain, so a row passed quickly is given up sooner.
+    public var minimumVisibleTime = Duration.milliseconds(33)
+    /// How much of the load latency a row passed by a fling must stay on screen after its image arrives.
+    public var visibleTimePerLatency = 0.7
+    /// The most on-screen time asked of a row passed by a fling, however slow the network: past it, the rows
+    /// the fling passes slowly, which a download can still reach, would be given up too.
+    public var maximumVisibleTime = Duration.milliseconds(150)
     /// Loads that run at once, for the fling's estimate of when a queued row's image arrives.
     public var concurrentLoads = 4
     /// The load latency assumed until one is measured.

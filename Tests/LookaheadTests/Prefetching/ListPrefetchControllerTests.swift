@@ -193,6 +193,40 @@ import Testing
         #expect(abs(told.velocity - fling.speed(at: 1.0 / 120)) < 2, "\(told.velocity)")
     }
 
+    /// The rows a coasting fling of 300 rows a second asks for at its first frame, with `latency` measured.
+    private func flingRows(latency: Duration, _ configure: (inout ListPrefetchWindow) -> Void = { _ in }) -> [Int] {
+        var window = ListPrefetchWindow()
+        configure(&window)
+        var controller = ListPrefetchController(itemCount: 2000, configuration: window)
+        controller.recordLoadLatency(latency)
+        let fling = Deceleration(start: 100, speed: 300)
+        scroll(&controller, to: fling.start - 0.2, at: -1.0 / 60, isDecelerating: false)
+        scroll(&controller, to: fling.start, at: 0, isDecelerating: true)
+        scroll(&controller, to: fling.position(at: 1.0 / 60), at: 1.0 / 60, isDecelerating: true)
+        #expect(controller.isFlinging)
+        return controller.desiredRows
+    }
+
+    @Test func theTimeOnScreenAskedOfARowAFlingPassesIsAShareOfTheLatencyWithinBounds() {
+        /// A window that asks for `milliseconds` whatever the latency.
+        func fixed(_ milliseconds: Int64) -> (inout ListPrefetchWindow) -> Void {
+            { window in
+                window.visibleTimePerLatency = 0
+                window.minimumVisibleTime = .milliseconds(milliseconds)
+            }
+        }
+        // 100 ms measured: 70 ms asked, more than the two-frame floor.
+        let fast = flingRows(latency: .milliseconds(100))
+        #expect(fast == flingRows(latency: .milliseconds(100), fixed(70)))
+        let floorOnly = flingRows(latency: .milliseconds(100), fixed(33))
+        // The rows passed quickest are given up: the nearest row asked for is farther along the fling.
+        #expect(fast.min()! > floorOnly.min()!, "\(fast) vs \(floorOnly)")
+        // 1 s measured: 700 ms would leave out rows the fling passes slowly; the ceiling, 150 ms, holds.
+        let slow = flingRows(latency: .seconds(1))
+        #expect(slow == flingRows(latency: .seconds(1), fixed(150)))
+        #expect(slow != flingRows(latency: .seconds(1), fixed(700)))
+    }
+
     @Test func aFastDragIsNotAFlingWhenTheListSaysTheFingerIsOnIt() {
         var told = ListPrefetchController(itemCount: 2000)
         var inferred = ListPrefetchController(itemCount: 2000)

@@ -325,6 +325,10 @@ private final class Simulation: @unchecked Sendable {
             bytesNeverShown: rows.indices.filter { !rows[$0].everDisplayedImage }.reduce(0) {
                 $0 + bytes[$1, default: 0]
             },
+            // Rows never on screen near where the list rests at the end: a prefetch for a scroll that never came.
+            bytesNeverShownAtEnd: rows.indices.filter { row in
+                !rows[row].wasShown && (visible.lowerBound - 40..<visible.upperBound + 40).contains(row)
+            }.reduce(0) { $0 + bytes[$1, default: 0] },
             downloadsStarted: ledger.starts.values.reduce(0, +),
             distinctURLsStarted: ledger.starts.count,
             restarts: ledger.starts.values.reduce(0) { $0 + max(0, $1 - 1) },

@@ -54,6 +54,9 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     /// Bytes received, and of those the bytes of images that never appeared on screen.
     public var bytesDownloaded: Int
     public var bytesNeverShown: Int
+    /// Of those, the bytes of rows near the list's final resting place that were never on screen: the window
+    /// prefetched ahead of a list at rest, for a scroll the scenario ends before.
+    public var bytesNeverShownAtEnd: Int
     /// Transfers started, the distinct URLs among them, and transfers of a URL started again.
     public var downloadsStarted: Int
     public var distinctURLsStarted: Int
@@ -69,6 +72,10 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     }
     /// The share of downloaded bytes never shown.
     public var neverShownShare: Double { bytesDownloaded == 0 ? 0 : Double(bytesNeverShown) / Double(bytesDownloaded) }
+    /// The share of downloaded bytes never shown, leaving out ``bytesNeverShownAtEnd``.
+    public var neverShownDuringScrollShare: Double {
+        bytesDownloaded == 0 ? 0 : Double(bytesNeverShown - bytesNeverShownAtEnd) / Double(bytesDownloaded)
+    }
 }
 
 extension ScrollReport {
@@ -88,6 +95,7 @@ extension ScrollReport {
         mean.placeholderTotal = average(\.placeholderTotal)
         mean.bytesDownloaded = averageCount(\.bytesDownloaded)
         mean.bytesNeverShown = averageCount(\.bytesNeverShown)
+        mean.bytesNeverShownAtEnd = averageCount(\.bytesNeverShownAtEnd)
         mean.downloadsStarted = averageCount(\.downloadsStarted)
         mean.distinctURLsStarted = averageCount(\.distinctURLsStarted)
         mean.restarts = averageCount(\.restarts)

@@ -111,6 +111,14 @@ struct ScrollBenchmark: ParsableCommand {
                             ours.placeholderTotal / max(1, uikit.placeholderTotal)
                         )
                     )
+                    print(
+                        String(
+                            format: "  → lookahead bytes never shown: %.1f%%, %.1f%% leaving out the rows prefetched"
+                                + " ahead of the list at rest at the end",
+                            ours.neverShownShare * 100,
+                            ours.neverShownDuringScrollShare * 100
+                        )
+                    )
                     // The default regime keeps its old id; others and the speed-only run are told apart.
                     let regime = (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
                     let regimeTitle =
