@@ -21,7 +21,7 @@ import Foundation
 /// - **Unbinding** does not cancel: the load becomes a prefetch, and the window decides its fate.
 /// - **No thrash.** Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a
 ///   download no longer wanted goes on for ``Configuration/cancellationDelay``, so a row that comes back joins it.
-///   Only rows a fling has passed are cancelled at once.
+///   Only rows a fling has passed are cancelled at once, and only when a load takes longer than that delay.
 /// - **The first screen** (row 0 and as many more as are visible) keeps its downloads wherever the list goes: a
 ///   tap on the status bar returns there, and finds its images loaded rather than started again.
 /// - **Latency and memory.** How long prefetches take sizes the window; the window holds no more rows than the
@@ -38,9 +38,10 @@ public final class ListImageSlots: Sendable {
         /// `nil`: half a viewport, at least two rows.
         public var keepMargin: Int?
         /// How long a download no longer wanted goes on before it is cancelled (a scroll that turns back soon
-        /// finds it still running). Rows a fling has passed, and rows a jump to the top or the end left, are
-        /// cancelled at once (but for the first screen's). Other jumps are no exception: the first frames of a very fast fling look like
-        /// jumps, and cancelling their loads at once would only send the server work nobody collects.
+        /// finds it still running). Rows a fling has passed (when a load takes longer than this delay), and rows a
+        /// jump to the top or the end left, are cancelled at once (but for the first screen's). Other jumps are no
+        /// exception: the first frames of a very fast fling look like jumps, and cancelling their loads at once
+        /// would only send the server work nobody collects.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
@@ -302,9 +303,12 @@ public final class ListImageSlots: Sendable {
         let limit = state.budget.prefetchLimit(visibleCount: visible.count, costLimit: costLimit)
         plan.wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
         let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
-        // Rows a fling has passed: behind the visible rows, in the direction of the scroll.
+        // Rows a fling has passed: behind the visible rows, in the direction of the scroll. Their downloads stop at
+        // once to free connections for where the fling rests, unless a download takes less than the cancellation
+        // delay: one let go would likely finish first, and a fling back would start it again.
+        let stopsPassedRows = controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
-            guard controller.isFlinging else { return false }
+            guard controller.isFlinging, stopsPassedRows else { return false }
             return controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound
         }
         var tracked: [Int: Duration] = [:]

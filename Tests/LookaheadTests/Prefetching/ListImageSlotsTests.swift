@@ -301,6 +301,38 @@ import Testing
         return rows
     }
 
+    /// The rows a fling passes: their downloads stop at once when a download takes longer than the cancellation
+    /// delay (they would hold connections the resting rows need), else they go on like any row's that leaves.
+    @Test(arguments: [100, 600])
+    func aFlingStopsThePassedRowsDownloadsAtOnceOnlyWhenDownloadsAreSlow(latency: Int64) throws {
+        let loader = makeLoader { $0.window.initialLatency = .milliseconds(latency) }
+        var fling = Fling()
+        var bound: [Int: ImageSlot] = [:]
+        var started: Set<Int> = []
+        var passed: Set<Int> = []
+        var frame = 0
+        var coasting = 0
+        loader.visibleRowsChanged(10..<16, position: fling.position, requests: request)
+        // Until 200 ms into the fling: half the cancellation delay (400 ms) after the first frames' downloads.
+        while coasting < 12, frame < 100 {
+            frame += 1
+            let rows = step(loader, &fling, to: frame)
+            show(rows, in: loader, bound: &bound)
+            scheduler.runAll()
+            started.formUnion(rows.filter { priority($0) != nil })
+            if loader.isFlinging { coasting += 1 }
+            // Behind the rows on screen, beyond the margin a row keeps its download in.
+            passed = started.filter { $0 < rows.lowerBound - 3 }
+        }
+        try #require(loader.isFlinging && passed.count >= 5, "\(passed)")
+        let running = passed.filter { priority($0) != nil }
+        if latency < 400 {
+            #expect(running == passed, "fast downloads go on")
+        } else {
+            #expect(running.isEmpty, "slow downloads stop at once: \(running)")
+        }
+    }
+
     @Test func cellsDeferredDuringAFlingLoadOnceTheyAreWorthLoading() {
         let loader = makeLoader()
         // Held still 3 frames into the coast: the rows on screen were bound while the list was fast.
