@@ -36,10 +36,10 @@ extension ImagePipeline {
         /// processors, their final images encoded (``DiskCacheContent/automatic``), or both (``DiskCacheContent/all``).
         /// Final images are stored only with ``DiskCachePolicy/cacheForever``.
         public var diskCacheContent: DiskCacheContent = .originalData
-        /// When set, a download cancelled or cut short half-way keeps up to this many bytes in the disk cache, and the next
-        /// load of the URL asks for the rest (`Range` + `If-Range`) if the server allowed it (`Accept-Ranges:
-        /// bytes` and a strong validator). `nil` (the default) keeps nothing. Needs a loader that hands over
-        /// partial bodies: ``CurlDataLoader`` and ``URLSessionDataLoader`` both do.
+        /// When set, a download cancelled or cut short half-way keeps up to this many bytes in the disk cache, and
+        /// the next load of the URL asks for the rest (`Range` + `If-Range`) if the server allowed it
+        /// (`Accept-Ranges: bytes` and a strong validator). `nil` (the default) keeps nothing. Needs a loader that
+        /// hands over partial bodies: ``CurlDataLoader`` and ``URLSessionDataLoader`` both do.
         public var partialDownloadLimit: Int?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]

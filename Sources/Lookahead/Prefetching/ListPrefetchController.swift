@@ -19,8 +19,8 @@ import Foundation
 ///   row enters and leaves the screen, and asks only for the rows that would still be on screen long enough
 ///   after their image arrives (a share of the latency, see ``ListPrefetchWindow/minimumVisibleTime``), in the
 ///   order the fling reaches them: the rows it flies past would arrive too late, the rows around its resting point
-///   matter most (``isWorthLoading(_:)`` tells the same for a visible row). The fling ends when its modelled speed falls below `coastingStopSpeed`, or on a
-///   reversal, a jump or a push faster.
+///   matter most (``isWorthLoading(_:)`` tells the same for a visible row). The fling ends when its modelled
+///   speed falls below `coastingStopSpeed`, or on a reversal, a jump or a push faster.
 /// - **Reversal and jumps.** Reversing direction cancels the old side; a jump (scroll to top) cancels everything
 ///   outside the new window.
 ///
@@ -267,8 +267,8 @@ public struct ListPrefetchController: Sendable {
 
     /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
     /// (``ListPrefetchWindow/minimumVisibleTime``, or a share of the latency, after it), were the scroll to
-    /// decelerate from here as `UIScrollView` does. Always true when the list is slow; during a fling, only for the rows it will rest on
-    /// or pass slowly.
+    /// decelerate from here as `UIScrollView` does. Always true when the list is slow; during a fling, only for the
+    /// rows it will rest on or pass slowly.
     public func isWorthLoading(_ row: Int) -> Bool {
         guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)

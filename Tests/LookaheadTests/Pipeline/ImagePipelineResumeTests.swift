@@ -6,8 +6,8 @@ import Testing
 
 @testable import Lookahead
 
-/// Hands over the first half of the image and "is cancelled" (or fails with `firstError`) on its first load; answers later loads with what
-/// `answer` makes of the request headers. Records every request's headers.
+/// Hands over the first half of the image and "is cancelled" (or fails with `firstError`) on its first load;
+/// answers later loads with what `answer` makes of the request headers. Records every request's headers.
 private final class HalfThenRestLoader: DataLoading {
     let body = TestImages.jpeg
     let firstHeaders: [String: String]
