@@ -63,6 +63,10 @@ public final class DiskCache: DataCaching {
         var lastExpirySweep: TimeInterval = 0
         /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
         var pendingJobs = 0
+        /// Entries removed whose files are not yet gone (with how many removals are queued for each), and the
+        /// queued removals of everything: until they run, such a file on disk is a miss, never counted again.
+        var removing: [String: Int] = [:]
+        var removingAll = 0
         /// The index changed since the snapshot was last saved (``DiskCacheIndexSnapshot``).
         var snapshotDue = false
         var snapshotScheduled = false
@@ -180,6 +184,7 @@ public final class DiskCache: DataCaching {
             )
             // The order of use is saved with the next change's snapshot, or by `flush()`.
             if known != nil { state.snapshotDue = true }
+            if known == nil, state.removingAll > 0 || state.removing[name] != nil { return .removed }
             // The index knows every entry on disk unless another cache changed the folder since this one counted
             // it: while the folder's generation says no other did, a miss costs one `pread`. A cache that cannot
             // write keeps no ledger, so it always looks.
@@ -201,6 +206,7 @@ public final class DiskCache: DataCaching {
         var trusted: DiskCacheFile.Stamp?
         switch lookup {
         case .staged(let data): return data
+        case .removed: return nil
         case .unindexed(let generation):
             guard ledger?.peekGeneration() != generation else { return nil }
             state.withLock { $0.othersWrite = true }
@@ -287,6 +293,8 @@ public final class DiskCache: DataCaching {
     /// What the index says about a key, decided under the lock.
     private enum Lookup {
         case staged(Data)
+        /// Removed; its file may still be on disk until the queue removes it.
+        case removed
         /// Not indexed; on disk only if the folder's generation moved on.
         case unindexed(folderGeneration: UInt64)
         case expired
@@ -333,9 +341,16 @@ public final class DiskCache: DataCaching {
         state.withLock { state in
             state.staging[name] = nil
             state.index.remove(name)
+            state.removing[name, default: 0] += 1
             state.pendingJobs += 1
         }
-        enqueue { self.removeFilesUnlessStoredAgain([name]) }
+        enqueue {
+            self.removeFilesUnlessStoredAgain([name])
+            self.state.withLock { state in
+                let left = (state.removing[name] ?? 1) - 1
+                state.removing[name] = left > 0 ? left : nil
+            }
+        }
     }
 
     public func removeAll() {
@@ -343,15 +358,24 @@ public final class DiskCache: DataCaching {
         state.withLock { state in
             state.staging.removeAll()
             state.index.removeAll()
+            state.removingAll += 1
             state.pendingJobs += 1
         }
         enqueue {
             let names = DiskCacheFile.scan(directory: self.path, removeStaleTemporaries: false)?.map(\.name) ?? []
             self.removeFilesUnlessStoredAgain(names)
+            self.state.withLock { $0.removingAll -= 1 }
         }
     }
 
     // MARK: - Inspection
+
+    /// Runs `body` while the cache's queue runs nothing: writes and removals issued meanwhile wait (tests).
+    func holdingQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
+        queue.suspend()
+        defer { queue.resume() }
+        return try body()
+    }
 
     /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the calling
     /// thread.

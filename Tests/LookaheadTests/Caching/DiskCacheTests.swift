@@ -268,6 +268,26 @@ import Testing
         }
     }
 
+    /// A removal's file goes on the cache's queue. Until then the entry is a miss, even when another cache changed
+    /// the folder meanwhile (so a key missing from the index is looked for on disk), and it is not counted again.
+    @Test(arguments: [false, true])
+    func aRemovedEntryIsAMissBeforeItsFileIsGone(removesAll: Bool) {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(0), for: "key-0")
+        cache.flush()
+        cache.holdingQueue {
+            if removesAll { cache.removeAll() } else { cache.removeData(for: "key-0") }
+            let other = DiskCache(directory: folder.url)
+            other.storeData(data(1), for: "key-1")
+            other.flush()
+            #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "key-0")), "the removal waits")
+            #expect(cache.cachedData(for: "key-0") == nil)
+        }
+        cache.flush()
+        #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key-0")))
+        #expect(cache.cachedData(for: "key-0") == nil)
+    }
+
     @Test func removeDataAndRemoveAll() {
         let cache = DiskCache(directory: folder.url)
         for n in 0..<5 { cache.storeData(data(n), for: "key-\(n)") }
