@@ -65,28 +65,50 @@ import Testing
         }.image(for: ImageRequest(url: url))
     }
 
-    @Test(arguments: Loader.allCases)
-    func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest(loader: Loader) async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// A server, and a pipeline on a disk cache in `folder`, with the whole image of `path` as a fresh client gets
+    /// it and the body bytes that took.
+    private func start(_ path: String, loader: Loader) async throws -> (
+        server: FixtureServer, disk: DiskCache, pipeline: ImagePipeline, whole: ImageResponse, total: Int
+    ) {
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk, loader: loader)
-        let path = "/resumable/1.jpg"
         let whole = try await reference(server.url(path + "?w=1024"))
-        let total = server.bodyBytesSent(forPath: path)
-        #expect(total > 32 << 10)
+        return (server, disk, makePipeline(disk, loader: loader), whole, server.bodyBytesSent(forPath: path))
+    }
 
-        let seen = await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=5000"), pipeline, server, path: path)
-        await disk.flush()
-        #expect(server.bodyBytesSent(forPath: path) == total + total / 2)
-
-        let resumed = try await pipeline.image(for: ImageRequest(url: server.url(path + "?w=1024&stall=1&holdMs=5000")))
+    /// Loads `url` again after an interruption at half of its `total` body bytes: the image is `whole`, from one
+    /// `Range` request answered `206`. Returns the bytes that answer carried.
+    private func resumeAfterHalf(
+        _ url: URL,
+        _ pipeline: ImagePipeline,
+        _ server: FixtureServer,
+        path: String,
+        whole: ImageResponse,
+        total: Int
+    ) async throws -> Int {
+        let resumed = try await pipeline.image(for: ImageRequest(url: url))
         #expect(resumed.image == whole.image)
         #expect(server.rangeRequestCount(forPath: path) == 1)
         #expect(server.partialContentCount(forPath: path) == 1)
-        // The second request carried only what the first did not: at most the whole less what the client had seen.
         let rest = server.bodyBytesSent(forPath: path) - total - total / 2
         #expect(rest >= total - total / 2)
+        return rest
+    }
+
+    @Test(arguments: Loader.allCases)
+    func aDownloadCancelledAtHalfResumesAndTransfersOnlyTheRest(loader: Loader) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = "/resumable/1.jpg"
+        let (server, disk, pipeline, whole, total) = try await start(path, loader: loader)
+        #expect(total > 32 << 10)
+
+        let url = server.url(path + "?w=1024&stall=1&holdMs=5000")
+        let seen = await cancelAtHalf(url, pipeline, server, path: path)
+        await disk.flush()
+        #expect(server.bodyBytesSent(forPath: path) == total + total / 2)
+
+        let rest = try await resumeAfterHalf(url, pipeline, server, path: path, whole: whole, total: total)
+        // The second request carried only what the first did not: at most the whole less what the client had seen.
         #expect(rest <= total - Int(seen))
         #expect(seen > 0)
         await server.stop()
@@ -95,23 +117,14 @@ import Testing
     @Test(arguments: Loader.allCases)
     func aConnectionClosedAtHalfIsResumedByTheNextLoad(loader: Loader) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await FixtureServer.start()
-        let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk, loader: loader)
         let path = "/resumable/5.jpg"
-        let whole = try await reference(server.url(path + "?w=1024"))
-        let total = server.bodyBytesSent(forPath: path)
+        let (server, disk, pipeline, whole, total) = try await start(path, loader: loader)
         // The server writes half the body and closes the connection at once.
         let url = server.url(path + "?w=1024&stall=1&holdMs=0")
         await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
         await disk.flush()
 
-        let resumed = try await pipeline.image(for: ImageRequest(url: url))
-        #expect(resumed.image == whole.image)
-        #expect(server.rangeRequestCount(forPath: path) == 1)
-        #expect(server.partialContentCount(forPath: path) == 1)
-        let rest = server.bodyBytesSent(forPath: path) - total - total / 2
-        #expect(rest >= total - total / 2)
+        let rest = try await resumeAfterHalf(url, pipeline, server, path: path, whole: whole, total: total)
         #expect(rest < total)
         await server.stop()
     }
