@@ -36,16 +36,43 @@ public final class DiskCache: DataCaching {
     public let writeRetryInterval: Duration
     /// How long an entry may go unused before it is removed; `nil` keeps entries until the size limit evicts them.
     public let maximumAge: Duration?
+    /// The most bytes of entries stored and not yet written. The writes yield to other work; while they are this
+    /// far behind (a processor kept busy for long), further stores are skipped, so memory stays bounded.
+    public let pendingWriteLimit: Int
 
     private struct Staged {
         let data: Data
         let generation: Int
     }
 
+    /// The entries waiting to be written, served to reads until they are, and the bytes they hold.
+    private struct Staging: Sequence {
+        private var entries: [String: Staged] = [:]
+        private(set) var bytes = 0
+
+        subscript(name: String) -> Staged? {
+            get { entries[name] }
+            set {
+                bytes += (newValue?.data.count ?? 0) - (entries[name]?.data.count ?? 0)
+                entries[name] = newValue
+            }
+        }
+
+        var isEmpty: Bool { entries.isEmpty }
+        var names: Dictionary<String, Staged>.Keys { entries.keys }
+
+        mutating func removeAll() {
+            entries.removeAll()
+            bytes = 0
+        }
+
+        func makeIterator() -> Dictionary<String, Staged>.Iterator { entries.makeIterator() }
+    }
+
     private struct State {
         var index = DiskCacheIndex()
         var isIndexLoaded = false
-        var staging: [String: Staged] = [:]
+        var staging = Staging()
         /// Entry files whose checksum this process verified, as they were then (at most ``trustedLimit``).
         var trusted: [DiskCacheIndex.Name: DiskCacheFile.Stamp] = [:]
         /// The folder, open, for reads; `nil` while it cannot be opened.
@@ -59,6 +86,8 @@ public final class DiskCache: DataCaching {
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
+        /// Stores are being skipped because the writes are ``pendingWriteLimit`` behind (logged once each time).
+        var skippingStores = false
         /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
         /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
@@ -75,7 +104,16 @@ public final class DiskCache: DataCaching {
     }
 
     private let state = Locked(State())
-    private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
+    private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: DiskCache.writeQoS)
+    /// The writes yield to decoding: an image reaches the screen before its bytes reach the disk, and
+    /// ``pendingWriteLimit`` bounds what waits. On Apple platforms utility QoS does that. libdispatch on Linux gives a
+    /// queue's threads only a nice value for its QoS (utility 2, background 10); at 2 the writes take a core from
+    /// the decodes almost as often as they wait for one.
+    #if canImport(Darwin)
+    private static let writeQoS = DispatchQoS.utility
+    #else
+    private static let writeQoS = DispatchQoS.background
+    #endif
     /// `nil` when the folder cannot be written.
     private let ledger: DiskCacheLedger?
     private let logger: Logger
@@ -115,6 +153,8 @@ public final class DiskCache: DataCaching {
     ///   - synchronizesWrites: `fsync` each entry before it is renamed into place. Default off.
     ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
     ///   - maximumAge: How long an entry may go unused before it is removed. Default `nil`: no expiry.
+    ///   - pendingWriteLimit: The most bytes of entries waiting to be written; stores beyond it are skipped until
+    ///     the writes catch up. Default 32 MiB. An entry larger than the limit is stored when nothing else waits.
     ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
     ///   - now: The clock entries' ages are measured on; tests pass one they move by hand.
     public init(
@@ -124,11 +164,13 @@ public final class DiskCache: DataCaching {
         synchronizesWrites: Bool = false,
         writeRetryInterval: Duration = .seconds(60),
         maximumAge: Duration? = nil,
+        pendingWriteLimit: Int = 32 << 20,
         logger: Logger = Logger(label: "lookahead.disk-cache"),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = { now().timeIntervalSince1970 }
         self.maximumAge = maximumAge
+        self.pendingWriteLimit = max(0, pendingWriteLimit)
         self.directory = directory
         self.path = directory.path
         self.sizeLimit = max(0, sizeLimit)
@@ -308,8 +350,19 @@ public final class DiskCache: DataCaching {
         guard size <= Int(Double(sizeLimit) * trimRatio) else { return }
         let name = DiskCacheFile.name(for: key)
         let now = now()
+        var startsSkipping = false
+        var replacesEntry = false
         let scheduled = state.withLock { state -> (generation: Int, evicted: [String], needsSweep: Bool)? in
             guard state.writeFailure == nil || now >= state.writesPausedUntil else { return nil }
+            let waiting = state.staging.bytes - (state.staging[name]?.data.count ?? 0)
+            guard waiting == 0 || waiting + data.count <= pendingWriteLimit else {
+                startsSkipping = !state.skippingStores
+                state.skippingStores = true
+                // An older version of this entry would be served in place of the one skipped.
+                replacesEntry = state.index.contains(name)
+                return nil
+            }
+            state.skippingStores = false
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
             state.index.insert(name, size: size, touchedAt: now)
@@ -327,6 +380,10 @@ public final class DiskCache: DataCaching {
             state.pendingJobs += 1
             return (state.generation, evicted, state.index.totalSize > sizeLimit)
         }
+        if startsSkipping {
+            logger.notice("Disk cache at \(path) skips stores: \(pendingWriteLimit) bytes wait to be written")
+        }
+        if replacesEntry { removeData(for: key) }
         guard let scheduled else { return }
         enqueue {
             let evicted = scheduled.evicted + (scheduled.needsSweep ? self.sweepIndex() : [])
@@ -478,7 +535,7 @@ public final class DiskCache: DataCaching {
     private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
         var taken: DiskCacheIndex? = index
         state.withLock { state in
-            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.keys))
+            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.names))
             state.isIndexLoaded = true
             state.folderGeneration = generation
             state.othersWrite = false

@@ -306,6 +306,40 @@ import Testing
         #expect(cache.cachedData(for: "after") == data(9))
     }
 
+    /// While the writes are behind, stores wait in memory; past `pendingWriteLimit` bytes they are skipped, and a
+    /// skipped store of a key leaves no older version of it to be served.
+    @Test func storesPastThePendingWriteLimitAreSkippedUntilTheWritesCatchUp() {
+        let cache = DiskCache(directory: folder.url, pendingWriteLimit: 1500)
+        cache.storeData(data(0), for: "old")
+        cache.flush()
+        cache.holdingQueue {
+            cache.storeData(data(1), for: "first")
+            cache.storeData(data(2), for: "second")  // 2000 bytes would wait
+            cache.storeData(data(3), for: "old")
+            #expect(cache.cachedData(for: "first") == data(1))
+            #expect(cache.cachedData(for: "second") == nil)
+            #expect(cache.cachedData(for: "old") == nil, "not the version the skipped store replaces")
+        }
+        cache.flush()
+        cache.storeData(data(4), for: "after")
+        cache.flush()
+        let reopened = DiskCache(directory: folder.url)
+        #expect(reopened.cachedData(for: "first") == data(1))
+        #expect(reopened.cachedData(for: "second") == nil)
+        #expect(reopened.cachedData(for: "old") == nil)
+        #expect(reopened.cachedData(for: "after") == data(4))
+    }
+
+    @Test func anEntryLargerThanThePendingWriteLimitIsStoredWhenNothingElseWaits() {
+        let cache = DiskCache(directory: folder.url, pendingWriteLimit: 100)
+        cache.holdingQueue {
+            cache.storeData(data(1), for: "big")
+            #expect(cache.cachedData(for: "big") == data(1))
+        }
+        cache.flush()
+        #expect(DiskCache(directory: folder.url).cachedData(for: "big") == data(1))
+    }
+
     @Test func entriesLargerThanTheLimitAreNotStored() {
         let cache = DiskCache(directory: folder.url, sizeLimit: 1000)
         cache.storeData(data(1, count: 2000), for: "big")

@@ -74,6 +74,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         var failures: Int
         /// CPU seconds of this process during the pass, the in-process server's included; 0 for curl's runs.
         var cpu: Double = 0
+        /// For a pass with a disk cache: the time and CPU until its writes were done as well (`flush()`).
+        var written: (seconds: Double, cpu: Double)?
     }
 
     func validate() throws {
@@ -159,6 +161,17 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         let transportCPU = table.lookahead["data, no disk cache"]!.median(\.cpu)
         let storingCPU = table.lookahead["cold, data only"]!.median(\.cpu)
         let sharedFloor = max(floor, (transportCPU + decodeCPU) / cores)
+        let coldSamples = table.lookahead["cold"]!.compactMap(\.written)
+        let written = Self.median(coldSamples.map(\.seconds))
+        let writtenCPU = Self.median(coldSamples.map(\.cpu))
+        print(
+            String(
+                format: "e2e-written: the cold pass until the disk cache had written every body %.3f s (%.3f s of "
+                    + "CPU); the writes yield to decoding",
+                written,
+                writtenCPU
+            )
+        )
         print(
             String(
                 format: "e2e-cpu: CPU seconds (this process, the in-process server included): cold %.3f, transport "
@@ -332,8 +345,12 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             do {
                 let counter = ByteCounter()
                 let pipeline = Self.makePipeline(folder: folder, counter: counter)
-                record("cold", await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter))
+                let clock = ContinuousClock()
+                let (start, cpuBefore) = (clock.now, processCPU())
+                var cold = await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter)
                 await pipeline.flush()
+                cold.written = ((clock.now - start).seconds, processCPU() - cpuBefore)
+                record("cold", cold)
                 if !coldOnly {
                     record(
                         "warm-memory",
