@@ -86,7 +86,8 @@ public final class DiskCache: DataCaching {
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
-        /// Stores are being skipped because the writes are ``pendingWriteLimit`` behind (logged once each time).
+        /// Stores were skipped because the writes were ``pendingWriteLimit`` behind, and they have not caught up
+        /// since (logged once until they do).
         var skippingStores = false
         /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
@@ -362,7 +363,7 @@ public final class DiskCache: DataCaching {
                 replacesEntry = state.index.contains(name)
                 return nil
             }
-            state.skippingStores = false
+            if waiting == 0 { state.skippingStores = false }
             state.generation += 1
             state.staging[name] = Staged(data: data, generation: state.generation)
             state.index.insert(name, size: size, touchedAt: now)

@@ -300,7 +300,7 @@ enum PhotoThumbnailBenchmark {
                 times.sort()
                 print(times[len(times) // 2])
             """
-        guard let python = which("python3"), let output = try? capture(python, ["-c", script] + files) else {
+        guard let python = pythonWithPillow, let output = try? capture(python, ["-c", script] + files) else {
             return nil
         }
         let values = output.split(separator: "\n").compactMap { Double($0) }

@@ -126,7 +126,7 @@ struct DecodeBenchmark: ParsableCommand {
                 start = time.perf_counter(); once(); times.append(time.perf_counter() - start)
             print(" ".join(str(t) for t in times))
             """
-        guard let python = which("python3"), let output = try? capture(python, ["-c", script, path]) else {
+        guard let python = pythonWithPillow, let output = try? capture(python, ["-c", script, path]) else {
             print("  Pillow not available (pip install pillow)")
             return nil
         }
@@ -149,6 +149,14 @@ func which(_ command: String) -> String? {
     }
     return nil
 }
+
+/// A Python 3 that imports Pillow: the first python3 on PATH that does, else the system's (where Debian's
+/// python3-pil installs, which scripts/bench installs; a python3 of pyenv or a virtual environment on PATH does not
+/// see it). `nil` when none does.
+let pythonWithPillow: String? = {
+    let candidates = [which("python3"), "/usr/bin/python3"].compactMap { $0 }
+    return candidates.first { (try? capture($0, ["-c", "import PIL"])) != nil }
+}()
 
 /// Runs a command to completion; throws when it fails.
 func runCommand(_ executable: String, _ arguments: [String]) throws {

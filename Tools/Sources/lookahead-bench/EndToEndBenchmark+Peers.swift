@@ -16,7 +16,7 @@ extension EndToEndBenchmark {
     func thumbnailPeer(urls: [URL], server: FixtureServer?) async throws -> (
         lookahead: Double, curl: Double, pillow: Double
     )? {
-        guard let python = which("python3"), (try? capture(python, ["-c", "import PIL"])) != nil else {
+        guard let python = pythonWithPillow else {
             print("  e2e-peer: skipped, python3 with Pillow (python3-pil) is not installed")
             return nil
         }
