@@ -102,19 +102,27 @@ public final class DiskCache: DataCaching {
         var snapshotScheduled = false
         /// Whether the last index loaded at open came from the snapshot, for tests.
         var loadedFromSnapshot = false
+        /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
+        var pendingWrites: [@Sendable () -> Void] = []
+        var drainScheduled = false
     }
 
     private let state = Locked(State())
-    private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: DiskCache.writeQoS)
-    /// The writes yield to decoding: an image reaches the screen before its bytes reach the disk, and
-    /// ``pendingWriteLimit`` bounds what waits. On Apple platforms utility QoS does that. libdispatch on Linux gives a
-    /// queue's threads only a nice value for its QoS (utility 2, background 10); at 2 the writes take a core from
-    /// the decodes almost as often as they wait for one.
+    /// Every job but the writes: removals, the index's load and snapshots, and the drains of writes.
+    private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
+    /// The writes, which yield to decoding: an image reaches the screen before its bytes reach the disk. A write
+    /// still waiting ``writeDelay`` after it was queued is done by a drain on `queue` instead, so a busy processor
+    /// delays writes by that much at most, and ``pendingWriteLimit`` bounds what waits. On Apple platforms utility
+    /// QoS yields to the decodes. libdispatch on Linux gives a queue's threads only a nice value for its QoS
+    /// (utility 2, background 10), and at 2 the writes take a core from the decodes almost as often as they wait.
+    private let writeQueue = DispatchQueue(label: "Lookahead.DiskCache.writes", qos: DiskCache.writeQoS)
     #if canImport(Darwin)
     private static let writeQoS = DispatchQoS.utility
     #else
     private static let writeQoS = DispatchQoS.background
     #endif
+    /// Held by every job on either queue while it runs: the folder sees one job at a time, as from one queue.
+    private let jobLock = Locked(())
     /// `nil` when the folder cannot be written.
     private let ledger: DiskCacheLedger?
     private let logger: Logger
@@ -195,7 +203,7 @@ public final class DiskCache: DataCaching {
             logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
         queue.async {
-            self.loadIndex()
+            self.exclusively { self.loadIndex() }
             self.scheduleSnapshot()
         }
     }
@@ -386,7 +394,7 @@ public final class DiskCache: DataCaching {
         }
         if replacesEntry { removeData(for: key) }
         guard let scheduled else { return }
-        enqueue {
+        enqueueWrite {
             let evicted = scheduled.evicted + (scheduled.needsSweep ? self.sweepIndex() : [])
             self.removeFilesUnlessStoredAgain(evicted)
             self.write(name: name, key: key, generation: scheduled.generation)
@@ -431,21 +439,32 @@ public final class DiskCache: DataCaching {
     /// Runs `body` while the cache's queue runs nothing: writes and removals issued meanwhile wait (tests).
     func holdingQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
         queue.suspend()
-        defer { queue.resume() }
+        writeQueue.suspend()
+        defer {
+            writeQueue.resume()
+            queue.resume()
+        }
+        return try body()
+    }
+
+    /// Runs `body` while the write queue runs nothing: only `flush()` or a drain writes meanwhile (tests).
+    func holdingWriteQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
+        writeQueue.suspend()
+        defer { writeQueue.resume() }
         return try body()
     }
 
     /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the calling
     /// thread.
     public func flush() {
-        queue.sync { saveSnapshotIfDue() }
+        queue.sync { flushOnQueue() }
     }
 
     /// Waits until every write and removal issued so far is on disk, and the index is saved, without blocking a
     /// thread: the writes run on the cache's own queue, never on the cooperative pool. Call it before a program
     /// exits.
     public func flush() async {
-        await queue.run { self.saveSnapshotIfDue() }
+        await queue.run { self.flushOnQueue() }
     }
 
     /// Whether the index was loaded from the folder's snapshot when the cache opened, rather than counted.
@@ -580,11 +599,56 @@ public final class DiskCache: DataCaching {
     /// lock it changed the index with, so no snapshot is taken of an index ahead of the disk.
     private func enqueue(_ job: @escaping @Sendable () -> Void) {
         queue.async {
-            job()
+            self.exclusively(job)
             self.state.withLock { $0.pendingJobs -= 1 }
             self.scheduleSnapshot()
         }
     }
+
+    /// Queues a store's job (counted in ``State/pendingJobs`` like any other) on the write queue, and a drain
+    /// ``writeDelay`` later on `queue` when none is due: whatever still waits then is written at once.
+    private func enqueueWrite(_ job: @escaping @Sendable () -> Void) {
+        let schedulesDrain = state.withLock { state -> Bool in
+            state.pendingWrites.append(job)
+            defer { state.drainScheduled = true }
+            return !state.drainScheduled
+        }
+        writeQueue.async { self.exclusively { self.runPendingWrites(upTo: 1) } }
+        guard schedulesDrain else { return }
+        queue.asyncAfter(deadline: .now() + Self.writeDelay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.drainScheduled = false }
+            self.exclusively { self.runPendingWrites(upTo: .max) }
+        }
+    }
+
+    /// Runs the oldest waiting stores' jobs, at most `count`; the caller holds `jobLock`.
+    private func runPendingWrites(upTo count: Int) {
+        var done = 0
+        while done < count,
+            let job = state.withLock({ $0.pendingWrites.isEmpty ? nil : $0.pendingWrites.removeFirst() })
+        {
+            job()
+            state.withLock { $0.pendingJobs -= 1 }
+            done += 1
+        }
+        if done > 0 { scheduleSnapshot() }
+    }
+
+    /// `flush()` on `queue`: the jobs queued there before it are done; the writes still waiting are done now.
+    private func flushOnQueue() {
+        exclusively {
+            runPendingWrites(upTo: .max)
+            saveSnapshotIfDue()
+        }
+    }
+
+    private func exclusively(_ body: () -> Void) {
+        jobLock.withLock { _ in body() }
+    }
+
+    /// The longest a write waits for the write queue before a drain does it.
+    private static let writeDelay = DispatchTimeInterval.milliseconds(500)
 
     /// Saves the snapshot a while after the folder last changed: a burst of stores costs one save.
     private func scheduleSnapshot() {
@@ -598,7 +662,7 @@ public final class DiskCache: DataCaching {
         queue.asyncAfter(deadline: .now() + Self.snapshotDelay) { [weak self] in
             guard let self else { return }
             self.state.withLock { $0.snapshotScheduled = false }
-            self.saveSnapshotIfDue()
+            self.exclusively { self.saveSnapshotIfDue() }
         }
     }
 

@@ -330,6 +330,26 @@ import Testing
         #expect(reopened.cachedData(for: "after") == data(4))
     }
 
+    /// Writes wait for a queue that yields to other work; `flush()` does the waiting ones itself.
+    @Test func flushWritesWhatWaitsForTheWriteQueue() {
+        let cache = DiskCache(directory: folder.url)
+        cache.holdingWriteQueue {
+            for n in 0..<3 { cache.storeData(data(n), for: "key-\(n)") }
+            cache.removeData(for: "key-1")
+            #expect(cache.cachedData(for: "key-0") == data(0))
+            cache.flush()
+            #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "key-0")))
+            #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key-1")))
+            #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "key-2")))
+        }
+        cache.flush()
+        let reopened = DiskCache(directory: folder.url)
+        #expect(reopened.cachedData(for: "key-0") == data(0))
+        #expect(reopened.cachedData(for: "key-1") == nil)
+        #expect(reopened.cachedData(for: "key-2") == data(2))
+        #expect(reopened.totalCount == 2)
+    }
+
     @Test func anEntryLargerThanThePendingWriteLimitIsStoredWhenNothingElseWaits() {
         let cache = DiskCache(directory: folder.url, pendingWriteLimit: 100)
         cache.holdingQueue {
