@@ -83,6 +83,11 @@ public final class DiskCache: DataCaching {
         /// Another cache changed the folder since this one last counted it: a key missing from the index may be on
         /// disk.
         var othersWrite = false
+        /// The folder's generation before the change this cache is making, while it makes it: the ledger then shows
+        /// one or two more, which is no other cache's doing.
+        var ownChangeBase: UInt64?
+        /// Runs inside each change to the folder, before its body (tests).
+        var duringChange: (@Sendable () -> Void)?
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
@@ -259,8 +264,17 @@ public final class DiskCache: DataCaching {
         case .staged(let data): return data
         case .removed: return nil
         case .unindexed(let generation):
-            guard ledger?.peekGeneration() != generation else { return nil }
-            state.withLock { $0.othersWrite = true }
+            let peeked = ledger?.peekGeneration()
+            guard peeked != generation else { return nil }
+            let othersChanged = state.withLock { state -> Bool in
+                // A change of this cache's own moves the generation too; the index already counts it.
+                if !state.othersWrite, let peeked, let base = state.ownChangeBase, (1...2).contains(peeked &- base) {
+                    return false
+                }
+                state.othersWrite = true
+                return true
+            }
+            guard othersChanged else { return nil }
             size = nil
             touch = false
             indexed = false
@@ -436,15 +450,24 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Inspection
 
-    /// Runs `body` while the cache's queue runs nothing: writes and removals issued meanwhile wait (tests).
-    func holdingQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` while the cache's queues run nothing: writes and removals issued meanwhile wait (tests). A job
+    /// already running ends first, since a drain would also write what `body` stores.
+    func holdingQueue<Result>(_ body: () -> Result) -> Result {
         queue.suspend()
         writeQueue.suspend()
         defer {
             writeQueue.resume()
             queue.resume()
         }
-        return try body()
+        return jobLock.withLock { _ in body() }
+    }
+
+    /// Whether a key missing from the index may be on disk, another cache having changed the folder (tests).
+    var othersMayHaveWritten: Bool { state.withLock { $0.othersWrite } }
+
+    /// Sets what runs inside each change to the folder, before its body (tests).
+    func setDuringChange(_ body: (@Sendable () -> Void)?) {
+        state.withLock { $0.duringChange = body }
     }
 
     /// Runs `body` while the write queue runs nothing: only `flush()` or a drain writes meanwhile (tests).
@@ -613,7 +636,11 @@ public final class DiskCache: DataCaching {
             defer { state.drainScheduled = true }
             return !state.drainScheduled
         }
-        writeQueue.async { self.exclusively { self.runPendingWrites(upTo: 1) } }
+        writeQueue.async {
+            // Until the index is loaded (first on `queue`), a drain does the writes: a count of the folder then
+            // would find a file written here whose removal is queued behind it, and keep it.
+            self.exclusively { if self.state.withLock({ $0.isIndexLoaded }) { self.runPendingWrites(upTo: 1) } }
+        }
         guard schedulesDrain else { return }
         queue.asyncAfter(deadline: .now() + Self.writeDelay) { [weak self] in
             guard let self else { return }
@@ -685,19 +712,23 @@ public final class DiskCache: DataCaching {
     ) -> Result {
         if held.values == nil, held.isLocked { count(&held) }
         let before = held.values?.generation
-        state.withLock { state in
+        let duringChange = state.withLock { state in
             if before != state.folderGeneration { state.othersWrite = true }
+            state.ownChangeBase = before
+            return state.duringChange
         }
         // Advanced before the change too: a snapshot taken at `before` no longer describes the folder, even if this
         // process is killed before the change ends.
         held.values?.generation &+= 1
         held.save()
+        duringChange?()
         let result = body(&held)
         held.values?.generation &+= 1
         held.save()
         let after = held.values?.generation
         state.withLock { state in
             state.folderGeneration = after
+            state.ownChangeBase = nil
             state.snapshotDue = true
         }
         return result

@@ -350,6 +350,33 @@ import Testing
         #expect(reopened.totalCount == 2)
     }
 
+    /// A miss while this cache's own write holds the folder sees the ledger's generation moved by that write, not
+    /// by another cache: later misses still trust the index. Another cache's write is still noticed.
+    @Test func aMissDuringItsOwnWriteKeepsTrustingTheIndex() {
+        let cache = DiskCache(directory: folder.url)
+        cache.flush()
+        let reached = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        cache.setDuringChange {
+            reached.signal()
+            release.wait()
+        }
+        cache.storeData(data(1), for: "key-1")
+        reached.wait()
+        cache.setDuringChange(nil)
+        #expect(cache.cachedData(for: "absent") == nil)
+        #expect(!cache.othersMayHaveWritten)
+        release.signal()
+        cache.flush()
+        #expect(!cache.othersMayHaveWritten)
+
+        let other = DiskCache(directory: folder.url)
+        other.storeData(data(2), for: "key-2")
+        other.flush()
+        #expect(cache.cachedData(for: "key-2") == data(2))
+        #expect(cache.othersMayHaveWritten)
+    }
+
     @Test func anEntryLargerThanThePendingWriteLimitIsStoredWhenNothingElseWaits() {
         let cache = DiskCache(directory: folder.url, pendingWriteLimit: 100)
         cache.holdingQueue {
