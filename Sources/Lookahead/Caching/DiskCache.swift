@@ -406,7 +406,7 @@ public final class DiskCache: DataCaching {
         if startsSkipping {
             logger.notice("Disk cache at \(path) skips stores: \(pendingWriteLimit) bytes wait to be written")
         }
-        if replacesEntry { removeData(for: key) }
+        if replacesEntry { removeEntry(named: name) }
         guard let scheduled else { return }
         enqueueWrite {
             let evicted = scheduled.evicted + (scheduled.needsSweep ? self.sweepIndex() : [])
@@ -417,7 +417,11 @@ public final class DiskCache: DataCaching {
 
     public func removeData(for key: String) {
         guard !isReadOnly else { return }
-        let name = DiskCacheFile.name(for: key)
+        removeEntry(named: DiskCacheFile.name(for: key))
+    }
+
+    /// ``removeData(for:)`` of the entry file `name`.
+    private func removeEntry(named name: String) {
         state.withLock { state in
             state.staging[name] = nil
             state.index.remove(name)
@@ -633,8 +637,9 @@ public final class DiskCache: DataCaching {
     private func enqueueWrite(_ job: @escaping @Sendable () -> Void) {
         let schedulesDrain = state.withLock { state -> Bool in
             state.pendingWrites.append(job)
-            defer { state.drainScheduled = true }
-            return !state.drainScheduled
+            let schedulesDrain = !state.drainScheduled
+            state.drainScheduled = true
+            return schedulesDrain
         }
         writeQueue.async {
             // Until the index is loaded (first on `queue`), a drain does the writes: a count of the folder then
