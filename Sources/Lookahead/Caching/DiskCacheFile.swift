@@ -113,9 +113,9 @@ enum DiskCacheFile {
     /// the caller for the name too).
     ///
     /// - Parameters:
-    ///   - expectedFileSize: The file's size as the index knows it, if it does: then one `readv` reads the header
-    ///     and the data straight into the returned buffer (and one spare byte, which shows a longer file), with no
-    ///     `fstat`. Any surprise falls back to measuring the file.
+    ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails. Knowing the size, one
+    ///     `pread` takes the header and the data into the buffer the data is returned in (and one spare byte, which
+    ///     shows a longer file). Any surprise falls back to measuring the file.
     ///   - touch: Set the file's modification time to now, which is how recency survives a relaunch. The caller
     ///     asks for it at most once per ``touchInterval`` per entry.
     ///   - trusted: The stamp of the file when this process last verified it: while the file still has it, the
@@ -164,19 +164,15 @@ enum DiskCacheFile {
         // what was verified, so the checksum is not computed again. The header is still checked.
         let checksums = stamp == nil || stamp != trusted
         let fileSize = stamp.map { Int($0.size) } ?? expectedFileSize
-        let result = withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
-            if let fileSize, fileSize >= headerSize,
-                let result = readKnownSize(
-                    descriptor,
-                    header,
-                    keyDigest: keyDigest,
-                    fileSize: fileSize,
-                    checksums: checksums
-                )
-            {
-                return result
+        let result: ReadResult
+        if let fileSize, fileSize >= headerSize,
+            let known = readKnownSize(descriptor, keyDigest: keyDigest, fileSize: fileSize, checksums: checksums)
+        {
+            result = known
+        } else {
+            result = withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
+                readMeasuring(descriptor, header, keyDigest: keyDigest)
             }
-            return readMeasuring(descriptor, header, keyDigest: keyDigest)
         }
         guard case .hit = result else { return (result, nil) }
         if touch {
@@ -216,36 +212,39 @@ enum DiskCacheFile {
         }
     }
 
-    /// One `readv` of a file whose size the index knows; `nil` when the file is not that size.
+    /// One `pread` of a file whose size is known, header and data into one buffer, with a spare byte that shows a
+    /// longer file; `nil` when the file is not that size.
     private static func readKnownSize(
         _ descriptor: Int32,
-        _ header: UnsafeMutableRawBufferPointer,
         keyDigest: [UInt8],
         fileSize: Int,
         checksums: Bool = true
     ) -> ReadResult? {
         let dataCount = fileSize - headerSize
-        guard let storage = malloc(max(1, dataCount)) else { return nil }
-        var spare: UInt8 = 0
-        let count = withUnsafeMutablePointer(to: &spare) { spare in
-            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { vectors in
-                vectors[0] = iovec(iov_base: header.baseAddress, iov_len: headerSize)
-                vectors[1] = iovec(iov_base: storage, iov_len: dataCount)
-                vectors[2] = iovec(iov_base: UnsafeMutableRawPointer(spare), iov_len: 1)
-                return readv(descriptor, vectors.baseAddress, 3)
-            }
-        }
-        guard count == fileSize else {
+        guard let storage = malloc(fileSize + 1) else { return nil }
+        guard pread(descriptor, storage, fileSize + 1, 0) == fileSize else {
             free(storage)
             return nil
         }
-        return verified(
-            header,
+        let result = verify(
+            UnsafeRawBufferPointer(start: storage, count: headerSize),
             count: headerSize,
             keyDigest: keyDigest,
-            storage: storage,
             dataCount: dataCount,
+            data: UnsafeRawBufferPointer(start: storage + headerSize, count: dataCount),
             checksums: checksums
+        )
+        guard case .hit = result else {
+            free(storage)
+            return result
+        }
+        // The data is handed out where it lies, after the header; freeing it frees the whole buffer.
+        return .hit(
+            Data(
+                bytesNoCopy: storage + headerSize,
+                count: dataCount,
+                deallocator: .custom { data, _ in free(data - headerSize) }
+            )
         )
     }
 
