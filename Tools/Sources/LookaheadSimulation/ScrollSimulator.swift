@@ -120,7 +120,7 @@ private final class Simulation: @unchecked Sendable {
                 scheduler: deferred
             )
             if strategy != .uikit { prefetcher?.priority = .normal }
-        case .synchronous, .oracle:
+        case .synchronous, .oracle, .oracleAtRelease:
             self.loader = nil
             self.prefetcher = nil
         }
@@ -135,10 +135,24 @@ private final class Simulation: @unchecked Sendable {
     func run() -> ScrollReport {
         let frames = scenario.frames()
         let offsets = frames.map(\.offset)
-        if strategy == .oracle { visibleFrames = Self.visibleFrames(offsets, scenario: scenario) }
+        if strategy.isOracle { visibleFrames = Self.visibleFrames(offsets, scenario: scenario) }
+        let firstCoastingFrame = frames.firstIndex(where: \.isDecelerating) ?? offsets.count
         var lastOffset = 0.0
         for (index, offset) in offsets.enumerated() {
             frameIndex = index
+            if strategy == .oracleAtRelease, index < firstCoastingFrame {
+                // Until the fling begins, it expects the scroll to go on at the speed of the last frame.
+                let step = index > 0 ? offset - offsets[index - 1] : 0
+                let maximum = Double(scenario.rows) - scenario.viewportRows
+                let expected =
+                    offsets[...index]
+                    + (1..<(offsets.count - index)).map {
+                        min(max(0, offset + step * Double($0)), maximum)
+                    }
+                visibleFrames = Self.visibleFrames(Array(expected), scenario: scenario)
+            } else if strategy == .oracleAtRelease, index == firstCoastingFrame {
+                visibleFrames = Self.visibleFrames(offsets, scenario: scenario)
+            }
             // A frame blocked by a synchronous load pushes the clock past later frames: those run at once.
             time.run(until: max(frame * index, time.now))
             let frameStart = time.now
@@ -213,7 +227,7 @@ private final class Simulation: @unchecked Sendable {
                 appeared(row)
             }
             blocked.virtual = time.now - frameStart
-        case .oracle:
+        case .oracle, .oracleAtRelease:
             for row in left { release(row) }
             for row in came {
                 _ = take(row)
@@ -231,7 +245,7 @@ private final class Simulation: @unchecked Sendable {
     }
 
     private func hasImage(_ row: Int) -> Bool {
-        if strategy == .oracle { return pipeline.cachedImage(for: requests[row]) != nil }
+        if strategy.isOracle { return pipeline.cachedImage(for: requests[row]) != nil }
         guard let cell = cells.firstIndex(where: { $0.row == row }) else { return false }
         return cells[cell].slot.state.image != nil
     }

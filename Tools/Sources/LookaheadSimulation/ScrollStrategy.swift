@@ -19,6 +19,15 @@ public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// optimum: a greedy schedule can lose to a policy that, say, keeps a connection for the far side of a
     /// reversal, and Lookahead does beat it on some trajectories.
     case oracle
+    /// The oracle, told the trajectory only when the first fling begins (the finger lifts, or the list is flung
+    /// from rest), as `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` tells where a fling will
+    /// rest; until then it expects the scroll to go on at its current speed. The reference for a loader that
+    /// cannot know a fling before it happens: the oracle loads the rows a fling will fly past while the finger
+    /// still drags slowly.
+    case oracleAtRelease
+
+    /// Whether it is one of the oracles, which load by knowing the future rather than through a prefetcher.
+    var isOracle: Bool { self == .oracle || self == .oracleAtRelease }
 
     /// Whether configure blocks the main thread until the image is there.
     var isSynchronous: Bool { self == .synchronous || self == .prefetchSynchronous }
@@ -32,6 +41,7 @@ public enum ScrollStrategy: String, Sendable, Hashable, Codable, CaseIterable {
         case .uikit: "uikit-2"
         case .lookahead: "lookahead"
         case .oracle: "oracle"
+        case .oracleAtRelease: "oracle@lift"
         }
     }
 }

@@ -102,12 +102,15 @@ struct ScrollBenchmark: ParsableCommand {
                 for report in results { print("  " + Self.row(report)) }
                 if let ours = results.first(where: { $0.strategy == .lookahead }),
                     let oracle = results.first(where: { $0.strategy == .oracle }),
-                    let uikit = results.first(where: { $0.strategy == .uikit })
+                    let uikit = results.first(where: { $0.strategy == .uikit }),
+                    let atRelease = results.first(where: { $0.strategy == .oracleAtRelease })
                 {
                     print(
                         String(
-                            format: "  → lookahead placeholder total: %.2f× the oracle's, %.2f× uikit-2's",
+                            format: "  → lookahead placeholder total: %.2f× the oracle's, %.2f× oracle@lift's "
+                                + "(told the trajectory when the fling begins), %.2f× uikit-2's",
                             ours.placeholderTotal / max(1, oracle.placeholderTotal),
+                            ours.placeholderTotal / max(1, atRelease.placeholderTotal),
                             ours.placeholderTotal / max(1, uikit.placeholderTotal)
                         )
                     )
@@ -131,6 +134,10 @@ struct ScrollBenchmark: ParsableCommand {
                         lookahead: ours.placeholderTotal,
                         peers: [
                             .init(name: "oracle (knows every latency)", value: oracle.placeholderTotal),
+                            .init(
+                                name: "oracle told the trajectory when the fling begins",
+                                value: atRelease.placeholderTotal
+                            ),
                             .init(name: "UIKit prefetching, 2 rows", value: uikit.placeholderTotal),
                         ],
                         goal: "close to the oracle",
@@ -175,19 +182,32 @@ struct ScrollBenchmark: ParsableCommand {
     /// Lookahead against the oracle on every seed: the ratio of placeholder time, and Lookahead's wasted share.
     private static func printPerSeed(_ runs: [[ScrollReport]]) {
         var ratios: [Double] = []
-        var line = "  per seed (lookahead ÷ oracle placeholder, never-shown %):"
+        var releaseRatios: [Double] = []
+        var line = "  per seed (lookahead ÷ oracle placeholder, ÷ oracle@lift, never-shown %):"
         for reports in runs {
             guard let ours = reports.first(where: { $0.strategy == .lookahead }),
-                let oracle = reports.first(where: { $0.strategy == .oracle })
+                let oracle = reports.first(where: { $0.strategy == .oracle }),
+                let atRelease = reports.first(where: { $0.strategy == .oracleAtRelease })
             else { continue }
             let ratio = ours.placeholderTotal / max(1, oracle.placeholderTotal)
+            let releaseRatio = ours.placeholderTotal / max(1, atRelease.placeholderTotal)
             ratios.append(ratio)
-            line += String(format: " %llu:%.2f/%.0f", ours.seed, ratio, ours.neverShownShare * 100)
+            releaseRatios.append(releaseRatio)
+            line += String(format: " %llu:%.2f/%.2f/%.0f", ours.seed, ratio, releaseRatio, ours.neverShownShare * 100)
         }
         print(line)
-        if let worst = ratios.max() {
+        if let worst = ratios.max(), let releaseWorst = releaseRatios.max() {
             let mean = ratios.reduce(0, +) / Double(ratios.count)
-            print(String(format: "  ratio per seed: mean %.2f, worst %.2f", mean, worst))
+            let releaseMean = releaseRatios.reduce(0, +) / Double(releaseRatios.count)
+            print(
+                String(
+                    format: "  ratio per seed: mean %.2f, worst %.2f; to oracle@lift: mean %.2f, worst %.2f",
+                    mean,
+                    worst,
+                    releaseMean,
+                    releaseWorst
+                )
+            )
         }
     }
 
@@ -203,7 +223,7 @@ enum ScrollChart {
     static func svg(_ reports: [ScrollReport], seeds: Int) -> String {
         let trajectories = ScrollScenario.Trajectory.allCases
         let strategies = ScrollStrategy.allCases
-        let colors = ["#9e9e9e", "#bcaaa4", "#90caf9", "#ffb74d", "#43a047", "#5e35b1"]
+        let colors = ["#9e9e9e", "#bcaaa4", "#90caf9", "#ffb74d", "#43a047", "#5e35b1", "#b39ddb"]
         let width = 900.0
         let height = 420.0
         let left = 70.0

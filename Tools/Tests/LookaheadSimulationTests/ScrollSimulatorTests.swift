@@ -60,6 +60,22 @@ import Testing
         #expect(uikit.cancellations * 2 > uikit.downloadsStarted, "the fixed window thrashes, as measured before")
     }
 
+    @Test func onAFastNetworkTheOraclesLeadComesFromKnowingTheFlingBeforeItBegins() {
+        var scenario = ScrollScenario()
+        scenario.latencyMilliseconds = 50...150
+        scenario.frameRate = 60
+        let reports = Dictionary(uniqueKeysWithValues: ScrollSimulator.compare(scenario).map { ($0.strategy, $0) })
+        let lookahead = reports[.lookahead]!
+        let oracle = reports[.oracle]!
+        let atRelease = reports[.oracleAtRelease]!
+        // Told the trajectory only when the finger lifts, the oracle loses the rows the fling flies past first,
+        // and with them its lead over the loader, which learns of the fling at the same moment.
+        #expect(oracle.placeholderTotal < lookahead.placeholderTotal)
+        #expect(oracle.placeholderTotal < atRelease.placeholderTotal)
+        #expect(oracle.downloadsStarted > atRelease.downloadsStarted)
+        #expect(lookahead.placeholderTotal < atRelease.placeholderTotal)
+    }
+
     @Test func synchronousLoadingFreezes() {
         var slow = ScrollScenario()
         slow.trajectory = .slowDrag
