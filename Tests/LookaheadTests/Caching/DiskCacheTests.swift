@@ -144,6 +144,21 @@ import Testing
         #expect(cache.cachedData(for: "key") == nil)
     }
 
+    @Test(arguments: [1, 4096]) func aFileWithBytesAppendedIsAMissAndTheEntryIsRemoved(extra: Int) throws {
+        let cache = DiskCache(directory: folder.url)
+        cache.storeData(data(5, count: 4000), for: "key")
+        cache.flush()
+        // A hit first, so the index knows the file's size; then the file grows behind the cache's back.
+        #expect(cache.cachedData(for: "key") == data(5, count: 4000))
+        let path = cache.filePath(for: "key")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.append(Data(repeating: 0xAB, count: extra))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(cache.cachedData(for: "key") == nil)
+        cache.flush()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func aFileForAnotherKeyIsAMiss() throws {
         let cache = DiskCache(directory: folder.url)
         cache.storeData(data(1), for: "a")
