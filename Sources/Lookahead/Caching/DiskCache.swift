@@ -110,6 +110,8 @@ public final class DiskCache: DataCaching {
         /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
         var pendingWrites: [@Sendable () -> Void] = []
         var drainScheduled = false
+        /// How long a write waits for the write queue before a drain does it.
+        var writeDelay = DiskCache.writeDelay
     }
 
     private let state = Locked(State())
@@ -474,6 +476,11 @@ public final class DiskCache: DataCaching {
         state.withLock { $0.duringChange = body }
     }
 
+    /// Sets how long a write waits for the write queue before a drain does it (tests).
+    func setWriteDelay(_ delay: DispatchTimeInterval) {
+        state.withLock { $0.writeDelay = delay }
+    }
+
     /// Runs `body` while the write queue runs nothing: only `flush()` or a drain writes meanwhile (tests).
     func holdingWriteQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
         writeQueue.suspend()
@@ -635,11 +642,11 @@ public final class DiskCache: DataCaching {
     /// Queues a store's job (counted in ``State/pendingJobs`` like any other) on the write queue, and a drain
     /// ``writeDelay`` later on `queue` when none is due: whatever still waits then is written at once.
     private func enqueueWrite(_ job: @escaping @Sendable () -> Void) {
-        let schedulesDrain = state.withLock { state -> Bool in
+        let (schedulesDrain, delay) = state.withLock { state -> (Bool, DispatchTimeInterval) in
             state.pendingWrites.append(job)
             let schedulesDrain = !state.drainScheduled
             state.drainScheduled = true
-            return schedulesDrain
+            return (schedulesDrain, state.writeDelay)
         }
         writeQueue.async {
             // Until the index is loaded (first on `queue`), a drain does the writes: a count of the folder then
@@ -647,7 +654,7 @@ public final class DiskCache: DataCaching {
             self.exclusively { if self.state.withLock({ $0.isIndexLoaded }) { self.runPendingWrites(upTo: 1) } }
         }
         guard schedulesDrain else { return }
-        queue.asyncAfter(deadline: .now() + Self.writeDelay) { [weak self] in
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
             self.state.withLock { $0.drainScheduled = false }
             self.exclusively { self.runPendingWrites(upTo: .max) }
@@ -679,7 +686,7 @@ public final class DiskCache: DataCaching {
         jobLock.withLock { _ in body() }
     }
 
-    /// The longest a write waits for the write queue before a drain does it.
+    /// The longest a write waits for the write queue before a drain does it, unless a test sets another.
     private static let writeDelay = DispatchTimeInterval.milliseconds(500)
 
     /// Saves the snapshot a while after the folder last changed: a burst of stores costs one save.

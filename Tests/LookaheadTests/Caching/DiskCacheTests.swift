@@ -365,6 +365,24 @@ import Testing
         #expect(reopened.totalCount == 2)
     }
 
+    /// A write the write queue leaves waiting is done by the drain on the cache's own queue, with no `flush()`.
+    @Test func aWriteTheWriteQueueLeavesWaitingIsDoneByTheDrain() {
+        let cache = DiskCache(directory: folder.url)
+        cache.flush()
+        cache.setWriteDelay(.milliseconds(0))
+        let changing = DispatchSemaphore(value: 0)
+        cache.setDuringChange { changing.signal() }
+        cache.holdingWriteQueue {
+            cache.storeData(data(4), for: "key")
+            // The write queue runs nothing and nobody flushes: only the drain can make this change. The timeout
+            // only keeps a broken drain from hanging the run.
+            #expect(changing.wait(timeout: .now() + 60) == .success)
+        }
+        cache.setDuringChange(nil)
+        cache.flush()
+        #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(4))
+    }
+
     /// A miss while this cache's own write holds the folder sees the ledger's generation moved by that write, not
     /// by another cache: later misses still trust the index. Another cache's write is still noticed.
     @Test func aMissDuringItsOwnWriteKeepsTrustingTheIndex() {
