@@ -663,15 +663,17 @@ public final class DiskCache: DataCaching {
 
     /// Runs the oldest waiting stores' jobs, at most `count`; the caller holds `jobLock`.
     private func runPendingWrites(upTo count: Int) {
-        var done = 0
-        while done < count,
-            let job = state.withLock({ $0.pendingWrites.isEmpty ? nil : $0.pendingWrites.removeFirst() })
-        {
+        // Taken in one go: a drain of many does not shift the queue once per job.
+        let jobs = state.withLock { state in
+            let jobs = Array(state.pendingWrites.prefix(count))
+            state.pendingWrites.removeFirst(jobs.count)
+            return jobs
+        }
+        for job in jobs {
             job()
             state.withLock { $0.pendingJobs -= 1 }
-            done += 1
         }
-        if done > 0 { scheduleSnapshot() }
+        if !jobs.isEmpty { scheduleSnapshot() }
     }
 
     /// `flush()` on `queue`: the jobs queued there before it are done; the writes still waiting are done now.

@@ -170,9 +170,7 @@ enum DiskCacheFile {
         {
             result = known
         } else {
-            result = withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
-                readMeasuring(descriptor, header, keyDigest: keyDigest)
-            }
+            result = readMeasuring(descriptor, keyDigest: keyDigest)
         }
         guard case .hit = result else { return (result, nil) }
         if touch {
@@ -218,27 +216,51 @@ enum DiskCacheFile {
         _ descriptor: Int32,
         keyDigest: [UInt8],
         fileSize: Int,
-        checksums: Bool = true
+        checksums: Bool
     ) -> ReadResult? {
-        let dataCount = fileSize - headerSize
         guard let storage = malloc(fileSize + 1) else { return nil }
         guard pread(descriptor, storage, fileSize + 1, 0) == fileSize else {
             free(storage)
             return nil
         }
+        return verified(storage, fileSize: fileSize, keyDigest: keyDigest, checksums: checksums)
+    }
+
+    /// Reads a file of unknown size: `fstat`, then the whole file.
+    private static func readMeasuring(_ descriptor: Int32, keyDigest: [UInt8]) -> ReadResult {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
+        let fileSize = Int(info.st_size)
+        guard let storage = malloc(max(1, fileSize)) else { return .corrupt("out of memory") }
+        guard preadFully(descriptor, UnsafeMutableRawBufferPointer(start: storage, count: fileSize), at: 0) else {
+            free(storage)
+            return .corrupt("short read")
+        }
+        return verified(storage, fileSize: fileSize, keyDigest: keyDigest, checksums: true)
+    }
+
+    /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies, after the header
+    /// (freeing it frees the whole buffer); anything else frees `storage`.
+    private static func verified(
+        _ storage: UnsafeMutableRawPointer,
+        fileSize: Int,
+        keyDigest: [UInt8],
+        checksums: Bool
+    ) -> ReadResult {
+        let headerCount = min(fileSize, headerSize)
+        let dataCount = fileSize - headerCount
         let result = verify(
-            UnsafeRawBufferPointer(start: storage, count: headerSize),
-            count: headerSize,
+            UnsafeRawBufferPointer(start: storage, count: headerCount),
+            count: headerCount,
             keyDigest: keyDigest,
             dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage + headerSize, count: dataCount),
+            data: UnsafeRawBufferPointer(start: storage + headerCount, count: dataCount),
             checksums: checksums
         )
         guard case .hit = result else {
             free(storage)
             return result
         }
-        // The data is handed out where it lies, after the header; freeing it frees the whole buffer.
         return .hit(
             Data(
                 bytesNoCopy: storage + headerSize,
@@ -246,54 +268,6 @@ enum DiskCacheFile {
                 deallocator: .custom { data, _ in free(data - headerSize) }
             )
         )
-    }
-
-    /// Reads a file of unknown size: `fstat`, the header, then the data.
-    private static func readMeasuring(
-        _ descriptor: Int32,
-        _ header: UnsafeMutableRawBufferPointer,
-        keyDigest: [UInt8]
-    ) -> ReadResult {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
-        let fileSize = Int(info.st_size)
-        let headerCount = min(fileSize, headerSize)
-        guard preadFully(descriptor, UnsafeMutableRawBufferPointer(rebasing: header[0..<headerCount]), at: 0) else {
-            return .corrupt("short read")
-        }
-        let dataCount = max(0, fileSize - headerSize)
-        guard let storage = malloc(max(1, dataCount)) else { return .corrupt("out of memory") }
-        let data = UnsafeMutableRawBufferPointer(start: storage, count: dataCount)
-        guard headerCount < headerSize || preadFully(descriptor, data, at: off_t(headerSize)) else {
-            free(storage)
-            return .corrupt("short read")
-        }
-        return verified(header, count: headerCount, keyDigest: keyDigest, storage: storage, dataCount: dataCount)
-    }
-
-    /// Verifies the header and the `dataCount` bytes at `storage`: a hit hands `storage` out as the entry's data
-    /// (freed with it); anything else frees it.
-    private static func verified(
-        _ header: UnsafeMutableRawBufferPointer,
-        count: Int,
-        keyDigest: [UInt8],
-        storage: UnsafeMutableRawPointer,
-        dataCount: Int,
-        checksums: Bool = true
-    ) -> ReadResult {
-        let result = verify(
-            UnsafeRawBufferPointer(header),
-            count: count,
-            keyDigest: keyDigest,
-            dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage, count: dataCount),
-            checksums: checksums
-        )
-        guard case .hit = result else {
-            free(storage)
-            return result
-        }
-        return .hit(Data(bytesNoCopy: storage, count: dataCount, deallocator: .free))
     }
 
     /// Checks a header (`count` bytes of it were read) against the key's digest and the data that follows it;

@@ -140,18 +140,10 @@ private final class Simulation: @unchecked Sendable {
         var lastOffset = 0.0
         for (index, offset) in offsets.enumerated() {
             frameIndex = index
-            if strategy == .oracleAtRelease, index < firstCoastingFrame {
+            if strategy == .oracleAtRelease, index <= firstCoastingFrame {
                 // Until the fling begins, it expects the scroll to go on at the speed of the last frame.
-                let step = index > 0 ? offset - offsets[index - 1] : 0
-                let maximum = Double(scenario.rows) - scenario.viewportRows
-                let expected =
-                    offsets[...index]
-                    + (1..<(offsets.count - index)).map {
-                        min(max(0, offset + step * Double($0)), maximum)
-                    }
-                visibleFrames = Self.visibleFrames(Array(expected), scenario: scenario)
-            } else if strategy == .oracleAtRelease, index == firstCoastingFrame {
-                visibleFrames = Self.visibleFrames(offsets, scenario: scenario)
+                let known = index < firstCoastingFrame ? extrapolated(offsets, from: index) : offsets
+                visibleFrames = Self.visibleFrames(known, scenario: scenario)
             }
             // A frame blocked by a synchronous load pushes the clock past later frames: those run at once.
             time.run(until: max(frame * index, time.now))
@@ -300,6 +292,14 @@ private final class Simulation: @unchecked Sendable {
                 self.time.schedule(after: .zero) { [weak self] in self?.scheduleOracleLoads() }
             }
         }
+    }
+
+    /// The offsets up to frame `index`, then on at the speed of that frame, within the list.
+    private func extrapolated(_ offsets: [Double], from index: Int) -> [Double] {
+        let step = index > 0 ? offsets[index] - offsets[index - 1] : 0
+        let maximum = Double(scenario.rows) - scenario.viewportRows
+        return Array(offsets[...index])
+            + (1..<(offsets.count - index)).map { min(max(0, offsets[index] + step * Double($0)), maximum) }
     }
 
     /// For each row, the frames at which it is on screen.
