@@ -13,28 +13,53 @@ package enum HEIFCodedSizes {
     /// item. `nil` when an `av1C` has no sequence header and no `av01` item's data has one either: such a decode could
     /// not be bounded.
     package static func declaredSizes(in data: Data) -> [(width: Int, height: Int)]? {
+        inspect(data).sizes
+    }
+
+    /// What a look at a HEIF file's boxes tells before libheif reads it.
+    package struct Inspection {
+        /// ``declaredSizes(in:)``.
+        package var sizes: [(width: Int, height: Int)]?
+        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``.
+        /// libheif follows them recursively as it reads the file: a grid whose tile is the grid itself overflows
+        /// its stack, so such a file is never handed to it.
+        package var referencesAreBounded: Bool
+    }
+
+    /// The longest chain of item references a file may have: a grid of tiles with a thumbnail, an alpha plane and
+    /// metadata takes three or four.
+    static let maximumReferenceDepth = 32
+
+    /// Reads a file's boxes once, for ``Inspection``.
+    package static func inspect(_ data: Data) -> Inspection {
         data.withUnsafeBytes { bytes in
             var file = FileLayout()
             walk(bytes, 0..<bytes.count, depth: 0) { type, payload in file.read(type, payload, in: bytes) }
-            var sizes = file.configurationSizes
-            var needsSequenceHeader = file.av1ConfigurationsWithoutSequenceHeader > 0
-            for item in file.items {
-                guard let range = file.firstExtent(of: item.id, in: bytes.count) else { continue }
-                let payload = Array(bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))])
-                switch item.type {
-                case "grid": if let size = derivedImageSize(payload, skipping: 2) { sizes.append(size) }
-                case "iovl": if let size = derivedImageSize(payload, skipping: 8) { sizes.append(size) }
-                case "hvc1": sizes += inBandSPSSizes(payload)
-                case "av01":
-                    if let size = av1Size([0, 0, 0, 0] + payload) {
-                        sizes.append(size)
-                        needsSequenceHeader = false
-                    }
-                default: break
-                }
-            }
-            return needsSequenceHeader ? nil : sizes
+            let bounded = file.referencesAreBounded(depth: maximumReferenceDepth)
+            return Inspection(sizes: sizes(of: file, in: bytes), referencesAreBounded: bounded)
         }
+    }
+
+    /// The sizes ``declaredSizes(in:)`` gives, from the walked boxes.
+    private static func sizes(of file: FileLayout, in bytes: UnsafeRawBufferPointer) -> [(width: Int, height: Int)]? {
+        var sizes = file.configurationSizes
+        var needsSequenceHeader = file.av1ConfigurationsWithoutSequenceHeader > 0
+        for item in file.items {
+            guard let range = file.firstExtent(of: item.id, in: bytes.count) else { continue }
+            let payload = Array(bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))])
+            switch item.type {
+            case "grid": if let size = derivedImageSize(payload, skipping: 2) { sizes.append(size) }
+            case "iovl": if let size = derivedImageSize(payload, skipping: 8) { sizes.append(size) }
+            case "hvc1": sizes += inBandSPSSizes(payload)
+            case "av01":
+                if let size = av1Size([0, 0, 0, 0] + payload) {
+                    sizes.append(size)
+                    needsSequenceHeader = false
+                }
+            default: break
+            }
+        }
+        return needsSequenceHeader ? nil : sizes
     }
 
     /// What the box walk collects: decoder configurations, items, their locations and the `idat` box.
@@ -45,6 +70,10 @@ package enum HEIFCodedSizes {
         /// Per item: construction method (0 file, 1 idat), the first extent's offset (base included) and length.
         var locations: [Int: (method: Int, offset: Int, length: Int)] = [:]
         var itemData: Range<Int>?
+        /// Item references, of every type, from each item to the items it names.
+        var references: [Int: [Int]] = [:]
+        /// More references than are followed: the check of ``referencesAreBounded(depth:)`` fails.
+        var hasTooManyReferences = false
 
         mutating func read(_ type: String, _ payload: Range<Int>, in bytes: UnsafeRawBufferPointer) {
             switch type {
@@ -68,6 +97,8 @@ package enum HEIFCodedSizes {
                 readLocations(ByteReader(bytes, payload))
             case "idat":
                 itemData = payload
+            case "iref":
+                readReferences(ByteReader(bytes, payload))
             default:
                 break
             }
@@ -97,6 +128,62 @@ package enum HEIFCodedSizes {
                     if index == 0 { locations[id] = (method, base + offset, length) }
                 }
             }
+        }
+
+        /// ISO/IEC 14496-12 8.11.12: a full box of boxes, each one type of reference from one item to others (item
+        /// IDs of 16 bits in version 0, 32 in version 1).
+        private mutating func readReferences(_ box: ByteReader) {
+            var reader = box
+            guard let version = reader.read(1), version <= 1, reader.skip(3) else { return }
+            let idSize = version == 0 ? 2 : 4
+            var count = 0
+            while let size = reader.read(4), reader.fourCC() != nil {
+                guard let from = reader.read(idSize), let targets = reader.read(2) else { return }
+                let rest = size - (8 + idSize + 2 + targets * idSize)
+                guard rest >= 0 else { return }
+                for _ in 0..<targets {
+                    guard let to = reader.read(idSize) else { return }
+                    count += 1
+                    guard count <= 65_536 else {
+                        hasTooManyReferences = true
+                        return
+                    }
+                    references[from, default: []].append(to)
+                }
+                guard reader.skip(rest) else { return }
+            }
+        }
+
+        /// Whether the references form no loop and no chain of more than `depth` items, by a walk that keeps its
+        /// own stack.
+        func referencesAreBounded(depth limit: Int) -> Bool {
+            guard !hasTooManyReferences else { return false }
+            var longest: [Int: Int] = [:]  // finished items: the longest chain from each
+            var onPath = Set<Int>()
+            for root in references.keys where longest[root] == nil {
+                var stack = [(item: root, next: 0)]
+                onPath.insert(root)
+                while let (item, next) = stack.last {
+                    let targets = references[item] ?? []
+                    if next < targets.count {
+                        stack[stack.count - 1].next += 1
+                        let target = targets[next]
+                        if onPath.contains(target) { return false }  // a loop
+                        if longest[target] == nil {
+                            guard stack.count < limit else { return false }
+                            onPath.insert(target)
+                            stack.append((target, 0))
+                        }
+                    } else {
+                        let chain = 1 + (targets.compactMap { longest[$0] }.max() ?? 0)
+                        guard chain <= limit else { return false }
+                        longest[item] = chain
+                        onPath.remove(item)
+                        stack.removeLast()
+                    }
+                }
+            }
+            return true
         }
 
         /// The byte range of an item's first extent, within the file.

@@ -48,10 +48,13 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             _ = Self.initialized
+            let inspection = HEIFCodedSizes.inspect(data)
+            guard inspection.referencesAreBounded else {
+                throw Self.failure("its item references loop or chain too deep to be followed")
+            }
             // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
-            let coded = HEIFCodedSizes.declaredSizes(in: data)
             let result = ImageDecoders.withBytes(of: data, codec: name) {
-                Self.decode($0, $1, context, codedSizes: coded)
+                Self.decode($0, $1, context, codedSizes: inspection.sizes)
             }
             return PlatformImage.make(from: try result.get())
         }
@@ -253,6 +256,7 @@ extension ImageDecoders.HEIF: ImageMetadataReading {
     /// The primary image's colour profile; HEIF's rotation and mirroring are boxes, not EXIF, and always applied.
     package func metadata(of data: Data) -> ImageMetadata {
         _ = Self.initialized
+        guard HEIFCodedSizes.inspect(data).referencesAreBounded else { return ImageMetadata(format: name) }
         return data.withUnsafeBytes { raw in
             guard let heif = heif_context_alloc() else { return ImageMetadata(format: name) }
             defer { heif_context_free(heif) }

@@ -123,6 +123,46 @@ import CHeif
         }
     }
 
+    @Test func aGridNamingItselfAsItsTileIsFoundBeforeLibheifReadsIt() throws {
+        let tile = TestHEIFGrid.tile(rgba: solid([30, 30, 220, 255], 64, 64), width: 64, height: 64)
+        var bytes = [UInt8](TestHEIFGrid.grid(tiles: [tile], columns: 1, rows: 1, width: 64, height: 64))
+        #expect(HEIFCodedSizes.inspect(Data(bytes)).referencesAreBounded)
+        let dimg = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("dimg".utf8) })
+        // From the grid (item 2), one reference (version 0: 16-bit IDs), to the tile (item 1).
+        #expect(Array(bytes[(dimg + 4)..<(dimg + 10)]) == [0, 2, 0, 1, 0, 1])
+        bytes[dimg + 9] = 2  // the tile is the grid itself
+        #expect(!HEIFCodedSizes.inspect(Data(bytes)).referencesAreBounded)
+        #expect(throws: ImageDecodingError.self) { try ImageDecoders.HEIF().decode(Data(bytes), context: .init()) }
+    }
+
+    @Test func theFuzzedFileWhoseGridIsItsOwnTileFailsWithATypedError() throws {
+        // The input the fuzz smoke run found (853 bytes): a grid, the primary item, whose one `dimg` reference names
+        // itself. libheif overflowed its stack reading it.
+        let base64 = """
+            AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAeFtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
+            AA5waXRtAAAAAAACAAAAEGlkYXQAAAAAABgAEAAAAExpbG9jAQAAAERAAAMAAQAAAAAAAAIFAAEAAAAAAAAAYwACAAEAAAAAAAAA
+            AQAAAAAAAAAIAAMAAAAAAAACaAABAAAAAAAAAB4AAABNaWluZgAAAAAAAwAAABVpbmZlAgAAAQABAABodmMxAAAAABVpbmZlAgAA
+            AAACAABncmlkAAAAABVpbmZlAgAAAQADAABFeGlmAAAAANVpcHJwAAAAs2lwY28AAABzaHZjQwEDcAAAAAAAAAAAAB7wAPz9+PgA
+            AA8DIAABABhAAQwB//8DcAAAAwCQAAADAAADAB66AkAhAAEAJ0IBAQNwAAADAJAAAAMAAAMAHqAggQWW6q6a5sCAAAADAIAAAAMA
+            hCIAAQAGRAHBc8GJAAAAFGlzcGUAAAAAAAAAQAAAAEAAAAAUaXNwZQAAAAAAAAAYAAAAEAAAABBwaXhpAAAAAAMICAgAAAAaaXBt
+            YQAAAAAAAAACAAECgQIAAgIDhAAAAChpcmVmAAAAAAAAAA5kaW1nAAIAAQACAAAADmNkc2MAAwABAAIAAACJbWRhdAAAAF8oAY8J
+            yG2QGj3sY5bnPIN3YL84ZE5sdGOVM1tudkqU95nOAAAAAgAAZ3JpZAAAAAAVaW5mZQIAAAEAAwAARXhpZgAAAADVaXBycAAAALNp
+            cGNvAAAAc2h2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwAeugJAIQABACdCAQEDcAAA
+            AwCQAAADAAADAB6gIIEFluqumubAgAAAAwCAAAADAIQiAAEABkQBwXPBiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlzcGUAAAAA
+            AAAAGAAAABAAAAAQs8mHa/GHNGkJIWGh5w3st0+3nFQH/TcluhEnP0D9VaoR+btGTzXKLN2gkKgB+uPrlul4b6BQMxiIydZG7gAA
+            AABNTQAqAAAACAABARIAAwAAAAEABQAAAAAAAA==
+            """
+        let data = try #require(Data(base64Encoded: base64.filter { !$0.isWhitespace }))
+        #expect(!HEIFCodedSizes.inspect(data).referencesAreBounded)
+        let context = ImageDecodingContext(
+            thumbnail: ThumbnailOptions(maximumPixelSize: 32),
+            maximumPixelCount: 4_000_000
+        )
+        #expect(throws: ImageDecodingError.self) { try ImageDecoders.HEIF().decode(data, context: context) }
+        #expect(throws: ImagePipelineError.self) { try ImageDecoders.decode(data, context: context).get() }
+        #expect(ImageDecoders.metadata(of: data)?.format == "HEIF")
+    }
+
     @Test(arguments: [false, true]) func theCodedSizesAreReadFromTheDecoderConfigurations(avif: Bool) throws {
         let data = TestHEIF.encode(rgba: stripe, width: 64, height: 32, avif: avif)
         let sizes = try #require(HEIFCodedSizes.declaredSizes(in: data))
