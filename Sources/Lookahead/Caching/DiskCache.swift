@@ -219,9 +219,10 @@ public final class DiskCache: DataCaching {
 
     public func cachedData(for key: String) -> Data? {
         guard !key.isEmpty else { return nil }
-        let digest = DiskCacheFile.keyDigest(for: key)
-        let name = DiskCacheFile.name(digest: digest)
-        let indexName = DiskCacheIndex.Name(digest: digest)
+        let indexName = DiskCacheFile.keyName(for: key)
+        // The file's name as a string is made only off the common path (staged or removed entries, failures): a
+        // hit opens the file by a name spelled on the stack.
+        var name: String { indexName.string }
         let now = now()
         let maximumAge = maximumAge?.secondsValue
         var folder: DiskCacheFolderHandle?
@@ -292,11 +293,11 @@ public final class DiskCache: DataCaching {
         }
         let result: DiskCacheFile.ReadResult
         let verified: DiskCacheFile.Stamp?
-        switch openEntry(name, in: folder) {
+        switch openEntry(indexName, in: folder) {
         case .success(let descriptor):
             (result, verified) = DiskCacheFile.read(
                 descriptor: descriptor,
-                keyDigest: digest,
+                keyName: indexName,
                 expectedFileSize: size,
                 touch: touch,
                 trusted: trusted,
@@ -343,13 +344,16 @@ public final class DiskCache: DataCaching {
     /// Opens an entry file for reading, relative to the open folder when there is one. An entry missing from the
     /// open folder is looked for by path too: if it is there, the folder was replaced since it was opened (deleted
     /// and created again), and the new one is opened for the reads that follow.
-    private func openEntry(_ name: String, in folder: DiskCacheFolderHandle?) -> Result<Int32, DiskCacheFile.IOError> {
+    private func openEntry(
+        _ name: DiskCacheIndex.Name,
+        in folder: DiskCacheFolderHandle?
+    ) -> Result<Int32, DiskCacheFile.IOError> {
         if let folder {
-            let descriptor = openat(folder.descriptor, name, O_RDONLY | O_CLOEXEC)
+            let descriptor = name.withCString { openat(folder.descriptor, $0, O_RDONLY | O_CLOEXEC) }
             if descriptor >= 0 { return .success(descriptor) }
             guard errno == ENOENT else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
         }
-        let descriptor = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path + "/" + name.string, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
         if let current = DiskCacheFolderHandle(path: path) {
             state.withLock { $0.folder = current }

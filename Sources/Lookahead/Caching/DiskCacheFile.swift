@@ -67,6 +67,17 @@ enum DiskCacheFile {
         return key.withUTF8 { SHA256Digest.hash(UnsafeRawBufferPointer($0)) }
     }
 
+    /// ``keyDigest(for:)`` as the index names it, computed on the stack: what a read needs, with no allocation.
+    static func keyName(for key: String) -> DiskCacheIndex.Name {
+        var key = key
+        return key.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { digest in
+                SHA256Digest.hash(UnsafeRawBufferPointer(utf8), into: digest)
+                return DiskCacheIndex.Name(bytes: UnsafeRawBufferPointer(digest), at: 0)
+            }
+        }
+    }
+
     /// The file name of a key: the SHA-256 of its UTF-8 bytes in hex, so no key can reach outside the folder.
     static func name(for key: String) -> String {
         name(digest: keyDigest(for: key))
@@ -135,7 +146,7 @@ enum DiskCacheFile {
         defer { close(descriptor) }
         return read(
             descriptor: descriptor,
-            keyDigest: keyDigest,
+            keyName: DiskCacheIndex.Name(digest: keyDigest),
             expectedFileSize: expectedFileSize,
             touch: touch,
             trusted: trusted,
@@ -149,10 +160,10 @@ enum DiskCacheFile {
     }
 
     /// ``read(path:keyDigest:expectedFileSize:touch:trusted:now:)`` of an entry file the caller opened (and
-    /// closes).
+    /// closes), the key's digest given as the index names it (``keyName(for:)``).
     static func read(
         descriptor: Int32,
-        keyDigest: [UInt8],
+        keyName: DiskCacheIndex.Name,
         expectedFileSize: Int?,
         touch: Bool,
         trusted: Stamp?,
@@ -166,11 +177,11 @@ enum DiskCacheFile {
         let fileSize = stamp.map { Int($0.size) } ?? expectedFileSize
         let result: ReadResult
         if let fileSize, fileSize >= headerSize,
-            let known = readKnownSize(descriptor, keyDigest: keyDigest, fileSize: fileSize, checksums: checksums)
+            let known = readKnownSize(descriptor, keyName: keyName, fileSize: fileSize, checksums: checksums)
         {
             result = known
         } else {
-            result = readMeasuring(descriptor, keyDigest: keyDigest)
+            result = readMeasuring(descriptor, keyName: keyName)
         }
         guard case .hit = result else { return (result, nil) }
         if touch {
@@ -214,7 +225,7 @@ enum DiskCacheFile {
     /// longer file; `nil` when the file is not that size.
     private static func readKnownSize(
         _ descriptor: Int32,
-        keyDigest: [UInt8],
+        keyName: DiskCacheIndex.Name,
         fileSize: Int,
         checksums: Bool
     ) -> ReadResult? {
@@ -223,11 +234,11 @@ enum DiskCacheFile {
             free(storage)
             return nil
         }
-        return verified(storage, fileSize: fileSize, keyDigest: keyDigest, checksums: checksums)
+        return verified(storage, fileSize: fileSize, keyName: keyName, checksums: checksums)
     }
 
     /// Reads a file of unknown size: `fstat`, then the whole file.
-    private static func readMeasuring(_ descriptor: Int32, keyDigest: [UInt8]) -> ReadResult {
+    private static func readMeasuring(_ descriptor: Int32, keyName: DiskCacheIndex.Name) -> ReadResult {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
         let fileSize = Int(info.st_size)
@@ -236,7 +247,7 @@ enum DiskCacheFile {
             free(storage)
             return .corrupt("short read")
         }
-        return verified(storage, fileSize: fileSize, keyDigest: keyDigest, checksums: true)
+        return verified(storage, fileSize: fileSize, keyName: keyName, checksums: true)
     }
 
     /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies, after the header
@@ -244,7 +255,7 @@ enum DiskCacheFile {
     private static func verified(
         _ storage: UnsafeMutableRawPointer,
         fileSize: Int,
-        keyDigest: [UInt8],
+        keyName: DiskCacheIndex.Name,
         checksums: Bool
     ) -> ReadResult {
         let headerCount = min(fileSize, headerSize)
@@ -252,7 +263,7 @@ enum DiskCacheFile {
         let result = verify(
             UnsafeRawBufferPointer(start: storage, count: headerCount),
             count: headerCount,
-            keyDigest: keyDigest,
+            keyName: keyName,
             dataCount: dataCount,
             data: UnsafeRawBufferPointer(start: storage + headerCount, count: dataCount),
             checksums: checksums
@@ -270,12 +281,13 @@ enum DiskCacheFile {
         )
     }
 
-    /// Checks a header (`count` bytes of it were read) against the key's digest and the data that follows it;
+    /// Checks a header (`count` bytes of it were read) against the key's digest (as the index names it) and the data
+    /// that follows it;
     /// `.hit` with empty data when everything matches (the caller hands out its own buffer).
     private static func verify(
         _ header: UnsafeRawBufferPointer,
         count: Int,
-        keyDigest: [UInt8],
+        keyName: DiskCacheIndex.Name,
         dataCount: Int,
         data: UnsafeRawBufferPointer,
         checksums: Bool = true
@@ -286,7 +298,7 @@ enum DiskCacheFile {
         guard count >= headerSize else { return .corrupt("truncated header (\(count) bytes)") }
         guard header[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: header[5]) }
         let dataLength = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        guard header[16..<48].elementsEqual(keyDigest) else { return .corrupt("key mismatch") }
+        guard DiskCacheIndex.Name(bytes: header, at: 16) == keyName else { return .corrupt("key mismatch") }
         guard dataLength == UInt64(dataCount) else {
             return .corrupt("length mismatch: header says \(dataLength), file holds \(dataCount)")
         }

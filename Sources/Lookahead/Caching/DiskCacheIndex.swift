@@ -93,14 +93,32 @@ struct DiskCacheIndex {
 
         var string: String {
             String(unsafeUninitializedCapacity: 64) { buffer in
-                for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
-                    for nibble in 0..<16 {
-                        let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0x0F
-                        buffer[index * 16 + nibble] = value < 10 ? 48 + value : 87 + value
-                    }
-                }
+                spell(into: buffer)
                 return 64
             }
+        }
+
+        /// Calls `body` with the name as a C string on the stack: what opening the file needs, without a `String`.
+        func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { buffer in
+                spell(into: buffer)
+                buffer[64] = 0
+                return try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+            }
+        }
+
+        /// Writes the 64 hex digits into the first 64 bytes of `buffer`.
+        private func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+            func spell(_ word: UInt64, at start: Int) {
+                for nibble in 0..<16 {
+                    let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0x0F
+                    buffer[start + nibble] = value < 10 ? 48 + value : 87 + value
+                }
+            }
+            spell(words.0, at: 0)
+            spell(words.1, at: 16)
+            spell(words.2, at: 32)
+            spell(words.3, at: 48)
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }

@@ -19,27 +19,32 @@ enum SHA256Digest {
 
     /// The 32-byte SHA-256 of some bytes.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 32) { output, count in
+            hash(bytes, into: UnsafeMutableRawBufferPointer(output))
+            count = 32
+        }
+    }
+
+    /// Writes the SHA-256 of some bytes into the first 32 bytes of `output`, allocating nothing.
+    static func hash(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= 32, "a SHA-256 digest takes 32 bytes")
         #if canImport(CryptoKit)
-        return Array(SHA256.hash(data: bytes))
+        SHA256.hash(data: bytes).withUnsafeBytes { output.copyMemory(from: $0) }
         #else
-        var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        let succeeded = digest.withUnsafeMutableBufferPointer { output in
-            // An empty buffer may have no base address; libcrypto wants a valid pointer even for zero bytes.
-            withUnsafePointer(to: UInt8(0)) { empty in
-                EVP_Digest(
-                    bytes.baseAddress ?? UnsafeRawPointer(empty),
-                    bytes.count,
-                    output.baseAddress,
-                    &length,
-                    fetched ?? EVP_sha256(),
-                    nil
-                ) == 1
-            }
+        // An empty buffer may have no base address; libcrypto wants a valid pointer even for zero bytes.
+        let succeeded = withUnsafePointer(to: UInt8(0)) { empty in
+            EVP_Digest(
+                bytes.baseAddress ?? UnsafeRawPointer(empty),
+                bytes.count,
+                output.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                &length,
+                fetched ?? EVP_sha256(),
+                nil
+            ) == 1
         }
         // EVP_Digest fails only when the algorithm is unavailable (a broken libcrypto), never for any input.
         precondition(succeeded && length == 32, "libcrypto's SHA-256 is unavailable")
-        return digest
         #endif
     }
 }

@@ -15,6 +15,9 @@ private func n(_ label: String) -> String { DiskCacheFile.name(for: label) }
             let name = DiskCacheIndex.Name(digest: digest)
             #expect(DiskCacheIndex.Name(DiskCacheFile.name(digest: digest)) == name)
             #expect(name.string == DiskCacheFile.name(digest: digest))
+            // What a read opens and checks the header against: the same name, spelled on the stack.
+            #expect(DiskCacheFile.keyName(for: key) == name)
+            #expect(name.withCString { String(cString: $0) } == DiskCacheFile.name(digest: digest))
         }
     }
 
