@@ -508,6 +508,9 @@ public final class DiskCache: DataCaching {
     /// Whether the index was loaded from the folder's snapshot when the cache opened, rather than counted.
     @_spi(Benchmarks) public var indexWasLoadedFromSnapshot: Bool { state.withLock { $0.loadedFromSnapshot } }
 
+    /// The bytes of entries stored and not yet written (``pendingWriteLimit`` bounds them), for benchmarks.
+    @_spi(Benchmarks) public var bytesWaitingToBeWritten: Int { state.withLock { $0.staging.bytes } }
+
     /// The bytes the in-memory index takes, for benchmarks.
     @_spi(Benchmarks) public var indexFootprint: Int { state.withLock { $0.index.footprint } }
 

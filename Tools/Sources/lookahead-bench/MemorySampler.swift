@@ -2,7 +2,7 @@
 // Lookahead bench — resident memory and the memory cache's cost, sampled on a thread of their own.
 
 import Foundation
-import Lookahead
+@_spi(Benchmarks) import Lookahead
 import Synchronization
 
 #if canImport(Glibc)
@@ -64,6 +64,10 @@ final class MemorySampler: Sendable {
         var overLimit = 0
         /// Every sample's RSS, in order.
         var resident: [Int] = []
+        /// The most bytes the disk cache held waiting to be written, and what it held at the sample of
+        /// ``maximumAnonymous``.
+        var maximumWaiting = 0
+        var waitingAtMaximumAnonymous = 0
     }
 
     private let figures = Mutex(Figures())
@@ -71,20 +75,21 @@ final class MemorySampler: Sendable {
     private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
     private let didFinish = Atomic<Bool>(false)
 
-    /// Starts sampling `cache` every `interval`; with a `trimInterval`, also calls `malloc_trim(0)` that often.
-    init(cache: MemoryCache, interval: Duration, trimInterval: Duration?) {
+    /// Starts sampling `cache` (and what `diskCache` holds waiting to be written) every `interval`; with a
+    /// `trimInterval`, also calls `malloc_trim(0)` that often.
+    init(cache: MemoryCache, diskCache: DiskCache? = nil, interval: Duration, trimInterval: Duration?) {
         let thread = Thread { [self] in
             let clock = ContinuousClock()
             var nextTrim = trimInterval.map { clock.now + $0 }
             while !isStopped.load(ordering: .acquiring) {
-                sample(cache)
+                sample(cache, diskCache)
                 if let trim = nextTrim, clock.now >= trim, let trimInterval {
                     ResidentMemory.trim()
                     nextTrim = clock.now + trimInterval
                 }
                 Thread.sleep(forTimeInterval: interval.seconds)
             }
-            sample(cache)
+            sample(cache, diskCache)
             let continuation = finished.withLock { continuation in
                 didFinish.store(true, ordering: .releasing)
                 return continuation.take()
@@ -95,15 +100,20 @@ final class MemorySampler: Sendable {
         thread.start()
     }
 
-    private func sample(_ cache: MemoryCache) {
+    private func sample(_ cache: MemoryCache, _ diskCache: DiskCache?) {
         let resident = ResidentMemory.bytes() ?? 0
         let anonymous = ResidentMemory.anonymousBytes() ?? 0
         let cost = cache.totalCost
         let limit = cache.costLimit
+        let waiting = diskCache?.bytesWaitingToBeWritten ?? 0
         figures.withLock { figures in
             figures.samples += 1
             figures.maximumResident = max(figures.maximumResident, resident)
-            figures.maximumAnonymous = max(figures.maximumAnonymous, anonymous)
+            if anonymous > figures.maximumAnonymous {
+                figures.maximumAnonymous = anonymous
+                figures.waitingAtMaximumAnonymous = waiting
+            }
+            figures.maximumWaiting = max(figures.maximumWaiting, waiting)
             figures.maximumCost = max(figures.maximumCost, cost)
             if cost > limit { figures.overLimit += 1 }
             figures.resident.append(resident)

@@ -148,13 +148,15 @@ struct SoakBenchmark: AsyncParsableCommand {
         let log = GalleryLog(destination: .none, isQuiet: true)
         let residentBefore = ResidentMemory.bytes() ?? 0
         let anonymousBefore = ResidentMemory.anonymousBytes() ?? 0
+        let diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
         var pipeline: ImagePipeline? = ImagePipeline {
             $0.memoryCache = cache
-            $0.diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
+            $0.diskCache = diskCache
             $0.eventHandler = log.pipelineEvent
         }
         let sampler = MemorySampler(
             cache: cache,
+            diskCache: diskCache,
             interval: .milliseconds(sampleMs),
             trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
         )
@@ -213,7 +215,8 @@ struct SoakBenchmark: AsyncParsableCommand {
         print(
             "  RSS before the pipeline \(mib(residentBefore)) MiB (\(mib(anonymousBefore)) MiB not file-backed); "
                 + "max RSS not file-backed \(mib(figures.maximumAnonymous)) MiB, − limit − its value before: "
-                + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB"
+                + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB; bodies waiting for the disk cache "
+                + "\(mib(figures.waitingAtMaximumAnonymous)) MiB then, at most \(mib(figures.maximumWaiting)) MiB"
         )
         let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
         let byQuarter = quarters.joined(separator: " / ")
