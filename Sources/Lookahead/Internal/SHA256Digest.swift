@@ -29,7 +29,7 @@ enum SHA256Digest {
     static func hash(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= 32, "a SHA-256 digest takes 32 bytes")
         #if canImport(CryptoKit)
-        SHA256.hash(data: bytes).withUnsafeBytes { output.copyMemory(from: $0) }
+        for (index, byte) in SHA256.hash(data: bytes).enumerated() { output[index] = byte }
         #else
         var length: UInt32 = 0
         // An empty buffer may have no base address; libcrypto wants a valid pointer even for zero bytes.
