@@ -135,6 +135,26 @@ import CHeif
         #expect(throws: ImageDecodingError.self) { try ImageDecoders.HEIF().decode(Data(bytes), context: .init()) }
     }
 
+    @Test func aChainOfReferencesIsBoundedUpToItsDepthLimit() {
+        // `meta` holding only an `iref` (version 0): item 1 → 2 → … → `items`, one `dimg` box per link.
+        func file(chainOf items: Int) -> Data {
+            func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+                let size = UInt32(8 + payload.count)
+                return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+                    + Array(type.utf8) + payload
+            }
+            func id(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+            let links = (1..<items).flatMap { box("dimg", id($0) + [0, 1] + id($0 + 1)) }
+            let meta = box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + links))
+            return Data(box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta)
+        }
+        let limit = HEIFCodedSizes.maximumReferenceDepth
+        #expect(HEIFCodedSizes.inspect(file(chainOf: 2)).referencesAreBounded)
+        #expect(HEIFCodedSizes.inspect(file(chainOf: limit)).referencesAreBounded)
+        #expect(!HEIFCodedSizes.inspect(file(chainOf: limit + 1)).referencesAreBounded)
+        #expect(!HEIFCodedSizes.inspect(file(chainOf: 10_000)).referencesAreBounded)
+    }
+
     @Test func theFuzzedFileWhoseGridIsItsOwnTileFailsWithATypedError() throws {
         // The input the fuzz smoke run found (853 bytes): a grid, the primary item, whose one `dimg` reference names
         // itself. libheif overflowed its stack reading it.
