@@ -343,9 +343,12 @@ struct TmuxGalleryTests {
         let session = try TmuxSession(arguments: fast, columns: 80, rows: 24)
         try session.waitFor("the list") { shows(1, in: $0) && $0.contains("? help") }
         try session.send("?")
-        let help = try session.waitFor("the help overlay") { $0.contains("Lookahead gallery — help") }
+        // A capture can land while a frame is still being written: wait for the overlay's last lines too.
+        let help = try session.waitFor("the whole help overlay") {
+            $0.contains("Lookahead gallery — help") && $0.contains("q Ctrl-C")
+        }
         #expect(help.contains("list ↔ grid"))
-        #expect(help.contains("quit"))
+        #expect(help.contains("move the selection"))
         try session.send("j")  // taken by the overlay: the selection does not move under it
         try session.send("Escape")
         try session.waitFor("the overlay gone") { !$0.contains("Lookahead gallery — help") && shows(1, in: $0) }
