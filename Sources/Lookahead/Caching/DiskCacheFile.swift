@@ -61,13 +61,8 @@ enum DiskCacheFile {
         var isOutOfSpaceOrReadOnly: Bool { [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) }
     }
 
-    /// The SHA-256 of a key's UTF-8 bytes: the entry's name (in hex) and the digest its header holds.
-    static func keyDigest(for key: String) -> [UInt8] {
-        var key = key
-        return key.withUTF8 { SHA256Digest.hash(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// ``keyDigest(for:)`` as the index names it, computed on the stack: what a read needs, with no allocation.
+    /// The SHA-256 of a key's UTF-8 bytes, as the index names it: the entry's name (in hex) and the digest its
+    /// header holds. Computed on the stack: a read needs it and nothing else.
     static func keyName(for key: String) -> DiskCacheIndex.Name {
         var key = key
         return key.withUTF8 { utf8 in
@@ -78,25 +73,21 @@ enum DiskCacheFile {
         }
     }
 
+    /// ``keyName(for:)`` as the 32 bytes a header holds.
+    static func keyDigest(for key: String) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        keyName(for: key).store(into: &digest, at: 0)
+        return digest
+    }
+
     /// The file name of a key: the SHA-256 of its UTF-8 bytes in hex, so no key can reach outside the folder.
     static func name(for key: String) -> String {
-        name(digest: keyDigest(for: key))
+        keyName(for: key).string
     }
 
     /// The file name of a key digest: 64 lowercase hex digits.
     static func name(digest: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
-            for (index, byte) in digest.enumerated() {
-                buffer[2 * index] = hexDigit(byte >> 4)
-                buffer[2 * index + 1] = hexDigit(byte & 0x0F)
-            }
-            return digest.count * 2
-        }
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? 48 + value : 87 + value
+        DiskCacheIndex.Name(digest: digest).string
     }
 
     /// Recency on disk only orders entries for eviction after a relaunch (the index keeps it in memory): an entry
@@ -282,8 +273,7 @@ enum DiskCacheFile {
     }
 
     /// Checks a header (`count` bytes of it were read) against the key's digest (as the index names it) and the data
-    /// that follows it;
-    /// `.hit` with empty data when everything matches (the caller hands out its own buffer).
+    /// that follows it; `.hit` with empty data when everything matches (the caller hands out its own buffer).
     private static func verify(
         _ header: UnsafeRawBufferPointer,
         count: Int,

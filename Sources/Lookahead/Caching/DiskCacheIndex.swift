@@ -65,12 +65,7 @@ struct DiskCacheIndex {
         /// spell, without making or parsing them.
         init(digest: [UInt8]) {
             precondition(digest.count == 32, "a SHA-256 digest")
-            func word(_ start: Int) -> UInt64 {
-                var word: UInt64 = 0
-                for byte in digest[start..<start + 8] { word = word << 8 | UInt64(byte) }
-                return word
-            }
-            words = (word(0), word(8), word(16), word(24))
+            self = digest.withUnsafeBytes { Self(bytes: $0, at: 0) }
         }
 
         /// Reads a name written by ``store(into:at:)``: the 32 bytes of its digest.
