@@ -153,6 +153,9 @@ public final class MemoryCache: Sendable {
 
     /// The total cost of the stored images, in bytes.
     public var totalCost: Int { storage.withLock { $0.totalCost } }
+    /// The bytes of evicted images' pixels kept for the next decodes of their size (shared by every cache), for
+    /// benchmarks.
+    @_spi(Benchmarks) public static var bytesKeptForReuse: Int { PixelBufferPool.shared.byteCount }
     /// The number of stored images.
     public var totalCount: Int { storage.withLock { $0.count } }
     /// The limit the total cost is kept at or under.

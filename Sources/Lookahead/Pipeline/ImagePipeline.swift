@@ -194,6 +194,9 @@ public final class ImagePipeline: Sendable {
         await runner.waitUntilIdle()
     }
 
+    /// Decodes running now in every pipeline of the process, for benchmarks.
+    @_spi(Benchmarks) public static var decodesRunning: Int { DecodeStage.runningCount }
+
     /// Reads the graph under the lock.
     package func inspectGraph<R>(_ body: (TaskGraph) -> R) -> R {
         runner.inspect(body)

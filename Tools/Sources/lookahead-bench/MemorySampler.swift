@@ -68,6 +68,14 @@ final class MemorySampler: Sendable {
         /// ``maximumAnonymous``.
         var maximumWaiting = 0
         var waitingAtMaximumAnonymous = 0
+        /// What else held image memory at the sample of ``maximumAnonymous``: the cache's cost, the evicted
+        /// pixels kept for reuse, and the decodes running.
+        var costAtMaximumAnonymous = 0
+        var keptAtMaximumAnonymous = 0
+        var decodingAtMaximumAnonymous = 0
+        /// The most bytes kept for reuse and decodes running in any sample.
+        var maximumKept = 0
+        var maximumDecoding = 0
     }
 
     private let figures = Mutex(Figures())
@@ -106,13 +114,20 @@ final class MemorySampler: Sendable {
         let cost = cache.totalCost
         let limit = cache.costLimit
         let waiting = diskCache?.bytesWaitingToBeWritten ?? 0
+        let kept = MemoryCache.bytesKeptForReuse
+        let decoding = ImagePipeline.decodesRunning
         figures.withLock { figures in
             figures.samples += 1
             figures.maximumResident = max(figures.maximumResident, resident)
             if anonymous > figures.maximumAnonymous {
                 figures.maximumAnonymous = anonymous
                 figures.waitingAtMaximumAnonymous = waiting
+                figures.costAtMaximumAnonymous = cost
+                figures.keptAtMaximumAnonymous = kept
+                figures.decodingAtMaximumAnonymous = decoding
             }
+            figures.maximumKept = max(figures.maximumKept, kept)
+            figures.maximumDecoding = max(figures.maximumDecoding, decoding)
             figures.maximumWaiting = max(figures.maximumWaiting, waiting)
             figures.maximumCost = max(figures.maximumCost, cost)
             if cost > limit { figures.overLimit += 1 }

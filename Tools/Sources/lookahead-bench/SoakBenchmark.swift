@@ -4,7 +4,7 @@
 
 import ArgumentParser
 import Foundation
-import Lookahead
+@_spi(Benchmarks) import Lookahead
 import LookaheadFixtures
 import LookaheadGallery
 
@@ -183,6 +183,7 @@ struct SoakBenchmark: AsyncParsableCommand {
         ResidentMemory.trim()
         let residentFullTrimmed = ResidentMemory.bytes() ?? 0
         let cachedAtEnd = cache.totalCost
+        let keptAtEnd = MemoryCache.bytesKeptForReuse
         let serverResident = child?.residentBytes
         pipeline = nil
         cache.removeAll()
@@ -218,9 +219,15 @@ struct SoakBenchmark: AsyncParsableCommand {
                 + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB; bodies waiting for the disk cache "
                 + "\(mib(figures.waitingAtMaximumAnonymous)) MiB then, at most \(mib(figures.maximumWaiting)) MiB"
         )
+        print(
+            "  at that peak: cache cost \(mib(figures.costAtMaximumAnonymous)) MiB, evicted pixels kept for reuse "
+                + "\(mib(figures.keptAtMaximumAnonymous)) MiB (at most \(mib(figures.maximumKept))), decodes running "
+                + "\(figures.decodingAtMaximumAnonymous) (at most \(figures.maximumDecoding))"
+        )
         let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
         let byQuarter = quarters.joined(separator: " / ")
-        let atEnd = "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached"
+        let atEnd =
+            "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached and \(mib(keptAtEnd)) MiB kept for reuse"
         let trimmed = "\(mib(residentFullTrimmed)) MiB after malloc_trim(0)"
         let released = "\(mib(residentAfter)) MiB with the pipeline released and the cache empty"
         print(
