@@ -30,7 +30,7 @@ enum DiskCacheChecksum {
     /// The checksum of some bytes, of ``kind``.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         #if canImport(CXXHash)
-        return XXH3_64bits(bytes.baseAddress, bytes.count)
+        return lookahead_xxh3_64(bytes.baseAddress, bytes.count)
         #else
         var value: UInt64 = 0
         for (index, byte) in SHA256Digest.hash(bytes).prefix(8).enumerated() {

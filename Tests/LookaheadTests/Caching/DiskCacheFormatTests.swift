@@ -46,6 +46,20 @@ import Testing
         #expect(Data().withUnsafeBytes { DiskCacheChecksum.checksum($0) } == 0x2D06_8005_38D3_94C2)
         #expect(Data("abc".utf8).withUnsafeBytes { DiskCacheChecksum.checksum($0) } == 0x78AF_5F94_892F_3950)
     }
+
+    /// Past 240 bytes XXH3 runs its vector loop, which the CPU's widest unit may compute: the values must be those
+    /// entries were written with, at any length and alignment.
+    @Test func theChecksumOfLongDataIsXXH3AtAnyAlignment() {
+        let pattern = Data((0..<(30 * 1024 + 7)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        pattern.withUnsafeBytes { bytes in
+            func checksum(_ range: Range<Int>) -> UInt64 {
+                DiskCacheChecksum.checksum(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            }
+            #expect(checksum(0..<bytes.count) == 0xCDCA_1B6D_6FA6_388D)
+            #expect(checksum(1..<242) == 0x2E88_9DB7_2942_2CC4)
+            #expect(checksum(3..<1027) == 0x78EB_ADE4_949B_9B9D)
+        }
+    }
     #endif
 
     @Test(arguments: [0, 100, 30 * 1024 - 1]) func aFlippedDataByteIsAMissAndTheEntryIsRemoved(offset: Int) throws {
