@@ -56,12 +56,16 @@ import Testing
         return seen
     }
 
-    /// The whole image as a fresh client downloads it.
+    /// The whole image as a fresh client downloads it. Often the server's first request for the image: it encodes
+    /// the image before the first byte, which in a full test run on a busy machine can take longer than the default
+    /// idle timeout (15 s). So no timeouts here; the suite's time limit bounds the wait.
     private func reference(_ url: URL) async throws -> ImageResponse {
         try await ImagePipeline {
             $0.dataLoader = DefaultDataLoader()
             $0.diskCache = nil
             $0.memoryCache = nil
+            $0.dataLoadIdleTimeout = nil
+            $0.dataLoadTimeout = nil
         }.image(for: ImageRequest(url: url))
     }
 
