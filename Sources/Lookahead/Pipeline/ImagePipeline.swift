@@ -194,8 +194,8 @@ public final class ImagePipeline: Sendable {
         await runner.waitUntilIdle()
     }
 
-    /// Decodes running now in every pipeline of the process, for benchmarks.
-    @_spi(Benchmarks) public static var decodesRunning: Int { DecodeStage.runningCount }
+    /// The decodes (and processors) running now, cancelled ones that have not stopped included, for benchmarks.
+    @_spi(Benchmarks) public var decodesRunning: Int { runner.inspect { $0.decodeQueue.runningCount } }
 
     /// Reads the graph under the lock.
     package func inspectGraph<R>(_ body: (TaskGraph) -> R) -> R {

@@ -15,13 +15,7 @@ struct DecodeStage: Sendable {
     let events: PipelineEventSink
     let failureRecords: FailureRecords?
 
-    /// Decodes running now, in every pipeline.
-    private static let running = AtomicInt(0)
-    static var runningCount: Int { running.load() }
-
     func run(_ loaded: LoadedData, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
-        Self.running.add(1)
-        defer { Self.running.add(-1) }
         var context = limits
         context.thumbnail = request.thumbnail
         let start = ContinuousClock.now

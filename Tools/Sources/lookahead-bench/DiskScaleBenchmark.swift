@@ -119,29 +119,21 @@ struct DiskScaleBenchmark: ParsableCommand {
         var smallRaw: [Double] = []
         for run in 0..<5 {
             let slice = (run * hits / 5)..<((run + 1) * hits / 5)
+            /// Seconds per read of the slice.
+            func perRead(_ body: () -> Void) -> Double { clock.measure(body).seconds / Double(slice.count) }
             func cacheHits() {
                 smallSamples.append(
-                    clock.measure {
-                        for key in smallKeys[slice] { precondition(smallCache.cachedData(for: key) != nil) }
-                    }
-                    .seconds / Double(slice.count)
+                    perRead { for key in smallKeys[slice] { precondition(smallCache.cachedData(for: key) != nil) } }
                 )
                 largeSamples.append(
-                    clock.measure { for key in largeKeys[slice] { precondition(cache.cachedData(for: key) != nil) } }
-                        .seconds / Double(slice.count)
+                    perRead { for key in largeKeys[slice] { precondition(cache.cachedData(for: key) != nil) } }
                 )
             }
             // The floor: open + read + close of the same files, into a fresh buffer each, as a hit returns fresh
             // bytes.
             func rawReads() {
-                smallRaw.append(
-                    clock.measure { for path in smallPaths[slice] { Self.readWhole(path) } }.seconds
-                        / Double(slice.count)
-                )
-                largeRaw.append(
-                    clock.measure { for path in largePaths[slice] { Self.readWhole(path) } }.seconds
-                        / Double(slice.count)
-                )
+                smallRaw.append(perRead { for path in smallPaths[slice] { Self.readWhole(path) } })
+                largeRaw.append(perRead { for path in largePaths[slice] { Self.readWhole(path) } })
             }
             if run.isMultiple(of: 2) {
                 cacheHits()

@@ -85,19 +85,25 @@ final class MemorySampler: Sendable {
 
     /// Starts sampling `cache` (and what `diskCache` holds waiting to be written) every `interval`; with a
     /// `trimInterval`, also calls `malloc_trim(0)` that often.
-    init(cache: MemoryCache, diskCache: DiskCache? = nil, interval: Duration, trimInterval: Duration?) {
+    init(
+        cache: MemoryCache,
+        diskCache: DiskCache? = nil,
+        pipeline: ImagePipeline? = nil,
+        interval: Duration,
+        trimInterval: Duration?
+    ) {
         let thread = Thread { [self] in
             let clock = ContinuousClock()
             var nextTrim = trimInterval.map { clock.now + $0 }
             while !isStopped.load(ordering: .acquiring) {
-                sample(cache, diskCache)
+                sample(cache, diskCache, pipeline)
                 if let trim = nextTrim, clock.now >= trim, let trimInterval {
                     ResidentMemory.trim()
                     nextTrim = clock.now + trimInterval
                 }
                 Thread.sleep(forTimeInterval: interval.seconds)
             }
-            sample(cache, diskCache)
+            sample(cache, diskCache, pipeline)
             let continuation = finished.withLock { continuation in
                 didFinish.store(true, ordering: .releasing)
                 return continuation.take()
@@ -108,14 +114,14 @@ final class MemorySampler: Sendable {
         thread.start()
     }
 
-    private func sample(_ cache: MemoryCache, _ diskCache: DiskCache?) {
+    private func sample(_ cache: MemoryCache, _ diskCache: DiskCache?, _ pipeline: ImagePipeline?) {
         let resident = ResidentMemory.bytes() ?? 0
         let anonymous = ResidentMemory.anonymousBytes() ?? 0
         let cost = cache.totalCost
         let limit = cache.costLimit
         let waiting = diskCache?.bytesWaitingToBeWritten ?? 0
         let kept = MemoryCache.bytesKeptForReuse
-        let decoding = ImagePipeline.decodesRunning
+        let decoding = pipeline?.decodesRunning ?? 0
         figures.withLock { figures in
             figures.samples += 1
             figures.maximumResident = max(figures.maximumResident, resident)

@@ -157,6 +157,7 @@ struct SoakBenchmark: AsyncParsableCommand {
         let sampler = MemorySampler(
             cache: cache,
             diskCache: diskCache,
+            pipeline: pipeline,
             interval: .milliseconds(sampleMs),
             trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
         )

@@ -135,13 +135,9 @@ import Testing
 
     @Test func withoutAcceptRangesTheNextLoadStartsOver() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await FixtureServer.start()
-        let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
         let path = "/resumable/2.jpg"
-        // First, so that the server has encoded the image before the loads under test wait for its bytes.
-        let expected = try await reference(server.url(path + "?w=1024"))
-        let whole = server.bodyBytesSent(forPath: path)
+        // The reference first, so that the server has encoded the image before the loads under test wait for it.
+        let (server, disk, pipeline, expected, whole) = try await start(path, loader: .curl)
         let url = server.url(path + "?w=1024&stall=1&holdMs=5000&ranges=0")
         await cancelAtHalf(url, pipeline, server, path: path)
         let half = server.bodyBytesSent(forPath: path) - whole
@@ -161,12 +157,9 @@ import Testing
     @Test(arguments: ["start", "giant"])
     func a206WithAWrongContentRangeIsNotJoinedButStartsOver(badRange: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await FixtureServer.start()
-        let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
         let path = "/resumable/4.jpg"
-        // First, so that the server has encoded the image before the loads under test wait for its bytes.
-        let expected = try await reference(server.url(path + "?w=1024"))
+        // The reference first, so that the server has encoded the image before the loads under test wait for it.
+        let (server, disk, pipeline, expected, _) = try await start(path, loader: .curl)
         let url = server.url(path + "?w=1024&stall=1&holdMs=5000&badRange=\(badRange)")
         await cancelAtHalf(url, pipeline, server, path: path)
         await disk.flush()
@@ -185,13 +178,10 @@ import Testing
     @Test(arguments: Loader.allCases)
     func aChangedETagGetsTheWholeNewImage(loader: Loader) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await FixtureServer.start()
-        let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk, loader: loader)
         let path = "/resumable/3.jpg"
         // Each version's reference first, so that the server has encoded the image before a load under test waits
-        // for its bytes.
-        _ = try await reference(server.url(path + "?w=1024"))
+        // for it.
+        let (server, disk, pipeline, _, _) = try await start(path, loader: loader)
         await cancelAtHalf(server.url(path + "?w=1024&stall=1&holdMs=5000"), pipeline, server, path: path)
         await disk.flush()
         server.setCacheableVersion("v2", forPath: path)
