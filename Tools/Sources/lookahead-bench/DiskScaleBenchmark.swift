@@ -20,7 +20,8 @@ struct DiskScaleBenchmark: ParsableCommand {
             Fills a folder through DiskCache.storeData (about --entries × --size bytes on disk; 100,000 × 30 KiB is \
             about 3 GB), then: opens it anew and times until the index is loaded (flush() returns), measuring the \
             heap the index takes (glibc mallinfo2); times random hits over all entries against random hits in a \
-            cache of 1,000 entries; then opens it with a size limit below what it holds, so opening sweeps, and \
+            cache of 1,000 entries, and later hits of 1,000 entries of each (verified before, as a list's second \
+            look at its images is), each beside open + read + close of the same files; then opens it with a size limit below what it holds, so opening sweeps, and \
             measures the longest any read on another thread waited meanwhile. The folder is removed at the end.
             """
     )
@@ -160,6 +161,52 @@ struct DiskScaleBenchmark: ParsableCommand {
                 largeFloor / smallFloor
             )
         )
+        // Later hits: at 100,000 entries most of the hits above are an entry's first read in the process, which
+        // verifies its checksum, and at 1,000 few are. The same 1,000 keys of each cache, all read once untimed
+        // (verified and trusted since: fewer than the cache trusts at once), then timed again: what the index's
+        // size alone costs a hit. A cache of its own on the large folder, its index loaded, so that every one of
+        // them stays trusted. Read twice untimed: a read that sets an old entry's modification time (once a minute)
+        // leaves it to be verified on the next.
+        let laterLarge = Array(largeKeys.suffix(1000))
+        let laterSmall = (0..<1000).map { Self.key($0) }
+        let trusting = DiskCache(directory: large, sizeLimit: limit)
+        trusting.flush()
+        for _ in 0..<2 {
+            for key in laterLarge { precondition(trusting.cachedData(for: key) != nil) }
+            for key in laterSmall { precondition(smallCache.cachedData(for: key) != nil) }
+        }
+        let laterLargePaths = laterLarge.map { trusting.filePath(for: $0) }
+        let laterSmallPaths = laterSmall.map { smallCache.filePath(for: $0) }
+        // Hits and raw reads of the same files, each run in a different order.
+        var later: [[Double]] = Array(repeating: [], count: 4)
+        for run in 0..<6 {
+            let timings: [() -> Void] = [
+                { for key in laterLarge { precondition(trusting.cachedData(for: key) != nil) } },
+                { for key in laterSmall { precondition(smallCache.cachedData(for: key) != nil) } },
+                { for path in laterLargePaths { Self.readWhole(path) } },
+                { for path in laterSmallPaths { Self.readWhole(path) } },
+            ]
+            for index in 0..<4 {
+                let which = (index + run) % 4
+                later[which].append(clock.measure(timings[which]).seconds / 1000)
+            }
+        }
+        let laterMedians = later.map { ($0.sorted()[2] + $0.sorted()[3]) / 2 }
+        let laterLargeHit = laterMedians[0]
+        let laterSmallHit = laterMedians[1]
+        print(
+            String(
+                format: "later hit (each entry verified before): %.2f µs at %d entries, %.2f µs at 1,000: %.2f×; "
+                    + "open + read + close of the same files: %.2f µs and %.2f µs: %.2f×",
+                laterLargeHit * 1e6,
+                entries,
+                laterSmallHit * 1e6,
+                laterLargeHit / laterSmallHit,
+                laterMedians[2] * 1e6,
+                laterMedians[3] * 1e6,
+                laterMedians[2] / laterMedians[3]
+            )
+        )
         opened = nil
 
         // A sweep: open with a limit below the total, and read on another thread while it runs.
@@ -220,12 +267,13 @@ struct DiskScaleBenchmark: ParsableCommand {
                 && longest.load(ordering: .relaxed) <= 10_000,
             note: String(
                 format: "counting the folder instead %.0f ms; index %.0f B/entry; hit %.2f× the 1,000-entry cache's "
-                    + "(open + read + close %.2f×); longest read during a sweep %.1f ms (%.1f ms from an untouched "
-                    + "cache); ",
+                    + "(open + read + close %.2f×; a later hit of an entry verified before %.2f×); longest read "
+                    + "during a sweep %.1f ms (%.1f ms from an untouched cache); ",
                 countTime.seconds * 1000,
                 bytesPerEntry,
                 largeHit / smallHit,
                 largeFloor / smallFloor,
+                laterLargeHit / laterSmallHit,
                 Double(longest.load(ordering: .relaxed)) / 1000,
                 Double(longestElsewhere.load(ordering: .relaxed)) / 1000
             ) + loadNote()
