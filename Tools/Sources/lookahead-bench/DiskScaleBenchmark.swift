@@ -19,10 +19,11 @@ struct DiskScaleBenchmark: ParsableCommand {
         discussion: """
             Fills a folder through DiskCache.storeData (about --entries × --size bytes on disk; 100,000 × 30 KiB is \
             about 3 GB), then: opens it anew and times until the index is loaded (flush() returns), measuring the \
-            heap the index takes (glibc mallinfo2); times random hits over all entries against random hits in a \
-            cache of 1,000 entries, and later hits of 1,000 entries of each (verified before, as a list's second \
-            look at its images is), each beside open + read + close of the same files; then opens it with a size limit below what it holds, so opening sweeps, and \
-            measures the longest any read on another thread waited meanwhile. The folder is removed at the end.
+            memory the index takes (not file-backed, after malloc_trim); times random hits over all entries \
+            against random hits in a cache of 1,000 entries, and later hits of 1,000 entries of each (verified \
+            before, as a list's second look at its images is), each beside open + read + close of the same files; \
+            then opens it with a size limit below what it holds, so opening sweeps, and measures the longest any \
+            read on another thread waited meanwhile. The folder is removed at the end.
             """
     )
 

@@ -32,6 +32,68 @@ enum ResidentMemory {
         return (resident * pageSize, shared * pageSize)
     }
 
+    /// Where this process's memory that is not file-backed lives, from `/proc/self/smaps`: resident bytes and
+    /// mappings per kind, largest first.
+    ///
+    /// glibc's main heap is `[heap]`; the heaps of its other arenas are mappings that start at a multiple of their
+    /// 64 MiB maximum; a thread's stack is a mapping of 8 MiB (the default size); anything else (an allocation
+    /// above the `mmap` threshold, a library's zeroed data) is counted as other.
+    static func anonymousRegions() -> [(kind: String, resident: Int, mappings: Int)] {
+        guard let text = readWhole("/proc/self/smaps") else { return [] }
+        var totals: [String: (resident: Int, mappings: Int)] = [:]
+        var current: String?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.contains("-"), fields.count >= 5, let range = Self.addressRange(first) {
+                let inode = fields[4]
+                let name = fields.count > 5 ? String(fields[5]) : ""
+                guard inode == "0", name.isEmpty || name == "[heap]" || name == "[stack]" else {
+                    current = nil
+                    continue
+                }
+                let size = range.upperBound - range.lowerBound
+                current =
+                    if name == "[heap]" {
+                        "main heap"
+                    } else if name == "[stack]" || size == 8 << 20 {
+                        "thread stacks"
+                    } else if range.lowerBound % (64 << 20) == 0, size <= 64 << 20 {
+                        "other arenas' heaps"
+                    } else {
+                        "other"
+                    }
+                totals[current!, default: (0, 0)].mappings += 1
+            } else if first == "Rss:", let current, fields.count >= 2, let kilobytes = Int(fields[1]) {
+                totals[current, default: (0, 0)].resident += kilobytes << 10
+            }
+        }
+        return totals.map { ($0.key, $0.value.resident, $0.value.mappings) }.sorted { $0.resident > $1.resident }
+    }
+
+    /// A file of the proc file system, read to its end (its size says 0).
+    private static func readWhole(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func addressRange(_ field: Substring) -> Range<Int>? {
+        let bounds = field.split(separator: "-")
+        guard bounds.count == 2, let lower = Int(bounds[0], radix: 16), let upper = Int(bounds[1], radix: 16),
+            lower <= upper
+        else { return nil }
+        return lower..<upper
+    }
+
     /// Gives free heap memory back to the kernel (glibc's `malloc_trim(0)`, looked up at run time: the Glibc
     /// module does not export `malloc.h`).
     static func trim() {

@@ -22,7 +22,8 @@ struct SoakBenchmark: AsyncParsableCommand {
             keeps it in this one, its encoded-image cache and buffers then count too). RSS (/proc/self/statm) \
             and the cache's total cost are sampled every --sample-ms. Per size: max RSS, the limit, max RSS − \
             limit, the max cost, RSS by quarter of the run, and RSS after the pipeline is released and \
-            malloc_trim(0) runs. The goal is max RSS ≤ limit + 48 MB. Exit status 1 if the cost ever exceeded \
+            malloc_trim(0) runs; memory that is not file-backed by kind (glibc's heaps, thread stacks, other \
+            mappings, from /proc/self/smaps) before the pipeline, at the end and after. The goal is max RSS ≤ limit + 48 MB. Exit status 1 if the cost ever exceeded \
             the limit. Try MALLOC_ARENA_MAX=2 in the environment, or --trim-ms, to see the allocator's share.
             """
     )
@@ -148,6 +149,7 @@ struct SoakBenchmark: AsyncParsableCommand {
         let log = GalleryLog(destination: .none, isQuiet: true)
         let residentBefore = ResidentMemory.bytes() ?? 0
         let anonymousBefore = ResidentMemory.anonymousBytes() ?? 0
+        let regionsBefore = ResidentMemory.anonymousRegions()
         let diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
         var pipeline: ImagePipeline? = ImagePipeline {
             $0.memoryCache = cache
@@ -169,13 +171,13 @@ struct SoakBenchmark: AsyncParsableCommand {
         settings.loaderConfiguration.memoryBudgetFraction = memoryBudgetFraction > 0 ? memoryBudgetFraction : nil
         let clock = ContinuousClock()
         let start = clock.now
-        let gallery = HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings)
+        var gallery: HeadlessGallery? = HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings)
         let summary = await HeadlessGallery.run(
-            gallery,
+            gallery!,
             script: .soak(rowCount: urls.count, viewportRows: 8, flings: flings, holdFrames: holdFrames)
         )
         let elapsed = (clock.now - start).seconds
-        let prefetchLimit = gallery.loader.prefetchLimit
+        let prefetchLimit = gallery!.loader.prefetchLimit
         let figures = await sampler.stop()
         pipeline?.invalidate()
         await pipeline?.flush()
@@ -183,13 +185,17 @@ struct SoakBenchmark: AsyncParsableCommand {
         let residentFull = ResidentMemory.bytes() ?? 0
         ResidentMemory.trim()
         let residentFullTrimmed = ResidentMemory.bytes() ?? 0
+        let regionsFull = ResidentMemory.anonymousRegions()
         let cachedAtEnd = cache.totalCost
         let keptAtEnd = MemoryCache.bytesKeptForReuse
         let serverResident = child?.residentBytes
+        // The gallery holds the pipeline too.
+        gallery = nil
         pipeline = nil
         cache.removeAll()
         ResidentMemory.trim()
         let residentAfter = ResidentMemory.bytes() ?? 0
+        let regionsAfter = ResidentMemory.anonymousRegions()
         child?.stop()
         await inProcess?.stop()
 
@@ -230,10 +236,16 @@ struct SoakBenchmark: AsyncParsableCommand {
         let atEnd =
             "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached and \(mib(keptAtEnd)) MiB kept for reuse"
         let trimmed = "\(mib(residentFullTrimmed)) MiB after malloc_trim(0)"
-        let released = "\(mib(residentAfter)) MiB with the pipeline released and the cache empty"
+        let released = "\(mib(residentAfter)) MiB with the gallery and pipeline released and the cache empty"
         print(
             "  max RSS by quarter of the run: \(byQuarter) MiB; at the end \(atEnd), \(trimmed), \(released)\(serverText)"
         )
+        func regions(_ list: [(kind: String, resident: Int, mappings: Int)]) -> String {
+            list.map { "\($0.kind) \(mib($0.resident)) MiB (\($0.mappings))" }.joined(separator: ", ")
+        }
+        print("  not file-backed, by kind (mappings): before the pipeline \(regions(regionsBefore))")
+        print("    with the cache full, trimmed: \(regions(regionsFull))")
+        print("    with the gallery and pipeline released and the cache empty, trimmed: \(regions(regionsAfter))")
         BenchFigure(
             id: "soak-\(size)",
             title: "10,000-row fling soak at \(size) px: max RSS",
