@@ -115,7 +115,7 @@ final class PipelineRunner: Sendable {
             }
         }
         for start in actions.starts { self.start(start) }
-        if launchesLoads, !actions.queuedLoads.isEmpty {
+        if launchesLoads, actions.queuesLoads {
             let loads = graph.withLock { $0.takeLoadsWithoutLauncher(unschedulingLauncher: actions.schedulesLauncher) }
             for load in loads { start(load) }
         } else if actions.schedulesLauncher {

@@ -28,9 +28,10 @@ extension TaskGraph {
         package var deliveries: [(task: TaskRecord, delivery: Delivery)] = []
         /// Decoding and processing to start now.
         package var starts: [Start] = []
-        /// Downloads handed to the launcher, which takes them with ``TaskGraph/takePendingLoads()``: a download
-        /// cancelled before then costs no Swift task.
-        package var queuedLoads: [Start] = []
+        /// Downloads were handed to the launcher, which takes them with ``TaskGraph/takePendingLoads()``: a
+        /// download cancelled before then costs no Swift task. A flag, not the list: every start would otherwise
+        /// allocate one that nobody reads.
+        package var queuesLoads = false
         /// Schedule the launcher task.
         package var schedulesLauncher = false
         /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).

@@ -470,7 +470,7 @@ package struct TaskGraph {
                 continue
             }
             pendingLoads.append(start)
-            actions.queuedLoads.append(start)
+            actions.queuesLoads = true
             if !isLauncherScheduled {
                 isLauncherScheduled = true
                 actions.schedulesLauncher = true

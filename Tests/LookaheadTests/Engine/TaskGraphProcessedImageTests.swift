@@ -14,15 +14,15 @@ import Testing
     private let use = TaskGraph.ProcessedImageUse(reads: true, stores: true, keepsOriginalData: false)
 
     /// Every start, downloads handed to the launcher included.
-    private func starts(_ actions: TaskGraph.Actions) -> [(operation: Int, work: TaskGraph.Work)] {
-        (actions.queuedLoads + actions.starts).map { ($0.operation, $0.work) }
+    private func starts(_ actions: LaunchedActions) -> [(operation: Int, work: TaskGraph.Work)] {
+        (actions.loads + actions.starts).map { ($0.operation, $0.work) }
     }
 
-    private func stores(_ actions: TaskGraph.Actions) -> [ImageRequest] {
+    private func stores(_ actions: LaunchedActions) -> [ImageRequest] {
         actions.processedImageStores.map(\.request)
     }
 
-    private func finished(_ actions: TaskGraph.Actions) -> [Int] {
+    private func finished(_ actions: LaunchedActions) -> [Int] {
         actions.deliveries.compactMap {
             switch $0.delivery {
             case .success, .failure: $0.task.id

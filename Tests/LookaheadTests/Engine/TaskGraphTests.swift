@@ -22,17 +22,17 @@ import Testing
     }
 
     /// Every start, downloads handed to the launcher included.
-    private func starts(_ actions: TaskGraph.Actions) -> [(
+    private func starts(_ actions: LaunchedActions) -> [(
         operation: Int, work: TaskGraph.Work, token: OperationToken
     )] {
-        (actions.queuedLoads + actions.starts).map { ($0.operation, $0.work, $0.token) }
+        (actions.loads + actions.starts).map { ($0.operation, $0.work, $0.token) }
     }
 
-    private func cancels(_ actions: TaskGraph.Actions) -> [OperationToken] {
+    private func cancels(_ actions: LaunchedActions) -> [OperationToken] {
         actions.cancels
     }
 
-    private func finished(_ actions: TaskGraph.Actions) -> [Int] {
+    private func finished(_ actions: LaunchedActions) -> [Int] {
         actions.deliveries.compactMap {
             switch $0.delivery {
             case .success, .failure: $0.task.id

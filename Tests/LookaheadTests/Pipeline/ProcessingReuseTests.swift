@@ -187,7 +187,7 @@ private struct CountingProcessor: ImageProcessing {
         // the reload arrives: one stage serves both, and it downloads whatever the disk holds.
         var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
-        let operation = try #require(normal.queuedLoads.first?.operation, "no load started")
+        let operation = try #require(normal.loads.first?.operation, "no load started")
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
         #expect(Self.loadCount(reload) == 0, "the reload joins the load in its disk lookup")
         let mayAnswer = graph.operationMayAnswerFromDisk(operation)
@@ -197,7 +197,7 @@ private struct CountingProcessor: ImageProcessing {
     @Test func aReloadDoesNotJoinALoadAnsweringFromTheDisk() throws {
         var graph = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let normal = graph.submit(task: 1, request: ImageRequest(url: url))
-        let operation = try #require(normal.queuedLoads.first?.operation, "no load started")
+        let operation = try #require(normal.loads.first?.operation, "no load started")
         let mayAnswer = graph.operationMayAnswerFromDisk(operation)
         #expect(mayAnswer)
         let reload = graph.submit(task: 2, request: ImageRequest(url: url, options: [.reloadIgnoringCachedData]))
@@ -207,7 +207,7 @@ private struct CountingProcessor: ImageProcessing {
     @Test func aReloadJoinsALoadPastTheDisk() throws {
         var downloading = LaunchingTaskGraph(dataLoadLimit: 4, decodeLimit: 2)
         let started = downloading.submit(task: 1, request: ImageRequest(url: url))
-        let operation = try #require(started.queuedLoads.first?.operation, "no load started")
+        let operation = try #require(started.loads.first?.operation, "no load started")
         _ = downloading.operationStartedDownload(operation)
         let joined = downloading.submit(
             task: 2,
@@ -216,6 +216,6 @@ private struct CountingProcessor: ImageProcessing {
         #expect(Self.loadCount(joined) == 0, "past the disk cache, the download is shared")
     }
 
-    private static func loadCount(_ actions: TaskGraph.Actions) -> Int { actions.queuedLoads.count }
+    private static func loadCount(_ actions: LaunchedActions) -> Int { actions.loads.count }
 }
 #endif

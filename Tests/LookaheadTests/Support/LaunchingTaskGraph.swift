@@ -30,46 +30,56 @@ struct LaunchingTaskGraph {
         dataOnly: Bool = false,
         seed: TaskGraph.Seed? = nil,
         processedImage: TaskGraph.ProcessedImageUse? = nil
-    ) -> TaskGraph.Actions {
+    ) -> LaunchedActions {
         launch(
             graph.submit(task: task, request: request, dataOnly: dataOnly, seed: seed, processedImage: processedImage)
         )
     }
 
-    mutating func cancel(task: Int) -> TaskGraph.Actions { launch(graph.cancel(task: task)) }
+    mutating func cancel(task: Int) -> LaunchedActions { launch(graph.cancel(task: task)) }
 
-    mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> TaskGraph.Actions {
+    mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> LaunchedActions {
         launch(graph.setPriority(priority, ofTask: task))
     }
 
     mutating func operationFinished(
         _ operation: Int,
         with result: Result<TaskGraph.StageResult, ImagePipelineError>
-    ) -> TaskGraph.Actions {
+    ) -> LaunchedActions {
         launch(graph.operationFinished(operation, with: result))
     }
 
-    mutating func operationStalled(_ operation: Int) -> TaskGraph.Actions { launch(graph.operationStalled(operation)) }
+    mutating func operationStalled(_ operation: Int) -> LaunchedActions { launch(graph.operationStalled(operation)) }
 
-    mutating func operationStartedDownload(_ operation: Int) -> TaskGraph.Actions {
+    mutating func operationStartedDownload(_ operation: Int) -> LaunchedActions {
         launch(graph.operationStartedDownload(operation))
     }
 
     mutating func operationMayAnswerFromDisk(_ operation: Int) -> Bool { graph.operationMayAnswerFromDisk(operation) }
 
-    mutating func operationMissedProcessedImage(_ operation: Int) -> TaskGraph.Actions {
+    mutating func operationMissedProcessedImage(_ operation: Int) -> LaunchedActions {
         launch(graph.operationMissedProcessedImage(operation))
     }
 
-    mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> TaskGraph.Actions {
+    mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> LaunchedActions {
         launch(graph.operationProgressed(operation, completed: completed, total: total))
     }
 
-    mutating func failAll(with error: ImagePipelineError) -> TaskGraph.Actions { launch(graph.failAll(with: error)) }
+    mutating func failAll(with error: ImagePipelineError) -> LaunchedActions { launch(graph.failAll(with: error)) }
 
-    private mutating func launch(_ actions: TaskGraph.Actions) -> TaskGraph.Actions {
-        _ = graph.takePendingLoads()
+    private mutating func launch(_ actions: TaskGraph.Actions) -> LaunchedActions {
+        let loads = graph.takePendingLoads()
         _ = graph.takePendingLoads()  // the second finds none and stops the launcher, as the runner's loop does
-        return actions
+        return LaunchedActions(actions: actions, loads: loads)
     }
+}
+
+/// An event's actions, with the downloads it handed to the launcher (which the launcher took at once).
+@dynamicMemberLookup
+struct LaunchedActions {
+    let actions: TaskGraph.Actions
+    /// The downloads the event queued, in the order the launcher starts them.
+    let loads: [TaskGraph.Actions.Start]
+
+    subscript<T>(dynamicMember keyPath: KeyPath<TaskGraph.Actions, T>) -> T { actions[keyPath: keyPath] }
 }
