@@ -53,7 +53,7 @@ enum ResidentMemory {
                     continue
                 }
                 let size = range.upperBound - range.lowerBound
-                current =
+                let kind =
                     if name == "[heap]" {
                         "main heap"
                     } else if name == "[stack]" || size == 8 << 20 {
@@ -63,7 +63,8 @@ enum ResidentMemory {
                     } else {
                         "other"
                     }
-                totals[current!, default: (0, 0)].mappings += 1
+                current = kind
+                totals[kind, default: (0, 0)].mappings += 1
             } else if first == "Rss:", let current, fields.count >= 2, let kilobytes = Int(fields[1]) {
                 totals[current, default: (0, 0)].resident += kilobytes << 10
             }
