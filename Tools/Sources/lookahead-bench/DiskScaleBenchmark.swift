@@ -179,20 +179,23 @@ struct DiskScaleBenchmark: ParsableCommand {
         let laterLargePaths = laterLarge.map { trusting.filePath(for: $0) }
         let laterSmallPaths = laterSmall.map { smallCache.filePath(for: $0) }
         // Hits and raw reads of the same files, each run in a different order.
-        var later: [[Double]] = Array(repeating: [], count: 4)
+        let timings: [() -> Void] = [
+            { for key in laterLarge { precondition(trusting.cachedData(for: key) != nil) } },
+            { for key in laterSmall { precondition(smallCache.cachedData(for: key) != nil) } },
+            { for path in laterLargePaths { Self.readWhole(path) } },
+            { for path in laterSmallPaths { Self.readWhole(path) } },
+        ]
+        var later: [[Double]] = Array(repeating: [], count: timings.count)
         for run in 0..<6 {
-            let timings: [() -> Void] = [
-                { for key in laterLarge { precondition(trusting.cachedData(for: key) != nil) } },
-                { for key in laterSmall { precondition(smallCache.cachedData(for: key) != nil) } },
-                { for path in laterLargePaths { Self.readWhole(path) } },
-                { for path in laterSmallPaths { Self.readWhole(path) } },
-            ]
-            for index in 0..<4 {
-                let which = (index + run) % 4
+            for index in timings.indices {
+                let which = (index + run) % timings.count
                 later[which].append(clock.measure(timings[which]).seconds / 1000)
             }
         }
-        let laterMedians = later.map { ($0.sorted()[2] + $0.sorted()[3]) / 2 }
+        let laterMedians = later.map { samples in
+            let sorted = samples.sorted()
+            return (sorted[2] + sorted[3]) / 2
+        }
         let laterLargeHit = laterMedians[0]
         let laterSmallHit = laterMedians[1]
         print(
