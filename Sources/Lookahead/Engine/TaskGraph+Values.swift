@@ -190,6 +190,8 @@ extension TaskGraph {
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
         var storesProcessedImage = false
+        /// A decode stage loading its own data: the data key's image key, under which it is found too.
+        var ownDataKey: ImageCacheKey?
     }
 
     /// A stage's work while it runs (and, once cancelled, until it reports back).
@@ -282,7 +284,15 @@ extension TaskGraph {
     mutating func removeStage(_ id: Int) -> Stage? {
         guard let stage = stages.removeValue(forKey: id) else { return nil }
         if stagesByKey[stage.key] == id { stagesByKey[stage.key] = nil }
+        unregisterOwnData(of: stage, id: id)
         return stage
+    }
+
+    /// Removes a decode stage that loads its own data from under the data key.
+    mutating func unregisterOwnData(of stage: Stage, id: Int) {
+        guard let image = stage.ownDataKey else { return }
+        let key = Key(kind: .data, image: image, policy: stage.key.policy, headers: stage.key.headers)
+        if stagesByKey[key] == id { stagesByKey[key] = nil }
     }
 
     /// Every task that (directly or through later stages) waits on a stage.

@@ -12,6 +12,10 @@ import Foundation
 /// without it, or on an image the memory cache has for a prefix of the list (``Seed``). A stage runs at the highest
 /// priority of its subscribers (tasks or later stages) and is cancelled when the last one leaves.
 ///
+/// A decode stage whose data nobody else wants loads it itself: a plain request is one stage, not two. It is
+/// found under the data key too while it loads, and when another subscriber wants that data it hands the load
+/// (queued or running) to a data stage of its own and waits on it, as if it had been two stages all along.
+///
 /// A started download waits in ``pendingLoads`` until the runner's launcher takes it, so a request started and
 /// cancelled before then (a fling's worth of prefetches) costs no Swift task.
 package struct TaskGraph {
@@ -209,7 +213,15 @@ package struct TaskGraph {
         with result: Result<StageResult, ImagePipelineError>
     ) -> Actions {
         let finished = release(operation)
-        if let id = finished.stage, let stage = removeStage(id) {
+        if let id = finished.stage, case .success(.data(let data)) = result, let index = stages.index(forKey: id),
+            stages.values[index].ownDataKey != nil
+        {
+            // A decode stage loaded its own data: it decodes it now, and nobody joins the load any more.
+            unregisterOwnData(of: stages.values[index], id: id)
+            stages.values[index].ownDataKey = nil
+            stages.values[index].state = .queued(.decode, .decode(data, stages.values[index].request))
+            decodeQueue.enqueue(id, priority: stages.values[index].priority)
+        } else if let id = finished.stage, let stage = removeStage(id) {
             switch result {
             case .success(let value):
                 // Made here (not read back from the disk cache): stored for the next launch.
@@ -255,9 +267,8 @@ package struct TaskGraph {
         seed: Seed? = nil
     ) -> (stage: Int, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
-        if isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) {
-            stages[existing]!.subscribers[subscriber] = priority
-            updatePriority(of: existing)
+        if let existing = stageToJoin(key) {
+            join(existing, subscriber, priority: priority)
             return (existing, true)
         }
         let id = makeID()
@@ -310,9 +321,18 @@ package struct TaskGraph {
             dataQueue.enqueue(id, priority: priority)
             return false
         case .decode:
-            let dependency = attach(.stage(id), priority: priority, request: request, kind: .data)
-            stages[id]!.state = .waiting(on: dependency.stage)
-            return dependency.joined
+            let dataKey = Self.key(for: request, kind: .data)
+            if let existing = stageToJoin(dataKey) {
+                join(existing, .stage(id), priority: priority)
+                stages[id]!.state = .waiting(on: existing)
+                return true
+            }
+            // Nobody else wants the data: the stage loads it itself.
+            stages[id]!.state = .queued(.data, .load(request))
+            stages[id]!.ownDataKey = dataKey.image
+            if isCoalescingEnabled { stagesByKey[dataKey] = id }
+            dataQueue.enqueue(id, priority: priority)
+            return false
         case .process:
             if let seed, seed.processorCount == request.processors.count - 1 {
                 // The image before the last processor is at hand: only the last processor runs.
@@ -332,6 +352,47 @@ package struct TaskGraph {
             stages[id]!.state = .waiting(on: dependency.stage)
             return dependency.joined
         }
+    }
+
+    /// The stage in flight that a new subscriber of `key` shares, if any. A decode stage found under a data key (it
+    /// loads its own data) first hands its load to a data stage of its own, which is returned.
+    private mutating func stageToJoin(_ key: Key) -> Int? {
+        guard isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) else { return nil }
+        guard key.kind == .data, let index = stages.index(forKey: existing), stages.values[index].key.kind != .data
+        else { return existing }
+        return giveDataStage(to: existing)
+    }
+
+    private mutating func join(_ existing: Int, _ subscriber: Subscriber, priority: ImageRequest.Priority) {
+        stages[existing]!.subscribers[subscriber] = priority
+        updatePriority(of: existing)
+    }
+
+    /// A decode stage that loads its own data hands the load, queued or running, to a new data stage, and waits on
+    /// it: another subscriber may now share the data. Returns the data stage.
+    private mutating func giveDataStage(to id: Int) -> Int {
+        guard let index = stages.index(forKey: id), let dataImageKey = stages.values[index].ownDataKey else {
+            preconditionFailure("Internal inconsistency: stage \(id) does not load its own data")
+        }
+        let data = makeID()
+        let decode = stages.values[index]
+        stages.values[index].ownDataKey = nil
+        stages.values[index].state = .waiting(on: data)
+        switch decode.state {
+        case .queued(let kind, _): withQueue(kind) { $0.replace(id, with: data, priority: decode.priority) }
+        case .running(let operation): operations[operation]?.stage = data
+        case .waiting: preconditionFailure("Internal inconsistency: stage \(id) loads and waits")
+        }
+        let key = Key(kind: .data, image: dataImageKey, policy: decode.key.policy, headers: decode.key.headers)
+        stages[data] = Stage(
+            key: key,
+            request: decode.request,
+            subscribers: Subscribers(.stage(id), priority: decode.priority),
+            priority: decode.priority,
+            state: decode.state
+        )
+        stagesByKey[key] = data
+        return data
     }
 
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
@@ -378,7 +439,7 @@ package struct TaskGraph {
     mutating func cancelOperation(_ operation: Int, of stage: Stage) {
         guard let token = operations[operation]?.token else { return }
         operations[operation]!.stage = nil
-        if recordsEvents, stage.key.kind == .data, let url = stage.request.url {
+        if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
             actions.events.append(.dataLoadCancelled(url))
         }
         if let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {

@@ -55,6 +55,12 @@ struct WorkQueue {
         }
     }
 
+    /// Puts `other` in `node`'s place in the queue.
+    mutating func replace(_ node: Int, with other: Int, priority: ImageRequest.Priority) {
+        guard let index = levels[priority.rawValue].firstIndex(of: node) else { return }
+        levels[priority.rawValue][index] = other
+    }
+
     mutating func move(_ node: Int, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
         guard let index = levels[old.rawValue].firstIndex(of: node) else { return }
         levels[old.rawValue].remove(at: index)

@@ -1,5 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — random loads, cancels and priority changes; nothing crashes, hangs, leaks or mixes up images.
+// Lookahead tests — random loads (images and data), cancels and priority changes; nothing crashes, hangs, leaks or mixes up images.
 
 import Foundation
 import Testing
@@ -37,6 +37,8 @@ private struct YieldingLoader: DataLoading {
         }
         var generator = SplitMix64(seed: seed)
         var tasks: [ImageTask] = []
+        // Data-only loads share downloads with image requests of the same URL, in flight or queued.
+        var dataLoads: [(n: Int, task: Task<ImagePipeline.DataResponse, any Error>)] = []
         let thumbnails: [ThumbnailOptions?] = [nil, ThumbnailOptions(maximumPixelSize: 8)]
         for _ in 0..<1000 {
             switch generator.next() % 10 {
@@ -53,10 +55,32 @@ private struct YieldingLoader: DataLoading {
             case 7..<9 where !tasks.isEmpty:
                 tasks[Int(generator.next() % UInt64(tasks.count))].priority =
                     ImageRequest.Priority(rawValue: Int(generator.next() % 5))!
+            case 9 where generator.next() % 2 == 0:
+                let n = Int(generator.next() % 30)
+                let request = ImageRequest(url: URL(string: "https://example.com/\(n).jpg"))
+                let task = Task { try await pipeline.data(for: request) }
+                if generator.next() % 4 == 0 { task.cancel() }
+                dataLoads.append((n, task))
             default:
                 await Task.yield()
             }
         }
+        var dataSucceeded = 0
+        for (n, task) in dataLoads {
+            do {
+                #expect(try await task.value.data == YieldingLoader.images[n])
+                dataSucceeded += 1
+            } catch ImagePipelineError.cancelled {
+                #expect(task.isCancelled)
+            } catch ImagePipelineError.statusCodeUnacceptable(503, _),
+                ImagePipelineError.failureBackoff(.statusCodeUnacceptable(503, _), _)
+            {
+                #expect(n % 10 == 9)
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
+        #expect(dataSucceeded > 0)
         var succeeded = 0
         for task in tasks {
             let n = Int(task.request.url!.deletingPathExtension().lastPathComponent)!
