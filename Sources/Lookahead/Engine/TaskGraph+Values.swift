@@ -110,6 +110,11 @@ extension TaskGraph {
         /// The request's own header fields: requests whose headers differ share no stage.
         var headers: [String: String]
 
+        /// The cheap comparisons first; most keys that share a hash are equal.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image && lhs.headers == rhs.headers
+        }
+
         /// The image key's precomputed hash with the kind and policy folded in: a request looks keys up, stores
         /// and removes them several times, and none of that runs the hasher again.
         func _rawHashValue(seed: Int) -> Int {
@@ -190,8 +195,8 @@ extension TaskGraph {
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
         var storesProcessedImage = false
-        /// A decode stage loading its own data: the data key's image key, under which it is found too.
-        var ownDataKey: ImageCacheKey?
+        /// A decode stage loading its own data: the data stage's key, under which it is found too.
+        var ownDataKey: Key?
     }
 
     /// A stage's work while it runs (and, once cancelled, until it reports back).
@@ -245,11 +250,6 @@ extension TaskGraph {
         }
     }
 
-    mutating func makeID() -> Int {
-        nextID += 1
-        return nextID
-    }
-
     static func key(for request: ImageRequest, kind: StageKind) -> Key {
         switch kind {
         case .data: Key(kind: .data, image: request.dataKey, policy: request.dataPolicy, headers: request.headers)
@@ -272,7 +272,7 @@ extension TaskGraph {
 
     /// Forgets an operation that stopped and gives its slot back to its queue.
     mutating func release(_ operation: Int) -> Operation {
-        guard let finished = operations.removeValue(forKey: operation) else {
+        guard let finished = operations.remove(operation) else {
             preconditionFailure("Internal inconsistency: unknown operation \(operation) stopped")
         }
         withQueue(finished.queue) { queue in
@@ -282,17 +282,20 @@ extension TaskGraph {
     }
 
     mutating func removeStage(_ id: Int) -> Stage? {
-        guard let stage = stages.removeValue(forKey: id) else { return nil }
-        if stagesByKey[stage.key] == id { stagesByKey[stage.key] = nil }
-        unregisterOwnData(of: stage, id: id)
+        guard let stage = stages.remove(id) else { return nil }
+        unregister(stage.key, of: id)
+        if let key = stage.ownDataKey { unregister(key, of: id) }
         return stage
     }
 
     /// Removes a decode stage that loads its own data from under the data key.
-    mutating func unregisterOwnData(of stage: Stage, id: Int) {
-        guard let image = stage.ownDataKey else { return }
-        let key = Key(kind: .data, image: image, policy: stage.key.policy, headers: stage.key.headers)
-        if stagesByKey[key] == id { stagesByKey[key] = nil }
+    mutating func unregisterOwnData(of id: Int) {
+        if let key = stages[id]?.ownDataKey { unregister(key, of: id) }
+    }
+
+    /// Removes `key` from the stages found by key if it finds stage `id` (one lookup, not two).
+    private mutating func unregister(_ key: Key, of id: Int) {
+        if let index = stagesByKey.index(forKey: key), stagesByKey.values[index] == id { stagesByKey.remove(at: index) }
     }
 
     /// Every task that (directly or through later stages) waits on a stage.
@@ -312,7 +315,8 @@ extension TaskGraph {
             actions.idleWaiters = idleWaiters
             idleWaiters.removeAll()
         }
-        defer { actions = Actions() }
-        return actions
+        var taken = Actions()
+        swap(&taken, &actions)
+        return taken
     }
 }

@@ -19,13 +19,12 @@ import Foundation
 /// A started download waits in ``pendingLoads`` until the runner's launcher takes it, so a request started and
 /// cancelled before then (a fling's worth of prefetches) costs no Swift task.
 package struct TaskGraph {
-    var stages: [Int: Stage] = [:]
+    var stages = NodeTable<Stage>()
     var stagesByKey: [Key: Int] = [:]
     var tasks: [Int: TaskRecord] = [:]
-    var operations: [Int: Operation] = [:]
+    var operations = NodeTable<Operation>()
     var dataQueue: WorkQueue
     var decodeQueue: WorkQueue
-    var nextID = 0
     var actions = Actions()
     let isCoalescingEnabled: Bool
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
@@ -98,8 +97,8 @@ package struct TaskGraph {
 
     /// A task's priority changed.
     package mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> Actions {
-        guard let stage = tasks[task]?.stage, let index = stages.index(forKey: stage) else { return takeActions() }
-        stages.values[index].subscribers[.task(task)] = priority
+        guard let stage = tasks[task]?.stage, stages.contains(stage) else { return takeActions() }
+        stages[stage]!.subscribers[.task(task)] = priority
         updatePriority(of: stage)
         startQueuedWork()  // a promoted prefetch may have freed a background slot
         return takeActions()
@@ -118,7 +117,7 @@ package struct TaskGraph {
             actions.deliveries.append((tasks[task]!, .failure(error)))
         }
         tasks.removeAll()
-        for id in stages.keys.sorted() {
+        for id in stages.ids {
             guard let stage = removeStage(id) else { continue }
             switch stage.state {
             case .waiting: break
@@ -191,10 +190,9 @@ package struct TaskGraph {
     /// (from its seed, a shorter stage or the data) and waits on it.
     package mutating func operationMissedProcessedImage(_ operation: Int) -> Actions {
         let finished = release(operation)
-        if let id = finished.stage, let index = stages.index(forKey: id) {
-            stages.values[index].looksUpProcessedImage = false
-            let stage = stages.values[index]
-            stages.values[index].seed = nil
+        if let id = finished.stage, let stage = stages[id] {
+            stages[id]!.looksUpProcessedImage = false
+            stages[id]!.seed = nil
             _ = attachDependency(
                 of: id,
                 kind: stage.key.kind,
@@ -213,14 +211,12 @@ package struct TaskGraph {
         with result: Result<StageResult, ImagePipelineError>
     ) -> Actions {
         let finished = release(operation)
-        if let id = finished.stage, case .success(.data(let data)) = result, let index = stages.index(forKey: id),
-            stages.values[index].ownDataKey != nil
-        {
+        if let id = finished.stage, case .success(.data(let data)) = result, stages[id]?.ownDataKey != nil {
             // A decode stage loaded its own data: it decodes it now, and nobody joins the load any more.
-            unregisterOwnData(of: stages.values[index], id: id)
-            stages.values[index].ownDataKey = nil
-            stages.values[index].state = .queued(.decode, .decode(data, stages.values[index].request))
-            decodeQueue.enqueue(id, priority: stages.values[index].priority)
+            unregisterOwnData(of: id)
+            stages[id]!.ownDataKey = nil
+            stages[id]!.state = .queued(.decode, .decode(data, stages[id]!.request))
+            decodeQueue.enqueue(id, priority: stages[id]!.priority)
         } else if let id = finished.stage, let stage = removeStage(id) {
             switch result {
             case .success(let value):
@@ -271,13 +267,14 @@ package struct TaskGraph {
             join(existing, subscriber, priority: priority)
             return (existing, true)
         }
-        let id = makeID()
-        stages[id] = Stage(
-            key: key,
-            request: request,
-            subscribers: Subscribers(subscriber, priority: priority),
-            priority: priority,
-            state: .waiting(on: -1)
+        let id = stages.insert(
+            Stage(
+                key: key,
+                request: request,
+                subscribers: Subscribers(subscriber, priority: priority),
+                priority: priority,
+                state: .waiting(on: -1)
+            )
         )
         if isCoalescingEnabled { stagesByKey[key] = id }
         return (id, attachDependency(of: id, kind: kind, request: request, priority: priority, seed: seed))
@@ -291,7 +288,6 @@ package struct TaskGraph {
         kind: StageKind,
         seed: Seed?
     ) -> Int {
-        let id = makeID()
         var stage = Stage(
             key: Self.key(for: request, kind: kind),
             request: request,
@@ -301,7 +297,7 @@ package struct TaskGraph {
         )
         stage.looksUpProcessedImage = true
         stage.seed = seed
-        stages[id] = stage
+        let id = stages.insert(stage)
         if isCoalescingEnabled { stagesByKey[stage.key] = id }
         dataQueue.enqueue(id, priority: request.priority)
         return id
@@ -329,7 +325,7 @@ package struct TaskGraph {
             }
             // Nobody else wants the data: the stage loads it itself.
             stages[id]!.state = .queued(.data, .load(request))
-            stages[id]!.ownDataKey = dataKey.image
+            stages[id]!.ownDataKey = dataKey
             if isCoalescingEnabled { stagesByKey[dataKey] = id }
             dataQueue.enqueue(id, priority: priority)
             return false
@@ -358,8 +354,7 @@ package struct TaskGraph {
     /// loads its own data) first hands its load to a data stage of its own, which is returned.
     private mutating func stageToJoin(_ key: Key) -> Int? {
         guard isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) else { return nil }
-        guard key.kind == .data, let index = stages.index(forKey: existing), stages.values[index].key.kind != .data
-        else { return existing }
+        guard key.kind == .data, let kind = stages[existing]?.key.kind, kind != .data else { return existing }
         return giveDataStage(to: existing)
     }
 
@@ -371,26 +366,25 @@ package struct TaskGraph {
     /// A decode stage that loads its own data hands the load, queued or running, to a new data stage, and waits on
     /// it: another subscriber may now share the data. Returns the data stage.
     private mutating func giveDataStage(to id: Int) -> Int {
-        guard let index = stages.index(forKey: id), let dataImageKey = stages.values[index].ownDataKey else {
+        guard let decode = stages[id], let key = decode.ownDataKey else {
             preconditionFailure("Internal inconsistency: stage \(id) does not load its own data")
         }
-        let data = makeID()
-        let decode = stages.values[index]
-        stages.values[index].ownDataKey = nil
-        stages.values[index].state = .waiting(on: data)
+        let data = stages.insert(
+            Stage(
+                key: key,
+                request: decode.request,
+                subscribers: Subscribers(.stage(id), priority: decode.priority),
+                priority: decode.priority,
+                state: decode.state
+            )
+        )
+        stages[id]!.ownDataKey = nil
+        stages[id]!.state = .waiting(on: data)
         switch decode.state {
         case .queued(let kind, _): withQueue(kind) { $0.replace(id, with: data, priority: decode.priority) }
         case .running(let operation): operations[operation]?.stage = data
         case .waiting: preconditionFailure("Internal inconsistency: stage \(id) loads and waits")
         }
-        let key = Key(kind: .data, image: dataImageKey, policy: decode.key.policy, headers: decode.key.headers)
-        stages[data] = Stage(
-            key: key,
-            request: decode.request,
-            subscribers: Subscribers(.stage(id), priority: decode.priority),
-            priority: decode.priority,
-            state: decode.state
-        )
         stagesByKey[key] = data
         return data
     }
@@ -402,8 +396,8 @@ package struct TaskGraph {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
         var reading = key
         reading.policy.readsDiskCache = true
-        guard let existing = stagesByKey[reading], let index = stages.index(forKey: existing) else { return nil }
-        switch stages.values[index].state {
+        guard let existing = stagesByKey[reading], let state = stages[existing]?.state else { return nil }
+        switch state {
         case .running(let operation):
             guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
             // Still looking the disk cache up: it will download instead, for both.
@@ -411,7 +405,7 @@ package struct TaskGraph {
             return existing
         case .queued(let kind, .load(var request)):
             request.options.insert(.disableDiskCacheReads)
-            stages.values[index].state = .queued(kind, .load(request))
+            stages[existing]!.state = .queued(kind, .load(request))
             return existing
         case .queued, .waiting:
             return nil
@@ -419,10 +413,9 @@ package struct TaskGraph {
     }
 
     mutating func detach(_ subscriber: Subscriber, from id: Int) {
-        // Through the index: reading `stages[id]` would copy the whole stage.
-        guard let index = stages.index(forKey: id) else { return }
-        stages.values[index].subscribers[subscriber] = nil
-        guard stages.values[index].subscribers.isEmpty else { return updatePriority(of: id) }
+        guard stages.contains(id) else { return }
+        stages[id]!.subscribers[subscriber] = nil
+        guard stages[id]!.subscribers.isEmpty else { return updatePriority(of: id) }
         guard let stage = removeStage(id) else { return }
         switch stage.state {
         case .waiting(let dependency):
@@ -452,15 +445,14 @@ package struct TaskGraph {
 
     /// Recomputes a stage's priority from its subscribers and passes a change on.
     mutating func updatePriority(of id: Int) {
-        guard let index = stages.index(forKey: id) else { return }
-        let old = stages.values[index].priority
-        let priority = stages.values[index].subscribers.highestPriority ?? old
+        guard let old = stages[id]?.priority else { return }
+        let priority = stages[id]!.subscribers.highestPriority ?? old
         guard priority != old else { return }
-        stages.values[index].priority = priority
-        switch stages.values[index].state {
+        stages[id]!.priority = priority
+        switch stages[id]!.state {
         case .waiting(let dependency):
-            guard let dependencyIndex = stages.index(forKey: dependency) else { return }
-            stages.values[dependencyIndex].subscribers[.stage(id)] = priority
+            guard stages.contains(dependency) else { return }
+            stages[dependency]!.subscribers[.stage(id)] = priority
             updatePriority(of: dependency)
         case .queued(let kind, _):
             withQueue(kind) { $0.move(id, from: old, to: priority) }
@@ -513,19 +505,15 @@ package struct TaskGraph {
 
     private mutating func startQueuedWork(_ kind: QueueKind) {
         while let (id, isBackground) = withQueue(kind, { $0.next() }) {
-            guard let index = stages.index(forKey: id), case .queued(_, let work) = stages.values[index].state else {
+            guard case .queued(_, let work) = stages[id]?.state else {
                 preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
             }
-            let operation = makeID()
             let token = OperationToken()
-            operations[operation] = Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
-            stages.values[index].state = .running(operation: operation)
-            let start = Actions.Start(
-                operation: operation,
-                token: token,
-                work: work,
-                priority: stages.values[index].priority
+            let operation = operations.insert(
+                Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
             )
+            stages[id]!.state = .running(operation: operation)
+            let start = Actions.Start(operation: operation, token: token, work: work, priority: stages[id]!.priority)
             guard case .load = work else {
                 actions.starts.append(start)
                 continue
