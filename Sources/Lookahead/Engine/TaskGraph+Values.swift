@@ -199,11 +199,19 @@ extension TaskGraph {
         var ownDataKey: Key?
     }
 
+    /// A download handed to the launcher, which has not taken it yet.
+    struct PendingLoad {
+        let operation: Int
+        let work: Work
+        let priority: ImageRequest.Priority
+    }
+
     /// A stage's work while it runs (and, once cancelled, until it reports back).
     struct Operation {
         let queue: QueueKind
         var stage: Int?
-        let token: OperationToken
+        /// `nil` for a download the launcher has not taken yet.
+        var token: OperationToken?
         /// Holds one of the queue's background slots (started at `.low` or below, not promoted since).
         var isBackground: Bool
         /// Gave its slot back after stalling; it still runs.

@@ -17,7 +17,7 @@ import Foundation
 /// (queued or running) to a data stage of its own and waits on it, as if it had been two stages all along.
 ///
 /// A started download waits in ``pendingLoads`` until the runner's launcher takes it, so a request started and
-/// cancelled before then (a fling's worth of prefetches) costs no Swift task.
+/// cancelled before then (a fling's worth of prefetches) costs no Swift task and no cancellation token.
 package struct TaskGraph {
     var stages = NodeTable<Stage>()
     var stagesByKey: [Key: Int] = [:]
@@ -29,8 +29,9 @@ package struct TaskGraph {
     let isCoalescingEnabled: Bool
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
-    /// Downloads started that the launcher has not taken yet.
-    var pendingLoads: [Actions.Start] = []
+    /// Downloads started that the launcher has not taken yet. They have no token until taken: one cancelled
+    /// before then costs no allocation.
+    var pendingLoads: [PendingLoad] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
     /// Invalidated: every task failed, and the runner submits no more.
@@ -248,8 +249,13 @@ package struct TaskGraph {
     /// not started, and the next download schedules it again.
     package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool = false) -> [Actions.Start] {
         if unschedulingLauncher { isLauncherScheduled = false }
-        defer { pendingLoads.removeAll() }
-        return pendingLoads
+        guard !pendingLoads.isEmpty else { return [] }
+        defer { pendingLoads.removeAll(keepingCapacity: true) }
+        return pendingLoads.map { load in
+            let token = OperationToken()
+            operations[load.operation]!.token = token
+            return Actions.Start(operation: load.operation, token: token, work: load.work, priority: load.priority)
+        }
     }
 
     // MARK: - Subscriptions
@@ -430,16 +436,16 @@ package struct TaskGraph {
     /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
     /// goes to queued work; anything else is cancelled and reports back when it stops.
     mutating func cancelOperation(_ operation: Int, of stage: Stage) {
-        guard let token = operations[operation]?.token else { return }
+        guard operations.contains(operation) else { return }
         operations[operation]!.stage = nil
         if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
             actions.events.append(.dataLoadCancelled(url))
         }
-        if let index = pendingLoads.firstIndex(where: { $0.operation == operation }) {
+        if let token = operations[operation]!.token {
+            actions.cancels.append(token)
+        } else if let index = pendingLoads.lastIndex(where: { $0.operation == operation }) {
             pendingLoads.remove(at: index)
             _ = release(operation)
-        } else {
-            actions.cancels.append(token)
         }
     }
 
@@ -508,17 +514,19 @@ package struct TaskGraph {
             guard case .queued(_, let work) = stages[id]?.state else {
                 preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
             }
-            let token = OperationToken()
-            let operation = operations.insert(
-                Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
-            )
-            stages[id]!.state = .running(operation: operation)
-            let start = Actions.Start(operation: operation, token: token, work: work, priority: stages[id]!.priority)
+            let priority = stages[id]!.priority
             guard case .load = work else {
-                actions.starts.append(start)
+                let token = OperationToken()
+                let operation = operations.insert(
+                    Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
+                )
+                stages[id]!.state = .running(operation: operation)
+                actions.starts.append(Actions.Start(operation: operation, token: token, work: work, priority: priority))
                 continue
             }
-            pendingLoads.append(start)
+            let operation = operations.insert(Operation(queue: kind, stage: id, token: nil, isBackground: isBackground))
+            stages[id]!.state = .running(operation: operation)
+            pendingLoads.append(PendingLoad(operation: operation, work: work, priority: priority))
             actions.queuesLoads = true
             if !isLauncherScheduled {
                 isLauncherScheduled = true
