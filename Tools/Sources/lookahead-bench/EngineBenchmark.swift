@@ -4,7 +4,7 @@
 
 import ArgumentParser
 import Foundation
-import Lookahead
+@_spi(Benchmarks) import Lookahead
 import LookaheadFixtures
 import Synchronization
 
@@ -17,7 +17,7 @@ struct EngineBenchmark: AsyncParsableCommand {
     @Option(help: "Measured runs per scenario (the median and p95 are reported).")
     var runs = 15
 
-    @Option(help: "Run one scenario only, e.g. under perf: hit, start, decode or prefetch-race.")
+    @Option(help: "Run one scenario only, e.g. under perf: hit, start, graph, decode or prefetch-race.")
     var only: String?
 
     func run() async throws {
@@ -27,6 +27,7 @@ struct EngineBenchmark: AsyncParsableCommand {
         print("")
         if only == nil || only == "hit" { cacheLookups() }
         if only == nil || only == "start" { await startAndCancel() }
+        if only == nil || only == "graph" { graphAlone() }
         if only == nil || only == "decode" { try decoding() }
         if only == nil || only == "prefetch-race" { await prefetchStartThenStop() }
     }
@@ -167,6 +168,33 @@ struct EngineBenchmark: AsyncParsableCommand {
                 measurement.median / handoff.median
             ) + loadNote()
         ).print()
+    }
+
+    // MARK: - The task graph alone
+
+    /// What the task graph's part of a start + cancel costs, without the pipeline's lock, its task objects or any
+    /// hand-off: a plain request is one stage, a thumbnail one too.
+    private func graphAlone() {
+        let operations = 2000
+        let plain = (0..<operations).map { ImageRequest(url: URL(string: "https://example.com/graph/\($0).jpg")) }
+        let thumbnails = (0..<operations).map {
+            ImageRequest(
+                url: URL(string: "https://example.com/graph/\($0).jpg"),
+                thumbnail: ThumbnailOptions(maximumPixelSize: 200)
+            )
+        }
+        var driver = TaskGraphBenchmarkDriver()
+        var left = 0
+        let plainRuns = measure("graph: submit + cancel, plain request", operations: operations, runs: runs) {
+            left += driver.startAndCancel(plain)
+        }
+        let thumbnailRuns = measure("graph: submit + cancel, thumbnail", operations: operations, runs: runs) {
+            left += driver.startAndCancel(thumbnails)
+        }
+        print("The task graph alone (no lock, task objects or hand-off), \(operations) per run; \(left) stages left")
+        print(row(plainRuns, unit: "ns/op", scale: 1e9))
+        print(row(thumbnailRuns, unit: "ns/op", scale: 1e9))
+        print("")
     }
 
     // MARK: - Prefetch start, then stop at once
