@@ -115,6 +115,18 @@ extension TaskGraph {
             lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image && lhs.headers == rhs.headers
         }
 
+        /// What the graph finds a stage by: the key's hash, a word that copies and compares for free.
+        struct Hash: Hashable {
+            let bits: Int
+
+            func hash(into hasher: inout Hasher) { hasher.combine(bits) }
+
+            /// The bits are a hash already.
+            func _rawHashValue(seed: Int) -> Int { bits ^ seed }
+        }
+
+        var hash: Hash { Hash(bits: _rawHashValue(seed: 0)) }
+
         /// The image key's precomputed hash with the kind and policy folded in: a request looks keys up, stores
         /// and removes them several times, and none of that runs the hasher again.
         func _rawHashValue(seed: Int) -> Int {
@@ -242,7 +254,8 @@ extension TaskGraph {
     }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
-        stagesByKey.first { $0.key.kind == .data && $0.key.image.imageID == url }.flatMap { stages[$0.value]?.priority }
+        stagesByKey.values.lazy.compactMap { stages[$0] }
+            .first { ($0.key.kind == .data ? $0.key : $0.ownDataKey)?.image.imageID == url }?.priority
     }
     /// The bytes a running operation has reported; 0 for an unknown one.
     package func progress(ofOperation operation: Int) -> Int64 { operations[operation]?.completedBytes ?? 0 }
@@ -301,9 +314,22 @@ extension TaskGraph {
         if let key = stages[id]?.ownDataKey { unregister(key, of: id) }
     }
 
+    /// The stage found under `key`: a stage's own key, or the data key of a decode stage loading its own data.
+    func existingStage(for key: Key) -> Int? {
+        guard let id = stagesByKey[key.hash], let stage = stages[id], stage.key == key || stage.ownDataKey == key
+        else { return nil }
+        return id
+    }
+
+    mutating func register(_ key: Key, _ id: Int) {
+        stagesByKey[key.hash] = id
+    }
+
     /// Removes `key` from the stages found by key if it finds stage `id` (one lookup, not two).
     private mutating func unregister(_ key: Key, of id: Int) {
-        if let index = stagesByKey.index(forKey: key), stagesByKey.values[index] == id { stagesByKey.remove(at: index) }
+        if let index = stagesByKey.index(forKey: key.hash), stagesByKey.values[index] == id {
+            stagesByKey.remove(at: index)
+        }
     }
 
     /// Every task that (directly or through later stages) waits on a stage.

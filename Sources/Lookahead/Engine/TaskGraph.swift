@@ -20,7 +20,9 @@ import Foundation
 /// cancelled before then (a fling's worth of prefetches) costs no Swift task and no cancellation token.
 package struct TaskGraph {
     var stages = NodeTable<Stage>()
-    var stagesByKey: [Key: Int] = [:]
+    /// Stages found by key, through the key's hash: a lookup compares the keys of the one stage it finds. Of two
+    /// stages in flight whose keys share a hash, the older is no longer found (it shares no more work).
+    var stagesByKey: [Key.Hash: Int] = [:]
     var tasks: [Int: TaskRecord] = [:]
     var operations = NodeTable<Operation>()
     var dataQueue: WorkQueue
@@ -74,7 +76,7 @@ package struct TaskGraph {
         let stage: Int
         let joined: Bool
         if !dataOnly, let processedImage, processedImage.reads,
-            !isCoalescingEnabled || stagesByKey[Self.key(for: request, kind: kind)] == nil
+            !isCoalescingEnabled || existingStage(for: Self.key(for: request, kind: kind)) == nil
         {
             stage = lookUpProcessedImage(for: .task(task), request: request, kind: kind, seed: seed)
             joined = false
@@ -282,7 +284,7 @@ package struct TaskGraph {
                 state: .waiting(on: -1)
             )
         )
-        if isCoalescingEnabled { stagesByKey[key] = id }
+        if isCoalescingEnabled { register(key, id) }
         return (id, attachDependency(of: id, kind: kind, request: request, priority: priority, seed: seed))
     }
 
@@ -304,7 +306,7 @@ package struct TaskGraph {
         stage.looksUpProcessedImage = true
         stage.seed = seed
         let id = stages.insert(stage)
-        if isCoalescingEnabled { stagesByKey[stage.key] = id }
+        if isCoalescingEnabled { register(stage.key, id) }
         dataQueue.enqueue(id, priority: request.priority)
         return id
     }
@@ -332,7 +334,7 @@ package struct TaskGraph {
             // Nobody else wants the data: the stage loads it itself.
             stages[id]!.state = .queued(.data, .load(request))
             stages[id]!.ownDataKey = dataKey
-            if isCoalescingEnabled { stagesByKey[dataKey] = id }
+            if isCoalescingEnabled { register(dataKey, id) }
             dataQueue.enqueue(id, priority: priority)
             return false
         case .process:
@@ -359,7 +361,9 @@ package struct TaskGraph {
     /// The stage in flight that a new subscriber of `key` shares, if any. A decode stage found under a data key (it
     /// loads its own data) first hands its load to a data stage of its own, which is returned.
     private mutating func stageToJoin(_ key: Key) -> Int? {
-        guard isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) else { return nil }
+        guard isCoalescingEnabled, let existing = existingStage(for: key) ?? downloadJoinableByReload(key) else {
+            return nil
+        }
         guard key.kind == .data, let kind = stages[existing]?.key.kind, kind != .data else { return existing }
         return giveDataStage(to: existing)
     }
@@ -391,7 +395,7 @@ package struct TaskGraph {
         case .running(let operation): operations[operation]?.stage = data
         case .waiting: preconditionFailure("Internal inconsistency: stage \(id) loads and waits")
         }
-        stagesByKey[key] = data
+        register(key, data)
         return data
     }
 
@@ -402,7 +406,7 @@ package struct TaskGraph {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
         var reading = key
         reading.policy.readsDiskCache = true
-        guard let existing = stagesByKey[reading], let state = stages[existing]?.state else { return nil }
+        guard let existing = existingStage(for: reading), let state = stages[existing]?.state else { return nil }
         switch state {
         case .running(let operation):
             guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
