@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "lookahead-gallery", targets: ["lookahead-gallery"]),
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
+        .executable(name: "lookahead-graph-driver", targets: ["lookahead-graph-driver"]),
     ],
     dependencies: [
         .package(name: "Lookahead", path: ".."),
@@ -95,6 +96,12 @@ let package = Package(
                 "LookaheadSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict
+        ),
+        // The task graph alone, for scripts/graph-instructions: nothing else linked, so valgrind can run it.
+        .executableTarget(
+            name: "lookahead-graph-driver",
+            dependencies: [.product(name: "Lookahead", package: "Lookahead")],
             swiftSettings: strict
         ),
         .executableTarget(
