@@ -4,7 +4,8 @@
 /// changing one field of a value copies nothing else (the subscript is an addressor, not a getter).
 ///
 /// An identifier holds the slot in its low 32 bits and a serial number above them, so identifiers grow in the order
-/// values were inserted and one of a removed value never finds the value that reuses its slot. Slot 0 is never
+/// values were inserted and one of a removed value never finds the value that reuses its slot. The serial wraps
+/// after 2³¹ insertions (identifiers stay positive); the graph keeps no identifier of a removed value that long. Slot 0 is never
 /// used and always empty: an unknown identifier addresses it. So change values through optional chaining
 /// (`table[id]?.field = x`, or `!` where the value must exist), and take them out with ``remove(_:)``.
 ///
@@ -33,7 +34,7 @@ struct NodeTable<Value> {
             (storage.values + slot).initialize(to: nil)
             storage.used += 1
         }
-        let id = serial << 32 | slot
+        let id = (serial & 0x7FFF_FFFF) << 32 | slot
         storage.ids[slot] = id
         storage.values[slot] = value
         return id

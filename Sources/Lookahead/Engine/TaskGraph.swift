@@ -256,7 +256,9 @@ package struct TaskGraph {
         return pendingLoads.map { load in
             let token = OperationToken()
             operations[load.operation]!.token = token
-            return Actions.Start(operation: load.operation, token: token, work: load.work, priority: load.priority)
+            // The stage's priority now: it may have been raised while the download waited.
+            let priority = operations[load.operation]!.stage.flatMap { stages[$0]?.priority } ?? load.priority
+            return Actions.Start(operation: load.operation, token: token, work: load.work, priority: priority)
         }
     }
 

@@ -38,6 +38,9 @@ import Testing
         mutating func cancel(task: Int) -> TaskGraph.Actions { graph.cancel(task: task) }
         mutating func invalidate() -> TaskGraph.Actions { graph.invalidate() }
         mutating func takePendingLoads() -> [TaskGraph.Actions.Start] { graph.takePendingLoads() }
+        mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> TaskGraph.Actions {
+            graph.setPriority(priority, ofTask: task)
+        }
     }
 
     @Test func downloadsWaitForOneLauncher() {
@@ -71,6 +74,14 @@ import Testing
         } else {
             Issue.record("expected a download")
         }
+    }
+
+    @Test func aDownloadRaisedWhileWaitingStartsAtItsNewPriority() {
+        var machine = machine()
+        _ = machine.submit(Receiver(1, url: "https://example.com/1.jpg"))
+        _ = machine.setPriority(.veryHigh, ofTask: 1)
+        let taken = machine.takePendingLoads()
+        #expect(taken.map(\.priority) == [.veryHigh], "the launcher starts it at the priority it has now")
     }
 
     @Test func eachTaskIsRegisteredOnceAndForgottenWhenItLeaves() {
