@@ -103,7 +103,7 @@ extension TaskGraph {
         case process
     }
 
-    struct Key: Hashable {
+    struct Key: Equatable {
         var kind: StageKind
         var image: ImageCacheKey
         var policy: DataPolicy
@@ -125,18 +125,15 @@ extension TaskGraph {
             func _rawHashValue(seed: Int) -> Int { bits ^ seed }
         }
 
-        var hash: Hash { Hash(bits: _rawHashValue(seed: 0)) }
-
-        /// The image key's precomputed hash with the kind and policy folded in: a request looks keys up, stores
-        /// and removes them several times, and none of that runs the hasher again.
-        func _rawHashValue(seed: Int) -> Int {
+        /// The image key's precomputed hash with the kind and policy folded in: no hasher runs for it.
+        var hash: Hash {
             var bits = kind.rawValue << 4
             if policy.readsDiskCache { bits |= 1 }
             if policy.writesDiskCache { bits |= 2 }
             if policy.loadsFromNetwork { bits |= 4 }
             if policy.skipsFailureBackoff { bits |= 8 }
-            let hash = image._rawHashValue(seed: seed) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
-            return headers.isEmpty ? hash : hash ^ headers.hashValue
+            let hash = image._rawHashValue(seed: 0) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
+            return Hash(bits: headers.isEmpty ? hash : hash ^ headers.hashValue)
         }
     }
 
@@ -211,11 +208,10 @@ extension TaskGraph {
         var ownDataKey: Key?
     }
 
-    /// A download handed to the launcher, which has not taken it yet.
+    /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
     struct PendingLoad {
         let operation: Int
         let work: Work
-        let priority: ImageRequest.Priority
     }
 
     /// A stage's work while it runs (and, once cancelled, until it reports back).

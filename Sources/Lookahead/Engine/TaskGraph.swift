@@ -256,8 +256,9 @@ package struct TaskGraph {
         return pendingLoads.map { load in
             let token = OperationToken()
             operations[load.operation]!.token = token
-            // The stage's priority now: it may have been raised while the download waited.
-            let priority = operations[load.operation]!.stage.flatMap { stages[$0]?.priority } ?? load.priority
+            // The stage's priority now: it may have been raised while the download waited. A pending download's
+            // stage is never gone: cancelling it takes the download back.
+            let priority = stages[operations[load.operation]!.stage!]!.priority
             return Actions.Start(operation: load.operation, token: token, work: load.work, priority: priority)
         }
     }
@@ -520,19 +521,19 @@ package struct TaskGraph {
             guard case .queued(_, let work) = stages[id]?.state else {
                 preconditionFailure("Internal inconsistency: queued stage \(id) is not queued")
             }
-            let priority = stages[id]!.priority
             guard case .load = work else {
                 let token = OperationToken()
                 let operation = operations.insert(
                     Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
                 )
                 stages[id]!.state = .running(operation: operation)
+                let priority = stages[id]!.priority
                 actions.starts.append(Actions.Start(operation: operation, token: token, work: work, priority: priority))
                 continue
             }
             let operation = operations.insert(Operation(queue: kind, stage: id, token: nil, isBackground: isBackground))
             stages[id]!.state = .running(operation: operation)
-            pendingLoads.append(PendingLoad(operation: operation, work: work, priority: priority))
+            pendingLoads.append(PendingLoad(operation: operation, work: work))
             actions.queuesLoads = true
             if !isLauncherScheduled {
                 isLauncherScheduled = true
