@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — EncodedImageCache: the fixture server's in-memory cache of encoded JPEGs.
 
-import Dispatch
 import Hummingbird
 import Synchronization
 
@@ -9,8 +8,10 @@ import Synchronization
 /// same bytes without re-encoding. A source is a generated picture or one of the server's
 /// photos, resized.
 ///
-/// Encoding (and decoding a photo) runs on a Dispatch queue, not on the Swift concurrency pool,
-/// because a 4096×4096 picture takes a while. Two simultaneous misses for the same key both
+/// Painting, encoding and decoding a photo run on a thread of their own, off Swift's concurrency pool. Not on a
+/// Dispatch queue either: it runs about as many blocks at once as there are cores, and the rest wait in line, so a
+/// few large pictures (seconds each in a debug build) would hold up every small one asked for after them, long past
+/// a client's idle timeout. Two simultaneous misses for the same key both
 /// encode; the results are byte-identical, so whichever is stored first wins. When the stored
 /// bytes pass `byteLimit` the cache is emptied.
 final class EncodedImageCache: Sendable {
@@ -53,7 +54,6 @@ final class EncodedImageCache: Sendable {
     private let state = Mutex(State())
     private let byteLimit: Int
     private let photos: PhotoLibrary?
-    private let queue = DispatchQueue(label: "lookahead.fixtures.jpeg-encoder", attributes: .concurrent)
 
     init(photos: PhotoLibrary? = nil, byteLimit: Int = 64 * 1024 * 1024) {
         self.photos = photos
@@ -65,43 +65,39 @@ final class EncodedImageCache: Sendable {
         if let cached = state.withLock({ $0.entries[key] }) {
             return cached
         }
-        let result = await withCheckedContinuation { [photos] continuation in
-            queue.async {
-                continuation.resume(
-                    returning: Result { () throws(FixtureServer.Error) -> [UInt8] in
-                        switch key.source {
-                        case .generated(let number) where key.format == .webp:
-                            let width = FixtureImages.clampedDimension(key.width)
-                            let height = FixtureImages.clampedDimension(key.height)
-                            return try WebPEncoder.encode(
-                                FixtureImages.rgb(number: number, width: width, height: height),
-                                width: width,
-                                height: height,
-                                bytesPerRow: width * 3,
-                                hasAlpha: false,
-                                quality: key.quality
-                            )
-                        case .generated(let number):
-                            return try FixtureImages.jpeg(
-                                number: number,
-                                width: key.width,
-                                height: key.height,
-                                quality: key.quality
-                            )
-                        case .photo(let index):
-                            guard let photos, photos.photos.indices.contains(index) else {
-                                throw .photoFailed(reason: "no photo \(index)")
-                            }
-                            return try photos.encoded(
-                                index: index,
-                                width: key.width,
-                                height: key.height,
-                                quality: key.quality,
-                                format: key.format
-                            )
-                        }
+        let result = await onOwnThread { [photos] in
+            Result { () throws(FixtureServer.Error) -> [UInt8] in
+                switch key.source {
+                case .generated(let number) where key.format == .webp:
+                    let width = FixtureImages.clampedDimension(key.width)
+                    let height = FixtureImages.clampedDimension(key.height)
+                    return try WebPEncoder.encode(
+                        FixtureImages.rgb(number: number, width: width, height: height),
+                        width: width,
+                        height: height,
+                        bytesPerRow: width * 3,
+                        hasAlpha: false,
+                        quality: key.quality
+                    )
+                case .generated(let number):
+                    return try FixtureImages.jpeg(
+                        number: number,
+                        width: key.width,
+                        height: key.height,
+                        quality: key.quality
+                    )
+                case .photo(let index):
+                    guard let photos, photos.photos.indices.contains(index) else {
+                        throw .photoFailed(reason: "no photo \(index)")
                     }
-                )
+                    return try photos.encoded(
+                        index: index,
+                        width: key.width,
+                        height: key.height,
+                        quality: key.quality,
+                        format: key.format
+                    )
+                }
             }
         }
         let encoded = ByteBuffer(bytes: try result.get())

@@ -1,6 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead — FixtureImages: the deterministic picture generator behind the fixture server.
 
+import Synchronization
+
 /// Deterministic test pictures: the same number and size always give the same pixels and the
 /// same JPEG bytes.
 ///
@@ -24,8 +26,18 @@ public enum FixtureImages {
     /// `width` and `height` are clamped to `1...maximumDimension`; the result always has
     /// `clampedWidth * clampedHeight * 3` bytes.
     public static func rgb(number: Int, width: Int, height: Int) -> [UInt8] {
-        let width = clampedDimension(width)
-        let height = clampedDimension(height)
+        let key = PaintedPictures.Key(number: number, width: clampedDimension(width), height: clampedDimension(height))
+        if let pixels = painted.withLock({ $0.pixels[key] }) { return pixels }
+        let pixels = paint(number: number, width: key.width, height: key.height)
+        painted.withLock { $0.store(pixels, for: key) }
+        return pixels
+    }
+
+    /// Every picture painted in this process, so that each is painted once however many servers (a test run starts
+    /// dozens) and clients ask for it: painting is plain Swift, slow in a debug build.
+    private static let painted = Mutex(PaintedPictures())
+
+    private static func paint(number: Int, width: Int, height: Int) -> [UInt8] {
         let key = UInt64(bitPattern: Int64(number))
         var random = SplitMix64(seed: SplitMix64.mix(key ^ 0x4C6F_6F6B_6168_6561))
         let shortSide = Double(min(width, height))
@@ -85,5 +97,29 @@ public enum FixtureImages {
     /// `value` clamped to the sizes the generator supports.
     static func clampedDimension(_ value: Int) -> Int {
         min(max(value, 1), maximumDimension)
+    }
+}
+
+/// Painted pixels by picture, up to a byte limit; past it the store starts again empty.
+private struct PaintedPictures {
+    struct Key: Hashable {
+        var number: Int
+        var width: Int
+        var height: Int
+    }
+
+    static let byteLimit = 128 << 20
+
+    var pixels: [Key: [UInt8]] = [:]
+    var bytes = 0
+
+    mutating func store(_ picture: [UInt8], for key: Key) {
+        guard pixels[key] == nil, picture.count <= Self.byteLimit else { return }
+        if bytes + picture.count > Self.byteLimit {
+            pixels.removeAll()
+            bytes = 0
+        }
+        pixels[key] = picture
+        bytes += picture.count
     }
 }

@@ -5,6 +5,7 @@
 
 import Foundation
 import Lookahead
+import LookaheadFixtures
 import Testing
 
 @testable import LookaheadGallery
@@ -27,20 +28,15 @@ private func testPicture() -> Bitmap {
 }
 
 /// What `chafa --format FORMAT --size COLUMNSxROWS --stretch FILE` prints for the picture.
-private func chafaPrints(_ picture: Bitmap, format: String, columns: Int, rows: Int) throws -> String {
+private func chafaPrints(_ picture: Bitmap, format: String, columns: Int, rows: Int) async throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("chafa-\(UUID().uuidString).png")
     defer { try? FileManager.default.removeItem(at: file) }
     try ImageEncoders.PNG.encode(picture).write(to: file)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(chafaProgram))
-    process.arguments = ["--format", format, "--size", "\(columns)x\(rows)", "--stretch", file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    let chafa = try await runProgram(
+        URL(fileURLWithPath: try #require(chafaProgram)),
+        arguments: ["--format", format, "--size", "\(columns)x\(rows)", "--stretch", file.path]
+    )
+    return chafa.output
 }
 
 /// The escape sequences of an image (kitty's APC `ESC _ G … ESC \`, or a sixel DCS `ESC P … ESC \`), without the
@@ -60,10 +56,10 @@ private func imageSequences(_ text: String) -> [Substring] {
 struct ChafaGraphicsTests {
     // chafa without a terminal to ask takes 8×8-pixel cells: the gallery's renderer is given the same.
     @Test(arguments: [(GraphicsMode.kitty, "kitty"), (GraphicsMode.sixels, "sixels")])
-    func theGallerysImageIsWhatChafaPrints(mode: GraphicsMode, format: String) throws {
+    func theGallerysImageIsWhatChafaPrints(mode: GraphicsMode, format: String) async throws {
         let picture = testPicture()
         let ours = ChafaRenderer.graphics(picture, columns: 20, rows: 10, mode: mode, cellSize: (8, 8))
-        let theirs = try chafaPrints(picture, format: format, columns: 20, rows: 10)
+        let theirs = try await chafaPrints(picture, format: format, columns: 20, rows: 10)
         let ourImage = imageSequences(ours)
         let theirImage = imageSequences(theirs)
         #expect(!ourImage.isEmpty, "the gallery printed an image")

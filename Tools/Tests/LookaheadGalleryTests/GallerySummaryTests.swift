@@ -5,6 +5,7 @@
 
 import Foundation
 import Lookahead
+import LookaheadFixtures
 import Testing
 
 @testable import LookaheadGallery
@@ -47,33 +48,21 @@ import Testing
     }
 
     @Test func theHeadlessSummaryShowsBothKindsOfFailure() async throws {
-        let process = Process()
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let executable = try #require(
             [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("lookahead-gallery") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) },
             "lookahead-gallery is not built next to \(bundle.path): run `swift build --build-tests` in Tools first"
         )
-        process.executableURL = executable
-        process.arguments = [
-            "--headless", "--quiet", "--rows", "40", "--frame-ms", "4", "--latency-ms", "5", "--jitter-ms", "5",
-            "--fail-rate", "0.3", "--truncate-rate", "0.3",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let status = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(status == 0, "\(text)")
+        let gallery = try await runProgram(
+            executable,
+            arguments: [
+                "--headless", "--quiet", "--rows", "40", "--frame-ms", "4", "--latency-ms", "5", "--jitter-ms", "5",
+                "--fail-rate", "0.3", "--truncate-rate", "0.3",
+            ]
+        )
+        let (status, text) = (gallery.status, gallery.output)
+        #expect(status == 0, "\(text)\(gallery.errors)")
         let line = try #require(text.split(separator: "\n").first { $0.contains("failures: ") }, "\(text)")
         // "   failures: 12 network, 9 decoding (0 removed from the disk cache)"
         let numbers = Self.numbers(in: line)

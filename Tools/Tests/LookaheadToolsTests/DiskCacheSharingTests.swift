@@ -17,7 +17,7 @@ import Glibc
     /// folder this much over the limit until the next change.
     static let largestEntry = 56 + 41_000
 
-    @Test func twoProcessesShareAFolderThroughKills() throws {
+    @Test func twoProcessesShareAFolderThroughKills() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: DiskCacheCrashTests.writer.path),
             "build the tools first (swift build --build-tests): \(DiskCacheCrashTests.writer.path) is missing"
@@ -36,19 +36,16 @@ import Glibc
             let victim = Int.random(in: 0...1, using: &generator)
             let writer = writers[victim]
             let lines = writer.lines.count + Int.random(in: 1...10, using: &generator)
-            try #require(
-                writer.waitForLines(lines),
-                "round \(round): writer \(victim) stopped: \(writer.lines.suffix(2))"
-            )
-            kill(writer.process.processIdentifier, SIGKILL)
-            writer.process.waitUntilExit()
-            #expect(writer.process.terminationReason == .uncaughtSignal, "round \(round): the writer exited by itself")
+            let printed = await writer.waitForLines(lines)
+            try #require(printed, "round \(round): writer \(victim) stopped: \(writer.lines.suffix(2))")
+            let killed = await writer.killAndWait()
+            #expect(killed, "round \(round): the writer exited by itself")
             #expect(!writer.lines.contains { $0.hasPrefix("wrong bytes") }, "round \(round): \(writer.lines.suffix(1))")
             othersRead += writer.othersRead
             highest = max(highest, writer.highestStored ?? 0, writers[1 - victim].highestStored ?? 0)
 
             // What the folder holds at a moment no writer is changing it.
-            let size = Self.entryBytesUnderTheFolderLock(folder)
+            let size = await onOwnThread { Self.entryBytesUnderTheFolderLock(folder) }
             #expect(size <= Self.limit + Self.largestEntry, "round \(round): \(size) bytes in the folder")
 
             // Start it again next to the other writer's numbers, so each keeps reading the other's entries.
@@ -56,28 +53,23 @@ import Glibc
             writers[victim] = try WriterProcess(folder: folder, first: next + (next % 2 == victim ? 0 : 1))
         }
         for writer in writers {
-            try #require(writer.waitForLines(writer.lines.count + 2))
-            kill(writer.process.processIdentifier, SIGKILL)
-            writer.process.waitUntilExit()
+            let printed = await writer.waitForLines(writer.lines.count + 2)
+            try #require(printed)
+            _ = await writer.killAndWait()
             #expect(!writer.lines.contains { $0.hasPrefix("wrong bytes") })
             othersRead += writer.othersRead
             highest = max(highest, writer.highestStored ?? 0)
         }
 
         // Reopened, the cache knows exactly what the folder holds, within the limit, and every entry is intact.
-        let cache = DiskCache(directory: folder, sizeLimit: Self.limit)
-        cache.flush()
-        let files = Self.entryFiles(folder)
-        #expect(cache.totalCount == files.count)
-        #expect(cache.totalSize == files.reduce(0) { $0 + $1.size })
-        #expect(cache.totalSize <= Self.limit)
-        var verified = 0
-        for number in 0...(highest + 64) where cache.containsData(for: CrashTestEntries.key(number)) {
-            let data = cache.cachedData(for: CrashTestEntries.key(number))
-            #expect(data == CrashTestEntries.payload(number), "entry \(number) holds other bytes")
-            verified += 1
-        }
-        #expect(verified == files.count, "every entry file is an entry of a writer")
+        let numbers = 0...(highest + 64)
+        let check = await onOwnThread { Self.reopen(folder, checking: numbers) }
+        #expect(check.totalCount == check.files.count)
+        #expect(check.totalSize == check.files.reduce(0) { $0 + $1.size })
+        #expect(check.totalSize <= Self.limit)
+        #expect(check.wrongEntries.isEmpty, "entries holding other bytes: \(check.wrongEntries)")
+        let verified = check.entries
+        #expect(verified == check.files.count, "every entry file is an entry of a writer")
         #expect(verified > 10, "too few entries survived to prove anything (\(verified))")
         #expect(othersRead > 0, "neither writer read an entry the other wrote")
         print(
@@ -86,7 +78,41 @@ import Glibc
         )
     }
 
-    /// The bytes the entry files take, counted holding the folder's lock as a cache does.
+    /// What a cache reopened on the folder finds.
+    struct Reopened: Sendable {
+        var totalSize: Int
+        var totalCount: Int
+        var files: [EntryFile]
+        /// The entries the cache holds among those numbered.
+        var entries: Int
+        /// Entries whose bytes are not what their writer wrote.
+        var wrongEntries: [Int]
+    }
+
+    /// Reopens a cache on the folder and reads every entry numbered in `numbers` it holds. Blocks: call on a thread
+    /// of its own.
+    static func reopen(_ folder: URL, checking numbers: ClosedRange<Int>) -> Reopened {
+        let cache = DiskCache(directory: folder, sizeLimit: limit)
+        cache.flush()
+        var entries = 0
+        var wrong: [Int] = []
+        for number in numbers where cache.containsData(for: CrashTestEntries.key(number)) {
+            entries += 1
+            if cache.cachedData(for: CrashTestEntries.key(number)) != CrashTestEntries.payload(number) {
+                wrong.append(number)
+            }
+        }
+        return Reopened(
+            totalSize: cache.totalSize,
+            totalCount: cache.totalCount,
+            files: entryFiles(folder),
+            entries: entries,
+            wrongEntries: wrong
+        )
+    }
+
+    /// The bytes the entry files take, counted holding the folder's lock as a cache does. Blocks while a writer
+    /// holds the lock.
     static func entryBytesUnderTheFolderLock(_ folder: URL) -> Int {
         let descriptor = open(folder.path + "/.ledger", O_RDWR)
         guard descriptor >= 0 else { return 0 }
@@ -95,12 +121,17 @@ import Glibc
         return entryFiles(folder).reduce(0) { $0 + $1.size }
     }
 
-    static func entryFiles(_ folder: URL) -> [(name: String, size: Int)] {
+    struct EntryFile: Sendable {
+        var name: String
+        var size: Int
+    }
+
+    static func entryFiles(_ folder: URL) -> [EntryFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.count == 64 }.compactMap { name in
             var info = stat()
             guard stat(folder.path + "/" + name, &info) == 0 else { return nil }
-            return (name, Int(info.st_size))
+            return EntryFile(name: name, size: Int(info.st_size))
         }
     }
 }
@@ -154,7 +185,20 @@ private final class WriterProcess: @unchecked Sendable {
 
     /// Waits until the writer has printed `count` lines; `false` if it ended first or printed nothing for a minute
     /// (a hang, not a slow machine: a line comes every four stores).
-    func waitForLines(_ count: Int) -> Bool {
+    func waitForLines(_ count: Int) async -> Bool {
+        await onOwnThread { self.blockingWaitForLines(count) }
+    }
+
+    /// Kills the writer with SIGKILL and waits for it to end; whether the signal ended it.
+    func killAndWait() async -> Bool {
+        await onOwnThread {
+            _ = kill(self.process.processIdentifier, SIGKILL)
+            self.process.waitUntilExit()
+            return self.process.terminationReason == .uncaughtSignal
+        }
+    }
+
+    private func blockingWaitForLines(_ count: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         while collected.count < count {

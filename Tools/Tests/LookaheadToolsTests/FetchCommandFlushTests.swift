@@ -12,30 +12,6 @@ import Testing
     static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("lookahead")
 
-    /// Runs the tool to completion without blocking a thread of the cooperative pool; returns its exit status and
-    /// standard output.
-    static func run(_ arguments: [String], environment: [String: String]) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let status = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (status, text)
-    }
-
     @Test func everyFetchLeavesItsEntryOnDisk() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.tool.path),
@@ -48,12 +24,13 @@ import Testing
         for n in 1...count {
             // Large enough that the write takes a moment after the image is decoded.
             let url = server.imageURL(n, width: 900, height: 700)
-            let (status, output) = try await Self.run(
-                ["fetch", url.absoluteString],
+            let fetch = try await runProgram(
+                Self.tool,
+                arguments: ["fetch", url.absoluteString],
                 environment: ["XDG_CACHE_HOME": caches.path]
             )
-            #expect(status == 0, "fetch \(n): \(output)")
-            #expect(output.contains("from the network"), "fetch \(n): \(output)")
+            #expect(fetch.status == 0, "fetch \(n): \(fetch.output)\(fetch.errors)")
+            #expect(fetch.output.contains("from the network"), "fetch \(n): \(fetch.output)\(fetch.errors)")
         }
         await server.stop()
         let folder = caches.appendingPathComponent("lookahead-images")

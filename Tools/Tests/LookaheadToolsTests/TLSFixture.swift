@@ -4,6 +4,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTLS
+import LookaheadFixtures
 import Testing
 
 /// A Hummingbird server over TLS on 127.0.0.1, whose certificate (for `127.0.0.1` and `localhost`) is made by
@@ -22,7 +23,7 @@ struct TLSFixture {
         defer { try? FileManager.default.removeItem(at: folder) }
         let certificatePath = folder.appendingPathComponent("cert.pem").path
         let keyPath = folder.appendingPathComponent("key.pem").path
-        let openssl = try Process.run(
+        let openssl = try await runProgram(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             arguments: [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
@@ -30,8 +31,7 @@ struct TLSFixture {
                 "-keyout", keyPath, "-out", certificatePath,
             ]
         )
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw FixtureFailure(message: "openssl req failed") }
+        guard openssl.status == 0 else { throw FixtureFailure(message: "openssl req failed: \(openssl.errors)") }
         let tls = try TLSConfiguration.makeServerConfiguration(
             certificateChain: NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem))
