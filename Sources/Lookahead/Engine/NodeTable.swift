@@ -5,9 +5,11 @@
 ///
 /// An identifier holds the slot in its low 32 bits and a serial number above them, so identifiers grow in the order
 /// values were inserted and one of a removed value never finds the value that reuses its slot. The serial wraps
-/// after 2³¹ insertions (identifiers stay positive); the graph keeps no identifier of a removed value that long. Slot 0 is never
-/// used and always empty: an unknown identifier addresses it. So change values through optional chaining
-/// (`table[id]?.field = x`, or `!` where the value must exist), and take them out with ``remove(_:)``.
+/// after 2³¹ insertions (identifiers stay positive); the graph keeps no identifier of a removed value that long.
+///
+/// Slot 0 is never handed out: an unknown identifier addresses it, and finds it empty. So change values through
+/// optional chaining (`table[id]?.field = x`, or `!` where the value must exist), and take them out with
+/// ``remove(_:)``. A value assigned through an unknown identifier is dropped at the next change through one.
 ///
 /// A value type: the storage is copied before a change when another table shares it.
 struct NodeTable<Value> {
@@ -20,7 +22,7 @@ struct NodeTable<Value> {
     var isEmpty: Bool { count == 0 }
 
     /// Stores a value under a new identifier.
-    mutating func insert(_ value: Value) -> Int {
+    mutating func insert(_ value: consuming Value) -> Int {
         serial += 1
         count += 1
         let slot: Int
@@ -48,8 +50,11 @@ struct NodeTable<Value> {
         }
         unsafeMutableAddress {
             makeUnique(capacity: storage.capacity)
-            storage.values[0] = nil
-            return storage.values + slot(of: id)
+            let slot = slot(of: id)
+            // Only a write through an unknown identifier can have filled slot 0: empty it when it is addressed
+            // again, and leave it alone otherwise (writing `nil` copies a whole value's worth of bytes).
+            if slot == 0, storage.values[0] != nil { storage.values[0] = nil }
+            return storage.values + slot
         }
     }
 

@@ -312,9 +312,9 @@ extension TaskGraph {
 
     /// The stage found under `key`: a stage's own key, or the data key of a decode stage loading its own data.
     func existingStage(for key: Key) -> Int? {
-        guard let id = stagesByKey[key.hash], let stage = stages[id], stage.key == key || stage.ownDataKey == key
-        else { return nil }
-        return id
+        // Compared where the stage lies: binding it would copy the whole stage.
+        guard let id = stagesByKey[key.hash], stages.contains(id) else { return nil }
+        return stages[id]!.key == key || stages[id]!.ownDataKey == key ? id : nil
     }
 
     mutating func register(_ key: Key, _ id: Int) {

@@ -29,6 +29,19 @@ import Testing
         #expect(table[old] == nil && table[new] == 2 && table.count == 1)
     }
 
+    @Test func aValueAssignedThroughAnUnknownIdentifierIsGoneAtTheNextChangeThroughOne() {
+        var table = NodeTable<String>()
+        let a = table.insert("a")
+        let stale = a + (1 << 32)  // the same slot under another serial
+        table[stale]?.append("!")
+        #expect(table[a] == "a" && table[stale] == nil)
+        // Assigned, not changed through optional chaining: the value lands in the empty slot that unknown
+        // identifiers address, which the next change through an unknown identifier empties again.
+        table[stale] = "stray"
+        table[12_345]?.append("?")
+        #expect(table[stale] == nil && table[12_345] == nil && table[a] == "a" && table.count == 1)
+    }
+
     @Test func identifiersGrowInTheOrderOfInsertionWhateverSlotTheyTake() {
         var table = NodeTable<Int>()
         let first = table.insert(0)

@@ -1,18 +1,36 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead bench — the task graph alone, for an instruction counter: submits and cancels requests `runs` times.
-// A program of its own, synchronous and with nothing else linked, so valgrind can run it.
+// Lookahead bench — the task graph alone, for an instruction counter: submits and cancels requests `runs` times; or
+// (`hit`) memory-cache hits with the request built, as `lookahead-bench engine --only hit` times them. A program of
+// its own, synchronous and with nothing else linked, so valgrind can run it.
 //
-// Usage: lookahead-graph-driver plain|thumbnail RUNS
+// Usage: lookahead-graph-driver plain|thumbnail|hit RUNS
 
 import Foundation
 @_spi(Benchmarks) import Lookahead
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let kind = arguments.first, ["plain", "thumbnail"].contains(kind),
+guard let kind = arguments.first, ["plain", "thumbnail", "hit"].contains(kind),
     let runs = arguments.dropFirst().first.flatMap(Int.init), runs >= 0
 else {
-    FileHandle.standardError.write(Data("usage: lookahead-graph-driver plain|thumbnail RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: lookahead-graph-driver plain|thumbnail|hit RUNS\n".utf8))
     exit(64)
+}
+
+if kind == "hit" {
+    let count = 1000
+    let pipeline = ImagePipeline {
+        $0.diskCache = nil
+        $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 10_000)
+    }
+    let urls = (0..<count).map { URL(string: "https://example.com/images/\($0).jpg")! }
+    let image = Bitmap(width: 8, height: 8, red: 1, green: 2, blue: 3)
+    for url in urls { pipeline.storeCachedImage(image, for: ImageRequest(url: url)) }
+    var hits = 0
+    for _ in 0..<runs {
+        for url in urls where pipeline.cachedImage(for: ImageRequest(url: url)) != nil { hits += 1 }
+    }
+    print("\(runs) runs of \(count) memory-cache hits; \(hits) hits")
+    exit(0)
 }
 
 let count = 2000
