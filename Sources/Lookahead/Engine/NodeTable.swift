@@ -38,7 +38,9 @@ struct NodeTable<Value> {
         }
         let id = (serial & 0x7FFF_FFFF) << 32 | slot
         storage.ids[slot] = id
-        storage.values[slot] = value
+        // The slot holds `nil`, which owns nothing: initialised over, not assigned (an assignment copies the value
+        // out to a temporary first).
+        (storage.values + slot).initialize(to: consume value)
         return id
     }
 
