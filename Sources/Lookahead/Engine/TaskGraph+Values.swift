@@ -204,8 +204,12 @@ extension TaskGraph {
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
         var storesProcessedImage = false
-        /// A decode stage loading its own data: the data stage's key, under which it is found too.
-        var ownDataKey: Key?
+        /// A decode stage loading its own data: the hash of the data stage's key, under which it is found too. The
+        /// key itself is made from the request when needed (rarely): kept, it would be copied with every stage.
+        var ownDataHash: Key.Hash?
+
+        /// The data stage's key, while the stage loads its own data.
+        var ownDataKey: Key? { ownDataHash == nil ? nil : TaskGraph.key(for: request, kind: .data) }
     }
 
     /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
@@ -300,30 +304,31 @@ extension TaskGraph {
 
     mutating func removeStage(_ id: Int) -> Stage? {
         guard let stage = stages.remove(id) else { return nil }
-        unregister(stage.key, of: id)
-        if let key = stage.ownDataKey { unregister(key, of: id) }
+        unregister(stage.key.hash, of: id)
+        if let hash = stage.ownDataHash { unregister(hash, of: id) }
         return stage
     }
 
     /// Removes a decode stage that loads its own data from under the data key.
     mutating func unregisterOwnData(of id: Int) {
-        if let key = stages[id]?.ownDataKey { unregister(key, of: id) }
+        if let hash = stages[id]?.ownDataHash { unregister(hash, of: id) }
     }
 
     /// The stage found under `key`: a stage's own key, or the data key of a decode stage loading its own data.
     func existingStage(for key: Key) -> Int? {
         // Compared where the stage lies: binding it would copy the whole stage.
         guard let id = stagesByKey[key.hash], stages.contains(id) else { return nil }
-        return stages[id]!.key == key || stages[id]!.ownDataKey == key ? id : nil
+        if stages[id]!.key == key { return id }
+        return stages[id]!.ownDataHash == key.hash && stages[id]!.ownDataKey == key ? id : nil
     }
 
     mutating func register(_ key: Key, _ id: Int) {
         stagesByKey[key.hash] = id
     }
 
-    /// Removes `key` from the stages found by key if it finds stage `id` (one lookup, not two).
-    private mutating func unregister(_ key: Key, of id: Int) {
-        if let index = stagesByKey.index(forKey: key.hash), stagesByKey.values[index] == id {
+    /// Removes a key's hash from the stages found by key if it finds stage `id` (one lookup, not two).
+    private mutating func unregister(_ hash: Key.Hash, of id: Int) {
+        if let index = stagesByKey.index(forKey: hash), stagesByKey.values[index] == id {
             stagesByKey.remove(at: index)
         }
     }

@@ -214,10 +214,10 @@ package struct TaskGraph {
         with result: Result<StageResult, ImagePipelineError>
     ) -> Actions {
         let finished = release(operation)
-        if let id = finished.stage, case .success(.data(let data)) = result, stages[id]?.ownDataKey != nil {
+        if let id = finished.stage, case .success(.data(let data)) = result, stages[id]?.ownDataHash != nil {
             // A decode stage loaded its own data: it decodes it now, and nobody joins the load any more.
             unregisterOwnData(of: id)
-            stages[id]!.ownDataKey = nil
+            stages[id]!.ownDataHash = nil
             stages[id]!.state = .queued(.decode, .decode(data, stages[id]!.request))
             decodeQueue.enqueue(id, priority: stages[id]!.priority)
         } else if let id = finished.stage, let stage = removeStage(id) {
@@ -336,7 +336,7 @@ package struct TaskGraph {
             }
             // Nobody else wants the data: the stage loads it itself.
             stages[id]!.state = .queued(.data, .load(request))
-            stages[id]!.ownDataKey = dataKey
+            stages[id]!.ownDataHash = dataKey.hash
             if isCoalescingEnabled { register(dataKey, id) }
             dataQueue.enqueue(id, priority: priority)
             return false
@@ -391,7 +391,7 @@ package struct TaskGraph {
                 state: decode.state
             )
         )
-        stages[id]!.ownDataKey = nil
+        stages[id]!.ownDataHash = nil
         stages[id]!.state = .waiting(on: data)
         switch decode.state {
         case .queued(let kind, _): withQueue(kind) { $0.replace(id, with: data, priority: decode.priority) }
@@ -445,7 +445,7 @@ package struct TaskGraph {
     mutating func cancelOperation(_ operation: Int, of stage: Stage) {
         guard operations.contains(operation) else { return }
         operations[operation]!.stage = nil
-        if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
+        if recordsEvents, stage.key.kind == .data || stage.ownDataHash != nil, let url = stage.request.url {
             actions.events.append(.dataLoadCancelled(url))
         }
         if let token = operations[operation]!.token {
