@@ -34,7 +34,8 @@ public enum FixtureImages {
     }
 
     /// Every picture painted in this process, so that each is painted once however many servers (a test run starts
-    /// dozens) and clients ask for it: painting is plain Swift, slow in a debug build.
+    /// dozens) and clients ask for it: painting is plain Swift, slow in a debug build. At most
+    /// ``PaintedPictures/byteLimit`` bytes, which a benchmark running a server in its own process counts too.
     private static let painted = Mutex(PaintedPictures())
 
     private static func paint(number: Int, width: Int, height: Int) -> [UInt8] {
@@ -108,7 +109,7 @@ private struct PaintedPictures {
         var height: Int
     }
 
-    static let byteLimit = 128 << 20
+    static let byteLimit = 32 << 20
 
     var pixels: [Key: [UInt8]] = [:]
     var bytes = 0
