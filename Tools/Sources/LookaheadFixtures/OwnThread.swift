@@ -8,22 +8,17 @@
 
 import Foundation
 
-/// Runs `body` on a new thread and returns what it returns, suspending the caller meanwhile.
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
+/// Runs `body` on a new thread and returns what it returns (or throws what it throws), suspending the caller
+/// meanwhile.
+public func onOwnThread<T: Sendable, Failure: Error>(
+    _ body: @escaping @Sendable () throws(Failure) -> T
+) async throws(Failure) -> T {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
+        let thread = Thread { continuation.resume(returning: Result(catching: body)) }
         thread.stackSize = 4 << 20
         thread.start()
     }
-}
-
-/// Runs `body` on a new thread and returns what it returns, suspending the caller meanwhile.
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 4 << 20
-        thread.start()
-    }
+    return try result.get()
 }
 
 /// How a program run to its end by ``runProgram(_:arguments:environment:)`` ended, and what it printed.
