@@ -51,7 +51,17 @@ public enum Resampler {
     /// ring of the rows an output row reads; those rows are summed, weighted, into one row of floats (loops the
     /// compiler vectorises); then each output pixel sums its taps of that row as `SIMD4<Float>`, the four channels
     /// at once. No image-sized intermediate buffer.
-    static func resize(_ image: Bitmap, width: Int, height: Int, filter: Filter, isOpaque: Bool?) -> Bitmap {
+    ///
+    /// The ring holds at most `ringBytes` of rows (and never fewer than four): a large reduction, whose output rows
+    /// each read many source rows, sums them in parts and converts rows again rather than holding them all.
+    static func resize(
+        _ image: Bitmap,
+        width: Int,
+        height: Int,
+        filter: Filter,
+        isOpaque: Bool?,
+        ringBytes: Int = 1 << 20
+    ) -> Bitmap {
         let width = max(1, width)
         let height = max(1, height)
         if width == image.width, height == image.height { return image }
@@ -72,7 +82,10 @@ public enum Resampler {
             defer { scalars.deallocate() }
             scalars.initialize(repeating: 0, count: rowLength + width * 4)
             let results = scalars + rowLength
-            let ring = RowRing(rows: vertical.longest, width: sourceWidth)
+            let ring = RowRing(
+                rows: min(vertical.longest, max(4, ringBytes / max(1, sourceWidth * 16))),
+                width: sourceWidth
+            )
             defer { ring.deallocate() }
             image.pixels.withUnsafeBufferPointer { source in
                 horizontal.withPointers { hFirst, _, _ in
@@ -80,22 +93,27 @@ public enum Resampler {
                         weights.withUnsafeBufferPointer { hWeights in
                             for y in 0..<height {
                                 let count = max(1, vCount[y])
-                                for index in 0..<count {
-                                    let row = vFirst[y] + index
-                                    guard ring.needs(row) else { continue }
-                                    let line = source.baseAddress! + row * sourceRowBytes
-                                    if isOpaque {
-                                        ring.convert(line, into: row)
-                                    } else {
-                                        ring.convertPremultiplied(line, into: row)
+                                // As many rows at a time as the ring holds: all of them unless the reduction is
+                                // large.
+                                for part in stride(from: 0, to: count, by: ring.capacity) {
+                                    let first = vFirst[y] + part
+                                    let rows = min(ring.capacity, count - part)
+                                    for row in first..<(first + rows) where ring.needs(row) {
+                                        let line = source.baseAddress! + row * sourceRowBytes
+                                        if isOpaque {
+                                            ring.convert(line, into: row)
+                                        } else {
+                                            ring.convertPremultiplied(line, into: row)
+                                        }
                                     }
+                                    ring.sum(
+                                        from: first,
+                                        count: rows,
+                                        weights: vWeights + y * vertical.taps + part,
+                                        into: scalars,
+                                        adding: part > 0
+                                    )
                                 }
-                                ring.sum(
-                                    from: vFirst[y],
-                                    count: count,
-                                    weights: vWeights + y * vertical.taps,
-                                    into: scalars
-                                )
                                 sumTaps(
                                     of: UnsafeRawPointer(scalars),
                                     first: hFirst,
@@ -128,7 +146,7 @@ public enum Resampler {
     /// Source rows as floats, the four channels of a pixel side by side: a ring holding each of the consecutive
     /// rows an output row reads, so a row is converted once however many output rows read it.
     private struct RowRing {
-        /// How many rows the ring holds: the most an output row reads.
+        /// How many rows the ring holds: the most an output row reads, unless that is more than the byte bound.
         let capacity: Int
         /// Floats in a row.
         let length: Int
@@ -178,10 +196,16 @@ public enum Resampler {
             held[row % capacity] = row
         }
 
-        /// The weighted sum of `count` rows from `first`, all in the ring, into `sums`. Rows are added four at a
-        /// time, so the sums make one trip to memory per four rows.
+        /// The weighted sum of `count` rows from `first`, all in the ring, into `sums`, or added to it. Rows are
+        /// added four at a time, so the sums make one trip to memory per four rows.
         @inline(__always)
-        func sum(from first: Int, count: Int, weights: UnsafePointer<Float>, into sums: UnsafeMutablePointer<Float>) {
+        func sum(
+            from first: Int,
+            count: Int,
+            weights: UnsafePointer<Float>,
+            into sums: UnsafeMutablePointer<Float>,
+            adding: Bool
+        ) {
             let length = length
             var tap = 0
             while tap < count {
@@ -191,7 +215,7 @@ public enum Resampler {
                 if remaining >= 4 {
                     let (l0, l1, l2, l3) = (slot(row), slot(row + 1), slot(row + 2), slot(row + 3))
                     let (w0, w1, w2, w3) = (weight[0], weight[1], weight[2], weight[3])
-                    if tap == 0 {
+                    if tap == 0, !adding {
                         for index in 0..<length {
                             sums[index] = (w0 * l0[index] + w1 * l1[index]) + (w2 * l2[index] + w3 * l3[index])
                         }
@@ -204,7 +228,7 @@ public enum Resampler {
                 } else if remaining >= 2 {
                     let (l0, l1) = (slot(row), slot(row + 1))
                     let (w0, w1) = (weight[0], weight[1])
-                    if tap == 0 {
+                    if tap == 0, !adding {
                         for index in 0..<length { sums[index] = w0 * l0[index] + w1 * l1[index] }
                     } else {
                         for index in 0..<length { sums[index] += w0 * l0[index] + w1 * l1[index] }
@@ -212,7 +236,7 @@ public enum Resampler {
                     tap &+= 2
                 } else {
                     let (l0, w0) = (slot(row), weight[0])
-                    if tap == 0 {
+                    if tap == 0, !adding {
                         for index in 0..<length { sums[index] = w0 * l0[index] }
                     } else {
                         for index in 0..<length { sums[index] += w0 * l0[index] }

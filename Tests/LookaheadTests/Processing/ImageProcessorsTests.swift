@@ -174,16 +174,24 @@ import Testing
     ) {
         // The kernels pad taps, unroll them by count, convert rows once into a ring and add them four at a time; a
         // double-precision sum over every source pixel, written from the filter's definition, checks all of it,
-        // opaque and premultiplied, shrinking (9 taps, 13 with Lanczos) and enlarging.
+        // opaque and premultiplied, shrinking (9 taps, 13 with Lanczos) and enlarging; and with a ring of four rows,
+        // which sums a large reduction's rows in parts.
         var random = SplitMix64(seed: UInt64(width * 1000 + targetWidth))
-        for opaque in [true, false] {
+        for (opaque, ringBytes) in [(true, 1 << 20), (false, 1 << 20), (true, 0), (false, 0)] {
             var pixels = [UInt8]()
             for _ in 0..<(width * height) {
                 let alpha = opaque ? 255 : [0, 255, UInt8(random.next() & 255)][Int(random.next() % 3)]
                 pixels += [UInt8(random.next() & 255), UInt8(random.next() & 255), UInt8(random.next() & 255), alpha]
             }
             let image = Bitmap(width: width, height: height, pixels: pixels)
-            let resized = Resampler.resize(image, width: targetWidth, height: targetHeight, filter: filter)
+            let resized = Resampler.resize(
+                image,
+                width: targetWidth,
+                height: targetHeight,
+                filter: filter,
+                isOpaque: nil,
+                ringBytes: ringBytes
+            )
             let columns = directWeights(source: width, target: targetWidth, filter: filter)
             let rows = directWeights(source: height, target: targetHeight, filter: filter)
             var worst = 0.0
@@ -212,7 +220,7 @@ import Testing
                     }
                 }
             }
-            #expect(worst <= 1, "opaque \(opaque): off by \(worst)")
+            #expect(worst <= 1, "opaque \(opaque), ring of \(ringBytes) bytes: off by \(worst)")
         }
     }
 
