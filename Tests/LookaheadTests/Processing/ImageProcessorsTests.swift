@@ -164,6 +164,9 @@ import Testing
     @Test(arguments: [
         (Resampler.Filter.catmullRom, 50, 37, 23, 19), (.catmullRom, 480, 30, 256, 16), (.catmullRom, 41, 9, 40, 8),
         (.triangle, 64, 20, 9, 5), (.lanczos3, 97, 31, 45, 14), (.lanczos3, 11, 7, 29, 23), (.catmullRom, 3, 2, 17, 9),
+        (.triangle, 40, 9, 40, 5), (.triangle, 33, 8, 50, 12), (.catmullRom, 30, 7, 24, 3),
+        (.catmullRom, 35, 10, 20, 1),
+        (.catmullRom, 1, 9, 3, 4), (.lanczos3, 9, 1, 4, 1),
     ])
     func theResamplerMatchesASeparableFilterComputedDirectly(
         filter: Resampler.Filter,
@@ -174,16 +177,22 @@ import Testing
     ) {
         // The kernels pad taps, unroll them by count, convert rows once into a ring and add them four at a time; a
         // double-precision sum over every source pixel, written from the filter's definition, checks all of it,
-        // opaque and premultiplied, shrinking (9 taps, 13 with Lanczos) and enlarging; and with a ring of four rows,
-        // which sums a large reduction's rows in parts.
+        // opaque and premultiplied, shrinking (1 to 9 taps, 13 with Lanczos), enlarging and one-pixel sides, rows
+        // longer than their pixels, and a ring of four rows, which sums a large reduction's rows in parts.
         var random = SplitMix64(seed: UInt64(width * 1000 + targetWidth))
-        for (opaque, ringBytes) in [(true, 1 << 20), (false, 1 << 20), (true, 0), (false, 0)] {
+        // In the second run each row is 12 bytes longer than its pixels.
+        for (opaque, ringBytes, padding) in [(true, 1 << 20, 0), (false, 1 << 20, 12), (true, 0, 0), (false, 0, 0)] {
             var pixels = [UInt8]()
-            for _ in 0..<(width * height) {
-                let alpha = opaque ? 255 : [0, 255, UInt8(random.next() & 255)][Int(random.next() % 3)]
-                pixels += [UInt8(random.next() & 255), UInt8(random.next() & 255), UInt8(random.next() & 255), alpha]
+            for _ in 0..<height {
+                for _ in 0..<width {
+                    let alpha = opaque ? 255 : [0, 255, UInt8(random.next() & 255)][Int(random.next() % 3)]
+                    pixels += [
+                        UInt8(random.next() & 255), UInt8(random.next() & 255), UInt8(random.next() & 255), alpha,
+                    ]
+                }
+                pixels += [UInt8](repeating: 77, count: padding)
             }
-            let image = Bitmap(width: width, height: height, pixels: pixels)
+            let image = Bitmap(width: width, height: height, bytesPerRow: width * 4 + padding, pixels: pixels)
             let resized = Resampler.resize(
                 image,
                 width: targetWidth,
