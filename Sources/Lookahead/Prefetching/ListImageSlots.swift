@@ -153,6 +153,22 @@ public final class ListImageSlots: Sendable {
     /// The controller's view of the scroll: velocity, window, whether it flings.
     @_spi(Simulation) public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
 
+    /// The bound rows showing an image that the memory cache no longer holds, and those images' cost.
+    /// Reads the cache's keys without marking any entry used.
+    @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
+        let slots = shared.state.withLock { Array($0.slots.values) }
+        let cached = Set(pipeline.configuration.memoryCache?.keysByRecency ?? [])
+        var result = (count: 0, cost: 0)
+        for slot in slots {
+            guard case .loaded(let image, let request, _) = slot.state, !cached.contains(request.imageKey) else {
+                continue
+            }
+            result.count += 1
+            result.cost += image.decodedCost
+        }
+        return result
+    }
+
     /// The most rows the window may hold now, from the memory budget (``Configuration/memoryBudgetFraction``);
     /// `nil` while nothing bounds it.
     public var prefetchLimit: Int? {

@@ -101,6 +101,55 @@ enum ResidentMemory {
         _ = mallocTrim?(0)
     }
 
+    /// What glibc's allocator holds, summed over its arenas (`malloc_info`, looked up at run time): bytes in use by
+    /// the program (mapped chunks included), and bytes free in its heaps, which count in RSS once touched until
+    /// they are trimmed. `nil` off glibc.
+    static func allocator() -> (inUse: Int, free: Int, freeByHeap: [Int])? {
+        #if canImport(Glibc)
+        guard let mallocInfo else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length = 0
+        guard let stream = open_memstream(&buffer, &length) else { return nil }
+        let status = mallocInfo(0, stream)
+        fclose(stream)
+        defer { Glibc.free(buffer) }
+        guard status == 0, let buffer else { return nil }
+        // Each arena is a <heap nr=…> element; the totals follow the last </heap>: <total type="fast|rest|mmap"
+        // count= size=/>, <system type="current" size=/>.
+        let text = String(cString: buffer)
+        guard let tail = text.range(of: "</heap>", options: .backwards).map({ text[$0.upperBound...] }) else {
+            return nil
+        }
+        func total(_ tag: String, in part: Substring) -> Int {
+            guard let start = part.range(of: tag) else { return 0 }
+            let rest = part[start.upperBound...]
+            guard let quote = rest.range(of: "size=\""),
+                let end = rest[quote.upperBound...].firstIndex(of: "\"")
+            else { return 0 }
+            return Int(rest[quote.upperBound..<end]) ?? 0
+        }
+        func freeBytes(in part: Substring) -> Int {
+            total("<total type=\"fast\"", in: part) + total("<total type=\"rest\"", in: part)
+        }
+        let heaps = text[..<tail.startIndex].components(separatedBy: "<heap nr=").dropFirst()
+        let freeByHeap = heaps.map { freeBytes(in: Substring($0)) }.sorted(by: >)
+        let free = freeBytes(in: tail)
+        let current = total("<system type=\"current\"", in: tail)
+        return (current - free + total("<total type=\"mmap\"", in: tail), free, freeByHeap)
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(Glibc)
+    private typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>) -> Int32
+
+    private static let mallocInfo: MallocInfo? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_info") else { return nil }
+        return unsafeBitCast(symbol, to: MallocInfo.self)
+    }()
+    #endif
+
     private typealias MallocTrim = @convention(c) (Int) -> Int32
 
     private static let mallocTrim: MallocTrim? = {
@@ -136,6 +185,14 @@ final class MemorySampler: Sendable {
         var costAtMaximumAnonymous = 0
         var keptAtMaximumAnonymous = 0
         var decodingAtMaximumAnonymous = 0
+        /// glibc's bytes in use and free in its heaps at the sample of ``maximumAnonymous``.
+        var allocatorAtMaximumAnonymous: (inUse: Int, free: Int, freeByHeap: [Int])?
+        /// Rows on screen whose image the cache evicted, and their cost, at the sample of ``maximumAnonymous``.
+        var shownButEvictedAtMaximumAnonymous = (count: 0, cost: 0)
+        var maximumShownButEvicted = 0
+        /// The most glibc had in use beyond the cache's cost and the pixels kept for reuse, with the sample's index,
+        /// the decodes then running and the bytes waiting for the disk cache.
+        var maximumUnexplained = (bytes: 0, sample: 0, decoding: 0, waiting: 0)
         /// The most bytes kept for reuse and decodes running in any sample.
         var maximumKept = 0
         var maximumDecoding = 0
@@ -152,6 +209,7 @@ final class MemorySampler: Sendable {
         cache: MemoryCache,
         diskCache: DiskCache? = nil,
         pipeline: ImagePipeline? = nil,
+        slots: ListImageSlots? = nil,
         interval: Duration,
         trimInterval: Duration?
     ) {
@@ -159,14 +217,14 @@ final class MemorySampler: Sendable {
             let clock = ContinuousClock()
             var nextTrim = trimInterval.map { clock.now + $0 }
             while !isStopped.load(ordering: .acquiring) {
-                sample(cache, diskCache, pipeline)
+                sample(cache, diskCache, pipeline, slots)
                 if let trim = nextTrim, clock.now >= trim, let trimInterval {
                     ResidentMemory.trim()
                     nextTrim = clock.now + trimInterval
                 }
                 Thread.sleep(forTimeInterval: interval.seconds)
             }
-            sample(cache, diskCache, pipeline)
+            sample(cache, diskCache, pipeline, slots)
             let continuation = finished.withLock { continuation in
                 didFinish.store(true, ordering: .releasing)
                 return continuation.take()
@@ -177,7 +235,13 @@ final class MemorySampler: Sendable {
         thread.start()
     }
 
-    private func sample(_ cache: MemoryCache, _ diskCache: DiskCache?, _ pipeline: ImagePipeline?) {
+    private func sample(
+        _ cache: MemoryCache,
+        _ diskCache: DiskCache?,
+        _ pipeline: ImagePipeline?,
+        _ slots: ListImageSlots?
+    ) {
+        let shownButEvicted = slots?.shownButEvicted ?? (count: 0, cost: 0)
         let resident = ResidentMemory.bytes() ?? 0
         let anonymous = ResidentMemory.anonymousBytes() ?? 0
         let cost = cache.totalCost
@@ -185,6 +249,7 @@ final class MemorySampler: Sendable {
         let waiting = diskCache?.bytesWaitingToBeWritten ?? 0
         let kept = MemoryCache.bytesKeptForReuse
         let decoding = pipeline?.decodesRunning ?? 0
+        let allocator = ResidentMemory.allocator()
         figures.withLock { figures in
             figures.samples += 1
             figures.maximumResident = max(figures.maximumResident, resident)
@@ -194,8 +259,14 @@ final class MemorySampler: Sendable {
                 figures.costAtMaximumAnonymous = cost
                 figures.keptAtMaximumAnonymous = kept
                 figures.decodingAtMaximumAnonymous = decoding
+                figures.allocatorAtMaximumAnonymous = allocator
+                figures.shownButEvictedAtMaximumAnonymous = shownButEvicted
             }
             figures.maximumKept = max(figures.maximumKept, kept)
+            figures.maximumShownButEvicted = max(figures.maximumShownButEvicted, shownButEvicted.cost)
+            if let allocator, allocator.inUse - cost - kept > figures.maximumUnexplained.bytes {
+                figures.maximumUnexplained = (allocator.inUse - cost - kept, figures.samples, decoding, waiting)
+            }
             figures.maximumDecoding = max(figures.maximumDecoding, decoding)
             figures.maximumWaiting = max(figures.maximumWaiting, waiting)
             figures.maximumCost = max(figures.maximumCost, cost)

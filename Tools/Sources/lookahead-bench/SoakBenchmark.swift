@@ -156,13 +156,6 @@ struct SoakBenchmark: AsyncParsableCommand {
             $0.diskCache = diskCache
             $0.eventHandler = log.pipelineEvent
         }
-        let sampler = MemorySampler(
-            cache: cache,
-            diskCache: diskCache,
-            pipeline: pipeline,
-            interval: .milliseconds(sampleMs),
-            trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
-        )
         var settings = HeadlessGallery.Settings(
             rowCount: urls.count,
             viewportRows: 8,
@@ -172,6 +165,14 @@ struct SoakBenchmark: AsyncParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         var gallery: HeadlessGallery? = HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings)
+        let sampler = MemorySampler(
+            cache: cache,
+            diskCache: diskCache,
+            pipeline: pipeline,
+            slots: gallery!.loader,
+            interval: .milliseconds(sampleMs),
+            trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
+        )
         let summary = await HeadlessGallery.run(
             gallery!,
             script: .soak(rowCount: urls.count, viewportRows: 8, flings: flings, holdFrames: holdFrames)
@@ -230,6 +231,16 @@ struct SoakBenchmark: AsyncParsableCommand {
             "  at that peak: cache cost \(mib(figures.costAtMaximumAnonymous)) MiB, evicted pixels kept for reuse "
                 + "\(mib(figures.keptAtMaximumAnonymous)) MiB (at most \(mib(figures.maximumKept))), decodes running "
                 + "\(figures.decodingAtMaximumAnonymous) (at most \(figures.maximumDecoding))"
+                + (figures.allocatorAtMaximumAnonymous.map {
+                    "; malloc: \(mib($0.inUse)) MiB in use, \(mib($0.free)) MiB free in its heaps (most in one arena: "
+                        + $0.freeByHeap.prefix(3).map(mib).joined(separator: ", ") + " MiB)"
+                } ?? "")
+                + "; rows on screen whose image the cache evicted \(figures.shownButEvictedAtMaximumAnonymous.count) "
+                + "(\(mib(figures.shownButEvictedAtMaximumAnonymous.cost)) MiB; at most "
+                + "\(mib(figures.maximumShownButEvicted)) MiB); most in use beyond cache and reuse "
+                + "\(mib(figures.maximumUnexplained.bytes)) MiB at sample \(figures.maximumUnexplained.sample) with "
+                + "\(figures.maximumUnexplained.decoding) decodes running, "
+                + "\(mib(figures.maximumUnexplained.waiting)) MiB waiting for the disk cache"
         )
         let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
         let byQuarter = quarters.joined(separator: " / ")

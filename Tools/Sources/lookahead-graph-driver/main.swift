@@ -1,18 +1,19 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — the task graph alone, for an instruction counter: submits and cancels requests `runs` times; or
-// (`hit`) memory-cache hits with the request built, as `lookahead-bench engine --only hit` times them. A program of
-// its own, synchronous and with nothing else linked, so valgrind can run it.
+// (`hit`) memory-cache hits with the request built, as `lookahead-bench engine --only hit` times them; or (`start`)
+// whole starts and cancels through the pipeline, as `lookahead-bench engine --only start` times them. A program of
+// its own, with nothing else linked, so valgrind can run it.
 //
-// Usage: lookahead-graph-driver plain|thumbnail|hit RUNS
+// Usage: lookahead-graph-driver plain|thumbnail|hit|start RUNS
 
 import Foundation
 @_spi(Benchmarks) import Lookahead
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let kind = arguments.first, ["plain", "thumbnail", "hit"].contains(kind),
+guard let kind = arguments.first, ["plain", "thumbnail", "hit", "start"].contains(kind),
     let runs = arguments.dropFirst().first.flatMap(Int.init), runs >= 0
 else {
-    FileHandle.standardError.write(Data("usage: lookahead-graph-driver plain|thumbnail|hit RUNS\n".utf8))
+    FileHandle.standardError.write(Data("usage: lookahead-graph-driver plain|thumbnail|hit|start RUNS\n".utf8))
     exit(64)
 }
 
@@ -33,6 +34,24 @@ if kind == "hit" {
     exit(0)
 }
 
+if kind == "start" {
+    let count = 2000
+    let pipeline = ImagePipeline {
+        $0.diskCache = nil
+        $0.dataLoader = NeverFinishingLoader()
+        $0.memoryCache = MemoryCache(costLimit: 1 << 20)
+    }
+    let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/start/\($0).jpg")) }
+    for _ in 0..<runs {
+        for request in requests {
+            let task = pipeline.imageTask(with: request)
+            task.cancel()
+        }
+    }
+    print("\(runs) runs of \(count) requests started and cancelled through the pipeline")
+    exit(0)
+}
+
 let count = 2000
 let requests = (0..<count).map {
     ImageRequest(
@@ -44,3 +63,11 @@ var driver = TaskGraphBenchmarkDriver()
 var left = 0
 for _ in 0..<runs { left += driver.startAndCancel(requests) }
 print("\(runs) runs of \(count) \(kind) requests started and cancelled; \(left) stages left")
+
+/// A loader that never answers: a start that is cancelled at once is all that is measured.
+struct NeverFinishingLoader: DataLoading {
+    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        try await Task.sleep(for: .seconds(3600))
+        throw CancellationError()
+    }
+}
