@@ -83,6 +83,8 @@ public final class ImageSlot: Sendable {
         var recoveryObserver: Int?
         /// The running load is a catch-up (see ``catchUpIfRecovered(after:)``): its failure does not catch up again.
         var isCatchUp = false
+        /// The memory-cache key of the image shown, pinned while it is (see ``MemoryCache/pin(_:)``).
+        var pinned: ImageCacheKey?
     }
 
     /// The pipeline that loads the images.
@@ -114,7 +116,9 @@ public final class ImageSlot: Sendable {
     }
 
     deinit {
-        if let id = inner.withLock({ $0.recoveryObserver }) { pipeline.hostRecoveries.removeObserver(id) }
+        let (observer, pinned) = inner.withLock { ($0.recoveryObserver, $0.pinned) }
+        if let observer { pipeline.hostRecoveries.removeObserver(observer) }
+        if let pinned { pipeline.memoryCache?.unpin(pinned) }
     }
 
     /// What the cell shows now.
@@ -150,6 +154,7 @@ public final class ImageSlot: Sendable {
             inner.state =
                 cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
                 ?? State.loading(request)
+            updatePin(&inner)
             return (previous, inner.generation, inner.state)
         }
         previous?.cancel()
@@ -170,6 +175,7 @@ public final class ImageSlot: Sendable {
             let state = inner.withLock { inner -> State? in
                 guard inner.generation == generation else { return nil }
                 inner.state = .loaded(cached, request, .memory)
+                updatePin(&inner)
                 return inner.state
             }
             if let state { onChange(state) }
@@ -192,6 +198,7 @@ public final class ImageSlot: Sendable {
             inner.generation += 1
             inner.isCatchUp = false
             inner.state = .empty
+            updatePin(&inner)
             defer { inner.task = nil }
             return inner.task
         }
@@ -268,6 +275,19 @@ public final class ImageSlot: Sendable {
         if let now { onChange(now) }
     }
 
+    /// Pins the image the state shows in the memory cache and unpins the one shown before: the cache then evicts it
+    /// only after every image that is not on screen. Called under the slot's lock after each change of state, so
+    /// the cache gets pins and unpins in the order of the states.
+    private func updatePin(_ inner: inout Inner) {
+        guard let cache = pipeline.memoryCache else { return }
+        let key: ImageCacheKey? =
+            if case .loaded(_, let request, _) = inner.state { pipeline.memoryCacheKey(for: request) } else { nil }
+        guard key != inner.pinned else { return }
+        if let key { cache.pin(key) }
+        if let pinned = inner.pinned { cache.unpin(pinned) }
+        inner.pinned = key
+    }
+
     /// Applies a result only if it belongs to the current configuration.
     private func complete(_ result: Result<ImageResponse, ImagePipeline.Error>, generation: Int) {
         let state = inner.withLock { inner -> State? in
@@ -281,6 +301,7 @@ public final class ImageSlot: Sendable {
             case .failure(let error):
                 inner.state = .failed(error, request)
             }
+            updatePin(&inner)
             return inner.state
         }
         guard let state else { return }

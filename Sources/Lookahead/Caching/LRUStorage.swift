@@ -22,6 +22,10 @@ struct LRUStorage<Key: Hashable, Value> {
     private var older: [Int] = []
     private var freeSlots: [Int] = []
     private var index: [Key: Int] = [:]
+    /// How many holders pin each key (``pin(_:)``), stored or not.
+    private var pins: [Key: Int] = [:]
+    /// The pins of each slot's entry: a pinned entry is evicted only after every entry that is not.
+    private var pinCounts: [Int] = []
     private var newest = -1
     private var oldest = -1
 
@@ -95,16 +99,19 @@ struct LRUStorage<Key: Hashable, Value> {
         }
         let entry = Entry(key: key, cost: cost)
         let slot: Int
+        let pinCount = pins.isEmpty ? 0 : pins[key] ?? 0
         if let free = freeSlots.popLast() {
             slot = free
             entries[slot] = entry
             values[slot] = value
             expiries[slot] = expiresAt
+            pinCounts[slot] = pinCount
         } else {
             slot = entries.count
             entries.append(entry)
             values.append(value)
             expiries.append(expiresAt)
+            pinCounts.append(pinCount)
             newer.append(-1)
             older.append(-1)
         }
@@ -112,7 +119,8 @@ struct LRUStorage<Key: Hashable, Value> {
         index[key] = slot
         totalCost += cost
         evict(toCost: costLimit, count: countLimit) { evicted.append($0) }
-        return true
+        // With every older entry pinned, the new one may be what had to go.
+        return index[key] != nil
     }
 
     /// Removes a value; returns it if it was there.
@@ -129,6 +137,7 @@ struct LRUStorage<Key: Hashable, Value> {
         expiries.removeAll()
         newer.removeAll()
         older.removeAll()
+        pinCounts.removeAll()
         freeSlots.removeAll()
         index.removeAll()
         newest = -1
@@ -141,11 +150,38 @@ struct LRUStorage<Key: Hashable, Value> {
         evict(toCost: cost, count: count) { _ in }
     }
 
-    /// Removes least recently used entries until the limits hold, handing each value to `evicted`.
+    /// Pins a key: its entry, now or once stored, is evicted only after every entry that is not pinned. Each pin is
+    /// undone by one ``unpin(_:)``.
+    mutating func pin(_ key: Key) {
+        pins[key, default: 0] += 1
+        if let slot = index[key] { pinCounts[slot] += 1 }
+    }
+
+    /// Undoes one ``pin(_:)`` of a key.
+    mutating func unpin(_ key: Key) {
+        guard let count = pins[key] else { return }
+        pins[key] = count > 1 ? count - 1 : nil
+        if let slot = index[key], pinCounts[slot] > 0 { pinCounts[slot] -= 1 }
+    }
+
+    /// Whether a key's entry is pinned.
+    func isPinned(_ key: Key) -> Bool {
+        index[key].map { pinCounts[$0] > 0 } ?? false
+    }
+
+    /// Removes least recently used entries until the limits hold, handing each value to `evicted`: those not
+    /// pinned first, then pinned ones.
     private mutating func evict(toCost cost: Int, count: Int, _ evicted: (Value) -> Void) {
         while oldest >= 0, totalCost > cost || index.count > count {
-            if let value = removeSlot(oldest) { evicted(value) }
+            if let value = removeSlot(oldestUnpinned ?? oldest) { evicted(value) }
         }
+    }
+
+    /// The least recently used entry that is not pinned, if any.
+    private var oldestUnpinned: Int? {
+        var slot = oldest
+        while slot >= 0, pinCounts[slot] > 0 { slot = newer[slot] }
+        return slot >= 0 ? slot : nil
     }
 
     /// Removes expired entries.
@@ -187,6 +223,7 @@ struct LRUStorage<Key: Hashable, Value> {
         unlink(slot)
         let value = values[slot].take()
         expiries[slot] = nil
+        pinCounts[slot] = 0
         freeSlots.append(slot)
         if let entry = entries[slot].take() {
             index[entry.key] = nil

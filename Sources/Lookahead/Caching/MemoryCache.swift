@@ -6,7 +6,8 @@ import Foundation
 /// whose cost is that of all its frames.
 ///
 /// - The total cost (bytes of pixels) never exceeds ``costLimit``, and the count never exceeds ``countLimit``:
-///   the least recently used entries are evicted first, on every insertion.
+///   the least recently used entries are evicted first, on every insertion; images on screen (shown through an
+///   ``ImageSlot``) only after every other, since evicting them frees nothing.
 /// - An image costing more than ``entryCostLimit`` is not stored: one huge image cannot flush the cache.
 /// - Entries can expire after a time to live, measured on an injected clock.
 /// - All operations are O(1) under one lock; reads refresh recency.
@@ -127,6 +128,23 @@ public final class MemoryCache: Sendable {
         // Outside the lock: the next decode of the same size writes into the evicted stills' pixels.
         for old in evicted where old.animation == nil { PixelBufferPool.shared.recycle(pixelsOf: old.image) }
         return stored
+    }
+
+    /// Marks the image for a key as shown on screen, now or once stored: the cache evicts it only after every
+    /// image that is not shown, since dropping it would free nothing while a view holds it. Each call is undone by
+    /// one ``unpin(_:)``; an image slot pins what it shows.
+    package func pin(_ key: ImageCacheKey) {
+        storage.withLock { $0.pin(key) }
+    }
+
+    /// Undoes one ``pin(_:)``.
+    package func unpin(_ key: ImageCacheKey) {
+        storage.withLock { $0.unpin(key) }
+    }
+
+    /// Whether the image for a key is stored and pinned.
+    package func isPinned(_ key: ImageCacheKey) -> Bool {
+        storage.withLock { $0.isPinned(key) }
     }
 
     /// Removes the image for a key.

@@ -32,7 +32,7 @@ public final class ImagePipeline: Sendable {
     public let configuration: Configuration
 
     /// ``Configuration/memoryCache``, read without copying the configuration's reference on every lookup.
-    private let memoryCache: MemoryCache?
+    package let memoryCache: MemoryCache?
     /// Whether ``Configuration/imageIDFilter`` is set, read without copying the closure on every lookup.
     private let hasImageIDFilter: Bool
     /// The task graph and the stages: where a request goes once it misses the memory cache.
@@ -213,6 +213,11 @@ public final class ImagePipeline: Sendable {
             return body(request.imageKey)
         }
         return body(identified(request).imageKey)
+    }
+
+    /// The key the memory cache keeps a request's image under (``Configuration/imageIDFilter`` applied).
+    package func memoryCacheKey(for request: ImageRequest) -> ImageCacheKey {
+        withIdentifiedKey(of: request) { $0 }
     }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.

@@ -36,6 +36,32 @@ import Testing
 
     private func request(_ n: Int) -> ImageRequest { ImageRequest(url: URL(string: "https://example.com/\(n).jpg")) }
 
+    @Test func theImageShownIsPinnedInTheMemoryCacheUntilTheSlotShowsAnother() async throws {
+        let cache = try #require(pipeline.memoryCache)
+        for n in 1...2 {
+            pipeline.storeCachedImage(
+                Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,
+                for: request(n)
+            )
+        }
+        var slot: ImageSlot? = makeSlot()
+        slot?.configure(with: request(1))
+        #expect(cache.isPinned(request(1).imageKey))
+        slot?.configure(with: request(2))
+        #expect(!cache.isPinned(request(1).imageKey))
+        #expect(cache.isPinned(request(2).imageKey))
+        slot?.prepareForReuse()
+        #expect(!cache.isPinned(request(2).imageKey))
+        // A load that completes pins what it shows too; releasing the slot lets it go.
+        slot?.configure(with: request(3))
+        await loader.waitForPending(1)
+        loader.release("https://example.com/3.jpg")
+        await changes.wait { $0.last == "loaded 3.jpg network" }
+        #expect(cache.isPinned(request(3).imageKey))
+        slot = nil
+        #expect(!cache.isPinned(request(3).imageKey))
+    }
+
     @Test func aMemoryHitIsShownSynchronously() {
         pipeline.storeCachedImage(Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage, for: request(1))
         let slot = makeSlot()

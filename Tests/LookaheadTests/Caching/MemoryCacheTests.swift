@@ -148,4 +148,88 @@ import Testing
             #expect(storage.totalCost == model.reduce(0) { $0 + costs[$1]! })
         }
     }
+
+    // MARK: - Pins
+
+    @Test func aPinnedImageIsEvictedOnlyAfterEveryOther() {
+        let cache = MemoryCache(costLimit: 120, entryCostLimit: 120)
+        cache.store(image(width: 10), for: key("shown"))  // 40
+        cache.pin(key("shown"))
+        cache.store(image(width: 10), for: key("a"))
+        cache.store(image(width: 10), for: key("b"))
+        // "shown" is the least recently used, yet pinned: the next store evicts "a" instead.
+        cache.store(image(width: 10), for: key("c"))
+        #expect(cache.keysByRecency == [key("c"), key("b"), key("shown")])
+        #expect(cache.isPinned(key("shown")))
+        // Unpinned, it is the least recently used again, and goes first.
+        cache.unpin(key("shown"))
+        cache.store(image(width: 10), for: key("d"))
+        #expect(cache.keysByRecency == [key("d"), key("c"), key("b")])
+        #expect(cache.totalCost <= cache.costLimit)
+    }
+
+    @Test func aPinMadeBeforeTheImageIsStoredHoldsOnceItIs() {
+        let cache = MemoryCache(costLimit: 80, entryCostLimit: 80)
+        cache.pin(key("shown"))
+        cache.store(image(width: 10), for: key("shown"))
+        cache.store(image(width: 10), for: key("a"))
+        cache.store(image(width: 10), for: key("b"))
+        #expect(cache.keysByRecency == [key("b"), key("shown")])
+        // Two holders pin it; one letting go leaves it pinned.
+        cache.pin(key("shown"))
+        cache.unpin(key("shown"))
+        #expect(cache.isPinned(key("shown")))
+        cache.unpin(key("shown"))
+        #expect(!cache.isPinned(key("shown")))
+    }
+
+    @Test func withEveryImagePinnedTheLimitStillHolds() {
+        let cache = MemoryCache(costLimit: 80, entryCostLimit: 80)
+        for name in ["a", "b"] {
+            cache.store(image(width: 10), for: key(name))
+            cache.pin(key(name))
+        }
+        // No room without a pinned image going: the new one, the only one not pinned, is what goes.
+        #expect(!cache.store(image(width: 10), for: key("c")))
+        #expect(cache.keysByRecency == [key("b"), key("a")])
+        // A pinned image's own replacement goes in, and the oldest pinned one makes room for a bigger one.
+        #expect(cache.store(image(width: 15), for: key("b")))
+        #expect(cache.keysByRecency == [key("b")])
+        #expect(cache.totalCost == 60)
+    }
+
+    @Test func pinsStayConsistentUnderRandomOperations() {
+        var storage = LRUStorage<Int, Int>(costLimit: 50, countLimit: 8)
+        var generator = SplitMix64(seed: 11)
+        var model: [Int] = []  // keys, most recent first
+        var costs: [Int: Int] = [:]
+        var pins: [Int: Int] = [:]
+        func overLimits() -> Bool { model.reduce(0) { $0 + costs[$1]! } > 50 || model.count > 8 }
+        for _ in 0..<5000 {
+            let key = Int(generator.next() % 12)
+            switch generator.next() % 5 {
+            case 0, 1:
+                let cost = Int(generator.next() % 12)
+                storage.setValue(key, forKey: key, cost: cost, expiresAt: nil)
+                model.removeAll { $0 == key }
+                model.insert(key, at: 0)
+                costs[key] = cost
+                while overLimits() {
+                    let victim = model.lastIndex { pins[$0] == nil } ?? model.count - 1
+                    model.remove(at: victim)
+                }
+            case 2:
+                storage.pin(key)
+                pins[key, default: 0] += 1
+            case 3:
+                storage.unpin(key)
+                if let count = pins[key] { pins[key] = count > 1 ? count - 1 : nil }
+            default:
+                storage.removeValue(forKey: key)
+                model.removeAll { $0 == key }
+            }
+            #expect(storage.keysByRecency == model)
+            for stored in model { #expect(storage.isPinned(stored) == (pins[stored] != nil)) }
+        }
+    }
 }
