@@ -35,12 +35,14 @@ public final class ImageTask: Sendable {
         case cancelled
     }
 
+    // Small, so that making a task and finishing it move few bytes: a response is as large as a request and an
+    // image together, so the last preview, which most tasks never have, is kept behind a reference.
     private struct Storage {
         var priority: ImageRequest.Priority
         var result: Result<ImageResponse, ImagePipeline.Error>?
         var isCancelled = false
-        var lastProgress: Event?
-        var lastPreview: ImageResponse?
+        var lastProgress: (completed: Int64, total: Int64?)?
+        var lastPreview: Preview?
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
@@ -52,6 +54,16 @@ public final class ImageTask: Sendable {
             if isCancelled { return .cancelled }
             return result.map { .finished($0) }
         }
+
+        /// Whether the final event happened, without making it.
+        var hasEnded: Bool { isCancelled || result != nil }
+    }
+
+    /// The last preview of a running task.
+    private final class Preview {
+        let response: ImageResponse
+
+        init(_ response: ImageResponse) { self.response = response }
     }
 
     /// Unique among the tasks of a process.
@@ -83,7 +95,7 @@ public final class ImageTask: Sendable {
         get { storage.withLock { $0.priority } }
         set {
             let changed = storage.withLock { storage in
-                guard storage.finalEvent == nil, storage.priority != newValue else { return false }
+                guard !storage.hasEnded, storage.priority != newValue else { return false }
                 storage.priority = newValue
                 return true
             }
@@ -129,8 +141,10 @@ public final class ImageTask: Sendable {
                 }
                 // A task is started before its creator gets it: every subscriber hears `.started` first.
                 continuation.yield(.started)
-                if let progress = storage.lastProgress { continuation.yield(progress) }
-                if let preview = storage.lastPreview { continuation.yield(.preview(preview)) }
+                if let progress = storage.lastProgress {
+                    continuation.yield(.progress(completed: progress.completed, total: progress.total))
+                }
+                if let preview = storage.lastPreview { continuation.yield(.preview(preview.response)) }
             }
         }
     }
@@ -172,12 +186,12 @@ public final class ImageTask: Sendable {
     /// task finishes. Like ``onFinish(_:)``, no Swift task is created: what ``ImageSlot`` uses to show a progress
     /// bar for a slow image.
     public func onProgress(_ handler: @escaping @Sendable (_ completed: Int64, _ total: Int64?) -> Void) {
-        let last = storage.withLock { storage -> Event? in
-            guard storage.finalEvent == nil else { return nil }
+        let last = storage.withLock { storage -> (completed: Int64, total: Int64?)? in
+            guard !storage.hasEnded else { return nil }
             storage.progressHandlers.append(handler)
             return storage.lastProgress
         }
-        if case .progress(let completed, let total)? = last { handler(completed, total) }
+        if let last { handler(last.completed, last.total) }
     }
 
     /// Calls `handler` with each preview of the image while it downloads (see ``Event/preview(_:)``): at once with
@@ -185,9 +199,9 @@ public final class ImageTask: Sendable {
     /// created: what ``ImageSlot`` uses to show a progressive JPEG sharpening instead of the placeholder.
     public func onPreview(_ handler: @escaping @Sendable (ImageResponse) -> Void) {
         let last = storage.withLock { storage -> ImageResponse? in
-            guard storage.finalEvent == nil else { return nil }
+            guard !storage.hasEnded else { return nil }
             storage.previewHandlers.append(handler)
-            return storage.lastPreview
+            return storage.lastPreview?.response
         }
         if let last { handler(last) }
     }
@@ -196,10 +210,10 @@ public final class ImageTask: Sendable {
 
     func didPreview(_ response: ImageResponse) {
         let (subscribers, handlers) = storage.withLock { storage in
-            guard storage.finalEvent == nil else {
+            guard !storage.hasEnded else {
                 return ([AsyncStream<Event>.Continuation](), [@Sendable (ImageResponse) -> Void]())
             }
-            storage.lastPreview = response
+            storage.lastPreview = Preview(response)
             return (Array(storage.subscribers.values), storage.previewHandlers)
         }
         for subscriber in subscribers { subscriber.yield(.preview(response)) }
@@ -209,10 +223,10 @@ public final class ImageTask: Sendable {
     func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)
         let (subscribers, handlers) = storage.withLock { storage in
-            guard storage.finalEvent == nil else {
+            guard !storage.hasEnded else {
                 return ([AsyncStream<Event>.Continuation](), [@Sendable (Int64, Int64?) -> Void]())
             }
-            storage.lastProgress = event
+            storage.lastProgress = (completed, total)
             return (Array(storage.subscribers.values), storage.progressHandlers)
         }
         for subscriber in subscribers { subscriber.yield(event) }
@@ -232,7 +246,7 @@ public final class ImageTask: Sendable {
                 waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
                 completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void]
             )? in
-            guard storage.finalEvent == nil else { return nil }
+            guard !storage.hasEnded else { return nil }
             storage.result = result
             storage.isCancelled = isCancellation
             defer {
@@ -275,7 +289,7 @@ public final class ImageTask: Sendable {
 }
 
 extension ImageTask: TaskReceiver {
-    var hasEnded: Bool { storage.withLock { $0.finalEvent != nil } }
+    var hasEnded: Bool { storage.withLock { $0.hasEnded } }
 
     func didPreview(_ image: PreparedImage) {
         var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
