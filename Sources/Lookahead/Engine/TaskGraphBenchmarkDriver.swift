@@ -1,5 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
+import Foundation
+
 /// Drives a task graph alone, without a pipeline: what a start and a cancel cost the graph, apart from the lock,
 /// the task objects and the hand-off to other threads. For benchmarks.
 @_spi(Benchmarks) public struct TaskGraphBenchmarkDriver {
@@ -18,5 +20,28 @@
         }
         _ = graph.takePendingLoads()
         return graph.stageCount
+    }
+}
+
+extension TaskGraphBenchmarkDriver {
+    /// What a whole start + cancel is timed and counted on (`lookahead-bench engine`, `lookahead-graph-driver`): a
+    /// pipeline whose downloads never answer, with no disk cache and a 1 MiB memory cache, and `count` requests for
+    /// distinct URLs it has never seen.
+    public static func startAndCancelFixture(count: Int) -> (pipeline: ImagePipeline, requests: [ImageRequest]) {
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = NeverAnsweringLoader()
+            $0.memoryCache = MemoryCache(costLimit: 1 << 20)
+        }
+        let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/start/\($0).jpg")) }
+        return (pipeline, requests)
+    }
+
+    /// A loader that waits until it is cancelled.
+    private struct NeverAnsweringLoader: DataLoading {
+        func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+            try await Task.sleep(for: .seconds(3600))
+            throw CancellationError()
+        }
     }
 }

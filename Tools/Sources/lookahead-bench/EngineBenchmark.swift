@@ -124,12 +124,7 @@ struct EngineBenchmark: AsyncParsableCommand {
 
     private func startAndCancel() async {
         let operations = 2000
-        let pipeline = ImagePipeline {
-            $0.diskCache = nil
-            $0.dataLoader = NeverLoader()
-            $0.memoryCache = MemoryCache(costLimit: 1 << 20)
-        }
-        let requests = (0..<operations).map { ImageRequest(url: URL(string: "https://example.com/start/\($0).jpg")) }
+        let (pipeline, requests) = TaskGraphBenchmarkDriver.startAndCancelFixture(count: operations)
         let measurement = await measureAsync("imageTask(with:) + cancel()", operations: operations, runs: runs) {
             for request in requests {
                 let task = pipeline.imageTask(with: request)

@@ -35,20 +35,14 @@ if kind == "hit" {
 }
 
 if kind == "start" {
-    let count = 2000
-    let pipeline = ImagePipeline {
-        $0.diskCache = nil
-        $0.dataLoader = NeverFinishingLoader()
-        $0.memoryCache = MemoryCache(costLimit: 1 << 20)
-    }
-    let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/start/\($0).jpg")) }
+    let (pipeline, requests) = TaskGraphBenchmarkDriver.startAndCancelFixture(count: 2000)
     for _ in 0..<runs {
         for request in requests {
             let task = pipeline.imageTask(with: request)
             task.cancel()
         }
     }
-    print("\(runs) runs of \(count) requests started and cancelled through the pipeline")
+    print("\(runs) runs of \(requests.count) requests started and cancelled through the pipeline")
     exit(0)
 }
 
@@ -63,11 +57,3 @@ var driver = TaskGraphBenchmarkDriver()
 var left = 0
 for _ in 0..<runs { left += driver.startAndCancel(requests) }
 print("\(runs) runs of \(count) \(kind) requests started and cancelled; \(left) stages left")
-
-/// A loader that never answers: a start that is cancelled at once is all that is measured.
-struct NeverFinishingLoader: DataLoading {
-    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
-        try await Task.sleep(for: .seconds(3600))
-        throw CancellationError()
-    }
-}
