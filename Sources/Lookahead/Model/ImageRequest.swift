@@ -109,12 +109,12 @@ public struct ImageRequest: Sendable {
     /// Creates a request for the image at a URL, every other field at its default: what a list builds for every
     /// cell on every frame, so it hashes the URL's string once and copies nothing else.
     public init(url: URL?) {
-        let identity = url.map(Self.identity(of:)) ?? ""
+        let identity = Self.identity(of: url)
+        keyHash = ImageCacheKey.hash(imageID: identity, variant: nil)
+        self.identity = identity
         storedURL = url
         flags = UInt32(Priority.normal.rawValue)
         extras = nil
-        keyHash = ImageCacheKey.hash(imageID: identity, variant: nil)
-        self.identity = identity
     }
 
     /// Creates a request.
@@ -134,7 +134,7 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        let identity = url.map(Self.identity(of:)) ?? ""
+        let identity = Self.identity(of: url)
         let extras =
             thumbnail == nil && processors.isEmpty && !isAnimated
             ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
@@ -151,6 +151,15 @@ public struct ImageRequest: Sendable {
         url.baseURL == nil ? url.relativeString : url.absoluteString
     }
 
+    /// ``identity(of:)`` of a URL, or the empty string. Borrowing the optional (rather than `url.map`) spares the
+    /// URL a copy.
+    private static func identity(of url: borrowing URL?) -> String {
+        switch url {
+        case .some(let url): identity(of: url)
+        case .none: ""
+        }
+    }
+
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {
         var fields = extras?.fields ?? Extras.Fields()
         body(&fields)
@@ -159,7 +168,7 @@ public struct ImageRequest: Sendable {
     }
 
     private mutating func updateKey() {
-        identity = imageID ?? url.map(Self.identity(of:)) ?? ""
+        identity = imageID ?? Self.identity(of: url)
         keyHash = ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant)
     }
 }

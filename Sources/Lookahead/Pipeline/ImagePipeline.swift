@@ -153,8 +153,9 @@ public final class ImagePipeline: Sendable {
     /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
     /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard let memoryCache, readsMemoryCache(request) else { return nil }
-        return withIdentifiedKey(of: request) { memoryCache[$0] }
+        // `memoryCache?` rather than a bound `let`, which would retain the cache on every call.
+        guard memoryCache != nil, readsMemoryCache(request) else { return nil }
+        return withIdentifiedKey(of: request) { memoryCache?[$0] }
     }
 
     /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
