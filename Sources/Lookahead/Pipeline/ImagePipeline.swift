@@ -222,11 +222,11 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
-    func identified(_ request: ImageRequest) -> ImageRequest {
+    /// Consuming: a caller that owns the request (as one that makes a task of it) hands it on without a copy.
+    func identified(_ request: consuming ImageRequest) -> ImageRequest {
         guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
             return request
         }
-        var request = request
         request.imageID = filter(url)
         return request
     }
@@ -266,7 +266,7 @@ public final class ImagePipeline: Sendable {
         return nil
     }
 
-    private func makeTask(with request: ImageRequest) -> ImageTask {
+    private func makeTask(with request: consuming ImageRequest) -> ImageTask {
         ImageTask(
             id: Self.makeTaskID(),
             request: request,
