@@ -24,7 +24,8 @@ struct LRUStorage<Key: Hashable, Value> {
     private var index: [Key: Int] = [:]
     /// How many holders pin each key (``pin(_:)``), stored or not.
     private var pins: [Key: Int] = [:]
-    /// The pins of each slot's entry: a pinned entry is evicted only after every entry that is not.
+    /// The pins of each slot's entry (`pins` of its key), kept per slot so the eviction walk reads an array, not a
+    /// dictionary: a pinned entry is evicted only after every entry that is not.
     private var pinCounts: [Int] = []
     private var newest = -1
     private var oldest = -1

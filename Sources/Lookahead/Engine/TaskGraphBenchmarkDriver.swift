@@ -37,9 +37,13 @@ extension TaskGraphBenchmarkDriver {
         return (pipeline, requests)
     }
 
-    /// A loader that waits until it is cancelled.
-    private struct NeverAnsweringLoader: DataLoading {
-        func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+    /// A loader that waits until it is cancelled: the benchmarks' pipelines whose downloads never answer.
+    public struct NeverAnsweringLoader: DataLoading {
+        public init() {}
+
+        public
+            func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse
+        {
             try await Task.sleep(for: .seconds(3600))
             throw CancellationError()
         }

@@ -145,17 +145,12 @@ public struct ImageRequest: Sendable {
         self.identity = identity
     }
 
-    /// A URL's absolute string. Without a base URL it is the string the URL was made from, which Foundation
-    /// returns without assembling it again.
-    private static func identity(of url: URL) -> String {
-        url.baseURL == nil ? url.relativeString : url.absoluteString
-    }
-
-    /// ``identity(of:)`` of a URL, or the empty string. Borrowing the optional (rather than `url.map`) spares the
-    /// URL a copy.
+    /// A URL's absolute string, or the empty string. Without a base URL it is the string the URL was made from,
+    /// which Foundation returns without assembling it again. Borrowing the optional (rather than `url.map`) spares
+    /// the URL a copy.
     private static func identity(of url: borrowing URL?) -> String {
         switch url {
-        case .some(let url): identity(of: url)
+        case .some(let url): url.baseURL == nil ? url.relativeString : url.absoluteString
         case .none: ""
         }
     }

@@ -22,7 +22,7 @@ extension ImagePipeline {
     /// The disk is asked without reading the entry when the cache keeps an index (``DiskCache`` does).
     public func containsCachedImage(for request: ImageRequest, in caches: Caches = .all) -> Bool {
         let request = identified(request)
-        if caches.contains(.memory), configuration.memoryCache?.entry(for: request.imageKey) != nil { return true }
+        if caches.contains(.memory), memoryCache?.entry(for: request.imageKey) != nil { return true }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return false }
         return disk.containsData(for: request.dataIdentity)
             || disk.containsData(for: ProcessedImageStage.key(for: request))
@@ -33,7 +33,7 @@ extension ImagePipeline {
     /// memory.
     public func removeCachedImage(for request: ImageRequest, from caches: Caches = .all) {
         let request = identified(request)
-        if caches.contains(.memory) { configuration.memoryCache?.removeImage(for: request.imageKey) }
+        if caches.contains(.memory) { memoryCache?.removeImage(for: request.imageKey) }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return }
         for key in [
             request.dataIdentity, HTTPCacheMetadata.key(for: request.dataIdentity),
@@ -57,7 +57,7 @@ extension ImagePipeline {
 
     /// Empties the caches.
     public func removeAllCachedImages(from caches: Caches = .all) {
-        if caches.contains(.memory) { configuration.memoryCache?.removeAll() }
+        if caches.contains(.memory) { memoryCache?.removeAll() }
         if caches.contains(.disk) { configuration.diskCache?.removeAll() }
     }
 

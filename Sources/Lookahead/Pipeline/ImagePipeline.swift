@@ -162,7 +162,7 @@ public final class ImagePipeline: Sendable {
     /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request),
-            let entry = withIdentifiedKey(of: request, { configuration.memoryCache?.entry(for: $0) })
+            let entry = withIdentifiedKey(of: request, { memoryCache?.entry(for: $0) })
         else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
@@ -170,12 +170,12 @@ public final class ImagePipeline: Sendable {
     /// The frames in the memory cache for a request that asked for them (``ImageRequest/isAnimated``), if any.
     package func cachedAnimation(for request: ImageRequest) -> AnimatedImage? {
         guard readsMemoryCache(request) else { return nil }
-        return configuration.memoryCache?.entry(for: request.imageKey)?.animation
+        return memoryCache?.entry(for: request.imageKey)?.animation
     }
 
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        withIdentifiedKey(of: request) { _ = configuration.memoryCache?.store(image, for: $0) }
+        withIdentifiedKey(of: request) { _ = memoryCache?.store(image, for: $0) }
     }
 
     // MARK: - Invalidation
@@ -237,7 +237,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard readsMemoryCache(request), let entry = configuration.memoryCache?.entry(for: request.imageKey) else {
+        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: request.imageKey) else {
             return nil
         }
         configuration.eventHandler?(.memoryCacheHit(request))

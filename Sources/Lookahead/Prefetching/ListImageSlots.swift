@@ -157,10 +157,12 @@ public final class ListImageSlots: Sendable {
     /// Reads the cache's keys without marking any entry used.
     @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
         let slots = shared.state.withLock { Array($0.slots.values) }
-        let cached = Set(pipeline.configuration.memoryCache?.keysByRecency ?? [])
+        let cached = Set(pipeline.memoryCache?.keysByRecency ?? [])
         var result = (count: 0, cost: 0)
         for slot in slots {
-            guard case .loaded(let image, let request, _) = slot.state, !cached.contains(request.imageKey) else {
+            guard case .loaded(let image, let request, _) = slot.state,
+                !cached.contains(pipeline.memoryCacheKey(for: request))
+            else {
                 continue
             }
             result.count += 1

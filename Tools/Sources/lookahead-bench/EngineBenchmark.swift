@@ -40,7 +40,7 @@ struct EngineBenchmark: AsyncParsableCommand {
         let image = Bitmap(width: 8, height: 8, red: 1, green: 2, blue: 3)
         let pipeline = ImagePipeline {
             $0.diskCache = nil
-            $0.dataLoader = NeverLoader()
+            $0.dataLoader = TaskGraphBenchmarkDriver.NeverAnsweringLoader()
             $0.memoryCache = MemoryCache(costLimit: 64 << 20, countLimit: 10_000)
         }
         let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/images/\($0).jpg")) }
@@ -284,14 +284,6 @@ final class CountingLoader: DataLoading {
 
     func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
         started.withLock { $0 += 1 }
-        try await Task.sleep(for: .seconds(3600))
-        throw CancellationError()
-    }
-}
-
-/// A loader that never answers until cancelled.
-struct NeverLoader: DataLoading {
-    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
         try await Task.sleep(for: .seconds(3600))
         throw CancellationError()
     }
