@@ -175,9 +175,29 @@ struct DiskContentBenchmark: AsyncParsableCommand {
 }
 
 /// CPU seconds (user + system) this process has used.
-func processCPU() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
-        + Double(usage.ru_stime.tv_usec) / 1e6
+func processCPU() -> Double { ProcessUsage.now().cpu }
+
+/// What this process has used so far: CPU in user space and in the kernel, and minor page faults (pages the kernel
+/// had to map, and zero, on first touch).
+struct ProcessUsage {
+    var user: Double
+    var system: Double
+    var pageFaults: Int
+
+    var cpu: Double { user + system }
+
+    static func now() -> ProcessUsage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return ProcessUsage(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime), pageFaults: usage.ru_minflt)
+    }
+
+    static func - (after: ProcessUsage, before: ProcessUsage) -> ProcessUsage {
+        ProcessUsage(
+            user: after.user - before.user,
+            system: after.system - before.system,
+            pageFaults: after.pageFaults - before.pageFaults
+        )
+    }
 }

@@ -74,6 +74,9 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         var failures: Int
         /// CPU seconds of this process during the pass, the in-process server's included; 0 for curl's runs.
         var cpu: Double = 0
+        /// Of `cpu`, the seconds in the kernel; and the page faults of the pass.
+        var system: Double = 0
+        var pageFaults = 0
         /// For a pass with a disk cache: the time and CPU until its writes were done as well (`flush()`).
         var written: (seconds: Double, cpu: Double)?
     }
@@ -122,7 +125,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
 
         let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
         Self.printTable(table, title: "no added latency")
-        let (decodeFloor, decodeCPU) = try await Self.decodeFloor(urls, runs: runs)
+        let (decodeFloor, decodeUsage) = try await Self.decodeFloor(urls, runs: runs)
+        let decodeCPU = decodeUsage.cpu
         print(
             String(
                 format: "  decoding the %d bodies alone, on all %d cores at once: %.3f s — the cold pass's floor here",
@@ -186,6 +190,30 @@ struct EndToEndBenchmark: AsyncParsableCommand {
                 Int(cores),
                 sharedFloor,
                 cold / sharedFloor
+            )
+        )
+        // Where the CPU above the parts goes: the kernel's share and the pages first touched, per pass. A file
+        // system without a journal (ext4 here) makes each new file skip the inodes deleted in the last minutes, so
+        // the disk cache's writes cost more after other programs deleted files.
+        func kernel(_ pass: String) -> (Double, Int) {
+            let samples = table.lookahead[pass]!
+            return (samples.median(\.system), Int(samples.median { Double($0.pageFaults) }))
+        }
+        let (coldSystem, coldFaults) = kernel("cold")
+        let (transportSystem, transportFaults) = kernel("data, no disk cache")
+        let (storingSystem, storingFaults) = kernel("cold, data only")
+        print(
+            String(
+                format: "e2e-kernel: CPU in the kernel, and page faults: cold %.3f s, %d; transport alone %.3f s, %d; "
+                    + "data written to the disk cache %.3f s, %d; decoding alone %.3f s, %d",
+                coldSystem,
+                coldFaults,
+                transportSystem,
+                transportFaults,
+                storingSystem,
+                storingFaults,
+                decodeUsage.system,
+                decodeUsage.pageFaults
             )
         )
         print(
@@ -422,32 +450,35 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         server?.resetCounters()
         counter.reset()
         let clock = ContinuousClock()
-        let cpuBefore = processCPU()
+        let before = ProcessUsage.now()
         let start = clock.now
         let failures = await body()
         let seconds = (clock.now - start).seconds
+        let used = ProcessUsage.now() - before
         return Sample(
             seconds: seconds,
             bytes: counter.total,
             connections: server?.connectionCount,
             failures: failures,
-            cpu: processCPU() - cpuBefore
+            cpu: used.cpu,
+            system: used.system,
+            pageFaults: used.pageFaults
         )
     }
 
     /// The time decoding alone takes: every URL's body decoded with the default decoders, as many at once as
     /// there are cores, the images kept until all are done (median of `runs`). No pipeline, cache or transport.
-    private static func decodeFloor(_ urls: [URL], runs: Int) async throws -> (seconds: Double, cpu: Double) {
+    private static func decodeFloor(_ urls: [URL], runs: Int) async throws -> (seconds: Double, usage: ProcessUsage) {
         let loader = ImagePipeline { $0.diskCache = nil }
         var loaded: [Data] = []
         for url in urls { loaded.append(try await loader.data(for: ImageRequest(url: url)).data) }
         let bodies = loaded
         let decoders = ImagePipeline.Configuration().decoders
         let clock = ContinuousClock()
-        var cpu: [Double] = []
+        var usages: [ProcessUsage] = []
         let samples = (0..<runs).map { _ in
-            let cpuBefore = processCPU()
-            defer { cpu.append(processCPU() - cpuBefore) }
+            let before = ProcessUsage.now()
+            defer { usages.append(ProcessUsage.now() - before) }
             return clock.measure {
                 // The images are kept, as the memory cache keeps them: each decode writes fresh pages.
                 let kept = Mutex<[Bitmap]>([])
@@ -462,7 +493,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             }
             .seconds
         }
-        return (samples.sorted()[samples.count / 2], cpu.sorted()[cpu.count / 2])
+        return (samples.sorted()[samples.count / 2], usages.sorted { $0.cpu < $1.cpu }[usages.count / 2])
     }
 
     /// Loads every URL's data at once (no decoding), then awaits them all.
