@@ -110,6 +110,17 @@ public final class DiskCache: DataCaching {
         /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
         var pendingWrites: [@Sendable () -> Void] = []
         var drainScheduled = false
+        /// Work the writes wait for while it runs (``holdWrites()``); when the last of it ended; whether a pass
+        /// of the write queue is due for the writes that wait; and how long no hold must last before they run.
+        var writeHolds = 0
+        var lastHoldEnded: DispatchTime?
+        var idleWritesScheduled = false
+        var writeIdleDelay = DiskCache.writeIdleDelay
+
+        /// Whether the waiting writes may run now: no hold, and none ended within ``writeIdleDelay``.
+        func writesMayRun(at now: DispatchTime) -> Bool {
+            writeHolds == 0 && lastHoldEnded.map { now >= $0 + writeIdleDelay } ?? true
+        }
         /// How long a write waits for the write queue before a drain does it.
         var writeDelay = DiskCache.writeDelay
     }
@@ -117,11 +128,12 @@ public final class DiskCache: DataCaching {
     private let state = Locked(State())
     /// Every job but the writes: removals, the index's load and snapshots, and the drains of writes.
     private let queue = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
-    /// The writes, which yield to decoding: an image reaches the screen before its bytes reach the disk. A write
-    /// still waiting ``writeDelay`` after it was queued is done by a drain on `queue` instead, so a busy processor
-    /// delays writes by that much at most, and ``pendingWriteLimit`` bounds what waits. On Apple platforms utility
-    /// QoS yields to the decodes. libdispatch on Linux gives a queue's threads only a nice value for its QoS
-    /// (utility 2, background 10), and at 2 the writes take a core from the decodes almost as often as they wait.
+    /// The writes, which yield to decoding: an image reaches the screen before its bytes reach the disk. While a
+    /// pipeline using this cache decodes (``holdWrites()``), a store's write waits; it runs once no decode does.
+    /// A write still waiting ``writeDelay`` after it was queued is done by a drain on `queue` instead, so decoding
+    /// that never stops, or a busy processor, delays writes by that much at most, and ``pendingWriteLimit`` bounds
+    /// what waits. The queue's QoS yields too, but not enough on Linux: libdispatch gives a queue's threads only a
+    /// nice value for it (utility 2, background 10), and even at 10 a write between two decodes takes a core.
     private let writeQueue = DispatchQueue(label: "Lookahead.DiskCache.writes", qos: DiskCache.writeQoS)
     #if canImport(Darwin)
     private static let writeQoS = DispatchQoS.utility
@@ -649,17 +661,30 @@ public final class DiskCache: DataCaching {
     /// Queues a store's job (counted in ``State/pendingJobs`` like any other) on the write queue, and a drain
     /// ``writeDelay`` later on `queue` when none is due: whatever still waits then is written at once.
     private func enqueueWrite(_ job: @escaping @Sendable () -> Void) {
-        let (schedulesDrain, delay) = state.withLock { state -> (Bool, DispatchTimeInterval) in
+        let (schedulesDrain, delay, idlePass) = state.withLock { state -> (Bool, DispatchTimeInterval, DispatchTime?) in
             state.pendingWrites.append(job)
             let schedulesDrain = !state.drainScheduled
             state.drainScheduled = true
-            return (schedulesDrain, state.writeDelay)
+            // Stored just after a hold ended: the write runs when the quiet time does.
+            var idlePass: DispatchTime?
+            if state.writeHolds == 0, let ended = state.lastHoldEnded, !state.idleWritesScheduled,
+                DispatchTime.now() < ended + state.writeIdleDelay
+            {
+                state.idleWritesScheduled = true
+                idlePass = ended + state.writeIdleDelay
+            }
+            return (schedulesDrain, state.writeDelay, idlePass)
         }
         writeQueue.async {
             // Until the index is loaded (first on `queue`), a drain does the writes: a count of the folder then
             // would find a file written here whose removal is queued behind it, and keep it.
-            self.exclusively { if self.state.withLock({ $0.isIndexLoaded }) { self.runPendingWrites(upTo: 1) } }
+            self.exclusively {
+                if self.state.withLock({ $0.isIndexLoaded && $0.writesMayRun(at: .now()) }) {
+                    self.runPendingWrites(upTo: 1)
+                }
+            }
         }
+        if let idlePass { scheduleIdleWrites(at: idlePass) }
         guard schedulesDrain else { return }
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
@@ -683,6 +708,73 @@ public final class DiskCache: DataCaching {
         if !jobs.isEmpty { scheduleSnapshot() }
     }
 
+    // MARK: - Yielding to decoding
+
+    /// Holds the writes back while work that puts an image on screen runs: a pipeline calls it as each decode
+    /// starts. A store's write then waits until no hold has been left for ``writeIdleDelay``, or ``writeDelay``
+    /// at most. Every call is ended by one ``releaseWrites()``.
+    package func holdWrites() {
+        state.withLock { $0.writeHolds += 1 }
+    }
+
+    /// Ends one ``holdWrites()``. Once the last has ended and no new one has begun for ``writeIdleDelay``, the
+    /// waiting writes run on the write queue, one at a time, until a new hold begins.
+    package func releaseWrites() {
+        let idlePass = state.withLock { state -> DispatchTime? in
+            precondition(state.writeHolds > 0, "releaseWrites() without holdWrites()")
+            state.writeHolds -= 1
+            guard state.writeHolds == 0 else { return nil }
+            let now = DispatchTime.now()
+            state.lastHoldEnded = now
+            guard !state.pendingWrites.isEmpty, !state.idleWritesScheduled else { return nil }
+            state.idleWritesScheduled = true
+            return now + state.writeIdleDelay
+        }
+        if let idlePass { scheduleIdleWrites(at: idlePass) }
+    }
+
+    /// Runs the waiting writes at `deadline` if no hold has begun by then; else again once the quiet time after
+    /// the last hold has passed. A hold still running leaves them to its release (or the drain).
+    private func scheduleIdleWrites(at deadline: DispatchTime) {
+        let run: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            self.exclusively {
+                while true {
+                    let now = DispatchTime.now()
+                    let next = self.state.withLock { state -> DispatchTime?? in
+                        guard state.isIndexLoaded, !state.pendingWrites.isEmpty, state.writeHolds == 0 else {
+                            state.idleWritesScheduled = false
+                            return .some(nil)
+                        }
+                        return state.writesMayRun(at: now) ? nil : state.lastHoldEnded.map { $0 + state.writeIdleDelay }
+                    }
+                    switch next {
+                    case .none: self.runPendingWrites(upTo: 1)
+                    case .some(.none): return
+                    case .some(.some(let later)):
+                        self.scheduleIdleWrites(at: later)
+                        return
+                    }
+                }
+            }
+        }
+        if deadline <= .now() {
+            writeQueue.async(execute: run)
+        } else {
+            writeQueue.asyncAfter(deadline: deadline, execute: run)
+        }
+    }
+
+    /// Sets how long no hold must last before the waiting writes run (tests).
+    func setWriteIdleDelay(_ delay: DispatchTimeInterval) {
+        state.withLock { $0.writeIdleDelay = delay }
+    }
+
+    /// Waits until the write queue has run every job queued on it so far (tests).
+    func waitForWriteQueue() {
+        writeQueue.sync {}
+    }
+
     /// `flush()` on `queue`: the jobs queued there before it are done; the writes still waiting are done now.
     private func flushOnQueue() {
         exclusively {
@@ -697,6 +789,9 @@ public final class DiskCache: DataCaching {
 
     /// The longest a write waits for the write queue before a drain does it, unless a test sets another.
     private static let writeDelay = DispatchTimeInterval.milliseconds(500)
+    /// How long no decode must run before the waiting writes do: longer than the gaps between the decodes of
+    /// images arriving together, so the writes wait for the batch rather than take a core in its gaps.
+    private static let writeIdleDelay = DispatchTimeInterval.milliseconds(50)
 
     /// Saves the snapshot a while after the folder last changed: a burst of stores costs one save.
     private func scheduleSnapshot() {

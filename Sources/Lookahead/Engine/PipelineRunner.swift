@@ -19,6 +19,8 @@ final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
+    /// The disk cache whose writes wait while this pipeline decodes, if the configuration's is a ``DiskCache``.
+    private let diskCache: DiskCache?
     private let events: PipelineEventSink
 
     init(
@@ -26,12 +28,14 @@ final class PipelineRunner: Sendable {
         stages: Stages,
         executor: any ImagePipelineExecutor,
         memoryCache: MemoryCache?,
+        diskCache: DiskCache?,
         events: PipelineEventSink
     ) {
         self.graph = Locked(graph)
         self.stages = stages
         self.executor = executor
         self.memoryCache = memoryCache
+        self.diskCache = diskCache
         self.events = events
     }
 
@@ -159,7 +163,7 @@ final class PipelineRunner: Sendable {
             }
             token.attach(task)
         case .decode(let data, let request):
-            executor.runDecode {
+            runImageWork {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
                 let result = self.stages.decode.run(data, for: request)
                 if case .failure(let error) = result, DecodeStage.refetches(after: error, of: data, for: request) {
@@ -168,7 +172,7 @@ final class PipelineRunner: Sendable {
                 self.finish(operation, with: result.map { .image($0) })
             }
         case .process(let input, let request):
-            executor.runDecode {
+            runImageWork {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
                 self.finish(operation, with: self.stages.process.run(input, for: request).map { .image($0) })
             }
@@ -200,7 +204,7 @@ final class PipelineRunner: Sendable {
         let task = executor.runLoad(priority: Self.taskPriority(priority)) { [fresh] in
             let began = ContinuousClock.now
             let loaded = await self.stages.fetch.run(fresh, reporter: reporter).map { $0.measured(since: began) }
-            self.executor.runDecode {
+            self.runImageWork {
                 let result: Result<PreparedImage, ImagePipelineError> =
                     token.isCancelled
                     ? .failure(.cancelled) : loaded.flatMap { self.stages.decode.run($0, for: request) }
@@ -208,6 +212,18 @@ final class PipelineRunner: Sendable {
             }
         }
         token.attach(task)
+    }
+
+    /// Runs a decode or processing on the executor. The disk cache's writes wait while it runs: an image reaches
+    /// the screen before bytes reach the disk. A decode that finishes starts the next one queued before it
+    /// releases its hold, so the writes run between decodes only when none is waiting.
+    private func runImageWork(_ work: @escaping @Sendable () -> Void) {
+        let diskCache = self.diskCache
+        diskCache?.holdWrites()
+        executor.runDecode {
+            work()
+            diskCache?.releaseWrites()
+        }
     }
 
     private func finish(_ operation: Int, with result: Result<TaskGraph.StageResult, ImagePipelineError>) {

@@ -383,6 +383,58 @@ import Testing
         #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(4))
     }
 
+    /// While work holds the writes back (a pipeline's decodes), a store waits in memory, still served to reads;
+    /// when the last hold ends, the write queue writes it.
+    @Test func aStoreWaitsUntilTheLastHoldOnTheWritesEnds() {
+        let cache = DiskCache(directory: folder.url)
+        cache.flush()
+        // Only the holds keep the write back: the drain that would write it anyway comes an hour later.
+        cache.setWriteDelay(.seconds(3600))
+        cache.setWriteIdleDelay(.milliseconds(0))
+        let path = cache.filePath(for: "key")
+        cache.holdWrites()
+        cache.holdWrites()
+        cache.storeData(data(5), for: "key")
+        cache.waitForWriteQueue()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(cache.cachedData(for: "key") == data(5))
+        cache.releaseWrites()
+        cache.waitForWriteQueue()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        cache.releaseWrites()
+        cache.waitForWriteQueue()
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(5))
+    }
+
+    /// A store made just after the last hold ended waits for the quiet time after it, so the writes do not take a
+    /// core in a short gap between decodes; `flush()` still writes it at once.
+    @Test func aStoreJustAfterTheLastHoldWaitsForTheQuietTime() {
+        let cache = DiskCache(directory: folder.url)
+        cache.flush()
+        cache.setWriteDelay(.seconds(3600))
+        cache.setWriteIdleDelay(.seconds(3600))
+        cache.holdWrites()
+        cache.releaseWrites()
+        cache.storeData(data(7), for: "key")
+        cache.waitForWriteQueue()
+        #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key")))
+        cache.flush()
+        #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(7))
+    }
+
+    /// A hold does not keep `flush()` from writing what waits.
+    @Test func flushWritesWhatAHoldKeepsBack() {
+        let cache = DiskCache(directory: folder.url)
+        cache.setWriteDelay(.seconds(3600))
+        cache.holdWrites()
+        cache.storeData(data(6), for: "key")
+        cache.flush()
+        #expect(FileManager.default.fileExists(atPath: cache.filePath(for: "key")))
+        cache.releaseWrites()
+        #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(6))
+    }
+
     /// A miss while this cache's own write holds the folder sees the ledger's generation moved by that write, not
     /// by another cache: later misses still trust the index. Another cache's write is still noticed.
     @Test func aMissDuringItsOwnWriteKeepsTrustingTheIndex() {

@@ -119,6 +119,38 @@ import Testing
         #expect(loads == 2)
     }
 
+    /// A decode in progress holds the disk cache's writes back: a store made meanwhile is written once the decode
+    /// has ended, not while it runs.
+    @Test func aDecodeInProgressHoldsTheDiskCacheWritesBack() async throws {
+        await disk.flush()
+        // Only the hold keeps the write back: the drain that would write it anyway comes an hour later.
+        disk.setWriteDelay(.seconds(3600))
+        let decoder = GatedDecoder()
+        // A failed check below still lets the decode go.
+        defer { decoder.release.signal() }
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = disk
+            $0.decoders = [decoder]
+        }
+        // The image's own data is not stored: the store below is the only write.
+        let task = pipeline.imageTask(with: request([.disableDiskCacheWrites]))
+        await decoder.started.wait { $0 }
+        disk.storeData(Data("other".utf8), for: "other")
+        disk.waitForWriteQueue()
+        try #require(!FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
+
+        let written = DispatchSemaphore(value: 0)
+        disk.setDuringChange { written.signal() }
+        decoder.release.signal()
+        #expect(try await task.response.image.pixelWidth == 64)
+        // The timeout only keeps a hold that is never released from hanging the run.
+        #expect(written.wait(timeout: .now() + 60) == .success)
+        disk.waitForWriteQueue()
+        disk.setDuringChange(nil)
+        #expect(FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
+    }
+
     @Test func theDefaultConfigurationUsesTheSharedCacheAndAReplacementStaysPut() {
         let configuration = ImagePipeline.Configuration()
         #expect((configuration.diskCache as? DiskCache) === DiskCache.shared)
@@ -129,5 +161,21 @@ import Testing
         let mine = DiskCache(directory: folder.url)
         replaced.diskCache = mine
         #expect((replaced.diskCache as? DiskCache) === mine)
+    }
+}
+
+/// The JPEG decoder, stopped inside `decode` until the test releases it.
+private final class GatedDecoder: ImageDecoding {
+    let name = "Gated JPEG"
+    let started = AsyncCondition(false)
+    let release = DispatchSemaphore(value: 0)
+    private let jpeg = ImageDecoders.JPEG()
+
+    func canDecode(_ header: Data) -> Bool { jpeg.canDecode(header) }
+
+    func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
+        started.update { $0 = true }
+        release.wait()
+        return try jpeg.decode(data, context: context)
     }
 }
