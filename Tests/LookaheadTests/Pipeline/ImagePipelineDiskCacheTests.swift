@@ -164,18 +164,19 @@ import Testing
     }
 }
 
-/// The JPEG decoder, stopped inside `decode` until the test releases it.
+/// A decoder of any data into a 64 × 48 image, stopped inside `decode` until the test releases it.
 private final class GatedDecoder: ImageDecoding {
-    let name = "Gated JPEG"
+    let name = "Gated"
     let started = AsyncCondition(false)
     let release = DispatchSemaphore(value: 0)
-    private let jpeg = ImageDecoders.JPEG()
 
-    func canDecode(_ header: Data) -> Bool { jpeg.canDecode(header) }
+    func canDecode(_ header: Data) -> Bool { true }
 
     func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
         started.update { $0 = true }
         release.wait()
-        return try jpeg.decode(data, context: context)
+        return PlatformImage.make(
+            from: Bitmap(width: 64, height: 48, pixels: [UInt8](repeating: 255, count: 64 * 48 * 4))
+        )
     }
 }
