@@ -738,21 +738,28 @@ public final class DiskCache: DataCaching {
     private func scheduleIdleWrites(at deadline: DispatchTime) {
         let run: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
+            enum Step {
+                case write
+                case stop
+                case wait(until: DispatchTime)
+            }
             self.exclusively {
                 while true {
                     let now = DispatchTime.now()
-                    let next = self.state.withLock { state -> DispatchTime?? in
+                    let step = self.state.withLock { state -> Step in
                         guard state.isIndexLoaded, !state.pendingWrites.isEmpty, state.writeHolds == 0 else {
                             state.idleWritesScheduled = false
-                            return .some(nil)
+                            return .stop
                         }
-                        return state.writesMayRun(at: now) ? nil : state.lastHoldEnded.map { $0 + state.writeIdleDelay }
+                        if state.writesMayRun(at: now) { return .write }
+                        // A hold began and ended since this pass was scheduled: the quiet time starts again.
+                        return .wait(until: (state.lastHoldEnded ?? now) + state.writeIdleDelay)
                     }
-                    switch next {
-                    case .none: self.runPendingWrites(upTo: 1)
-                    case .some(.none): return
-                    case .some(.some(let later)):
-                        self.scheduleIdleWrites(at: later)
+                    switch step {
+                    case .write: self.runPendingWrites(upTo: 1)
+                    case .stop: return
+                    case .wait(let deadline):
+                        self.scheduleIdleWrites(at: deadline)
                         return
                     }
                 }
