@@ -383,14 +383,19 @@ import Testing
         #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(4))
     }
 
+    /// A cache whose writes only holds keep back: the drain that would write them anyway comes an hour later.
+    private func cacheForHolds(quietTime: DispatchTimeInterval) -> DiskCache {
+        let cache = DiskCache(directory: folder.url)
+        cache.flush()
+        cache.setWriteDelay(.seconds(3600))
+        cache.setWriteIdleDelay(quietTime)
+        return cache
+    }
+
     /// While work holds the writes back (a pipeline's decodes), a store waits in memory, still served to reads;
     /// when the last hold ends, the write queue writes it.
     @Test func aStoreWaitsUntilTheLastHoldOnTheWritesEnds() {
-        let cache = DiskCache(directory: folder.url)
-        cache.flush()
-        // Only the holds keep the write back: the drain that would write it anyway comes an hour later.
-        cache.setWriteDelay(.seconds(3600))
-        cache.setWriteIdleDelay(.milliseconds(0))
+        let cache = cacheForHolds(quietTime: .milliseconds(0))
         let path = cache.filePath(for: "key")
         cache.holdWrites()
         cache.holdWrites()
@@ -410,10 +415,7 @@ import Testing
     /// A store made just after the last hold ended waits for the quiet time after it, so the writes do not take a
     /// core in a short gap between decodes; `flush()` still writes it at once.
     @Test func aStoreJustAfterTheLastHoldWaitsForTheQuietTime() {
-        let cache = DiskCache(directory: folder.url)
-        cache.flush()
-        cache.setWriteDelay(.seconds(3600))
-        cache.setWriteIdleDelay(.seconds(3600))
+        let cache = cacheForHolds(quietTime: .seconds(3600))
         cache.holdWrites()
         cache.releaseWrites()
         cache.storeData(data(7), for: "key")

@@ -81,16 +81,10 @@ struct DiskBenchmark: ParsableCommand {
             rawSamples.append(rawTime.seconds / Double(operations))
         }
         // Where the time goes: user and system CPU of 20,000 of each.
-        func cpu(_ body: () -> Void) -> (user: Double, system: Double) {
-            var before = rusage()
-            var after = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &before)
+        func cpu(_ body: () -> Void) -> ProcessUsage {
+            let before = ProcessUsage.now()
             body()
-            getrusage(RUSAGE_SELF.rawValue, &after)
-            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-            return (
-                seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)
-            )
+            return ProcessUsage.now() - before
         }
         let hitCPU = cpu { for index in 0..<20_000 { blackHole(cache.cachedData(for: keys[index % count])!.count) } }
         let rawCPU = cpu { for index in 0..<20_000 { blackHole(readFile(rawPaths[index % count], into: &buffer)) } }

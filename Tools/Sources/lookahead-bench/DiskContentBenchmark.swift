@@ -186,6 +186,9 @@ struct ProcessUsage {
 
     var cpu: Double { user + system }
 
+    /// Nothing used.
+    static let none = ProcessUsage(user: 0, system: 0, pageFaults: 0)
+
     static func now() -> ProcessUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -72,11 +72,10 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         var bytes: Int
         var connections: Int?
         var failures: Int
-        /// CPU seconds of this process during the pass, the in-process server's included; 0 for curl's runs.
-        var cpu: Double = 0
-        /// Of `cpu`, the seconds in the kernel; and the page faults of the pass.
-        var system: Double = 0
-        var pageFaults = 0
+        /// What this process used during the pass, the in-process server included; nothing for curl's runs.
+        var usage = ProcessUsage.none
+        /// CPU seconds of the pass.
+        var cpu: Double { usage.cpu }
         /// For a pass with a disk cache: the time and CPU until its writes were done as well (`flush()`).
         var written: (seconds: Double, cpu: Double)?
     }
@@ -197,7 +196,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         // the disk cache's writes cost more after other programs deleted files.
         func kernel(_ pass: String) -> (Double, Int) {
             let samples = table.lookahead[pass]!
-            return (samples.median(\.system), Int(samples.median { Double($0.pageFaults) }))
+            return (samples.median(\.usage.system), Int(samples.median { Double($0.usage.pageFaults) }))
         }
         let (coldSystem, coldFaults) = kernel("cold")
         let (transportSystem, transportFaults) = kernel("data, no disk cache")
@@ -454,15 +453,12 @@ struct EndToEndBenchmark: AsyncParsableCommand {
         let start = clock.now
         let failures = await body()
         let seconds = (clock.now - start).seconds
-        let used = ProcessUsage.now() - before
         return Sample(
             seconds: seconds,
             bytes: counter.total,
             connections: server?.connectionCount,
             failures: failures,
-            cpu: used.cpu,
-            system: used.system,
-            pageFaults: used.pageFaults
+            usage: ProcessUsage.now() - before
         )
     }
 
