@@ -36,7 +36,8 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         self.precomputedHash = precomputedHash
     }
 
-    /// The seeded hash of a key's parts.
+    /// The seeded hash of a key's parts, 32 bits of it: enough to spread the entries of any cache, and what a
+    /// request keeps in half a word.
     static func hash(imageID: String, variant: Variant?) -> Int {
         var hasher = Hasher()
         hasher.combine(imageID)
@@ -45,7 +46,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
             hasher.combine(variant.processors)
             hasher.combine(variant.isAnimated)
         }
-        return hasher.finalize()
+        return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: hasher.finalize()))
     }
 
     /// Everything in a key but the ID; a key has none when all of it is at its default.

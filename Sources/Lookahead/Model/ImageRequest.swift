@@ -47,8 +47,8 @@ public struct ImageRequest: Sendable {
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
     public var priority: Priority {
-        get { Priority(rawValue: Int(flags & 0xFF)) ?? .normal }
-        set { flags = flags & ~0xFF | UInt32(newValue.rawValue) }
+        get { Priority(rawValue: Int(truncatingIfNeeded: (packed >> 32) & 0xFF)) ?? .normal }
+        set { packed = packed & ~(0xFF << 32) | UInt64(UInt8(truncatingIfNeeded: newValue.rawValue)) << 32 }
     }
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
@@ -74,8 +74,8 @@ public struct ImageRequest: Sendable {
 
     /// Cache policy and similar flags.
     public var options: Options {
-        get { Options(rawValue: UInt16(truncatingIfNeeded: flags >> 8)) }
-        set { flags = flags & 0xFF | UInt32(newValue.rawValue) << 8 }
+        get { Options(rawValue: UInt16(truncatingIfNeeded: packed >> 40)) }
+        set { packed = packed & ~(0xFFFF << 40) | UInt64(newValue.rawValue) << 40 }
     }
 
     /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
@@ -84,15 +84,23 @@ public struct ImageRequest: Sendable {
         ImageCacheKey(imageID: identity, variant: extras?.keyVariant, precomputedHash: keyHash)
     }
 
-    // The stored fields are seven machine words: a request of more is built aside and copied out of its
-    // initializer, a cost every cell pays on every frame. The image key is therefore kept in parts.
+    /// The hash of ``imageKey``, computed once with ``identity``.
+    private var keyHash: Int {
+        get { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) }
+        set { packed = packed & ~0xFFFF_FFFF | UInt64(UInt32(truncatingIfNeeded: newValue)) }
+    }
+
+    // The stored fields make six machine words (a URL is two). Swift builds a request of more aside and copies it
+    // out of its initializer: three retains and three releases that every cell would pay on every frame. The image
+    // key is therefore kept in parts, and its hash shares a word with the priority and the options.
 
     /// ``url``'s storage. A plain stored property, not one with an observer: the initializer then builds the
     /// request in place.
     private var storedURL: URL?
 
-    /// ``priority`` in the low byte, ``options`` above it.
-    private var flags: UInt32
+    /// ``imageKey``'s hash in the low 32 bits, computed once with ``identity``; ``priority`` in the next 8,
+    /// ``options`` in the 16 above.
+    private var packed: UInt64
 
     /// Every field but the URL, the priority and the options, behind one immutable reference that a plain request
     /// (a URL and nothing else, what a list builds for every cell on every frame) does without: building it costs
@@ -103,17 +111,13 @@ public struct ImageRequest: Sendable {
     /// cell.
     package private(set) var identity: String
 
-    /// The hash of ``imageKey``, computed once with ``identity``.
-    private var keyHash: Int
-
     /// Creates a request for the image at a URL, every other field at its default: what a list builds for every
     /// cell on every frame, so it hashes the URL's string once and copies nothing else.
     public init(url: URL?) {
         let identity = Self.identity(of: url)
-        keyHash = ImageCacheKey.hash(imageID: identity, variant: nil)
+        packed = Self.pack(hash: ImageCacheKey.hash(imageID: identity, variant: nil), priority: .normal, options: [])
         self.identity = identity
         storedURL = url
-        flags = UInt32(Priority.normal.rawValue)
         extras = nil
     }
 
@@ -139,9 +143,12 @@ public struct ImageRequest: Sendable {
             thumbnail == nil && processors.isEmpty && !isAnimated
             ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
         storedURL = url
-        flags = UInt32(priority.rawValue) | UInt32(options.rawValue) << 8
+        packed = Self.pack(
+            hash: ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant),
+            priority: priority,
+            options: options
+        )
         self.extras = extras
-        keyHash = ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant)
         self.identity = identity
     }
 
@@ -153,6 +160,12 @@ public struct ImageRequest: Sendable {
         case .some(let url): url.baseURL == nil ? url.relativeString : url.absoluteString
         case .none: ""
         }
+    }
+
+    /// The word ``packed`` stores.
+    private static func pack(hash: Int, priority: Priority, options: Options) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: hash)) | UInt64(UInt8(truncatingIfNeeded: priority.rawValue)) << 32
+            | UInt64(options.rawValue) << 40
     }
 
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {

@@ -77,4 +77,29 @@ import Testing
         #expect(request.options.rawValue == .max)
         #expect(request.priority == .normal)
     }
+
+    @Test func theKeysHashSharesAWordWithPriorityAndOptionsWithoutMixing() throws {
+        let other = try #require(URL(string: "https://example.com/other.jpg"))
+        var request = ImageRequest(url: url)
+        let key = request.imageKey
+        request.priority = .veryHigh
+        request.options = ImageRequest.Options(rawValue: .max)
+        #expect(request.imageKey == key)
+        #expect(request.imageKey.hashValue == key.hashValue)
+
+        request.url = other
+        #expect(request.imageKey == ImageRequest(url: other).imageKey)
+        #expect(request.imageKey.hashValue == ImageRequest(url: other).imageKey.hashValue)
+        #expect(request.priority == .veryHigh)
+        #expect(request.options.rawValue == .max)
+
+        request.thumbnail = ThumbnailOptions(maximumPixelSize: 32)
+        #expect(request.priority == .veryHigh)
+        #expect(request.options.rawValue == .max)
+        #expect(
+            request.imageKey.hashValue
+                == ImageCacheKey(imageID: other.absoluteString, thumbnail: ThumbnailOptions(maximumPixelSize: 32))
+                .hashValue
+        )
+    }
 }
