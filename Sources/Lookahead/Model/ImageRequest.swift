@@ -15,9 +15,10 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
-        get { storedURL }
+        get { packed & Self.hasURL != 0 ? storedURL : nil }
         set {
-            storedURL = newValue
+            storedURL = newValue ?? Self.noURL
+            packed = newValue != nil ? packed | Self.hasURL : packed & ~Self.hasURL
             updateKey()
         }
     }
@@ -94,13 +95,19 @@ public struct ImageRequest: Sendable {
     // out of its initializer: three retains and three releases that every cell would pay on every frame. The image
     // key is therefore kept in parts, and its hash shares a word with the priority and the options.
 
-    /// ``url``'s storage. A plain stored property, not one with an observer: the initializer then builds the
-    /// request in place.
-    private var storedURL: URL?
+    /// ``url``'s storage, ``noURL`` when there is none. Not optional: Swift copies an optional URL inside a request
+    /// held in memory through the runtime's generic value witnesses, and a URL directly. A plain stored property,
+    /// not one with an observer: the initializer then builds the request in place.
+    private var storedURL: URL
 
     /// ``imageKey``'s hash in the low 32 bits, computed once with ``identity``; ``priority`` in the next 8,
-    /// ``options`` in the 16 above.
+    /// ``options`` in the 16 above; ``hasURL`` in the top bit.
     private var packed: UInt64
+
+    /// The bit of ``packed`` that says whether ``storedURL`` is the request's URL.
+    private static let hasURL: UInt64 = 1 << 63
+    /// What ``storedURL`` holds for a request without a URL; never read as one.
+    private static let noURL = URL(fileURLWithPath: "/", isDirectory: true)
 
     /// Every field but the URL, the priority and the options, behind one immutable reference that a plain request
     /// (a URL and nothing else, what a list builds for every cell on every frame) does without: building it costs
@@ -115,9 +122,14 @@ public struct ImageRequest: Sendable {
     /// cell on every frame, so it hashes the URL's string once and copies nothing else.
     public init(url: URL?) {
         let identity = Self.identity(of: url)
-        packed = Self.pack(hash: ImageCacheKey.hash(imageID: identity, variant: nil), priority: .normal, options: [])
+        packed = Self.pack(
+            hash: ImageCacheKey.hash(imageID: identity, variant: nil),
+            priority: .normal,
+            options: [],
+            hasURL: url != nil
+        )
         self.identity = identity
-        storedURL = url
+        storedURL = url ?? Self.noURL
         extras = nil
     }
 
@@ -142,11 +154,12 @@ public struct ImageRequest: Sendable {
         let extras =
             thumbnail == nil && processors.isEmpty && !isAnimated
             ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
-        storedURL = url
+        storedURL = url ?? Self.noURL
         packed = Self.pack(
             hash: ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant),
             priority: priority,
-            options: options
+            options: options,
+            hasURL: url != nil
         )
         self.extras = extras
         self.identity = identity
@@ -163,9 +176,9 @@ public struct ImageRequest: Sendable {
     }
 
     /// The word ``packed`` stores.
-    private static func pack(hash: Int, priority: Priority, options: Options) -> UInt64 {
+    private static func pack(hash: Int, priority: Priority, options: Options, hasURL: Bool) -> UInt64 {
         UInt64(UInt32(truncatingIfNeeded: hash)) | UInt64(UInt8(truncatingIfNeeded: priority.rawValue)) << 32
-            | UInt64(options.rawValue) << 40
+            | UInt64(options.rawValue) << 40 | (hasURL ? Self.hasURL : 0)
     }
 
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {

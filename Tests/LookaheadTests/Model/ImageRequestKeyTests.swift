@@ -101,5 +101,17 @@ import Testing
                 == ImageCacheKey(imageID: other.absoluteString, thumbnail: ThumbnailOptions(maximumPixelSize: 32))
                 .hashValue
         )
+
+        request.url = nil
+        #expect(request.url == nil)
+        #expect(request.priority == .veryHigh)
+        #expect(request.options.rawValue == .max)
+        request.thumbnail = nil
+        #expect(request.imageKey == ImageRequest(url: nil).imageKey)
+        request.url = url
+        #expect(request.url == url)
+        #expect(request.imageKey == ImageRequest(url: url).imageKey)
+        #expect(ImageRequest(url: nil, priority: .high, options: [.disableDiskCacheReads]).url == nil)
+        #expect(ImageRequest(url: nil).url == nil)
     }
 }
