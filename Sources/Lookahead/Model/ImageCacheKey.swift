@@ -39,13 +39,8 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The seeded hash of a key's parts, 32 bits of it: enough to spread the entries of any cache, and what a
     /// request keeps in half a word.
     static func hash(imageID: String, variant: Variant?) -> Int {
-        var hasher = Hasher()
+        var hasher = variant?.hasher ?? Hasher()
         hasher.combine(imageID)
-        if let variant {
-            hasher.combine(variant.thumbnail)
-            hasher.combine(variant.processors)
-            hasher.combine(variant.isAnimated)
-        }
         return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: hasher.finalize()))
     }
 
@@ -54,6 +49,9 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         let thumbnail: ThumbnailOptions?
         let processors: [String]
         let isAnimated: Bool
+        /// A hasher fed with the parts, the ID still to come: the keys that share a variant (the requests for one
+        /// thumbnail size) hash only their ID.
+        let hasher: Hasher
 
         /// `nil` when every part is at its default.
         init?(thumbnail: ThumbnailOptions?, processors: [String], isAnimated: Bool) {
@@ -61,6 +59,11 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
             self.thumbnail = thumbnail
             self.processors = processors
             self.isAnimated = isAnimated
+            var hasher = Hasher()
+            hasher.combine(thumbnail)
+            hasher.combine(processors)
+            hasher.combine(isAnimated)
+            self.hasher = hasher
         }
     }
 

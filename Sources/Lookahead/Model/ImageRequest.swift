@@ -153,7 +153,7 @@ public struct ImageRequest: Sendable {
         let identity = Self.identity(of: url)
         let extras =
             thumbnail == nil && processors.isEmpty && !isAnimated
-            ? nil : Extras(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
+            ? nil : Extras.make(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
         storedURL = url ?? Self.noURL
         packed = Self.pack(
             hash: ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant),
@@ -175,6 +175,12 @@ public struct ImageRequest: Sendable {
         }
     }
 
+    /// Whether two requests share the storage of their fields beyond the URL, the priority and the options (for
+    /// tests: requests for one thumbnail size do).
+    package func sharesExtras(with other: ImageRequest) -> Bool {
+        extras != nil && extras === other.extras
+    }
+
     /// The word ``packed`` stores.
     private static func pack(hash: Int, priority: Priority, options: Options, hasURL: Bool) -> UInt64 {
         UInt64(UInt32(truncatingIfNeeded: hash)) | UInt64(UInt8(truncatingIfNeeded: priority.rawValue)) << 32
@@ -184,7 +190,7 @@ public struct ImageRequest: Sendable {
     private mutating func change(_ body: (inout Extras.Fields) -> Void) {
         var fields = extras?.fields ?? Extras.Fields()
         body(&fields)
-        extras = fields.isEmpty ? nil : Extras(fields)
+        extras = fields.isEmpty ? nil : Extras.make(fields)
         updateKey()
     }
 
@@ -223,13 +229,43 @@ extension ImageRequest {
             )
         }
 
-        convenience init(thumbnail: ThumbnailOptions?, processors: [any ImageProcessing], isAnimated: Bool) {
+        /// The extras of these fields: shared ones when a thumbnail is all they hold.
+        static func make(_ fields: Fields) -> Extras {
+            guard let thumbnail = fields.thumbnail, fields.processors.isEmpty, !fields.isAnimated,
+                fields.imageID == nil, fields.headers.isEmpty, fields.userInfo.isEmpty
+            else { return Extras(fields) }
+            return thumbnailOnly(thumbnail)
+        }
+
+        /// The extras of a thumbnail, processors and animation, and no other field.
+        static func make(thumbnail: ThumbnailOptions?, processors: [any ImageProcessing], isAnimated: Bool) -> Extras {
+            if let thumbnail, processors.isEmpty, !isAnimated { return thumbnailOnly(thumbnail) }
             var fields = Fields()
             fields.thumbnail = thumbnail
             fields.processors = processors
             fields.isAnimated = isAnimated
-            self.init(fields)
+            return Extras(fields)
         }
+
+        /// The extras of requests whose only extra is a thumbnail, one per thumbnail size, shared: a list that asks
+        /// for thumbnails builds a request for every cell on every frame, and sharing spares each two allocations
+        /// and the hash of the options (see ``ImageCacheKey/Variant``). An app uses a few sizes; past
+        /// ``sharedThumbnailLimit`` of them, the others get extras of their own.
+        private static func thumbnailOnly(_ thumbnail: ThumbnailOptions) -> Extras {
+            if let shared = sharedThumbnails.withLock({ $0.first { $0.fields.thumbnail == thumbnail } }) {
+                return shared
+            }
+            var fields = Fields()
+            fields.thumbnail = thumbnail
+            let extras = Extras(fields)
+            sharedThumbnails.withLock { shared in
+                if shared.count < sharedThumbnailLimit { shared.append(extras) }
+            }
+            return extras
+        }
+
+        private static let sharedThumbnailLimit = 8
+        private static let sharedThumbnails = Locked<[Extras]>([])
     }
 }
 

@@ -114,4 +114,42 @@ import Testing
         #expect(ImageRequest(url: nil, priority: .high, options: [.disableDiskCacheReads]).url == nil)
         #expect(ImageRequest(url: nil).url == nil)
     }
+
+    @Test func requestsForOneThumbnailSizeShareTheirExtrasAndKeepTheirOwnFields() throws {
+        let other = try #require(URL(string: "https://example.com/other.jpg"))
+        let small = ThumbnailOptions(maximumPixelSize: 64)
+        let first = ImageRequest(url: url, thumbnail: small)
+        let second = ImageRequest(url: other, thumbnail: small, options: [.disableDiskCacheReads])
+        var set = ImageRequest(url: url)
+        set.thumbnail = small
+        #expect(first.sharesExtras(with: second))
+        #expect(first.sharesExtras(with: set))
+        #expect(!first.sharesExtras(with: ImageRequest(url: url, thumbnail: ThumbnailOptions(maximumPixelSize: 65))))
+        #expect(set.imageKey == first.imageKey)
+        #expect(set.imageKey.hashValue == first.imageKey.hashValue)
+
+        // A request that adds a field of its own leaves the shared ones as they were.
+        var withHeader = first
+        withHeader.headers = ["Authorization": "Bearer token"]
+        #expect(!withHeader.sharesExtras(with: first))
+        #expect(withHeader.thumbnail == small)
+        #expect(withHeader.headers == ["Authorization": "Bearer token"])
+        #expect(ImageRequest(url: url, thumbnail: small).headers.isEmpty)
+        #expect(ImageRequest(url: url, thumbnail: small, isAnimated: true).isAnimated)
+        #expect(!ImageRequest(url: url, thumbnail: small).isAnimated)
+    }
+
+    @Test func everyThumbnailSizeKeysItsImageWhetherItsExtrasAreSharedOrNot() {
+        // More sizes than are shared: the keys are the same either way.
+        for size in 1...40 {
+            let options = ThumbnailOptions(maximumPixelSize: size * 10)
+            let request = ImageRequest(url: url, thumbnail: options)
+            let key = ImageCacheKey(imageID: url.absoluteString, thumbnail: options)
+            #expect(request.thumbnail == options)
+            #expect(request.imageKey == key)
+            #expect(request.imageKey.hashValue == key.hashValue)
+            #expect(request.imageKey != ImageRequest(url: url).imageKey)
+            #expect(ImageRequest(url: url, thumbnail: options).imageKey == request.imageKey)
+        }
+    }
 }

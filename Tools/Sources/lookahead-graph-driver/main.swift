@@ -1,19 +1,21 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead bench — the task graph alone, for an instruction counter: submits and cancels requests `runs` times; or
-// (`hit`) memory-cache hits with the request built, as `lookahead-bench engine --only hit` times them; or (`start`)
+// (`hit`, `hit-thumbnail`) memory-cache hits with the request built, plain or with thumbnail options, as
+// `lookahead-bench engine --only hit` times them; or (`start`)
 // whole starts and cancels through the pipeline, as `lookahead-bench engine --only start` times them. A program of
 // its own, with nothing else linked, so valgrind can run it.
 //
-// Usage: lookahead-graph-driver plain|thumbnail|hit|start RUNS
+// Usage: lookahead-graph-driver plain|thumbnail|hit|hit-thumbnail|start RUNS
 
 import Foundation
 @_spi(Benchmarks) import Lookahead
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let kind = arguments.first, ["plain", "thumbnail", "hit", "start"].contains(kind),
+guard let kind = arguments.first, ["plain", "thumbnail", "hit", "hit-thumbnail", "start"].contains(kind),
     let runs = arguments.dropFirst().first.flatMap(Int.init), runs >= 0
 else {
-    FileHandle.standardError.write(Data("usage: lookahead-graph-driver plain|thumbnail|hit|start RUNS\n".utf8))
+    let usage = "usage: lookahead-graph-driver plain|thumbnail|hit|hit-thumbnail|start RUNS\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 
@@ -33,6 +35,8 @@ if kind == "hit" {
     print("\(runs) runs of \(count) memory-cache hits; \(hits) hits")
     exit(0)
 }
+
+if kind == "hit-thumbnail" { thumbnailHits(runs: runs) }
 
 if kind == "start" {
     let (pipeline, requests) = TaskGraphBenchmarkDriver.startAndCancelFixture(count: 2000)
