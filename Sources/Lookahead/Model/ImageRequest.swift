@@ -249,23 +249,37 @@ extension ImageRequest {
 
         /// The extras of requests whose only extra is a thumbnail, one per thumbnail size, shared: a list that asks
         /// for thumbnails builds a request for every cell on every frame, and sharing spares each two allocations
-        /// and the hash of the options (see ``ImageCacheKey/Variant``). An app uses a few sizes; past
-        /// ``sharedThumbnailLimit`` of them, the others get extras of their own.
+        /// and the hash of the options (see ``ImageCacheKey/Variant``). An app uses a few sizes at a time; the
+        /// last ``SharedThumbnails/limit`` sizes asked for are kept, a new one taking the place of the oldest.
         private static func thumbnailOnly(_ thumbnail: ThumbnailOptions) -> Extras {
-            if let shared = sharedThumbnails.withLock({ $0.first { $0.fields.thumbnail == thumbnail } }) {
+            if let shared = sharedThumbnails.withLock({ $0.extras.first { $0.fields.thumbnail == thumbnail } }) {
                 return shared
             }
             var fields = Fields()
             fields.thumbnail = thumbnail
             let extras = Extras(fields)
-            sharedThumbnails.withLock { shared in
-                if shared.count < sharedThumbnailLimit { shared.append(extras) }
-            }
+            sharedThumbnails.withLock { $0.keep(extras) }
             return extras
         }
 
-        private static let sharedThumbnailLimit = 8
-        private static let sharedThumbnails = Locked<[Extras]>([])
+        private struct SharedThumbnails {
+            static let limit = 8
+            var extras: [Extras] = []
+            /// Where the next size goes once ``limit`` are kept: the oldest.
+            var next = 0
+
+            mutating func keep(_ new: Extras) {
+                guard !extras.contains(where: { $0.fields.thumbnail == new.fields.thumbnail }) else { return }
+                if extras.count < Self.limit {
+                    extras.append(new)
+                } else {
+                    extras[next] = new
+                    next = (next + 1) % Self.limit
+                }
+            }
+        }
+
+        private static let sharedThumbnails = Locked(SharedThumbnails())
     }
 }
 
