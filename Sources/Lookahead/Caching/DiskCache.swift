@@ -121,6 +121,16 @@ public final class DiskCache: DataCaching {
         func writesMayRun(at now: DispatchTime) -> Bool {
             writeHolds == 0 && lastHoldEnded.map { now >= $0 + writeIdleDelay } ?? true
         }
+
+        /// Claims the pass that runs the waiting writes when the quiet time after the last hold is over, if one is
+        /// due: no hold runs, the last ended at most ``writeIdleDelay`` ago, writes wait, and no pass is scheduled.
+        mutating func claimIdlePass(at now: DispatchTime) -> DispatchTime? {
+            guard writeHolds == 0, let ended = lastHoldEnded, !pendingWrites.isEmpty, !idleWritesScheduled,
+                now <= ended + writeIdleDelay
+            else { return nil }
+            idleWritesScheduled = true
+            return ended + writeIdleDelay
+        }
         /// How long a write waits for the write queue before a drain does it.
         var writeDelay = DiskCache.writeDelay
     }
@@ -666,14 +676,7 @@ public final class DiskCache: DataCaching {
             let schedulesDrain = !state.drainScheduled
             state.drainScheduled = true
             // Stored just after a hold ended: the write runs when the quiet time does.
-            var idlePass: DispatchTime?
-            if state.writeHolds == 0, let ended = state.lastHoldEnded, !state.idleWritesScheduled,
-                DispatchTime.now() < ended + state.writeIdleDelay
-            {
-                state.idleWritesScheduled = true
-                idlePass = ended + state.writeIdleDelay
-            }
-            return (schedulesDrain, state.writeDelay, idlePass)
+            return (schedulesDrain, state.writeDelay, state.claimIdlePass(at: .now()))
         }
         writeQueue.async {
             // Until the index is loaded (first on `queue`), a drain does the writes: a count of the folder then
@@ -726,9 +729,7 @@ public final class DiskCache: DataCaching {
             guard state.writeHolds == 0 else { return nil }
             let now = DispatchTime.now()
             state.lastHoldEnded = now
-            guard !state.pendingWrites.isEmpty, !state.idleWritesScheduled else { return nil }
-            state.idleWritesScheduled = true
-            return now + state.writeIdleDelay
+            return state.claimIdlePass(at: now)
         }
         if let idlePass { scheduleIdleWrites(at: idlePass) }
     }

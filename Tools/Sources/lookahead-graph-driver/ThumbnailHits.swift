@@ -5,7 +5,8 @@ import Lookahead
 
 /// Memory-cache hits of requests with thumbnail options, built for each hit as a list of thumbnails builds them;
 /// then exits. A function of its own, so the plain hit's loop in `main.swift` compiles as it did without it; its
-/// set-up repeats that of the plain hit, since sharing one through a function changed the plain loop's code too.
+/// set-up repeats that of the plain hit, since sharing it (through a function returning a tuple, or a struct) changed
+/// the plain loop's code: its hit counted 1,344–1,347 instructions against 1,157.
 func thumbnailHits(runs: Int) -> Never {
     let count = 1000
     let pipeline = ImagePipeline {
