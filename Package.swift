@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
         .library(name: "LookaheadUI", targets: ["LookaheadUI"]),
+        // What the benchmarks in Tools/ drive below the public API; not for apps.
+        .library(name: "LookaheadBenchmarkSupport", targets: ["LookaheadBenchmarkSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -67,6 +69,7 @@ let package = Package(
             dependencies: ["Lookahead"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        .target(name: "LookaheadBenchmarkSupport", dependencies: ["Lookahead"]),
         .testTarget(
             name: "LookaheadTests",
             dependencies: [

@@ -93,6 +93,7 @@ let package = Package(
                 "LookaheadFixtures",
                 "LookaheadGallery",
                 .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "LookaheadBenchmarkSupport", package: "Lookahead"),
                 "LookaheadSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -101,7 +102,10 @@ let package = Package(
         // The task graph alone, for scripts/graph-instructions: nothing else linked, so valgrind can run it.
         .executableTarget(
             name: "lookahead-graph-driver",
-            dependencies: [.product(name: "Lookahead", package: "Lookahead")],
+            dependencies: [
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "LookaheadBenchmarkSupport", package: "Lookahead"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -145,7 +145,7 @@ public final class ImageSlot: Sendable {
         }
         let cached = pipeline.cachedDisplayImage(for: request)
         // A URL that failed and still waits shows its failure at once, like a memory hit: no spinner, no task.
-        let waiting = cached == nil ? pipeline.failureRecords?.check(request) : nil
+        let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.generation += 1

@@ -67,7 +67,7 @@ final class PipelineRunner: Sendable {
             // cancel in the graph, so the task must not enter it.
             if task.hasEnded { return TaskGraph.Actions() }
             return graph.submit(
-                task: task.id,
+                task: TaskGraph.TaskID(task.id),
                 request: task.request,
                 dataOnly: dataOnly,
                 seed: seed,
@@ -226,7 +226,10 @@ final class PipelineRunner: Sendable {
         }
     }
 
-    private func finish(_ operation: Int, with result: Result<TaskGraph.StageResult, ImagePipelineError>) {
+    private func finish(
+        _ operation: TaskGraph.OperationID,
+        with result: Result<TaskGraph.StageResult, ImagePipelineError>
+    ) {
         report { $0.operationFinished(operation, with: result) }
     }
 
@@ -239,30 +242,23 @@ final class PipelineRunner: Sendable {
     }
 }
 
-// MARK: - Reports of running stages
+// MARK: - Reports of running operations
 
 extension PipelineRunner: OperationReporting {
-    func operation(_ operation: Int, progressed completed: Int64, total: Int64?) {
-        run { $0.operationProgressed(operation, completed: completed, total: total) }
+    func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent) {
+        // A stall may free a download slot: that download starts from this, the pipeline's own thread.
+        if case .stalled = event {
+            report { $0.operation(operation, reported: event) }
+        } else {
+            run { $0.operation(operation, reported: event) }
+        }
     }
 
-    func operationStartedDownload(_ operation: Int) {
-        run { $0.operationStartedDownload(operation) }
-    }
-
-    func operationMayAnswerFromDisk(_ operation: Int) -> Bool {
+    func operationMayAnswerFromDisk(_ operation: TaskGraph.OperationID) -> Bool {
         graph.withLock { $0.operationMayAnswerFromDisk(operation) }
     }
 
-    func operationStalled(_ operation: Int) {
-        report { $0.operationStalled(operation) }
-    }
-
-    func operation(_ operation: Int, previewed image: PreparedImage) {
-        run { $0.operationPreviewed(operation, image: image) }
-    }
-
-    func progress(ofOperation operation: Int) -> Int64 {
+    func progress(ofOperation operation: TaskGraph.OperationID) -> Int64 {
         graph.withLock { $0.progress(ofOperation: operation) }
     }
 }

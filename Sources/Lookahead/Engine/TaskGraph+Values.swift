@@ -16,7 +16,7 @@ extension TaskGraph {
 
         /// A stage's work to start; it reports back with ``TaskGraph/operationFinished(_:with:)``.
         package struct Start {
-            package let operation: Int
+            package let operation: OperationID
             package let token: OperationToken
             package let work: Work
             package let priority: ImageRequest.Priority
@@ -84,12 +84,35 @@ extension TaskGraph {
         }
     }
 
+    /// Identifies a task: one caller's ask for an image or its data (an ``ImageTask``, a `data(for:)` call).
+    package struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
+        package let rawValue: Int
+        package init(_ rawValue: Int) { self.rawValue = rawValue }
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        package var description: String { "task \(rawValue)" }
+    }
+
+    /// Identifies a stage: work shared by every task and later stage that wants its result.
+    package struct StageID: Hashable, Comparable, Sendable, CustomStringConvertible {
+        package let rawValue: Int
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        package var description: String { "stage \(rawValue)" }
+    }
+
+    /// Identifies an operation: one run of a stage's work, which reports back under this identifier.
+    package struct OperationID: Hashable, Comparable, Sendable, CustomStringConvertible {
+        package let rawValue: Int
+        package init(_ rawValue: Int) { self.rawValue = rawValue }
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        package var description: String { "operation \(rawValue)" }
+    }
+
     /// A task in the graph: its identifier, where its progress and result go, and the stage it subscribes to.
     package struct TaskRecord {
-        package let id: Int
+        package let id: TaskID
         /// `nil` only where tests drive the graph without a pipeline.
         let receiver: (any TaskReceiver)?
-        var stage: Int
+        var stage: StageID
     }
 
     package enum QueueKind: Hashable {
@@ -97,53 +120,29 @@ extension TaskGraph {
         case decode
     }
 
-    enum StageKind: Int, Hashable {
+    enum StageKind: Hashable {
         case data
         case decode
         case process
     }
 
-    struct Key: Equatable {
+    /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in
+    /// flight.
+    struct Key: Hashable {
         var kind: StageKind
         var image: ImageCacheKey
         var policy: DataPolicy
         /// The request's own header fields: requests whose headers differ share no stage.
         var headers: [String: String]
-
-        /// The cheap comparisons first; most keys that share a hash are equal.
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image && lhs.headers == rhs.headers
-        }
-
-        /// What the graph finds a stage by: the key's hash, a word that copies and compares for free.
-        struct Hash: Hashable {
-            let bits: Int
-
-            func hash(into hasher: inout Hasher) { hasher.combine(bits) }
-
-            /// The bits are a hash already.
-            func _rawHashValue(seed: Int) -> Int { bits ^ seed }
-        }
-
-        /// The image key's precomputed hash with the kind and policy folded in: no hasher runs for it.
-        var hash: Hash {
-            var bits = kind.rawValue << 4
-            if policy.readsDiskCache { bits |= 1 }
-            if policy.writesDiskCache { bits |= 2 }
-            if policy.loadsFromNetwork { bits |= 4 }
-            if policy.skipsFailureBackoff { bits |= 8 }
-            let hash = image._rawHashValue(seed: 0) ^ ((bits &+ 1) &* -7_046_029_254_386_353_131)
-            return Hash(bits: headers.isEmpty ? hash : hash ^ headers.hashValue)
-        }
     }
 
     enum Subscriber: Hashable {
-        case task(Int)
-        case stage(Int)
+        case task(TaskID)
+        case stage(StageID)
     }
 
-    /// A stage's subscribers with their priorities. Nearly every stage has one, kept inline: a plain request's two
-    /// stages allocate no table for it.
+    /// A stage's subscribers with their priorities. Nearly every stage has one, kept inline: a plain request's
+    /// stage allocates no table for it.
     struct Subscribers {
         private var first: (subscriber: Subscriber, priority: ImageRequest.Priority)?
         /// The others, when there are more than one; empty unless `first` is set.
@@ -187,9 +186,9 @@ extension TaskGraph {
     }
 
     enum StageState {
-        case waiting(on: Int)
+        case waiting(on: StageID)
         case queued(QueueKind, Work)
-        case running(operation: Int)
+        case running(OperationID)
     }
 
     /// A unit of shared work: the tasks and later stages that want its result, at the highest of their priorities.
@@ -204,24 +203,21 @@ extension TaskGraph {
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
         var storesProcessedImage = false
-        /// A decode stage loading its own data: the hash of the data stage's key, under which it is found too. The
-        /// key itself is made from the request when needed (rarely): kept, it would be copied with every stage.
-        var ownDataHash: Key.Hash?
-
-        /// The data stage's key, while the stage loads its own data.
-        var ownDataKey: Key? { ownDataHash == nil ? nil : TaskGraph.key(for: request, kind: .data) }
+        /// A decode stage loading its own data: the data stage's key, under which it is found too.
+        var ownDataKey: Key?
     }
 
     /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
     struct PendingLoad {
-        let operation: Int
+        let operation: OperationID
         let work: Work
     }
 
     /// A stage's work while it runs (and, once cancelled, until it reports back).
     struct Operation {
         let queue: QueueKind
-        var stage: Int?
+        /// `nil` once the stage is gone (cancelled): the operation still holds its slot until it reports back.
+        var stage: StageID?
         /// `nil` for a download the launcher has not taken yet.
         var token: OperationToken?
         /// Holds one of the queue's background slots (started at `.low` or below, not promoted since).
@@ -249,22 +245,23 @@ extension TaskGraph {
     /// Running operations, including cancelled ones that have not reported back.
     package var operationCount: Int { operations.count }
     /// The priority of the stage a task subscribes to.
-    package func priority(ofTask task: Int) -> ImageRequest.Priority? {
+    package func priority(ofTask task: TaskID) -> ImageRequest.Priority? {
         tasks[task].flatMap { stages[$0.stage]?.priority }
     }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
-        stagesByKey.values.lazy.compactMap { stages[$0] }
-            .first { ($0.key.kind == .data ? $0.key : $0.ownDataKey)?.image.imageID == url }?.priority
+        stages.values.first { ($0.key.kind == .data ? $0.key : $0.ownDataKey)?.image.imageID == url }?.priority
     }
     /// The bytes a running operation has reported; 0 for an unknown one.
-    package func progress(ofOperation operation: Int) -> Int64 { operations[operation]?.completedBytes ?? 0 }
+    package func progress(ofOperation operation: OperationID) -> Int64 {
+        operations[operation]?.completedBytes ?? 0
+    }
     /// Running downloads that gave their slot back after stalling.
     package var parkedDataLoadCount: Int { dataQueue.parkedCount }
     /// URLs of queued data stages, next to start first.
     package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { stages[$0]?.key.image.imageID } }
 
-    mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue) -> R) -> R {
+    mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue<StageID>) -> R) -> R {
         switch kind {
         case .data: body(&dataQueue)
         case .decode: body(&decodeQueue)
@@ -272,18 +269,20 @@ extension TaskGraph {
     }
 
     static func key(for request: ImageRequest, kind: StageKind) -> Key {
-        switch kind {
-        case .data: Key(kind: .data, image: request.dataKey, policy: request.dataPolicy, headers: request.headers)
-        case .decode: Key(kind: .decode, image: request.decodeKey, policy: request.dataPolicy, headers: request.headers)
-        case .process:
-            Key(kind: .process, image: request.imageKey, policy: request.dataPolicy, headers: request.headers)
-        }
+        let image =
+            switch kind {
+            case .data: request.dataKey
+            case .decode: request.decodeKey
+            case .process: request.imageKey
+            }
+        return Key(kind: kind, image: image, policy: request.dataPolicy, headers: request.headers)
     }
 
     /// Deterministic delivery order: tasks by identifier, then stages.
     static func order(_ lhs: Subscriber, _ rhs: Subscriber) -> Bool {
         switch (lhs, rhs) {
-        case (.task(let a), .task(let b)), (.stage(let a), .stage(let b)): a < b
+        case (.task(let a), .task(let b)): a < b
+        case (.stage(let a), .stage(let b)): a < b
         case (.task, .stage): true
         case (.stage, .task): false
         }
@@ -291,52 +290,55 @@ extension TaskGraph {
 
     // MARK: Helpers
 
-    /// Forgets an operation that stopped and gives its slot back to its queue.
-    mutating func release(_ operation: Int) -> Operation {
-        guard let finished = operations.remove(operation) else {
-            preconditionFailure("Internal inconsistency: unknown operation \(operation) stopped")
-        }
+    mutating func insert(_ stage: Stage) -> StageID {
+        nextID += 1
+        let id = StageID(rawValue: nextID)
+        stages[id] = stage
+        return id
+    }
+
+    mutating func insert(_ operation: Operation) -> OperationID {
+        nextID += 1
+        let id = OperationID(nextID)
+        operations[id] = operation
+        return id
+    }
+
+    /// Forgets an operation that stopped and gives its slot back to its queue; `nil` for an unknown operation.
+    mutating func release(_ operation: OperationID) -> Operation? {
+        guard let finished = operations.removeValue(forKey: operation) else { return nil }
         withQueue(finished.queue) { queue in
             if finished.isParked { queue.finishParked() } else { queue.finishOne(isBackground: finished.isBackground) }
         }
         return finished
     }
 
-    mutating func removeStage(_ id: Int) -> Stage? {
-        guard let stage = stages.remove(id) else { return nil }
-        unregister(stage.key.hash, of: id)
-        if let hash = stage.ownDataHash { unregister(hash, of: id) }
+    mutating func removeStage(_ id: StageID) -> Stage? {
+        guard let stage = stages.removeValue(forKey: id) else { return nil }
+        unregister(stage.key, of: id)
+        if let key = stage.ownDataKey { unregister(key, of: id) }
         return stage
     }
 
-    /// Removes a decode stage that loads its own data from under the data key.
-    mutating func unregisterOwnData(of id: Int) {
-        if let hash = stages[id]?.ownDataHash { unregister(hash, of: id) }
-    }
-
     /// The stage found under `key`: a stage's own key, or the data key of a decode stage loading its own data.
-    func existingStage(for key: Key) -> Int? {
-        // Compared where the stage lies: binding it would copy the whole stage.
-        guard let id = stagesByKey[key.hash], stages.contains(id) else { return nil }
-        if stages[id]!.key == key { return id }
-        return stages[id]!.ownDataHash == key.hash && stages[id]!.ownDataKey == key ? id : nil
+    func existingStage(for key: Key) -> StageID? {
+        guard let id = stagesByKey[key], stages[id] != nil else { return nil }
+        return id
     }
 
-    mutating func register(_ key: Key, _ id: Int) {
-        stagesByKey[key.hash] = id
+    mutating func register(_ key: Key, _ id: StageID) {
+        stagesByKey[key] = id
     }
 
-    /// Removes a key's hash from the stages found by key if it finds stage `id` (one lookup, not two).
-    private mutating func unregister(_ hash: Key.Hash, of id: Int) {
-        if let index = stagesByKey.index(forKey: hash), stagesByKey.values[index] == id {
-            stagesByKey.remove(at: index)
-        }
+    /// Removes `key` from the stages found by key if it finds stage `id`.
+    mutating func unregister(_ key: Key, of id: StageID) {
+        if stagesByKey[key] == id { stagesByKey[key] = nil }
     }
 
     /// Every task that (directly or through later stages) waits on a stage.
-    func tasks(above id: Int) -> [Int] {
+    func tasks(above id: StageID) -> [TaskID] {
         guard let stage = stages[id] else { return [] }
-        return stage.subscribers.ordered.flatMap { subscriber -> [Int] in
+        return stage.subscribers.ordered.flatMap { subscriber -> [TaskID] in
             switch subscriber {
             case .task(let task): [task]
             case .stage(let child): tasks(above: child)

@@ -10,7 +10,7 @@ import DequeModule
 /// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
 /// take every slot and make an on-screen image wait behind them. A running stage that stalls can be parked: it
 /// goes on, but its slot is free, so six trickling servers cannot hold up every other download.
-struct WorkQueue {
+struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// The most stages that run at once.
     let limit: Int
     /// The most background (`.low`, `.veryLow`) stages that run at once.
@@ -21,7 +21,7 @@ struct WorkQueue {
     private(set) var runningBackgroundCount = 0
     /// Running stages that gave their slot back because they stalled; at most ``limit`` at once.
     private(set) var parkedCount = 0
-    private var levels = [Deque<Int>](repeating: [], count: ImageRequest.Priority.allCases.count)
+    private var levels = [Deque<Node>](repeating: [], count: ImageRequest.Priority.allCases.count)
 
     init(limit: Int, backgroundLimit: Int? = nil) {
         self.limit = max(1, limit)
@@ -35,33 +35,33 @@ struct WorkQueue {
     var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
 
     /// Queued node identifiers, next to start first.
-    var queuedInOrder: [Int] {
+    var queuedInOrder: [Node] {
         // Appending element by element: `Array(deque)` of an empty deque writes a zero count into the shared
         // empty-array storage, which ThreadSanitizer reports when two threads do it at once.
-        var nodes: [Int] = []
+        var nodes: [Node] = []
         for level in levels.reversed() {
             for node in level { nodes.append(node) }
         }
         return nodes
     }
 
-    mutating func enqueue(_ node: Int, priority: ImageRequest.Priority) {
+    mutating func enqueue(_ node: Node, priority: ImageRequest.Priority) {
         levels[priority.rawValue].append(node)
     }
 
-    mutating func remove(_ node: Int, priority: ImageRequest.Priority) {
+    mutating func remove(_ node: Node, priority: ImageRequest.Priority) {
         if let index = levels[priority.rawValue].firstIndex(of: node) {
             levels[priority.rawValue].remove(at: index)
         }
     }
 
     /// Puts `other` in `node`'s place in the queue.
-    mutating func replace(_ node: Int, with other: Int, priority: ImageRequest.Priority) {
+    mutating func replace(_ node: Node, with other: Node, priority: ImageRequest.Priority) {
         guard let index = levels[priority.rawValue].firstIndex(of: node) else { return }
         levels[priority.rawValue][index] = other
     }
 
-    mutating func move(_ node: Int, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
+    mutating func move(_ node: Node, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
         guard let index = levels[old.rawValue].firstIndex(of: node) else { return }
         levels[old.rawValue].remove(at: index)
         if new < old {
@@ -72,7 +72,7 @@ struct WorkQueue {
     }
 
     /// Takes the next stage if a slot is free for it, and counts it as running.
-    mutating func next() -> (node: Int, isBackground: Bool)? {
+    mutating func next() -> (node: Node, isBackground: Bool)? {
         guard runningCount < limit else { return nil }
         for level in levels.indices.reversed() where !levels[level].isEmpty {
             let isBackground = Self.isBackground(ImageRequest.Priority(rawValue: level)!)

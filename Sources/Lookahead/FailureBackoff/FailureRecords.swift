@@ -5,6 +5,10 @@ import Foundation
 /// The ``FailureBackoffStateMachine`` of a pipeline, under a `Locked` of its own (never the task graph's lock,
 /// so a check from a scroll callback does not wait for the graph), reading the time from the policy's clock.
 ///
+/// Every record is keyed by the request's identity (``ImageRequest/imageID``, else its URL), so checking,
+/// admitting, recording and forgetting agree whatever ``ImagePipeline/Configuration/imageIDFilter`` does. The
+/// pipeline hands this type only requests that filter has identified.
+///
 /// - Important: Thread safe; every method returns at once.
 final class FailureRecords: Sendable {
     private let machine: Locked<FailureBackoffStateMachine>
@@ -41,16 +45,18 @@ final class FailureRecords: Sendable {
         return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
     }
 
-    /// A download failed: counted, with the response's `Retry-After` on 429 and 503. Cancellations never count.
-    func recordDownloadFailure(_ url: URL, error: ImagePipelineError, response: HTTPResponseInfo?) {
+    /// A download of the request failed: counted, with the response's `Retry-After` on 429 and 503. Cancellations
+    /// never count.
+    func recordDownloadFailure(of request: ImageRequest, error: ImagePipelineError, response: HTTPResponseInfo?) {
         guard !error.isCancellation else { return }
         var retryAfter: Duration?
         if let response, response.statusCode == 429 || response.statusCode == 503 {
             retryAfter = RetryAfter.delay(in: response.headers, now: Date())
         }
         let now = now()
+        let host = request.url?.host
         update {
-            _ = $0.recordFailure(url.absoluteString, error: error, retryAfter: retryAfter, host: url.host, now: now)
+            _ = $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now)
         }
     }
 
@@ -68,27 +74,27 @@ final class FailureRecords: Sendable {
         unreachableHostCount.load() > 0 && machine.withLock { $0.unreachableHosts.contains(host) }
     }
 
-    /// Network data decoded (`nil`) or failed to: a success forgets the URL's failures, a failure counts (a 200
-    /// answer with an HTML body, asked for on every frame, is a storm too).
+    /// Network data decoded (`nil`) or failed to: a success forgets the request's failures, a failure counts (a
+    /// 200 answer with an HTML body, asked for on every frame, is a storm too).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
-        if let error {
-            recordFailure(request.identity, error: error, retryAfter: nil)
-        } else {
-            recordSuccess(request.identity)
+        let now = now()
+        update {
+            if let error {
+                _ = $0.recordFailure(request.identity, error: error, retryAfter: nil, now: now)
+            } else {
+                $0.recordSuccess(request.identity)
+            }
         }
     }
 
-    func recordFailure(_ url: String, error: ImagePipelineError, retryAfter: Duration?) {
-        let now = now()
-        update { _ = $0.recordFailure(url, error: error, retryAfter: retryAfter, now: now) }
+    /// Network data passed: the request's failures are forgotten.
+    func recordSuccess(of request: ImageRequest) {
+        update { $0.recordSuccess(request.identity) }
     }
 
-    func recordSuccess(_ url: String) {
-        update { $0.recordSuccess(url) }
-    }
-
-    func forget(_ url: String) {
-        update { $0.forget(url) }
+    /// Forgets the request's failures.
+    func forget(_ request: ImageRequest) {
+        update { $0.forget(request.identity) }
     }
 
     func forgetAll() {

@@ -87,12 +87,24 @@ extension ImagePipeline {
     /// (see ``Configuration/failureBackoff``). A synchronous lookup, cheap enough for every row on every frame;
     /// ``ImagePrefetcher`` uses it to skip such URLs.
     public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
-        failureRecords?.check(identified(request)) != nil
+        failureBackoffError(for: request) != nil
     }
 
-    /// Forgets the failures of a URL: the next request for it goes to the network. For a user's explicit retry.
+    /// Forgets the failures of a request's image: the next request for it goes to the network. For a user's
+    /// explicit retry.
+    public func forgetFailures(for request: ImageRequest) {
+        failureRecords?.forget(identified(request))
+    }
+
+    /// Forgets the failures of the image at a URL (its identity through ``Configuration/imageIDFilter``).
     public func forgetFailures(for url: URL) {
-        failureRecords?.forget(url.absoluteString)
+        forgetFailures(for: ImageRequest(url: url))
+    }
+
+    /// The error a load of the request would fail with at once because its image failed recently and waits; `nil`
+    /// when it may go to the network.
+    func failureBackoffError(for request: ImageRequest) -> ImagePipelineError? {
+        failureRecords?.check(identified(request))
     }
 
     /// Forgets every failure: the next request for any URL goes to the network. For a user's refresh.

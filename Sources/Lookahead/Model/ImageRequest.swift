@@ -5,8 +5,8 @@ public import Foundation
 /// A request for an image: where it comes from, how it is prepared and how urgently it is needed.
 ///
 /// Requests are values. Two requests for the same image (the same URL, or the same ``imageID``) share one
-/// download, and two that also agree on ``thumbnail`` and ``processors`` share one decode and one memory-cache
-/// entry.
+/// download, and two that also agree on ``thumbnail``, ``processors`` and ``isAnimated`` share one decode and one
+/// memory-cache entry.
 ///
 /// ```swift
 /// let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), priority: .high)
@@ -15,12 +15,8 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
-        get { packed & Self.hasURL != 0 ? storedURL : nil }
-        set {
-            storedURL = newValue ?? Self.noURL
-            packed = newValue != nil ? packed | Self.hasURL : packed & ~Self.hasURL
-            updateKey()
-        }
+        get { storage.fields.url }
+        set { change { $0.url = newValue } }
     }
 
     /// What identifies the image in the memory cache, the disk cache and coalescing, when the URL does not: an
@@ -28,39 +24,36 @@ public struct ImageRequest: Sendable {
     /// identity however often its URL is signed again. `nil` (the default): the URL's absolute string, or what
     /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
-        get { extras?.fields.imageID }
+        get { storage.fields.imageID }
         set { change { $0.imageID = newValue } }
     }
 
     /// Header fields sent with this request's download (an `Authorization` token, a `Cookie`), on top of the
     /// loader's. Requests whose headers differ never share a download; the images they load share the caches.
     public var headers: [String: String] {
-        get { extras?.fields.headers ?? [:] }
+        get { storage.fields.headers }
         set { change { $0.headers = newValue } }
     }
 
     /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``, or its
     /// logs). Not part of any key.
     public var userInfo: [String: any Sendable] {
-        get { extras?.fields.userInfo ?? [:] }
+        get { storage.fields.userInfo }
         set { change { $0.userInfo = newValue } }
     }
 
     /// How urgently the image is needed. Shared work runs at the highest priority of its subscribers.
-    public var priority: Priority {
-        get { Priority(rawValue: Int(truncatingIfNeeded: (packed >> 32) & 0xFF)) ?? .normal }
-        set { packed = packed & ~(0xFF << 32) | UInt64(UInt8(truncatingIfNeeded: newValue.rawValue)) << 32 }
-    }
+    public var priority: Priority
 
     /// Decode at a reduced size, the way `prepareThumbnail(of:)` does. Part of the cache and coalescing keys.
     public var thumbnail: ThumbnailOptions? {
-        get { extras?.fields.thumbnail }
+        get { storage.fields.thumbnail }
         set { change { $0.thumbnail = newValue } }
     }
 
     /// Processing applied to the decoded image, in order. Part of the cache and coalescing keys.
     public var processors: [any ImageProcessing] {
-        get { extras?.fields.processors ?? [] }
+        get { storage.fields.processors }
         set { change { $0.processors = newValue } }
     }
 
@@ -69,69 +62,22 @@ public struct ImageRequest: Sendable {
     /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
     /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
     public var isAnimated: Bool {
-        get { extras?.fields.isAnimated ?? false }
+        get { storage.fields.isAnimated }
         set { change { $0.isAnimated = newValue } }
     }
 
     /// Cache policy and similar flags.
-    public var options: Options {
-        get { Options(rawValue: UInt16(truncatingIfNeeded: packed >> 40)) }
-        set { packed = packed & ~(0xFFFF << 40) | UInt64(newValue.rawValue) << 40 }
-    }
+    public var options: Options
 
-    /// The key of the final image in the memory cache (URL, thumbnail and processors), kept up to date as fields
-    /// change. Two requests with the same key share one decode, one processing pass and one cache entry.
-    public var imageKey: ImageCacheKey {
-        ImageCacheKey(imageID: identity, variant: extras?.keyVariant, precomputedHash: keyHash)
-    }
+    /// The key of the final image in the memory cache (identity, thumbnail, processors, animation). Two requests
+    /// with the same key share one decode, one processing pass and one cache entry.
+    public var imageKey: ImageCacheKey { storage.imageKey }
 
-    /// The hash of ``imageKey``, computed once with ``identity``.
-    private var keyHash: Int {
-        get { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) }
-        set { packed = packed & ~0xFFFF_FFFF | UInt64(UInt32(truncatingIfNeeded: newValue)) }
-    }
+    /// ``imageID``, else the URL's absolute string: what identifies the image in every cache and in coalescing.
+    package var identity: String { storage.imageKey.imageID }
 
-    // The stored fields make six machine words (a URL is two). Swift builds a request of more aside and copies it
-    // out of its initializer: three retains and three releases that every cell would pay on every frame. The image
-    // key is therefore kept in parts, and its hash shares a word with the priority and the options.
-
-    /// ``url``'s storage, ``noURL`` when there is none. Not optional: Swift copies an optional URL inside a request
-    /// held in memory through the runtime's generic value witnesses, and a URL directly. A plain stored property,
-    /// not one with an observer: the initializer then builds the request in place.
-    private var storedURL: URL
-
-    /// ``imageKey``'s hash in the low 32 bits, computed once with ``identity``; ``priority`` in the next 8,
-    /// ``options`` in the 16 above; ``hasURL`` in the top bit.
-    private var packed: UInt64
-
-    /// The bit of ``packed`` that says whether ``storedURL`` is the request's URL.
-    private static let hasURL: UInt64 = 1 << 63
-    /// What ``storedURL`` holds for a request without a URL; never read as one.
-    private static let noURL = URL(fileURLWithPath: "/", isDirectory: true)
-
-    /// Every field but the URL, the priority and the options, behind one immutable reference that a plain request
-    /// (a URL and nothing else, what a list builds for every cell on every frame) does without: building it costs
-    /// no allocation and copying it a retain or two. A change makes a new one.
-    private var extras: Extras?
-
-    /// ``imageID``, else the URL's absolute string, computed once: the cache key is built on every frame for every
-    /// cell.
-    package private(set) var identity: String
-
-    /// Creates a request for the image at a URL, every other field at its default: what a list builds for every
-    /// cell on every frame, so it hashes the URL's string once and copies nothing else.
-    public init(url: URL?) {
-        let identity = Self.identity(of: url)
-        packed = Self.pack(
-            hash: ImageCacheKey.hash(imageID: identity, variant: nil),
-            priority: .normal,
-            options: [],
-            hasURL: url != nil
-        )
-        self.identity = identity
-        storedURL = url ?? Self.noURL
-        extras = nil
-    }
+    /// Every field but the priority and the options, shared between copies; a change makes a new one.
+    private var storage: Storage
 
     /// Creates a request.
     ///
@@ -150,136 +96,48 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        let identity = Self.identity(of: url)
-        let extras =
-            thumbnail == nil && processors.isEmpty && !isAnimated
-            ? nil : Extras.make(thumbnail: thumbnail, processors: processors, isAnimated: isAnimated)
-        storedURL = url ?? Self.noURL
-        packed = Self.pack(
-            hash: ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant),
-            priority: priority,
-            options: options,
-            hasURL: url != nil
-        )
-        self.extras = extras
-        self.identity = identity
+        var fields = Fields()
+        fields.url = url
+        fields.thumbnail = thumbnail
+        fields.processors = processors
+        fields.isAnimated = isAnimated
+        self.storage = Storage(fields)
+        self.priority = priority
+        self.options = options
     }
 
-    /// A URL's absolute string, or the empty string. Without a base URL it is the string the URL was made from,
-    /// which Foundation returns without assembling it again. Borrowing the optional (rather than `url.map`) spares
-    /// the URL a copy.
-    private static func identity(of url: borrowing URL?) -> String {
-        switch url {
-        case .some(let url): url.baseURL == nil ? url.relativeString : url.absoluteString
-        case .none: ""
-        }
-    }
-
-    /// Whether two requests share the storage of their fields beyond the URL, the priority and the options (for
-    /// tests: requests for one thumbnail size do).
-    package func sharesExtras(with other: ImageRequest) -> Bool {
-        extras != nil && extras === other.extras
-    }
-
-    /// The word ``packed`` stores.
-    private static func pack(hash: Int, priority: Priority, options: Options, hasURL: Bool) -> UInt64 {
-        UInt64(UInt32(truncatingIfNeeded: hash)) | UInt64(UInt8(truncatingIfNeeded: priority.rawValue)) << 32
-            | UInt64(options.rawValue) << 40 | (hasURL ? Self.hasURL : 0)
-    }
-
-    private mutating func change(_ body: (inout Extras.Fields) -> Void) {
-        var fields = extras?.fields ?? Extras.Fields()
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
         body(&fields)
-        extras = fields.isEmpty ? nil : Extras.make(fields)
-        updateKey()
-    }
-
-    private mutating func updateKey() {
-        identity = imageID ?? Self.identity(of: url)
-        keyHash = ImageCacheKey.hash(imageID: identity, variant: extras?.keyVariant)
+        storage = Storage(fields)
     }
 }
 
 extension ImageRequest {
-    private final class Extras: Sendable {
-        struct Fields: Sendable {
-            var imageID: String?
-            var headers: [String: String] = [:]
-            var userInfo: [String: any Sendable] = [:]
-            var thumbnail: ThumbnailOptions?
-            var processors: [any ImageProcessing] = []
-            var isAnimated = false
+    private struct Fields: Sendable {
+        var url: URL?
+        var imageID: String?
+        var headers: [String: String] = [:]
+        var userInfo: [String: any Sendable] = [:]
+        var thumbnail: ThumbnailOptions?
+        var processors: [any ImageProcessing] = []
+        var isAnimated = false
+    }
 
-            var isEmpty: Bool {
-                imageID == nil && headers.isEmpty && userInfo.isEmpty && thumbnail == nil && processors.isEmpty
-                    && !isAnimated
-            }
-        }
-
+    /// Immutable, so copies of a request share it safely; the image key is made once, when the fields are set.
+    private final class Storage: Sendable {
         let fields: Fields
-        /// The part of the image key the fields give (thumbnail, processors, animation), made once.
-        let keyVariant: ImageCacheKey.Variant?
+        let imageKey: ImageCacheKey
 
         init(_ fields: Fields) {
             self.fields = fields
-            keyVariant = ImageCacheKey.Variant(
+            imageKey = ImageCacheKey(
+                imageID: fields.imageID ?? fields.url?.absoluteString ?? "",
                 thumbnail: fields.thumbnail,
                 processors: fields.processors.map(\.identifier),
                 isAnimated: fields.isAnimated
             )
         }
-
-        /// The extras of these fields: shared ones when a thumbnail is all they hold.
-        static func make(_ fields: Fields) -> Extras {
-            guard let thumbnail = fields.thumbnail, fields.processors.isEmpty, !fields.isAnimated,
-                fields.imageID == nil, fields.headers.isEmpty, fields.userInfo.isEmpty
-            else { return Extras(fields) }
-            return thumbnailOnly(thumbnail)
-        }
-
-        /// The extras of a thumbnail, processors and animation, and no other field.
-        static func make(thumbnail: ThumbnailOptions?, processors: [any ImageProcessing], isAnimated: Bool) -> Extras {
-            if let thumbnail, processors.isEmpty, !isAnimated { return thumbnailOnly(thumbnail) }
-            var fields = Fields()
-            fields.thumbnail = thumbnail
-            fields.processors = processors
-            fields.isAnimated = isAnimated
-            return Extras(fields)
-        }
-
-        /// The extras of requests whose only extra is a thumbnail, one per thumbnail size, shared: a list that asks
-        /// for thumbnails builds a request for every cell on every frame, and sharing spares each two allocations
-        /// and the hash of the options (see ``ImageCacheKey/Variant``). An app uses a few sizes at a time; the
-        /// last ``SharedThumbnails/limit`` sizes asked for are kept, a new one taking the place of the oldest.
-        private static func thumbnailOnly(_ thumbnail: ThumbnailOptions) -> Extras {
-            if let shared = sharedThumbnails.withLock({ $0.extras.first { $0.fields.thumbnail == thumbnail } }) {
-                return shared
-            }
-            var fields = Fields()
-            fields.thumbnail = thumbnail
-            let extras = Extras(fields)
-            sharedThumbnails.withLock { $0.keep(extras) }
-            return extras
-        }
-
-        private struct SharedThumbnails {
-            static let limit = 8
-            var extras: [Extras] = []
-            /// Where the next size goes once ``limit`` are kept: the oldest.
-            var next = 0
-
-            mutating func keep(_ new: Extras) {
-                guard !extras.contains(where: { $0.fields.thumbnail == new.fields.thumbnail }) else { return }
-                if extras.count < Self.limit {
-                    extras.append(new)
-                } else {
-                    extras[next] = new
-                    next = (next + 1) % Self.limit
-                }
-            }
-        }
-
-        private static let sharedThumbnails = Locked(SharedThumbnails())
     }
 }
 
@@ -349,17 +207,14 @@ extension ImageRequest {
         )
     }
 
-    /// The key of the decoded image before processing: the decoding stage. The image key itself (hashed once,
-    /// at init) when there are no processors.
+    /// The key of the decoded image before processing: the decoding stage's.
     package var decodeKey: ImageCacheKey {
-        processors.isEmpty
-            ? imageKey : ImageCacheKey(imageID: identity, thumbnail: thumbnail, processors: [], isAnimated: isAnimated)
+        ImageCacheKey(imageID: identity, thumbnail: thumbnail, isAnimated: isAnimated)
     }
 
     /// The `Accept` header the request carries itself, if any (header names are case-insensitive).
     package var acceptHeader: String? {
-        guard let headers = extras?.fields.headers, !headers.isEmpty else { return nil }
-        return headers.first { $0.key.caseInsensitiveCompare("Accept") == .orderedSame }?.value
+        headers.first { $0.key.caseInsensitiveCompare("Accept") == .orderedSame }?.value
     }
 
     /// The disk-cache key of the request's data: ``identity``, apart for a request that asks for formats of its
@@ -369,10 +224,8 @@ extension ImageRequest {
         return identity + "\u{1F}Accept: " + accept
     }
 
-    /// The key of the data stage: the URL alone. The image key itself when there is nothing else in it.
-    package var dataKey: ImageCacheKey {
-        thumbnail == nil && processors.isEmpty && !isAnimated ? imageKey : ImageCacheKey(imageID: identity)
-    }
+    /// The key of the data stage: the image's identity alone.
+    package var dataKey: ImageCacheKey { ImageCacheKey(imageID: identity) }
 }
 
 // MARK: - Hashable
@@ -387,7 +240,7 @@ extension ImageRequest: Hashable {
         hasher.combine(imageKey)
         hasher.combine(priority)
         hasher.combine(options)
-        if !headers.isEmpty { hasher.combine(headers) }
+        hasher.combine(headers)
     }
 }
 

@@ -30,11 +30,11 @@ extension ImagePipeline {
             await task.wait()
         } onCancel: {
             task.resolve(.failure(.cancelled))
-            self.runner.run { $0.cancel(task: task.id) }
+            self.runner.run { $0.cancel(task: TaskGraph.TaskID(task.id)) }
         }
         // Nothing more will be learnt about network data that passed: its URL is fine.
         if case .success(let response) = result, response.cacheType == nil {
-            failureRecords?.recordSuccess(request.identity)
+            failureRecords?.recordSuccess(of: request)
         }
         return try result.get()
     }

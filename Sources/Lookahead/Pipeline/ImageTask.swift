@@ -101,7 +101,7 @@ public final class ImageTask: Sendable {
             }
             // The graph reads the priority under its lock: concurrent changes reach it in the order the task saw
             // them, and the last one wins in both places.
-            if changed { runner.run { $0.setPriority(self.priority, ofTask: self.id) } }
+            if changed { runner.run { $0.setPriority(self.priority, ofTask: TaskGraph.TaskID(self.id)) } }
         }
     }
 
@@ -116,7 +116,7 @@ public final class ImageTask: Sendable {
     /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
     public func cancel() {
         if finish(.failure(.cancelled), isCancellation: true) {
-            runner.run { $0.cancel(task: id) }
+            runner.run { $0.cancel(task: TaskGraph.TaskID(id)) }
         }
     }
 

@@ -66,7 +66,7 @@ struct FetchDataStage: Sendable {
             if let stale, let diskCache { return .success(hit(stale.data, url: url, cache: diskCache, key: key)) }
             return .failure(error)
         }
-        reporter.startedDownload()
+        reporter.report(.startedDownload)
         let keepPartial = policy.writesDiskCache ? diskCache.flatMap { partialBodyKeeper(key: key, in: $0) } : nil
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
@@ -124,7 +124,9 @@ struct FetchDataStage: Sendable {
             timeout: settings.timeout,
             idleTimeout: settings.idleTimeout
         ) { completed, total in
-            reporter.progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
+            reporter.report(
+                .progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
+            )
         }
         dataRequest.headers = request.headers.merging(headers) { _, conditional in conditional }
         if let accept = settings.accept, request.acceptHeader == nil { dataRequest.headers["Accept"] = accept }
@@ -135,7 +137,7 @@ struct FetchDataStage: Sendable {
         // No preview once the download is over: the final image follows (or the failure).
         defer { previews?.gate.withLock { $0.close() } }
         let watch = settings.stalledDownloadInterval.map { interval in
-            StallWatch(every: interval, progress: { reporter.completedBytes }, stalled: { reporter.stalled() })
+            StallWatch(every: interval, progress: { reporter.completedBytes }, stalled: { reporter.report(.stalled) })
         }
         defer { watch?.cancel() }
         let result: Result<DataLoadResponse, ImagePipelineError>
@@ -171,7 +173,7 @@ struct FetchDataStage: Sendable {
             if !error.isCancellation { events?(.dataLoadFailed(url, error)) }
             // A revalidation that cannot reach the server serves the stale entry: not a failure to back off from.
             if !(servesStaleOnTransportFailure && error.isServerUnreachable) {
-                failureRecords?.recordDownloadFailure(url, error: error, response: failedResponse)
+                failureRecords?.recordDownloadFailure(of: request, error: error, response: failedResponse)
             }
         }
         return result
@@ -406,9 +408,8 @@ struct FetchDataStage: Sendable {
                 }
             }
             guard delivers, case .preview(let image, _) = outcome else { return }
-            reporter.previewed(
-                PreparedImage(image: image, response: nil).carryingScale(session.context.thumbnail?.scale)
-            )
+            let preview = PreparedImage(image: image, response: nil).carryingScale(session.context.thumbnail?.scale)
+            reporter.report(.previewed(preview))
         }
     }
 }

@@ -33,13 +33,13 @@ import Testing
         var isInvalidated: Bool { graph.isInvalidated }
 
         mutating func submit(_ receiver: Receiver) -> TaskGraph.Actions {
-            graph.submit(task: receiver.id, request: receiver.request, receiver: receiver)
+            graph.submit(task: TaskGraph.TaskID(receiver.id), request: receiver.request, receiver: receiver)
         }
-        mutating func cancel(task: Int) -> TaskGraph.Actions { graph.cancel(task: task) }
+        mutating func cancel(task: Int) -> TaskGraph.Actions { graph.cancel(task: TaskGraph.TaskID(task)) }
         mutating func invalidate() -> TaskGraph.Actions { graph.invalidate() }
         mutating func takePendingLoads() -> [TaskGraph.Actions.Start] { graph.takePendingLoads() }
         mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> TaskGraph.Actions {
-            graph.setPriority(priority, ofTask: task)
+            graph.setPriority(priority, ofTask: TaskGraph.TaskID(task))
         }
     }
 

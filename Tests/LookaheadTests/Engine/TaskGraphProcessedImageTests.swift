@@ -14,7 +14,7 @@ import Testing
     private let use = TaskGraph.ProcessedImageUse(reads: true, stores: true, keepsOriginalData: false)
 
     /// Every start, downloads handed to the launcher included.
-    private func starts(_ actions: LaunchedActions) -> [(operation: Int, work: TaskGraph.Work)] {
+    private func starts(_ actions: LaunchedActions) -> [(operation: TaskGraph.OperationID, work: TaskGraph.Work)] {
         (actions.loads + actions.starts).map { ($0.operation, $0.work) }
     }
 
@@ -25,7 +25,7 @@ import Testing
     private func finished(_ actions: LaunchedActions) -> [Int] {
         actions.deliveries.compactMap {
             switch $0.delivery {
-            case .success, .failure: $0.task.id
+            case .success, .failure: $0.task.id.rawValue
             case .progress, .preview: nil
             }
         }

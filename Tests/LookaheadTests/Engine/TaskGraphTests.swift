@@ -23,7 +23,7 @@ import Testing
 
     /// Every start, downloads handed to the launcher included.
     private func starts(_ actions: LaunchedActions) -> [(
-        operation: Int, work: TaskGraph.Work, token: OperationToken
+        operation: TaskGraph.OperationID, work: TaskGraph.Work, token: OperationToken
     )] {
         (actions.loads + actions.starts).map { ($0.operation, $0.work, $0.token) }
     }
@@ -35,7 +35,7 @@ import Testing
     private func finished(_ actions: LaunchedActions) -> [Int] {
         actions.deliveries.compactMap {
             switch $0.delivery {
-            case .success, .failure: $0.task.id
+            case .success, .failure: $0.task.id.rawValue
             case .progress, .preview: nil
             }
         }

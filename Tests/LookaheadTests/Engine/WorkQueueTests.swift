@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct WorkQueueTests {
     @Test func highestFirstFIFOWithinALevelAndBounded() {
-        var queue = WorkQueue(limit: 2)
+        var queue = WorkQueue<Int>(limit: 2)
         queue.enqueue(1, priority: .normal)
         queue.enqueue(2, priority: .high)
         queue.enqueue(3, priority: .normal)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aLoweredStageGoesToTheFrontOfItsNewLevelARaisedOneToTheBack() {
-        var queue = WorkQueue(limit: 10)
+        var queue = WorkQueue<Int>(limit: 10)
         queue.enqueue(1, priority: .low)
         queue.enqueue(2, priority: .low)
         queue.enqueue(3, priority: .normal)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func prefetchesTakeOnlyTheirShareOfSlots() {
-        var queue = WorkQueue(limit: 4, backgroundLimit: 2)
+        var queue = WorkQueue<Int>(limit: 4, backgroundLimit: 2)
         for node in 1...5 { queue.enqueue(node, priority: .low) }
         #expect(queue.next()?.isBackground == true)
         #expect(queue.next()?.isBackground == true)

@@ -232,6 +232,50 @@ import Testing
         await pipeline.waitUntilIdle()
     }
 
+    // MARK: - Image IDs
+
+    /// Signed URLs of one image: a new signature each time, one identity through the filter.
+    private static func signed(_ signature: Int) -> URL {
+        URL(string: "https://cdn.example.com/photo.jpg?signature=\(signature)")!
+    }
+
+    @Test func aFailureThroughTheImageIDFilterIsCheckedAndForgottenUnderTheImagesIdentity() async {
+        let response = HTTPResponseInfo(url: Self.signed(1), statusCode: 503, headers: ["Retry-After": "120"])
+        let loader = GatedDataLoader(isGated: false) { _ in .failure(.statusCodeUnacceptable(503, response)) }
+        let clock = clock
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = loader
+            $0.failureBackoff = ImagePipeline.FailureBackoff(jitter: 0, clock: clock)
+            $0.imageIDFilter = { url in url.path }
+        }
+        _ = await error(pipeline, ImageRequest(url: Self.signed(1)))
+        // Another signature of the same image waits too: checked, asked and skipped by one key.
+        #expect(pipeline.isInFailureBackoff(ImageRequest(url: Self.signed(2))))
+        #expect(backoff(await error(pipeline, ImageRequest(url: Self.signed(2))), after: 503) == .some(.seconds(120)))
+        #expect(loader.record.value.started.count == 1)
+        // Forgetting by any of its URLs forgets the image.
+        pipeline.forgetFailures(for: Self.signed(3))
+        #expect(!pipeline.isInFailureBackoff(ImageRequest(url: Self.signed(1))))
+        _ = await error(pipeline, ImageRequest(url: Self.signed(4)))
+        #expect(loader.record.value.started.count == 2)
+    }
+
+    @Test func aFailureOfARequestWithAnExplicitImageIDWaitsForThatID() async {
+        let loader = failing(.statusCodeUnacceptable(500, nil), url: Self.signed(1))
+        let pipeline = makePipeline(loader)
+        var request = ImageRequest(url: Self.signed(1))
+        request.imageID = "photo-1"
+        _ = await error(pipeline, request)
+        #expect(pipeline.isInFailureBackoff(request))
+        #expect(backoff(await error(pipeline, request), after: 500) == .some(.seconds(1)))
+        #expect(calls(loader, Self.signed(1)) == 1)
+        // The plain URL is another image.
+        #expect(!pipeline.isInFailureBackoff(ImageRequest(url: Self.signed(1))))
+        pipeline.forgetFailures(for: request)
+        #expect(!pipeline.isInFailureBackoff(request))
+    }
+
     // MARK: - Callers
 
     @Test func thePrefetcherSkipsWaitingURLsEveryFrameAndFreesTheirSlots() async {

@@ -236,7 +236,7 @@ import Testing
                 }
             }
         }
-        #expect(pipeline.inspectGraph { $0.priority(ofTask: task.id) } == task.priority)
+        #expect(pipeline.inspectGraph { $0.priority(ofTask: TaskGraph.TaskID(task.id)) } == task.priority)
         task.cancel()
     }
 

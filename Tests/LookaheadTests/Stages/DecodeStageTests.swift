@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func networkDataThatDecodesIsStoredAndClearsTheURLsFailures() throws {
-        records.recordFailure(url.absoluteString, error: .dataIsEmpty, retryAfter: nil)
+        records.recordDecode(of: ImageRequest(url: url), error: .dataIsEmpty)
+        #expect(records.check(ImageRequest(url: url)) != nil)
         let skipping = ImageRequest(url: url, options: [.skipFailureBackoff])
         let image = try stage.run(loaded(TestImages.jpeg, from: .network), for: skipping).get()
         #expect(image.image.pixelWidth == 64 && image.cacheType == nil)

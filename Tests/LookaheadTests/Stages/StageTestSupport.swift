@@ -36,16 +36,22 @@ final class RecordingReporter: OperationReporting {
 
     let record = Locked(Record())
 
-    func operation(_ operation: Int, progressed completed: Int64, total: Int64?) {
-        record.withLock { $0.progress.append(completed) }
+    func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent) {
+        record.withLock {
+            switch event {
+            case .progressed(let completed, _): $0.progress.append(completed)
+            case .startedDownload: $0.startedDownload = true
+            case .stalled: $0.stalled = true
+            case .previewed: $0.previews += 1
+            }
+        }
     }
-    func operationStartedDownload(_ operation: Int) { record.withLock { $0.startedDownload = true } }
-    func operationMayAnswerFromDisk(_ operation: Int) -> Bool { true }
-    func operationStalled(_ operation: Int) { record.withLock { $0.stalled = true } }
-    func operation(_ operation: Int, previewed image: PreparedImage) { record.withLock { $0.previews += 1 } }
-    func progress(ofOperation operation: Int) -> Int64 { record.withLock { $0.progress.last ?? 0 } }
+    func operationMayAnswerFromDisk(_ operation: TaskGraph.OperationID) -> Bool { true }
+    func progress(ofOperation operation: TaskGraph.OperationID) -> Int64 {
+        record.withLock { $0.progress.last ?? 0 }
+    }
 
-    func reporter() -> OperationReporter { OperationReporter(operation: 1, sink: self) }
+    func reporter() -> OperationReporter { OperationReporter(operation: TaskGraph.OperationID(1), sink: self) }
 }
 
 /// Runs decode work at once, on the calling thread; downloads as plain tasks.

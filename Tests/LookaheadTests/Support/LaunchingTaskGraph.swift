@@ -21,7 +21,7 @@ struct LaunchingTaskGraph {
 
     subscript<T>(dynamicMember keyPath: KeyPath<TaskGraph, T>) -> T { graph[keyPath: keyPath] }
 
-    func priority(ofTask task: Int) -> ImageRequest.Priority? { graph.priority(ofTask: task) }
+    func priority(ofTask task: Int) -> ImageRequest.Priority? { graph.priority(ofTask: TaskGraph.TaskID(task)) }
     func dataPriority(for url: String) -> ImageRequest.Priority? { graph.dataPriority(for: url) }
 
     mutating func submit(
@@ -32,37 +32,49 @@ struct LaunchingTaskGraph {
         processedImage: TaskGraph.ProcessedImageUse? = nil
     ) -> LaunchedActions {
         launch(
-            graph.submit(task: task, request: request, dataOnly: dataOnly, seed: seed, processedImage: processedImage)
+            graph.submit(
+                task: TaskGraph.TaskID(task),
+                request: request,
+                dataOnly: dataOnly,
+                seed: seed,
+                processedImage: processedImage
+            )
         )
     }
 
-    mutating func cancel(task: Int) -> LaunchedActions { launch(graph.cancel(task: task)) }
+    mutating func cancel(task: Int) -> LaunchedActions { launch(graph.cancel(task: TaskGraph.TaskID(task))) }
 
     mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: Int) -> LaunchedActions {
-        launch(graph.setPriority(priority, ofTask: task))
+        launch(graph.setPriority(priority, ofTask: TaskGraph.TaskID(task)))
     }
 
     mutating func operationFinished(
-        _ operation: Int,
+        _ operation: TaskGraph.OperationID,
         with result: Result<TaskGraph.StageResult, ImagePipelineError>
     ) -> LaunchedActions {
         launch(graph.operationFinished(operation, with: result))
     }
 
-    mutating func operationStalled(_ operation: Int) -> LaunchedActions { launch(graph.operationStalled(operation)) }
-
-    mutating func operationStartedDownload(_ operation: Int) -> LaunchedActions {
-        launch(graph.operationStartedDownload(operation))
+    mutating func operationStalled(_ operation: TaskGraph.OperationID) -> LaunchedActions {
+        launch(graph.operation(operation, reported: .stalled))
     }
 
-    mutating func operationMayAnswerFromDisk(_ operation: Int) -> Bool { graph.operationMayAnswerFromDisk(operation) }
+    mutating func operationStartedDownload(_ operation: TaskGraph.OperationID) -> LaunchedActions {
+        launch(graph.operation(operation, reported: .startedDownload))
+    }
 
-    mutating func operationMissedProcessedImage(_ operation: Int) -> LaunchedActions {
+    mutating func operationMayAnswerFromDisk(_ operation: TaskGraph.OperationID) -> Bool {
+        graph.operationMayAnswerFromDisk(operation)
+    }
+
+    mutating func operationMissedProcessedImage(_ operation: TaskGraph.OperationID) -> LaunchedActions {
         launch(graph.operationMissedProcessedImage(operation))
     }
 
-    mutating func operationProgressed(_ operation: Int, completed: Int64, total: Int64?) -> LaunchedActions {
-        launch(graph.operationProgressed(operation, completed: completed, total: total))
+    mutating func operationProgressed(_ operation: TaskGraph.OperationID, completed: Int64, total: Int64?)
+        -> LaunchedActions
+    {
+        launch(graph.operation(operation, reported: .progressed(completed: completed, total: total)))
     }
 
     mutating func failAll(with error: ImagePipelineError) -> LaunchedActions { launch(graph.failAll(with: error)) }

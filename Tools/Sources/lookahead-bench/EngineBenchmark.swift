@@ -5,6 +5,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Benchmarks) import Lookahead
+import LookaheadBenchmarkSupport
 import LookaheadFixtures
 import Synchronization
 

@@ -9,6 +9,7 @@
 
 import Foundation
 @_spi(Benchmarks) import Lookahead
+import LookaheadBenchmarkSupport
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let kind = arguments.first, ["plain", "thumbnail", "hit", "hit-thumbnail", "start"].contains(kind),

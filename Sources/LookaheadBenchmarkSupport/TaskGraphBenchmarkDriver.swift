@@ -1,10 +1,11 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 import Foundation
+import Lookahead
 
 /// Drives a task graph alone, without a pipeline: what a start and a cancel cost the graph, apart from the lock,
-/// the task objects and the hand-off to other threads. For benchmarks.
-@_spi(Benchmarks) public struct TaskGraphBenchmarkDriver {
+/// the task objects and the hand-off to other threads. For benchmarks only: not part of the library.
+public struct TaskGraphBenchmarkDriver {
     private var graph = TaskGraph(dataLoadLimit: 6, decodeLimit: 2, recordsEvents: false)
     private var nextTask = 0
 
@@ -15,8 +16,8 @@ import Foundation
     public mutating func startAndCancel(_ requests: [ImageRequest]) -> Int {
         for request in requests {
             nextTask += 1
-            _ = graph.submit(task: nextTask, request: request)
-            _ = graph.cancel(task: nextTask)
+            _ = graph.submit(task: TaskGraph.TaskID(nextTask), request: request)
+            _ = graph.cancel(task: TaskGraph.TaskID(nextTask))
         }
         _ = graph.takePendingLoads()
         return graph.stageCount

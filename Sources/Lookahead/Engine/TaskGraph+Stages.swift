@@ -1,0 +1,286 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// How stages are created, shared, cancelled and started.
+extension TaskGraph {
+    // MARK: - Subscriptions
+
+    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed.
+    mutating func attach(
+        _ subscriber: Subscriber,
+        priority: ImageRequest.Priority,
+        request: ImageRequest,
+        kind: StageKind,
+        seed: Seed? = nil
+    ) -> (stage: StageID, joined: Bool) {
+        let key = Self.key(for: request, kind: kind)
+        if let existing = stageToJoin(key) {
+            join(existing, subscriber, priority: priority)
+            return (existing, true)
+        }
+        let id = insert(
+            Stage(
+                key: key,
+                request: request,
+                subscribers: Subscribers(subscriber, priority: priority),
+                priority: priority,
+                state: .queued(.data, .load(request))  // set by attachDependency below
+            )
+        )
+        if isCoalescingEnabled { register(key, id) }
+        return (id, attachDependency(of: id, kind: kind, request: request, priority: priority, seed: seed))
+    }
+
+    /// A stage whose first work is to look its final image up in the disk cache (on the data queue: it reads a
+    /// file), before any stage it would wait on exists.
+    mutating func lookUpProcessedImage(
+        for subscriber: Subscriber,
+        request: ImageRequest,
+        kind: StageKind,
+        seed: Seed?
+    ) -> StageID {
+        var stage = Stage(
+            key: Self.key(for: request, kind: kind),
+            request: request,
+            subscribers: Subscribers(subscriber, priority: request.priority),
+            priority: request.priority,
+            state: .queued(.data, .loadProcessedImage(request))
+        )
+        stage.looksUpProcessedImage = true
+        stage.seed = seed
+        let id = insert(stage)
+        if isCoalescingEnabled { register(stage.key, id) }
+        dataQueue.enqueue(id, priority: request.priority)
+        return id
+    }
+
+    /// Creates (or joins) what a new stage waits on and sets its state; returns whether it joined work in flight.
+    mutating func attachDependency(
+        of id: StageID,
+        kind: StageKind,
+        request: ImageRequest,
+        priority: ImageRequest.Priority,
+        seed: Seed?
+    ) -> Bool {
+        switch kind {
+        case .data:
+            stages[id]?.state = .queued(.data, .load(request))
+            dataQueue.enqueue(id, priority: priority)
+            return false
+        case .decode:
+            let dataKey = Self.key(for: request, kind: .data)
+            if let existing = stageToJoin(dataKey) {
+                join(existing, .stage(id), priority: priority)
+                stages[id]?.state = .waiting(on: existing)
+                return true
+            }
+            // Nobody else wants the data: the stage loads it itself.
+            stages[id]?.state = .queued(.data, .load(request))
+            stages[id]?.ownDataKey = dataKey
+            if isCoalescingEnabled { register(dataKey, id) }
+            dataQueue.enqueue(id, priority: priority)
+            return false
+        case .process:
+            if let seed, seed.processorCount == request.processors.count - 1 {
+                // The image before the last processor is at hand: only the last processor runs.
+                enqueue(id, work: .process(seed.output, request))
+                return false
+            }
+            var shorter = request
+            shorter.processors.removeLast()
+            let dependency = attach(
+                .stage(id),
+                priority: priority,
+                request: shorter,
+                kind: shorter.processors.isEmpty ? .decode : .process,
+                seed: seed
+            )
+            stages[id]?.state = .waiting(on: dependency.stage)
+            return dependency.joined
+        }
+    }
+
+    /// The stage in flight that a new subscriber of `key` shares, if any. A decode stage found under a data key (it
+    /// loads its own data) first hands its load to a data stage of its own, which is returned.
+    private mutating func stageToJoin(_ key: Key) -> StageID? {
+        guard isCoalescingEnabled, let existing = existingStage(for: key) ?? downloadJoinableByReload(key) else {
+            return nil
+        }
+        guard key.kind == .data, let kind = stages[existing]?.key.kind, kind != .data else { return existing }
+        return giveDataStage(to: existing)
+    }
+
+    private mutating func join(_ existing: StageID, _ subscriber: Subscriber, priority: ImageRequest.Priority) {
+        stages[existing]?.subscribers[subscriber] = priority
+        updatePriority(of: existing)
+    }
+
+    /// A decode stage that loads its own data hands the load, queued or running, to a new data stage, and waits on
+    /// it: another subscriber may now share the data. Returns the data stage.
+    private mutating func giveDataStage(to id: StageID) -> StageID {
+        guard let decode = stages[id], let key = decode.ownDataKey else {
+            preconditionFailure("Internal inconsistency: \(id) does not load its own data")
+        }
+        let data = insert(
+            Stage(
+                key: key,
+                request: decode.request,
+                subscribers: Subscribers(.stage(id), priority: decode.priority),
+                priority: decode.priority,
+                state: decode.state
+            )
+        )
+        stages[id]?.ownDataKey = nil
+        stages[id]?.state = .waiting(on: data)
+        switch decode.state {
+        case .queued(let kind, _): withQueue(kind) { $0.replace(id, with: data, priority: decode.priority) }
+        case .running(let operation): operations[operation]?.stage = data
+        case .waiting: preconditionFailure("Internal inconsistency: \(id) loads and waits")
+        }
+        register(key, data)
+        return data
+    }
+
+    /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
+    /// URL that differs only in reading the disk cache, unless it answers from the disk. Still queued, it is made to
+    /// skip the disk cache; looking it up, to download whatever it finds. One download serves both.
+    private mutating func downloadJoinableByReload(_ key: Key) -> StageID? {
+        guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
+        var reading = key
+        reading.policy.readsDiskCache = true
+        guard let existing = existingStage(for: reading), let state = stages[existing]?.state else { return nil }
+        switch state {
+        case .running(let operation):
+            guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
+            // Still looking the disk cache up: it will download instead, for both.
+            if !running.isDownloading { operations[operation]?.skipsDiskAnswer = true }
+            return existing
+        case .queued(let kind, .load(var request)):
+            request.options.insert(.disableDiskCacheReads)
+            stages[existing]?.state = .queued(kind, .load(request))
+            return existing
+        case .queued, .waiting:
+            return nil
+        }
+    }
+
+    mutating func detach(_ subscriber: Subscriber, from id: StageID) {
+        guard stages[id] != nil else { return }
+        stages[id]?.subscribers[subscriber] = nil
+        guard stages[id]?.subscribers.isEmpty == true else { return updatePriority(of: id) }
+        guard let stage = removeStage(id) else { return }
+        switch stage.state {
+        case .waiting(let dependency):
+            detach(.stage(id), from: dependency)
+        case .queued(let kind, _):
+            withQueue(kind) { $0.remove(id, priority: stage.priority) }
+        case .running(let operation):
+            cancelOperation(operation, of: stage)
+        }
+    }
+
+    /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
+    /// goes to queued work; anything else is cancelled and reports back when it stops.
+    mutating func cancelOperation(_ operation: OperationID, of stage: Stage) {
+        guard operations[operation] != nil else { return }
+        operations[operation]?.stage = nil
+        if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
+            actions.events.append(.dataLoadCancelled(url))
+        }
+        if let token = operations[operation]?.token {
+            actions.cancels.append(token)
+        } else if let index = pendingLoads.lastIndex(where: { $0.operation == operation }) {
+            pendingLoads.remove(at: index)
+            _ = release(operation)
+        }
+    }
+
+    /// Recomputes a stage's priority from its subscribers and passes a change on.
+    mutating func updatePriority(of id: StageID) {
+        guard let stage = stages[id], let priority = stage.subscribers.highestPriority, priority != stage.priority
+        else { return }
+        stages[id]?.priority = priority
+        switch stage.state {
+        case .waiting(let dependency):
+            guard stages[dependency] != nil else { return }
+            stages[dependency]?.subscribers[.stage(id)] = priority
+            updatePriority(of: dependency)
+        case .queued(let kind, _):
+            withQueue(kind) { $0.move(id, from: stage.priority, to: priority) }
+        case .running(let operation):
+            // A promoted prefetch gives its background slot back, so more prefetches may start.
+            guard let running = operations[operation], running.isBackground, !running.isParked,
+                !WorkQueue<StageID>.isBackground(priority)
+            else { return }
+            operations[operation]?.isBackground = false
+            withQueue(running.queue) { $0.promoteRunning() }
+        }
+    }
+
+    // MARK: - Completion
+
+    mutating func complete(_ stage: Stage, with value: StageResult) {
+        for subscriber in stage.subscribers.ordered {
+            switch (subscriber, value) {
+            case (.task(let task), _):
+                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .success(value))) }
+            case (.stage(let child), .data(let data)):
+                if let request = stages[child]?.request { enqueue(child, work: .decode(data, request)) }
+            case (.stage(let child), .image(let image)):
+                if let request = stages[child]?.request { enqueue(child, work: .process(image, request)) }
+            }
+        }
+    }
+
+    /// Queues decoding or processing for a stage.
+    mutating func enqueue(_ id: StageID, work: Work) {
+        guard let priority = stages[id]?.priority else { return }
+        stages[id]?.state = .queued(.decode, work)
+        decodeQueue.enqueue(id, priority: priority)
+    }
+
+    mutating func fail(_ stage: Stage, with error: ImagePipelineError) {
+        for subscriber in stage.subscribers.ordered {
+            switch subscriber {
+            case .task(let task):
+                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }
+            case .stage(let child):
+                if let child = removeStage(child) { fail(child, with: error) }
+            }
+        }
+    }
+
+    // MARK: - Starting work
+
+    mutating func startQueuedWork() {
+        startQueuedWork(.data)
+        startQueuedWork(.decode)
+    }
+
+    /// Starts queued stages while their queue has free slots. Decoding and processing start at once; downloads go
+    /// to the launcher.
+    private mutating func startQueuedWork(_ kind: QueueKind) {
+        while let (id, isBackground) = withQueue(kind, { $0.next() }) {
+            guard let stage = stages[id], case .queued(_, let work) = stage.state else {
+                preconditionFailure("Internal inconsistency: queued \(id) is not queued")
+            }
+            let isLoad = if case .load = work { true } else { false }
+            let token = isLoad ? nil : OperationToken()
+            let operation = insert(Operation(queue: kind, stage: id, token: token, isBackground: isBackground))
+            stages[id]?.state = .running(operation)
+            if let token {
+                actions.starts.append(
+                    Actions.Start(operation: operation, token: token, work: work, priority: stage.priority)
+                )
+                continue
+            }
+            pendingLoads.append(PendingLoad(operation: operation, work: work))
+            actions.queuesLoads = true
+            if !isLauncherScheduled {
+                isLauncherScheduled = true
+                actions.schedulesLauncher = true
+            }
+        }
+    }
+}
