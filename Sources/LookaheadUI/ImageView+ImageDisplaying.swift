@@ -8,7 +8,7 @@ public import Lookahead
 import ObjectiveC
 public import UIKit
 
-/// The key of the view's loader among its associated objects: the address of one byte, allocated once.
+/// The key of the view's binding among its associated objects: the address of one byte, allocated once.
 @MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 extension UIImageView: Lookahead.ImageDisplaying {
@@ -27,7 +27,7 @@ extension UIImageView: Lookahead.ImageDisplaying {
         )
     }
 
-    /// The view's loader, kept as an associated object (released with the view, which cancels its load).
+    /// The view's binding, kept as an associated object (released with the view, which cancels its load).
     public var lookaheadBinding: ImageViewBinding? {
         get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
         set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
@@ -40,7 +40,7 @@ public import Lookahead
 import ObjectiveC
 import QuartzCore
 
-/// The key of the view's loader among its associated objects: the address of one byte, allocated once.
+/// The key of the view's binding among its associated objects: the address of one byte, allocated once.
 @MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 extension NSImageView: Lookahead.ImageDisplaying {
@@ -56,7 +56,7 @@ extension NSImageView: Lookahead.ImageDisplaying {
         self.image = image
     }
 
-    /// The view's loader, kept as an associated object (released with the view, which cancels its load).
+    /// The view's binding, kept as an associated object (released with the view, which cancels its load).
     public var lookaheadBinding: ImageViewBinding? {
         get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
         set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }

@@ -67,8 +67,8 @@ public struct LazyImage<Content: View>: View {
         self.init(request: request, pipeline: pipeline, transition: transition) { phase, _ in content(phase) }
     }
 
-    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once (a
-    /// main-actor closure, as SwiftUI's `Button` action is).
+    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once,
+    /// without waiting for the failure backoff (a button's action, for instance).
     public init(
         request: ImageRequest?,
         pipeline: ImagePipeline = .shared,

@@ -40,7 +40,7 @@ extension UICollectionView: Lookahead.ListViewGeometry {
     /// `contentOffset.y` below the adjusted top inset.
     public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
 
-    /// `isDecelerating`: the table coasts after a fling.
+    /// `isDecelerating`: the collection view coasts after a fling.
     public var lookaheadIsDecelerating: Bool? { isDecelerating }
 }
 

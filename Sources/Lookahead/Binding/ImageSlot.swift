@@ -101,7 +101,7 @@ public final class ImageSlot: Sendable {
     ///   - pipeline: The pipeline that loads the images.
     ///   - visiblePriority: The priority of loads while the cell is on screen (`.high`).
     ///   - onProgress: Receives the download progress of the current load (the request, bytes received, the
-    ///     expected total when known), on the loader's thread; never for an earlier configuration.
+    ///     expected total when known), on the data loader's thread; never for an earlier configuration.
     ///   - onChange: Receives every new state; re-render from it.
     public init(
         pipeline: ImagePipeline = .shared,

@@ -14,7 +14,7 @@ import Foundation
 ///   an earlier call is never shown.
 /// - The binding's own calls show their change before they return (a memory hit, the placeholder). Every other change
 ///   of the slot — a completion on a pipeline thread, or a ``ListImageSlots`` starting or releasing the slot — hops
-///   to the main queue; the loader then shows the slot's *current* state, so a late hop can never put another row's
+///   to the main queue; the binding then shows the slot's *current* state, so a late hop can never put another row's
 ///   image into a reused view.
 /// - What to show and whether to fade is `ImageViewPresenter`'s decision.
 @MainActor
@@ -210,7 +210,7 @@ public final class ImageViewBinding {
     /// The slot's callbacks reach the binding through this weak reference: the binding owns the slot.
     private final class RenderTarget: Sendable {
         @MainActor weak var binding: ImageViewBinding?
-        /// 1 while the current load has a progress handler; read on the loader's thread.
+        /// 1 while the current load has a progress handler; read on the data loader's thread.
         let wantsProgress = AtomicInt(0)
     }
 }

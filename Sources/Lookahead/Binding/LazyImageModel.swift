@@ -34,7 +34,7 @@ public final class LazyImageModel: ImageDisplaying {
     public var onChange: ((Phase, ImageTransition) -> Void)?
     /// The pipeline and the transition (placeholder and failure images are the view's content, not options here).
     public let options: ImageLoadingOptions
-    /// The loader of this model: ``ImageDisplaying`` storage.
+    /// The binding that loads this model's image: ``ImageDisplaying`` storage.
     public var lookaheadBinding: ImageViewBinding?
     /// The player of the image's frames, when the request asked for them and the memory cache holds them; `nil` for a
     /// still image. ``playAnimation()`` runs it.
@@ -114,7 +114,7 @@ public final class LazyImageModel: ImageDisplaying {
         await player.play()
     }
 
-    /// ``ImageDisplaying``: the loader showed a new state.
+    /// ``ImageDisplaying``: the binding shows a new state.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let next: Phase
         switch lookaheadBinding?.state ?? .empty {

@@ -4,8 +4,9 @@
 /// `onDisappear` in a `List` or `LazyVGrid`): those that appeared and have not disappeared since.
 ///
 /// ```swift
+/// let slots = ListImageSlots(pipeline: .shared, itemCount: photos.count)
 /// var tracker = ListAppearanceTracker()
-/// if let rows = tracker.rowAppeared(7) { loader.visibleRowsChanged(rows) { request(for: $0) } }
+/// if let rows = tracker.rowAppeared(7) { slots.visibleRowsChanged(rows) { ImageRequest(url: photos[$0].url) } }
 /// ```
 public struct ListAppearanceTracker: Sendable, Equatable {
     /// The rows on screen.

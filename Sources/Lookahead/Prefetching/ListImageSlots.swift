@@ -72,12 +72,12 @@ public final class ListImageSlots: Sendable {
     public let pipeline: ImagePipeline
     /// The tuning.
     public let configuration: Configuration
-    /// The prefetcher that loads the rows ahead; the loader feeds it every update.
+    /// The prefetcher that loads the rows ahead; every change of the window updates its wish list.
     public let prefetcher: ImagePrefetcher
     private let shared: Shared
     private let now: @Sendable () -> Duration
 
-    /// Creates a loader for a list of `itemCount` rows.
+    /// Creates the slots of a list of `itemCount` rows.
     public convenience init(
         pipeline: ImagePipeline = .shared,
         itemCount: Int,
@@ -95,7 +95,7 @@ public final class ListImageSlots: Sendable {
         )
     }
 
-    /// Creates a loader on a clock of the caller's (`now` is the time since any fixed start) whose prefetcher runs
+    /// Creates the slots of a list on a clock of the caller's (`now` is the time since any fixed start) whose prefetcher runs
     /// its turns through `prefetchScheduler`: what tests and the scroll simulation pass.
     @_spi(Simulation)
     public init(
