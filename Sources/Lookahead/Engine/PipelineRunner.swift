@@ -167,7 +167,7 @@ final class PipelineRunner: Sendable {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
                 let result = self.stages.decode.run(data, for: request)
                 if case .failure(let error) = result, DecodeStage.refetches(after: error, of: data, for: request) {
-                    return self.refetch(request, reporter: reporter, token: token, priority: start.priority)
+                    return self.report { $0.operationFoundInvalidDiskData(operation) }
                 }
                 self.finish(operation, with: result.map { .image($0) })
             }
@@ -189,29 +189,6 @@ final class PipelineRunner: Sendable {
             }
             token.attach(task)
         }
-    }
-
-    /// A decode of disk data that is not an image: download it again without reading the disk cache, then decode;
-    /// the operation finishes with that.
-    private func refetch(
-        _ request: ImageRequest,
-        reporter: OperationReporter,
-        token: OperationToken,
-        priority: ImageRequest.Priority
-    ) {
-        var fresh = request
-        fresh.options.insert(.disableDiskCacheReads)
-        let task = executor.runLoad(priority: Self.taskPriority(priority)) { [fresh] in
-            let began = ContinuousClock.now
-            let loaded = await self.stages.fetch.run(fresh, reporter: reporter).map { $0.measured(since: began) }
-            self.runImageWork {
-                let result: Result<PreparedImage, ImagePipelineError> =
-                    token.isCancelled
-                    ? .failure(.cancelled) : loaded.flatMap { self.stages.decode.run($0, for: request) }
-                self.finish(reporter.operation, with: result.map { .image($0) })
-            }
-        }
-        token.attach(task)
     }
 
     /// Runs a decode or processing on the executor. The disk cache's writes wait while it runs: an image reaches

@@ -207,6 +207,22 @@ package struct TaskGraph: Sendable {
         return takeActions()
     }
 
+    /// A decode found that data read from the disk cache is not an image (the entry is removed): the stage loads
+    /// the data again, skipping the disk cache, and decodes what arrives.
+    package mutating func operationFoundInvalidDiskData(_ operation: OperationID) -> Actions {
+        if let id = release(operation)?.stage, let stage = stages[id] {
+            var fresh = stage.request
+            fresh.options.insert(.disableDiskCacheReads)
+            let dataKey = Self.key(for: fresh, kind: .data)
+            stages[id]?.ownDataKey = dataKey
+            stages[id]?.state = .queued(.data, .load(fresh))
+            if isCoalescingEnabled, existingStage(for: dataKey) == nil { register(dataKey, id) }
+            dataQueue.enqueue(id, priority: stage.priority)
+        }
+        startQueuedWork()
+        return takeActions()
+    }
+
     /// A running operation stopped, with its result. Results of cancelled operations are dropped.
     package mutating func operationFinished(
         _ operation: OperationID,

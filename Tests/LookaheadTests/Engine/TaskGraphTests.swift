@@ -280,6 +280,27 @@ import Testing
         #expect(starts(graph.submit(task: 2, request: request(1))).count == 1)
     }
 
+    @Test func invalidDiskDataIsLoadedAgainSkippingTheDiskThenDecoded() {
+        var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
+        let load = starts(graph.submit(task: 1, request: request(1)))[0]
+        let decode = starts(graph.operationFinished(load.operation, with: .success(data)))[0]
+        let reload = starts(graph.operationFoundInvalidDiskData(decode.operation))
+        #expect(reload.count == 1 && graph.stageCount == 1)
+        guard case .load(let fresh) = reload.first?.work else {
+            Issue.record("expected a load")
+            return
+        }
+        #expect(fresh.options.contains(.disableDiskCacheReads))
+        let decodeAgain = starts(graph.operationFinished(reload[0].operation, with: .success(data)))
+        guard case .decode(_, let decoding) = decodeAgain.first?.work else {
+            Issue.record("expected a decode")
+            return
+        }
+        #expect(!decoding.options.contains(.disableDiskCacheReads), "the image is decoded for the request as asked")
+        #expect(finished(graph.operationFinished(decodeAgain[0].operation, with: .success(image))) == [1])
+        #expect(graph.liveCount == 0)
+    }
+
     @Test func failAllFinishesEveryTaskAndCancelsWork() {
         var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 1)
         let load = starts(graph.submit(task: 1, request: request(1)))[0]

@@ -77,6 +77,10 @@ struct LaunchingTaskGraph {
         launch(graph.operation(operation, reported: .progressed(completed: completed, total: total)))
     }
 
+    mutating func operationFoundInvalidDiskData(_ operation: TaskGraph.OperationID) -> LaunchedActions {
+        launch(graph.operationFoundInvalidDiskData(operation))
+    }
+
     mutating func failAll(with error: ImagePipelineError) -> LaunchedActions { launch(graph.failAll(with: error)) }
 
     private mutating func launch(_ actions: TaskGraph.Actions) -> LaunchedActions {
