@@ -124,7 +124,7 @@ import Testing
     @Test func aDecodeInProgressHoldsTheDiskCacheWritesBack() async throws {
         await disk.flush()
         // Only the hold keeps the write back: the drain that would write it anyway comes an hour later.
-        disk.setWriteDelay(.seconds(3600))
+        disk.writes.setDelay(.seconds(3600))
         let decoder = GatedDecoder()
         // A failed check below still lets the decode go.
         defer { decoder.release.signal() }
@@ -137,7 +137,7 @@ import Testing
         let task = pipeline.imageTask(with: request([.disableDiskCacheWrites]))
         await decoder.started.wait { $0 }
         disk.storeData(Data("other".utf8), for: "other")
-        disk.waitForWriteQueue()
+        disk.writes.waitForWriteQueue()
         try #require(!FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
 
         let written = DispatchSemaphore(value: 0)
@@ -146,7 +146,7 @@ import Testing
         #expect(try await task.response.image.pixelWidth == 64)
         // The timeout only keeps a hold that is never released from hanging the run.
         #expect(written.wait(timeout: .now() + 60) == .success)
-        disk.waitForWriteQueue()
+        disk.writes.waitForWriteQueue()
         disk.setDuringChange(nil)
         #expect(FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
     }

@@ -3,14 +3,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension DiskCacheFile {
     /// Creates the folder (and its parents) if missing, then makes it `0700` if this user owns it: the entries
     /// name what the user looked at, so no one else may list or read them. Parents keep the default mode.

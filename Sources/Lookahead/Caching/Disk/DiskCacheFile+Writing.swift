@@ -2,14 +2,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension DiskCacheFile {
     /// The header of an entry holding `data` for the key whose digest is `keyDigest`.
     static func header(keyDigest: [UInt8], data: Data) -> [UInt8] {

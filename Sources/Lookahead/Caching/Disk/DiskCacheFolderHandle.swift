@@ -2,14 +2,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The cache folder, open: a hit opens its entry relative to it, so `open` looks up one name instead of walking
 /// the whole path. Held by reference, so a reader keeps the descriptor open while it uses it even if the cache
 /// opens the folder again meanwhile. A folder deleted and made again is noticed at the first entry missing from the
