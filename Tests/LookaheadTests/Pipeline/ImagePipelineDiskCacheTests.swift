@@ -45,6 +45,19 @@ import Testing
         #expect(loads == 1)
     }
 
+    @Test func aCacheOfAnotherKindIsHeldWhileThePipelineDecodes() async throws {
+        let cache = HoldCountingCache()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = cache
+            $0.memoryCache = nil
+        }
+        _ = try await pipeline.image(for: request())
+        #expect(cache.holds.value.held == 1)
+        // Released once the decode's work is over, which may be just after the image is delivered.
+        await cache.holds.wait(until: { $0.released == 1 })
+    }
+
     @Test func thumbnailsOfTwoSizesShareOneDownload() async throws {
         let pipeline = makePipeline()
         let small = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 16)))
@@ -179,4 +192,17 @@ private final class GatedDecoder: ImageDecoding {
             from: Bitmap(width: 64, height: 48, pixels: [UInt8](repeating: 255, count: 64 * 48 * 4))
         )
     }
+}
+
+/// A cache that is not a ``DiskCache``, counting the holds of its writes the pipeline asks for.
+private final class HoldCountingCache: DataCaching {
+    let base = DictionaryCache()
+    let holds = AsyncCondition((held: 0, released: 0))
+
+    func cachedData(for key: String) -> Data? { base.cachedData(for: key) }
+    func storeData(_ data: Data, for key: String) { base.storeData(data, for: key) }
+    func removeData(for key: String) { base.removeData(for: key) }
+    func removeAll() { base.removeAll() }
+    func holdWrites() { holds.update { $0.held += 1 } }
+    func releaseWrites() { holds.update { $0.released += 1 } }
 }

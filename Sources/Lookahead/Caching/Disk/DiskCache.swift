@@ -223,12 +223,10 @@ public final class DiskCache: DataCaching {
         return state.withLock { $0.staging[name] != nil || $0.index.contains(name) }
     }
 
-    /// Holds the writes back while an image decodes: a store's write waits until no hold has been left for 50 ms,
-    /// or half a second at most. Every call is ended by one ``releaseWrites()``.
-    package func holdWrites() { writes.holdWrites() }
+    /// A store's write waits until no hold has been left for 50 ms, or half a second at most.
+    public func holdWrites() { writes.holdWrites() }
 
-    /// Ends one ``holdWrites()``.
-    package func releaseWrites() { writes.releaseWrites() }
+    public func releaseWrites() { writes.releaseWrites() }
 
     /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the calling
     /// thread.
