@@ -103,8 +103,7 @@ enum DiskCacheFile {
 
     // MARK: - Reading
 
-    /// Reads and verifies an entry of the key whose digest is `keyDigest` (``keyDigest(for:)``, computed once by
-    /// the caller for the name too).
+    /// Reads and verifies an entry file the caller opened (and closes), of the key the index names `keyName`.
     ///
     /// - Parameters:
     ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails. Knowing the size, one
@@ -116,34 +115,6 @@ enum DiskCacheFile {
     ///     data's checksum is not computed again.
     ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
     /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
-    static func read(
-        path: String,
-        keyDigest: [UInt8],
-        expectedFileSize: Int?,
-        touch: Bool,
-        trusted: Stamp? = nil,
-        now: Double = Date().timeIntervalSince1970
-    ) -> (result: ReadResult, verified: Stamp?) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return (openFailure(errno), nil) }
-        defer { close(descriptor) }
-        return read(
-            descriptor: descriptor,
-            keyName: DiskCacheIndex.Name(digest: keyDigest),
-            expectedFileSize: expectedFileSize,
-            touch: touch,
-            trusted: trusted,
-            now: now
-        )
-    }
-
-    /// What an entry that cannot be opened is: a miss when it is not there, else unreadable.
-    static func openFailure(_ code: Int32) -> ReadResult {
-        code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
-    }
-
-    /// ``read(path:keyDigest:expectedFileSize:touch:trusted:now:)`` of an entry file the caller opened (and
-    /// closes), the key's digest given as the index names it (``keyName(for:)``).
     static func read(
         descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -172,6 +143,11 @@ enum DiskCacheFile {
             return (result, nil)
         }
         return (result, checksums ? stamp.flatMap { $0.isTrustworthy(now: now) ? $0 : nil } : nil)
+    }
+
+    /// What an entry that cannot be opened is: a miss when it is not there, else unreadable.
+    static func openFailure(_ code: Int32) -> ReadResult {
+        code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
     }
 
     /// What changes whenever an entry file is written, replaced or touched: its device and inode, its size, and its
