@@ -12,7 +12,7 @@ extension DiskCache {
         guard let ledger else {
             let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false) ?? []
             state.withLock { state in
-                state.index.reconcile(scanned: scanned, keeping: [])
+                state.index.reconcile(with: DiskCacheIndex(counting: scanned), keeping: [])
                 state.isIndexLoaded = true
             }
             return
@@ -26,15 +26,7 @@ extension DiskCache {
             }
             if !loadSnapshot(held) { count(&held) }
             let now = now()
-            let evicted = state.withLock { state -> [String] in
-                var evicted: [String] = []
-                if let maximumAge {
-                    state.lastExpirySweep = now
-                    evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
-                }
-                for victim in evicted { state.staging[victim] = nil }
-                return evicted
-            }
+            let evicted = state.withLock { removeExpired(now: now, in: &$0) }
             let swept = sweepIndex()
             change(&held) { removeFiles(evicted + swept, &$0) }
         }

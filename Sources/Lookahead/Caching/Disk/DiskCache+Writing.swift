@@ -26,11 +26,7 @@ extension DiskCache {
         if waiting == 0 { state.skippingStores = false }
         let generation = state.staging.stage(data, as: name)
         state.index.insert(name, size: size, touchedAt: now)
-        var evicted: [String] = []
-        if let maximumAge, now - state.lastExpirySweep >= 3_600 {
-            state.lastExpirySweep = now
-            evicted += state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
-        }
+        var evicted = now - state.lastExpirySweep >= 3_600 ? removeExpired(now: now, in: &state) : []
         // A small index is swept here, so the total never passes the limit; a large one on the queue, before
         // this write, sorting a copy outside the lock (a read never waits for a sort of 100,000 entries).
         if state.index.count <= Self.inlineSweepLimit {
@@ -39,6 +35,15 @@ extension DiskCache {
         for victim in evicted { state.staging[victim] = nil }
         state.pendingJobs += 1
         return .staged(generation: generation, evicted: evicted, needsSweep: state.index.totalSize > sizeLimit)
+    }
+
+    /// Removes the entries unused for longer than ``maximumAge`` from the index; returns their names.
+    func removeExpired(now: Double, in state: inout State) -> [String] {
+        guard let maximumAge else { return [] }
+        state.lastExpirySweep = now
+        let expired = state.index.removeEntries(touchedBefore: now - maximumAge.secondsValue)
+        for name in expired { state.staging[name] = nil }
+        return expired
     }
 
     /// ``removeData(for:)`` of the entry file `name`.
