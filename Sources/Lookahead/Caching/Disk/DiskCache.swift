@@ -228,18 +228,12 @@ public final class DiskCache: DataCaching {
 
     public func releaseWrites() { writes.releaseWrites() }
 
-    /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the calling
-    /// thread.
-    public func flush() {
-        writes.jobs.sync { flushOnQueue() }
-    }
+    /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the thread.
+    public func flush() { writes.jobs.sync { flushOnQueue() } }
 
-    /// Waits until every write and removal issued so far is on disk, and the index is saved, without blocking a
-    /// thread: the writes run on the cache's own queue, never on the cooperative pool. Call it before a program
-    /// exits.
-    public func flush() async {
-        await writes.jobs.run { self.flushOnQueue() }
-    }
+    /// `flush()` without blocking a thread: the writes run on the cache's own queue, never on the cooperative pool.
+    /// Call it before a program exits.
+    public func flush() async { await writes.jobs.run { self.flushOnQueue() } }
 
     /// `flush()` on the job queue: the jobs queued there before it are done; the writes still waiting are done now.
     private func flushOnQueue() {
