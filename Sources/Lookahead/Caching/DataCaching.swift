@@ -22,6 +22,11 @@ public protocol DataCaching: Sendable {
     /// (through ``ImagePipeline/flush()``) before they exit. The default implementation returns at once: right for
     /// caches that write synchronously or keep nothing in flight.
     func flush() async
+    /// Holds back the cache's background writes while the pipeline decodes, so an image reaches the screen before
+    /// bytes reach the disk; every call is ended by one ``releaseWrites()``. The default does nothing.
+    func holdWrites()
+    /// Ends one ``holdWrites()``.
+    func releaseWrites()
 }
 
 extension DataCaching {
@@ -30,4 +35,10 @@ extension DataCaching {
 
     /// Reads the data: a cache with an index implements its own.
     public func containsData(for key: String) -> Bool { cachedData(for: key) != nil }
+
+    /// Does nothing: a cache that writes in the background may yield to decoding.
+    public func holdWrites() {}
+
+    /// Does nothing.
+    public func releaseWrites() {}
 }

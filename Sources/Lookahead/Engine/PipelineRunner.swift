@@ -19,8 +19,8 @@ final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
-    /// The disk cache whose writes wait while this pipeline decodes, if the configuration's is a ``DiskCache``.
-    private let diskCache: DiskCache?
+    /// The disk cache whose writes wait while this pipeline decodes.
+    private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
 
     init(
@@ -28,7 +28,7 @@ final class PipelineRunner: Sendable {
         stages: Stages,
         executor: any ImagePipelineExecutor,
         memoryCache: MemoryCache?,
-        diskCache: DiskCache?,
+        diskCache: (any DataCaching)?,
         events: PipelineEventSink
     ) {
         self.graph = Locked(graph)

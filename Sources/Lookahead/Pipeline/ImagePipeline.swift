@@ -100,7 +100,7 @@ public final class ImagePipeline: Sendable {
             stages: stages,
             executor: executor,
             memoryCache: configuration.memoryCache,
-            diskCache: configuration.diskCache as? DiskCache,
+            diskCache: configuration.diskCache,
             events: events
         )
     }

@@ -45,6 +45,19 @@ import Testing
         #expect(loads == 1)
     }
 
+    @Test func aCacheOfAnotherKindIsHeldWhileThePipelineDecodes() async throws {
+        let cache = HoldCountingCache()
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = cache
+            $0.memoryCache = nil
+        }
+        _ = try await pipeline.image(for: request())
+        #expect(cache.holds.value.held == 1)
+        // Released once the decode's work is over, which may be just after the image is delivered.
+        await cache.holds.wait(until: { $0.released == 1 })
+    }
+
     @Test func thumbnailsOfTwoSizesShareOneDownload() async throws {
         let pipeline = makePipeline()
         let small = try await pipeline.image(for: request(thumbnail: .init(maximumPixelSize: 16)))
@@ -124,7 +137,7 @@ import Testing
     @Test func aDecodeInProgressHoldsTheDiskCacheWritesBack() async throws {
         await disk.flush()
         // Only the hold keeps the write back: the drain that would write it anyway comes an hour later.
-        disk.setWriteDelay(.seconds(3600))
+        disk.writes.setDelay(.seconds(3600))
         let decoder = GatedDecoder()
         // A failed check below still lets the decode go.
         defer { decoder.release.signal() }
@@ -137,7 +150,7 @@ import Testing
         let task = pipeline.imageTask(with: request([.disableDiskCacheWrites]))
         await decoder.started.wait { $0 }
         disk.storeData(Data("other".utf8), for: "other")
-        disk.waitForWriteQueue()
+        disk.writes.waitForWriteQueue()
         try #require(!FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
 
         let written = DispatchSemaphore(value: 0)
@@ -146,7 +159,7 @@ import Testing
         #expect(try await task.response.image.pixelWidth == 64)
         // The timeout only keeps a hold that is never released from hanging the run.
         #expect(written.wait(timeout: .now() + 60) == .success)
-        disk.waitForWriteQueue()
+        disk.writes.waitForWriteQueue()
         disk.setDuringChange(nil)
         #expect(FileManager.default.fileExists(atPath: disk.filePath(for: "other")))
     }
@@ -179,4 +192,17 @@ private final class GatedDecoder: ImageDecoding {
             from: Bitmap(width: 64, height: 48, pixels: [UInt8](repeating: 255, count: 64 * 48 * 4))
         )
     }
+}
+
+/// A cache that is not a ``DiskCache``, counting the holds of its writes the pipeline asks for.
+private final class HoldCountingCache: DataCaching {
+    let base = DictionaryCache()
+    let holds = AsyncCondition((held: 0, released: 0))
+
+    func cachedData(for key: String) -> Data? { base.cachedData(for: key) }
+    func storeData(_ data: Data, for key: String) { base.storeData(data, for: key) }
+    func removeData(for key: String) { base.removeData(for: key) }
+    func removeAll() { base.removeAll() }
+    func holdWrites() { holds.update { $0.held += 1 } }
+    func releaseWrites() { holds.update { $0.released += 1 } }
 }

@@ -290,7 +290,7 @@ import Testing
         let cache = DiskCache(directory: folder.url)
         cache.storeData(data(0), for: "key-0")
         cache.flush()
-        cache.holdingQueue {
+        cache.writes.holdingQueues {
             if removesAll { cache.removeAll() } else { cache.removeData(for: "key-0") }
             let other = DiskCache(directory: folder.url)
             other.storeData(data(1), for: "key-1")
@@ -327,7 +327,7 @@ import Testing
         let cache = DiskCache(directory: folder.url, pendingWriteLimit: 1500)
         cache.storeData(data(0), for: "old")
         cache.flush()
-        cache.holdingQueue {
+        cache.writes.holdingQueues {
             cache.storeData(data(1), for: "first")
             cache.storeData(data(2), for: "second")  // 2000 bytes would wait
             cache.storeData(data(3), for: "old")
@@ -348,7 +348,7 @@ import Testing
     /// Writes wait for a queue that yields to other work; `flush()` does the waiting ones itself.
     @Test func flushWritesWhatWaitsForTheWriteQueue() {
         let cache = DiskCache(directory: folder.url)
-        cache.holdingWriteQueue {
+        cache.writes.holdingWriteQueue {
             for n in 0..<3 { cache.storeData(data(n), for: "key-\(n)") }
             cache.removeData(for: "key-1")
             #expect(cache.cachedData(for: "key-0") == data(0))
@@ -369,10 +369,10 @@ import Testing
     @Test func aWriteTheWriteQueueLeavesWaitingIsDoneByTheDrain() {
         let cache = DiskCache(directory: folder.url)
         cache.flush()
-        cache.setWriteDelay(.milliseconds(0))
+        cache.writes.setDelay(.milliseconds(0))
         let changing = DispatchSemaphore(value: 0)
         cache.setDuringChange { changing.signal() }
-        cache.holdingWriteQueue {
+        cache.writes.holdingWriteQueue {
             cache.storeData(data(4), for: "key")
             // The write queue runs nothing and nobody flushes: only the drain can make this change. The timeout
             // only keeps a broken drain from hanging the run.
@@ -387,8 +387,8 @@ import Testing
     private func cacheForHolds(quietTime: DispatchTimeInterval) -> DiskCache {
         let cache = DiskCache(directory: folder.url)
         cache.flush()
-        cache.setWriteDelay(.seconds(3600))
-        cache.setWriteIdleDelay(quietTime)
+        cache.writes.setDelay(.seconds(3600))
+        cache.writes.setIdleDelay(quietTime)
         return cache
     }
 
@@ -400,14 +400,14 @@ import Testing
         cache.holdWrites()
         cache.holdWrites()
         cache.storeData(data(5), for: "key")
-        cache.waitForWriteQueue()
+        cache.writes.waitForWriteQueue()
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(cache.cachedData(for: "key") == data(5))
         cache.releaseWrites()
-        cache.waitForWriteQueue()
+        cache.writes.waitForWriteQueue()
         #expect(!FileManager.default.fileExists(atPath: path))
         cache.releaseWrites()
-        cache.waitForWriteQueue()
+        cache.writes.waitForWriteQueue()
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(5))
     }
@@ -419,7 +419,7 @@ import Testing
         cache.holdWrites()
         cache.releaseWrites()
         cache.storeData(data(7), for: "key")
-        cache.waitForWriteQueue()
+        cache.writes.waitForWriteQueue()
         #expect(!FileManager.default.fileExists(atPath: cache.filePath(for: "key")))
         cache.flush()
         #expect(DiskCache(directory: folder.url).cachedData(for: "key") == data(7))
@@ -428,7 +428,7 @@ import Testing
     /// A hold does not keep `flush()` from writing what waits.
     @Test func flushWritesWhatAHoldKeepsBack() {
         let cache = DiskCache(directory: folder.url)
-        cache.setWriteDelay(.seconds(3600))
+        cache.writes.setDelay(.seconds(3600))
         cache.holdWrites()
         cache.storeData(data(6), for: "key")
         cache.flush()
@@ -466,7 +466,7 @@ import Testing
 
     @Test func anEntryLargerThanThePendingWriteLimitIsStoredWhenNothingElseWaits() {
         let cache = DiskCache(directory: folder.url, pendingWriteLimit: 100)
-        cache.holdingQueue {
+        cache.writes.holdingQueues {
             cache.storeData(data(1), for: "big")
             #expect(cache.cachedData(for: "big") == data(1))
         }

@@ -3,14 +3,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the caches open on one folder share, in this process or in others (an app and its extensions in an app
 /// group): a lock taken around every change to the folder, the bytes the entries take, and a generation that every
 /// change advances.

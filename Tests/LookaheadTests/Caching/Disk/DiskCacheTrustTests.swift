@@ -36,9 +36,11 @@ import Testing
         trusted: DiskCacheFile.Stamp? = nil,
         now: Double = Date().timeIntervalSince1970
     ) -> (result: DiskCacheFile.ReadResult, verified: DiskCacheFile.Stamp?) {
-        DiskCacheFile.read(
-            path: entry.path,
-            keyDigest: entry.digest,
+        let descriptor = open(entry.path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        return DiskCacheFile.read(
+            descriptor: descriptor,
+            keyName: DiskCacheIndex.Name(digest: entry.digest),
             expectedFileSize: nil,
             touch: touch,
             trusted: trusted,

@@ -2,14 +2,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One entry file:
 ///
 /// ```
@@ -111,8 +103,7 @@ enum DiskCacheFile {
 
     // MARK: - Reading
 
-    /// Reads and verifies an entry of the key whose digest is `keyDigest` (``keyDigest(for:)``, computed once by
-    /// the caller for the name too).
+    /// Reads and verifies an entry file the caller opened (and closes), of the key the index names `keyName`.
     ///
     /// - Parameters:
     ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails. Knowing the size, one
@@ -124,34 +115,6 @@ enum DiskCacheFile {
     ///     data's checksum is not computed again.
     ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
     /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
-    static func read(
-        path: String,
-        keyDigest: [UInt8],
-        expectedFileSize: Int?,
-        touch: Bool,
-        trusted: Stamp? = nil,
-        now: Double = Date().timeIntervalSince1970
-    ) -> (result: ReadResult, verified: Stamp?) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return (openFailure(errno), nil) }
-        defer { close(descriptor) }
-        return read(
-            descriptor: descriptor,
-            keyName: DiskCacheIndex.Name(digest: keyDigest),
-            expectedFileSize: expectedFileSize,
-            touch: touch,
-            trusted: trusted,
-            now: now
-        )
-    }
-
-    /// What an entry that cannot be opened is: a miss when it is not there, else unreadable.
-    static func openFailure(_ code: Int32) -> ReadResult {
-        code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
-    }
-
-    /// ``read(path:keyDigest:expectedFileSize:touch:trusted:now:)`` of an entry file the caller opened (and
-    /// closes), the key's digest given as the index names it (``keyName(for:)``).
     static func read(
         descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -180,6 +143,11 @@ enum DiskCacheFile {
             return (result, nil)
         }
         return (result, checksums ? stamp.flatMap { $0.isTrustworthy(now: now) ? $0 : nil } : nil)
+    }
+
+    /// What an entry that cannot be opened is: a miss when it is not there, else unreadable.
+    static func openFailure(_ code: Int32) -> ReadResult {
+        code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
     }
 
     /// What changes whenever an entry file is written, replaced or touched: its device and inode, its size, and its
@@ -297,157 +265,6 @@ enum DiskCacheFile {
         return .hit(Data())
     }
 
-    // MARK: - Writing
-
-    /// The header of an entry holding `data` for the key whose digest is `keyDigest`.
-    static func header(keyDigest: [UInt8], data: Data) -> [UInt8] {
-        var header = [UInt8](repeating: 0, count: headerSize)
-        header.replaceSubrange(0..<4, with: magic)
-        header[4] = version
-        header[5] = DiskCacheChecksum.kind.rawValue
-        store(UInt64(data.count), into: &header, at: 8, size: 8)
-        header.replaceSubrange(16..<48, with: keyDigest)
-        store(data.withUnsafeBytes { DiskCacheChecksum.checksum($0) }, into: &header, at: 48, size: 8)
-        return header
-    }
-
-    /// Writes an entry under a new temporary name in the folder and returns that name; the caller renames it into
-    /// place (``install(temporaryName:as:in:)``) holding the folder's lock.
-    static func writeTemporary(
-        directory: String,
-        key: String,
-        data: Data,
-        synchronize: Bool
-    ) throws(IOError) -> String {
-        let headerBytes = Self.header(keyDigest: keyDigest(for: key), data: data)
-        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
-        return try headerBytes.withUnsafeBytes { header in
-            data.withUnsafeBytes { body in
-                Result { () throws(IOError) in
-                    try writeTemporary(directory: directory, parts: [header, body], synchronize: synchronize)
-                }
-            }
-        }.get()
-    }
-
-    /// Writes the parts, one after another, to a new file under a temporary name, and returns that name.
-    static func writeTemporary(
-        directory: String,
-        parts: [UnsafeRawBufferPointer],
-        synchronize: Bool
-    ) throws(IOError) -> String {
-        let temporaryName = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
-        let temporary = directory + "/" + temporaryName
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
-        guard descriptor >= 0 else { throw IOError(operation: "open", code: errno) }
-        var failure: IOError?
-        if !parts.allSatisfy({ writeFully(descriptor, $0) }) {
-            failure = IOError(operation: "write", code: errno)
-        } else if synchronize, fsync(descriptor) != 0 {
-            failure = IOError(operation: "fsync", code: errno)
-        }
-        if close(descriptor) != 0, failure == nil { failure = IOError(operation: "close", code: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        return temporaryName
-    }
-
-    /// Renames a file written by ``writeTemporary(directory:key:data:synchronize:)`` into place.
-    static func install(temporaryName: String, as name: String, in directory: String) throws(IOError) {
-        let temporary = directory + "/" + temporaryName
-        guard rename(temporary, directory + "/" + name) == 0 else {
-            let failure = IOError(operation: "rename", code: errno)
-            unlink(temporary)
-            throw failure
-        }
-    }
-
-    /// Numbers temporary files; with the process ID in the name, no two writers in any process share one.
-    private static let temporaryCounter = AtomicInt(0)
-
-    /// The size of a file, `nil` when there is none.
-    static func size(path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
-    }
-
-    /// Removes a file; a file already gone is not an error.
-    /// Removes a file; `true` when this call removed it.
-    @discardableResult
-    static func remove(path: String) -> Bool {
-        unlink(path) == 0
-    }
-
-    // MARK: - Folder
-
-    /// Lists the entry files of a folder with their sizes and modification times; removes temporary files left by
-    /// dead processes when asked. `nil` when the folder cannot be listed whole.
-    static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)]?
-    {
-        var found: [(name: String, size: Int, modified: Double)] = []
-        let listed = list(directory: directory, removeStaleTemporaries: removeStaleTemporaries) { folder, name in
-            let name = String(decoding: name, as: UTF8.self)
-            var info = stat()
-            guard fstatat(folder, name, &info, 0) == 0 else { return }
-            found.append((name, Int(info.st_size), modificationTime(info)))
-        }
-        return listed ? found : nil
-    }
-
-    /// Counts the entry files of a folder by name alone, with no `stat` of each; removes temporary files left by dead
-    /// processes when asked. `nil` when the folder cannot be listed whole.
-    static func countEntries(directory: String, removeStaleTemporaries: Bool) -> Int? {
-        var count = 0
-        let listed = list(directory: directory, removeStaleTemporaries: removeStaleTemporaries) { _, _ in count += 1 }
-        return listed ? count : nil
-    }
-
-    /// Calls `entry` with the folder's descriptor and the name of each entry file; `false` when the listing failed
-    /// or was cut short.
-    private static func list(
-        directory: String,
-        removeStaleTemporaries: Bool,
-        entry: (Int32, UnsafeRawBufferPointer) -> Void
-    ) -> Bool {
-        // readdir and fstatat relative to the folder: no path is built or walked per entry (100,000 of them take a
-        // few hundred milliseconds, mostly the kernel's name lookups).
-        guard let folder = opendir(directory) else { return false }
-        defer { closedir(folder) }
-        let descriptor = dirfd(folder)
-        let now = Date().timeIntervalSince1970
-        while true {
-            // A listing cut short by an error says nothing, like one that cannot start: entries it did not reach
-            // must not look deleted.
-            errno = 0
-            guard let item = readdir(folder) else { return errno == 0 }
-            withUnsafeBytes(of: item.pointee.d_name) { raw in
-                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
-                if isEntryName(name) {
-                    entry(descriptor, name)
-                } else if removeStaleTemporaries, name.starts(with: ".tmp-".utf8) {
-                    let name = String(decoding: name, as: UTF8.self)
-                    var info = stat()
-                    if fstatat(descriptor, name, &info, 0) == 0,
-                        isStale(temporaryName: name, modified: modificationTime(info), now: now)
-                    {
-                        unlinkat(descriptor, name, 0)
-                    }
-                }
-            }
-        }
-    }
-
-    /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be reused,
-    /// and a sandbox may not say whether another app's process lives).
-    private static func isStale(temporaryName: String, modified: Double, now: Double) -> Bool {
-        guard now - modified < 3_600 else { return true }
-        let parts = temporaryName.split(separator: "-")
-        guard parts.count == 3, let pid = pid_t(parts[1]) else { return true }
-        return kill(pid, 0) != 0 && errno == ESRCH
-    }
-
     // MARK: - Helpers
 
     /// Fills the buffer from the start of a file; `false` on an error or a file too short.
@@ -467,36 +284,4 @@ enum DiskCacheFile {
         }
         return true
     }
-
-    private static func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                if count == 0 { errno = ENOSPC }
-                return false
-            }
-            offset += count
-        }
-        return true
-    }
-
-    /// Writes the low `size` bytes of `value`, little endian, at `offset`.
-    static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
-        for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
-    }
-
-    private static func modificationTime(_ info: stat) -> Double {
-        #if canImport(Darwin)
-        Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
-        #else
-        Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        #endif
-    }
-}
-
-// The enum's own `write` hides the C function inside it.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

@@ -3,14 +3,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The index of a folder as it was at one generation of its ledger (``DiskCacheLedger``), saved in the folder as
 /// `.index`:
 ///

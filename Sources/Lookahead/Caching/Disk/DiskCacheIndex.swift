@@ -276,12 +276,6 @@ struct DiskCacheIndex {
         }
     }
 
-    /// Makes the index match a scan of the folder: entries no longer on disk are forgotten unless `keeping` names
-    /// them (they wait to be written), sizes are taken from the disk, and new entries come first in LRU order.
-    mutating func reconcile(scanned: [(name: String, size: Int, modified: Double)], keeping: Set<String>) {
-        reconcile(with: DiskCacheIndex(counting: scanned), keeping: keeping)
-    }
-
     /// The index of a scan alone, oldest modification first: built outside the cache's lock, then joined in by
     /// ``reconcile(with:keeping:)``, which costs the entries already indexed, not those counted.
     init(counting scanned: [(name: String, size: Int, modified: Double)]) {

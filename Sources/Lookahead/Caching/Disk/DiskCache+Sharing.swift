@@ -1,0 +1,176 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+import Logging
+
+/// Sharing the folder with other caches, in this process or others: every change holds the folder's lock
+/// (``DiskCacheLedger``) and advances its generation; the index is loaded from the folder's snapshot or counted,
+/// and counted again when another cache's changes matter.
+extension DiskCache {
+    /// Loads the index when the cache opens, then evicts what expired or passes the limit.
+    func loadIndex() {
+        guard let ledger else {
+            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false) ?? []
+            state.withLock { state in
+                state.index.reconcile(with: DiskCacheIndex(counting: scanned), keeping: [])
+                state.isIndexLoaded = true
+            }
+            return
+        }
+        ledger.withLock { held in
+            let removed = DiskCacheFile.migrate(directory: path)
+            if removed > 0 {
+                logger.notice(
+                    "Removed \(removed) disk cache entries of an older format (they held their keys) from \(path)"
+                )
+            }
+            if !loadSnapshot(held) { count(&held) }
+            let now = now()
+            let evicted = state.withLock { removeExpired(now: now, in: &$0) }
+            let swept = sweepIndex()
+            change(&held) { removeFiles(evicted + swept, &$0) }
+        }
+    }
+
+    /// Counts the folder while holding its lock: the index learns every entry on disk and forgets those gone (the
+    /// entries still waiting to be written stay), and the ledger's total becomes exact.
+    func count(_ held: inout DiskCacheLedger.Held) {
+        // A folder that cannot be listed (no descriptors left) says nothing: the ledger and the index stay as they were.
+        guard let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked) else {
+            state.withLock { $0.isIndexLoaded = true }
+            return
+        }
+        // Built outside the lock; moved into the index under it, so the index's next change copies nothing.
+        var counted: DiskCacheIndex? = DiskCacheIndex(counting: scanned)
+        let total = scanned.reduce(0) { $0 + $1.size }
+        // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
+        let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
+        held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
+        held.save()
+        adopt(counted.take()!, generation: held.values?.generation, fromSnapshot: false)
+    }
+
+    /// Makes a counted or loaded index of the whole folder, at a generation, the cache's own: the entries still
+    /// waiting to be written stay. A counted index is saved for the next open.
+    private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
+        var taken: DiskCacheIndex? = index
+        state.withLock { state in
+            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.names))
+            state.isIndexLoaded = true
+            state.folderGeneration = generation
+            state.othersWrite = false
+            if fromSnapshot { state.loadedFromSnapshot = true } else { state.snapshotDue = true }
+        }
+    }
+
+    /// Loads the index from the folder's snapshot when it describes the folder as it is: taken at the generation the
+    /// ledger holds now, with as many entries as the folder lists by name (a listing with no `stat` per file, which
+    /// also removes temporary files left by dead processes). Returns `false` when the folder must be counted instead.
+    private func loadSnapshot(_ held: DiskCacheLedger.Held) -> Bool {
+        guard held.isLocked, let values = held.values, let snapshot = DiskCacheIndexSnapshot.read(directory: path),
+            snapshot.generation == values.generation, snapshot.totalSize == values.totalSize,
+            DiskCacheFile.countEntries(directory: path, removeStaleTemporaries: true) == snapshot.records.count
+        else { return false }
+        adopt(DiskCacheIndex(snapshot: snapshot), generation: values.generation, fromSnapshot: true)
+        return true
+    }
+
+    /// Saves the index as the folder's snapshot when it changed and holds exactly what is on disk: no job that
+    /// changes the folder waits, and no other cache changed it since this one last did.
+    func saveSnapshotIfDue() {
+        guard let ledger else { return }
+        let captured = state.withLock { state -> (generation: UInt64, records: DiskCacheIndexSnapshot.Unsorted)? in
+            guard state.snapshotDue, state.pendingJobs == 0, state.staging.isEmpty, state.isIndexLoaded,
+                !state.othersWrite, let generation = state.folderGeneration
+            else { return nil }
+            state.snapshotDue = false
+            return (generation, state.index.unsortedSnapshotRecords)
+        }
+        guard let captured, ledger.peekGeneration() == captured.generation else { return }
+        let snapshot = DiskCacheIndexSnapshot(generation: captured.generation, unsorted: captured.records)
+        do {
+            try snapshot.write(directory: path)
+        } catch {
+            logger.debug("Disk cache at \(path) could not save its index: \(error)")
+        }
+    }
+
+    /// Saves the snapshot a while after the folder last changed: a burst of stores costs one save.
+    func scheduleSnapshot() {
+        guard ledger != nil else { return }
+        let schedule = state.withLock { state -> Bool in
+            guard state.snapshotDue, !state.snapshotScheduled else { return false }
+            state.snapshotScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        writes.jobs.asyncAfter(deadline: .now() + Self.snapshotDelay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.snapshotScheduled = false }
+            self.writes.exclusively { self.saveSnapshotIfDue() }
+        }
+    }
+
+    /// How long after a change the snapshot is saved, unless `flush()` saves it first.
+    private static let snapshotDelay = DispatchTimeInterval.seconds(10)
+
+    /// Makes one change to the folder holding its lock (`withLock` when the caller does not hold it yet), then
+    /// advances the folder's generation.
+    func change<Result>(_ body: (inout DiskCacheLedger.Held) -> Result) -> Result {
+        guard let ledger else {
+            var held = DiskCacheLedger.Held.unlocked
+            return body(&held)
+        }
+        return ledger.withLock { held in change(&held, body) }
+    }
+
+    func change<Result>(
+        _ held: inout DiskCacheLedger.Held,
+        _ body: (inout DiskCacheLedger.Held) -> Result
+    ) -> Result {
+        if held.values == nil, held.isLocked { count(&held) }
+        let before = held.values?.generation
+        let duringChange = state.withLock { state in
+            if before != state.folderGeneration { state.othersWrite = true }
+            state.ownChangeBase = before
+            return state.duringChange
+        }
+        // Advanced before the change too: a snapshot taken at `before` no longer describes the folder, even if this
+        // process is killed before the change ends.
+        held.values?.generation &+= 1
+        held.save()
+        duringChange?()
+        let result = body(&held)
+        held.values?.generation &+= 1
+        held.save()
+        let after = held.values?.generation
+        state.withLock { state in
+            state.folderGeneration = after
+            state.ownChangeBase = nil
+            state.snapshotDue = true
+        }
+        return result
+    }
+
+    /// The folder was deleted from outside, and with it every entry written so far: the index keeps only the entries
+    /// still waiting to be written, so ``totalSize`` and ``totalCount`` count what is really there.
+    func forgetEntriesOnDisk() {
+        let now = now()
+        let folder = DiskCacheFolderHandle(path: path)
+        state.withLock { state in
+            state.folder = folder
+            state.index.removeAll()
+            for (name, staged) in state.staging {
+                state.index.insert(name, size: DiskCacheFile.fileSize(dataCount: staged.data.count), touchedAt: now)
+            }
+        }
+        logger.warning("Disk cache folder \(path) was deleted from outside; it was created again, empty")
+    }
+
+    /// Notices a folder deleted from outside before the next write does: one `stat` of the folder.
+    func forgetEntriesIfFolderDeleted() {
+        guard !isReadOnly, !FileManager.default.fileExists(atPath: path) else { return }
+        DiskCacheFile.prepareDirectory(path)
+        forgetEntriesOnDisk()
+    }
+}

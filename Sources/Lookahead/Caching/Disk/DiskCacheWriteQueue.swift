@@ -1,0 +1,207 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Dispatch
+
+/// Runs a disk cache's background jobs one at a time: its writes, which yield to decoding, and every other job
+/// (removals, the index's load and snapshots, and the drains of writes) on ``jobs``.
+///
+/// While a pipeline using the cache decodes (``holdWrites()``), a store's write waits: an image reaches the screen
+/// before its bytes reach the disk. It runs once no hold has been left for ``State/idleDelay``. A write still
+/// waiting ``State/delay`` after it was queued is done by a drain on ``jobs`` instead, so decoding that never stops
+/// delays writes by that much at most (the cache's `pendingWriteLimit` bounds what waits).
+final class DiskCacheWriteQueue: Sendable {
+    private struct State {
+        /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
+        var pending: [@Sendable () -> Void] = []
+        /// Runs after a batch of writes; `nil` until ``start(afterWrites:)``, and until then only drains write.
+        var afterWrites: (@Sendable () -> Void)?
+        var isDrainScheduled = false
+        /// Holds running (``holdWrites()``); when the last of them ended; whether a pass of the write queue is due
+        /// for the writes that wait.
+        var holds = 0
+        var lastHoldEnded: DispatchTime?
+        var isIdlePassScheduled = false
+        /// How long no hold must last before the waiting writes run: longer than the gaps between the decodes of
+        /// images arriving together, so the writes wait for the batch rather than take a core in its gaps.
+        var idleDelay = DispatchTimeInterval.milliseconds(50)
+        /// The longest a write waits for the write queue before a drain does it.
+        var delay = DispatchTimeInterval.milliseconds(500)
+
+        /// Whether the waiting writes may run now: no hold, and none ended within ``idleDelay``.
+        func mayRun(at now: DispatchTime) -> Bool {
+            holds == 0 && lastHoldEnded.map { now >= $0 + idleDelay } ?? true
+        }
+
+        /// Claims the pass that runs the waiting writes when the quiet time after the last hold is over, if one is
+        /// due: no hold runs, the last ended at most ``idleDelay`` ago, writes wait, and no pass is scheduled.
+        mutating func claimIdlePass(at now: DispatchTime) -> DispatchTime? {
+            guard holds == 0, let ended = lastHoldEnded, !pending.isEmpty, !isIdlePassScheduled,
+                now <= ended + idleDelay
+            else { return nil }
+            isIdlePassScheduled = true
+            return ended + idleDelay
+        }
+    }
+
+    private let state = Locked(State())
+    /// Every job but the writes.
+    let jobs = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
+    /// The writes. Its QoS yields too, but not enough on Linux: libdispatch gives a queue's threads only a nice
+    /// value for it (utility 2, background 10), and even at 10 a write between two decodes takes a core.
+    private let writes = DispatchQueue(label: "Lookahead.DiskCache.writes", qos: writeQoS)
+    #if canImport(Darwin)
+    private static let writeQoS = DispatchQoS.utility
+    #else
+    private static let writeQoS = DispatchQoS.background
+    #endif
+    /// Held by every job on either queue while it runs: the folder sees one job at a time, as from one queue.
+    private let jobLock = Locked(())
+
+    /// Runs `body` as a job: holding the job lock.
+    func exclusively(_ body: () -> Void) {
+        jobLock.withLock { _ in body() }
+    }
+
+    /// Lets the write queue write, once the cache has loaded its index (a count of the folder before would find a
+    /// file written here whose removal is queued behind it, and keep it). `afterWrites` runs after each batch.
+    func start(afterWrites: @escaping @Sendable () -> Void) {
+        state.withLock { $0.afterWrites = afterWrites }
+    }
+
+    /// Queues a store's write on the write queue, and a drain ``State/delay`` later on ``jobs`` when none is due:
+    /// whatever still waits then is written at once.
+    func enqueue(_ write: @escaping @Sendable () -> Void) {
+        let (schedulesDrain, delay, idlePass) = state.withLock { state -> (Bool, DispatchTimeInterval, DispatchTime?) in
+            state.pending.append(write)
+            let schedulesDrain = !state.isDrainScheduled
+            state.isDrainScheduled = true
+            // Stored just after a hold ended: the write runs when the quiet time does.
+            return (schedulesDrain, state.delay, state.claimIdlePass(at: .now()))
+        }
+        writes.async {
+            self.exclusively {
+                guard self.state.withLock({ $0.afterWrites != nil && $0.mayRun(at: .now()) }) else { return }
+                self.runPending(upTo: 1)
+            }
+        }
+        if let idlePass { scheduleIdlePass(at: idlePass) }
+        guard schedulesDrain else { return }
+        jobs.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.isDrainScheduled = false }
+            self.exclusively { self.runPending(upTo: .max) }
+        }
+    }
+
+    /// Runs the oldest waiting writes, at most `count`; the caller holds the job lock.
+    func runPending(upTo count: Int) {
+        // Taken in one go: a drain of many does not shift the queue once per write.
+        let (writes, afterWrites) = state.withLock { state in
+            let writes = Array(state.pending.prefix(count))
+            state.pending.removeFirst(writes.count)
+            return (writes, state.afterWrites)
+        }
+        for write in writes { write() }
+        if !writes.isEmpty { afterWrites?() }
+    }
+
+    // MARK: - Yielding to decoding
+
+    /// Holds the writes back: a pipeline calls it as each decode starts. Every call is ended by one
+    /// ``releaseWrites()``.
+    func holdWrites() {
+        state.withLock { $0.holds += 1 }
+    }
+
+    /// Ends one ``holdWrites()``. Once the last has ended and no new one has begun for ``State/idleDelay``, the
+    /// waiting writes run on the write queue, one at a time, until a new hold begins.
+    func releaseWrites() {
+        let idlePass = state.withLock { state -> DispatchTime? in
+            precondition(state.holds > 0, "releaseWrites() without holdWrites()")
+            state.holds -= 1
+            guard state.holds == 0 else { return nil }
+            let now = DispatchTime.now()
+            state.lastHoldEnded = now
+            return state.claimIdlePass(at: now)
+        }
+        if let idlePass { scheduleIdlePass(at: idlePass) }
+    }
+
+    /// Runs the waiting writes at `deadline` if no hold has begun by then; else again once the quiet time after
+    /// the last hold has passed. A hold still running leaves them to its release (or the drain).
+    private func scheduleIdlePass(at deadline: DispatchTime) {
+        let run: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            self.exclusively {
+                while true {
+                    switch self.nextIdleStep(at: .now()) {
+                    case .write: self.runPending(upTo: 1)
+                    case .stop: return
+                    case .wait(let deadline):
+                        self.scheduleIdlePass(at: deadline)
+                        return
+                    }
+                }
+            }
+        }
+        if deadline <= .now() {
+            writes.async(execute: run)
+        } else {
+            writes.asyncAfter(deadline: deadline, execute: run)
+        }
+    }
+
+    private enum IdleStep {
+        case write
+        case stop
+        case wait(until: DispatchTime)
+    }
+
+    private func nextIdleStep(at now: DispatchTime) -> IdleStep {
+        state.withLock { state in
+            guard state.afterWrites != nil, !state.pending.isEmpty, state.holds == 0 else {
+                state.isIdlePassScheduled = false
+                return .stop
+            }
+            if state.mayRun(at: now) { return .write }
+            // A hold began and ended since this pass was scheduled: the quiet time starts again.
+            return .wait(until: (state.lastHoldEnded ?? now) + state.idleDelay)
+        }
+    }
+
+    // MARK: - Tests
+
+    /// Sets how long a write waits for the write queue before a drain does it.
+    func setDelay(_ delay: DispatchTimeInterval) {
+        state.withLock { $0.delay = delay }
+    }
+
+    /// Sets how long no hold must last before the waiting writes run.
+    func setIdleDelay(_ delay: DispatchTimeInterval) {
+        state.withLock { $0.idleDelay = delay }
+    }
+
+    /// Waits until the write queue has run every job queued on it so far.
+    func waitForWriteQueue() {
+        writes.sync {}
+    }
+
+    /// Runs `body` while the write queue runs nothing: only a flush or a drain writes meanwhile.
+    func holdingWriteQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
+        writes.suspend()
+        defer { writes.resume() }
+        return try body()
+    }
+
+    /// Runs `body` while both queues run nothing: writes and removals issued meanwhile wait. A job already running
+    /// ends first, since a drain would also write what `body` stores.
+    func holdingQueues<Result>(_ body: () -> Result) -> Result {
+        jobs.suspend()
+        writes.suspend()
+        defer {
+            writes.resume()
+            jobs.resume()
+        }
+        return jobLock.withLock { _ in body() }
+    }
+}
