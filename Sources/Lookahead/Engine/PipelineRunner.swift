@@ -3,40 +3,79 @@
 import Foundation
 
 /// Runs the task graph: every event takes the lock once and lets the graph decide; the runner then performs the
-/// actions outside the lock and hands each started stage's work to its stage.
+/// actions outside the lock and hands each started operation's work to its worker.
 ///
 /// An event is sent where it happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same
 /// name: there is no layer between the two.
 final class PipelineRunner: Sendable {
-    struct Stages: Sendable {
-        let fetch: FetchDataStage
-        let decode: DecodeStage
-        let process: ProcessStage
-        let processedImage: ProcessedImageStage
-    }
-
-    let stages: Stages
     private let graph: Locked<TaskGraph>
+    private let loadData: DataLoadWorker
+    /// Also checks the data of `data(for:)` requests.
+    let decodeWorker: DecodeWorker
+    private let process = ProcessWorker()
+    private let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
     /// The disk cache whose writes wait while this pipeline decodes.
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
 
-    init(
-        graph: TaskGraph,
-        stages: Stages,
-        executor: any ImagePipelineExecutor,
-        memoryCache: MemoryCache?,
-        diskCache: (any DataCaching)?,
-        events: PipelineEventSink
-    ) {
-        self.graph = Locked(graph)
-        self.stages = stages
+    init(configuration: ImagePipeline.Configuration, failureRecords: FailureRecords?) {
+        let executor = configuration.executor ?? DefaultPipelineExecutor()
+        let events = configuration.eventHandler
+        // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data loads.
+        let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
+        graph = Locked(
+            TaskGraph(
+                dataLoadLimit: configuration.dataLoadingConcurrency,
+                decodeLimit: configuration.decodingConcurrency,
+                backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
+                    ?? max(1, configuration.dataLoadingConcurrency - 2),
+                isCoalescingEnabled: configuration.isCoalescingEnabled,
+                recordsEvents: events != nil
+            )
+        )
+        loadData = DataLoadWorker(
+            settings: DataLoadWorker.Settings(configuration),
+            events: events,
+            failureRecords: failureRecords,
+            ioQueue: ioQueue,
+            executor: executor
+        )
+        decodeWorker = DecodeWorker(
+            decoders: configuration.decoders,
+            limits: ImageDecodingContext(
+                maximumPixelCount: configuration.maximumPixelCount,
+                maximumFrameCount: configuration.maximumAnimationFrameCount,
+                maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
+            ),
+            events: events,
+            failureRecords: failureRecords
+        )
+        finalImages = FinalImageDiskStore(
+            diskCache: configuration.storesFinalImages ? configuration.diskCache : nil,
+            keepsOriginalData: configuration.diskCacheContent == .all,
+            decoders: configuration.decoders,
+            maximumPixelCount: configuration.maximumPixelCount,
+            events: events,
+            ioQueue: ioQueue,
+            encodeQueue: DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility),
+            executor: executor
+        )
         self.executor = executor
-        self.memoryCache = memoryCache
-        self.diskCache = diskCache
+        self.memoryCache = configuration.memoryCache
+        self.diskCache = configuration.diskCache
         self.events = events
+    }
+
+    /// How a request uses the disk cache's entry for its final image, decided by the configuration.
+    func finalImageUse(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
+        finalImages.use(for: request)
+    }
+
+    /// Waits until the final images being encoded are stored.
+    func flushFinalImages() async {
+        await finalImages.flush()
     }
 
     // MARK: - Events
@@ -101,7 +140,7 @@ final class PipelineRunner: Sendable {
             for event in actions.events { events(event) }
         }
         // Queued before the tasks hear of their image, so a `flush()` after a load waits for its entry.
-        for store in actions.processedImageStores { stages.processedImage.store(store.image, for: store.request) }
+        for store in actions.processedImageStores { finalImages.store(store.image, for: store.request) }
         var stored: [ImageCacheKey] = []
         for (record, delivery) in actions.deliveries {
             guard let task = record.receiver else { continue }
@@ -148,9 +187,9 @@ final class PipelineRunner: Sendable {
         }
     }
 
-    // MARK: - Stages
+    // MARK: - Work
 
-    /// Hands a stage's work to its stage, on the executor; the operation reports back with `operationFinished`.
+    /// Hands an operation's work to its worker, on the executor; the operation reports back with `operationFinished`.
     private func start(_ start: TaskGraph.Actions.Start) {
         let (operation, token) = (start.operation, start.token)
         let reporter = OperationReporter(operation: operation, sink: self)
@@ -158,15 +197,15 @@ final class PipelineRunner: Sendable {
         case .load(let request):
             let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
                 let began = ContinuousClock.now
-                let result = await self.stages.fetch.run(request, reporter: reporter)
+                let result = await self.loadData.run(request, reporter: reporter)
                 self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
             token.attach(task)
         case .decode(let data, let request):
             runImageWork {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
-                let result = self.stages.decode.run(data, for: request)
-                if case .failure(let error) = result, DecodeStage.refetches(after: error, of: data, for: request) {
+                let result = self.decodeWorker.run(data, for: request)
+                if case .failure(let error) = result, DecodeWorker.refetches(after: error, of: data, for: request) {
                     return self.report { $0.operationFoundInvalidDiskData(operation) }
                 }
                 self.finish(operation, with: result.map { .image($0) })
@@ -174,12 +213,12 @@ final class PipelineRunner: Sendable {
         case .process(let input, let request):
             runImageWork {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
-                self.finish(operation, with: self.stages.process.run(input, for: request).map { .image($0) })
+                self.finish(operation, with: self.process.run(input, for: request).map { .image($0) })
             }
         case .loadProcessedImage(let request):
             let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
                 let began = ContinuousClock.now
-                switch await self.stages.processedImage.run(request) {
+                switch await self.finalImages.run(request) {
                 case .success(var image?):
                     image.metrics.dataLoad = .since(began)
                     self.finish(operation, with: .success(.image(image)))

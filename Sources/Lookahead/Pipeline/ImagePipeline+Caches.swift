@@ -25,7 +25,7 @@ extension ImagePipeline {
         if caches.contains(.memory), memoryCache?.entry(for: request.imageKey) != nil { return true }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return false }
         return disk.containsData(for: request.dataIdentity)
-            || disk.containsData(for: ProcessedImageStage.key(for: request))
+            || disk.containsData(for: FinalImageDiskStore.key(for: request))
     }
 
     /// Removes a request's image from the caches: the decoded image, and on disk its original bytes (with their
@@ -38,7 +38,7 @@ extension ImagePipeline {
         for key in [
             request.dataIdentity, HTTPCacheMetadata.key(for: request.dataIdentity),
             PartialDownload.key(for: request.dataIdentity),
-            ProcessedImageStage.key(for: request),
+            FinalImageDiskStore.key(for: request),
         ] {
             disk.removeData(for: key)
         }

@@ -186,7 +186,7 @@ extension ImagePipeline {
 
 // MARK: - What each stage gets of it
 
-extension FetchDataStage.Settings {
+extension DataLoadWorker.Settings {
     init(_ configuration: ImagePipeline.Configuration) {
         self.init(
             dataLoader: configuration.dataLoader,

@@ -24,7 +24,7 @@ extension ImagePipeline {
         if request.url == nil { throw .invalidURL(nil) }
         let request = identified(request)
         if let error = failureRecords?.check(request) { throw error }
-        let task = DataTask(id: Self.makeTaskID(), request: request, decode: runner.stages.decode)
+        let task = DataTask(id: Self.makeTaskID(), request: request, decode: runner.decodeWorker)
         guard runner.submit(task, dataOnly: true) else { throw .pipelineInvalidated }
         let result = await withTaskCancellationHandler {
             await task.wait()
@@ -45,7 +45,7 @@ final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
     /// Judges the data: it must be a complete image before it is stored or returned.
-    private let decode: DecodeStage
+    private let decode: DecodeWorker
     private let state = Locked<
         (
             continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>?,
@@ -53,7 +53,7 @@ final class DataTask: TaskReceiver {
         )
     >((nil, nil))
 
-    init(id: Int, request: ImageRequest, decode: DecodeStage) {
+    init(id: Int, request: ImageRequest, decode: DecodeWorker) {
         self.id = id
         self.request = request
         self.decode = decode

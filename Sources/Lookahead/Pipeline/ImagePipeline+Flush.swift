@@ -16,7 +16,7 @@ extension ImagePipeline {
     /// Final images being encoded for the disk cache (``DiskCacheContent``) are waited for too. Loads still running
     /// keep going; what they store later is not waited for.
     public func flush() async {
-        await runner.stages.processedImage.flush()
+        await runner.flushFinalImages()
         await configuration.diskCache?.flush()
     }
 }

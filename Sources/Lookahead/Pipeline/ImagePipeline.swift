@@ -35,7 +35,7 @@ public final class ImagePipeline: Sendable {
     package let memoryCache: MemoryCache?
     /// Whether ``Configuration/imageIDFilter`` is set, read without copying the closure on every lookup.
     private let hasImageIDFilter: Bool
-    /// The task graph and the stages: where a request goes once it misses the memory cache.
+    /// The task graph and its workers: where a request goes once it misses the memory cache.
     let runner: PipelineRunner
     /// The URLs that failed recently; `nil` when ``Configuration/failureBackoff`` is off.
     let failureRecords: FailureRecords?
@@ -53,56 +53,7 @@ public final class ImagePipeline: Sendable {
         self.hostRecoveries = hostRecoveries
         let failureRecords = configuration.failureBackoff.map { FailureRecords(policy: $0, recoveries: hostRecoveries) }
         self.failureRecords = failureRecords
-        let executor = configuration.executor ?? DefaultPipelineExecutor()
-        let events = configuration.eventHandler
-        // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data stages.
-        let ioQueue = DispatchQueue(label: "Lookahead.ImagePipeline.io", qos: .userInitiated, attributes: .concurrent)
-        let stages = PipelineRunner.Stages(
-            fetch: FetchDataStage(
-                settings: FetchDataStage.Settings(configuration),
-                events: events,
-                failureRecords: failureRecords,
-                ioQueue: ioQueue,
-                executor: executor
-            ),
-            decode: DecodeStage(
-                decoders: configuration.decoders,
-                limits: ImageDecodingContext(
-                    maximumPixelCount: configuration.maximumPixelCount,
-                    maximumFrameCount: configuration.maximumAnimationFrameCount,
-                    maximumAnimationPixelCount: configuration.maximumAnimationPixelCount
-                ),
-                events: events,
-                failureRecords: failureRecords
-            ),
-            process: ProcessStage(),
-            processedImage: ProcessedImageStage(
-                diskCache: configuration.storesFinalImages ? configuration.diskCache : nil,
-                keepsOriginalData: configuration.diskCacheContent == .all,
-                decoders: configuration.decoders,
-                maximumPixelCount: configuration.maximumPixelCount,
-                events: events,
-                ioQueue: ioQueue,
-                encodeQueue: DispatchQueue(label: "Lookahead.ImagePipeline.encode", qos: .utility),
-                executor: executor
-            )
-        )
-        let graph = TaskGraph(
-            dataLoadLimit: configuration.dataLoadingConcurrency,
-            decodeLimit: configuration.decodingConcurrency,
-            backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
-                ?? max(1, configuration.dataLoadingConcurrency - 2),
-            isCoalescingEnabled: configuration.isCoalescingEnabled,
-            recordsEvents: events != nil
-        )
-        self.runner = PipelineRunner(
-            graph: graph,
-            stages: stages,
-            executor: executor,
-            memoryCache: configuration.memoryCache,
-            diskCache: configuration.diskCache,
-            events: events
-        )
+        self.runner = PipelineRunner(configuration: configuration, failureRecords: failureRecords)
     }
 
     /// Creates a pipeline, adjusting the default configuration in a closure.
@@ -298,7 +249,7 @@ public final class ImagePipeline: Sendable {
             return
         }
         let seed = processingSeed(for: request)
-        let processedImage = runner.stages.processedImage.use(for: request)
+        let processedImage = runner.finalImageUse(for: request)
         if !runner.submit(task, seed: seed, processedImage: processedImage) {
             task.finish(.failure(.pipelineInvalidated))
         }

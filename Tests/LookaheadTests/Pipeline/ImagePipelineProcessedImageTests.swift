@@ -31,7 +31,7 @@ import Testing
     private let thumbnail = ThumbnailOptions(maximumPixelSize: 16)
 
     private func stored(_ request: ImageRequest) -> Data? {
-        disk.cachedData(for: ProcessedImageStage.key(for: request))
+        disk.cachedData(for: FinalImageDiskStore.key(for: request))
     }
 
     @Test func aThumbnailIsStoredEncodedAndReadBackWithoutADownloadOrTheOriginal() async throws {
@@ -105,7 +105,7 @@ import Testing
 
     @Test func aBrokenEntryIsAMissThatIsRemovedAndMadeAgain() async throws {
         let request = ImageRequest(url: url, thumbnail: thumbnail)
-        disk.storeData(Data("not an image".utf8), for: ProcessedImageStage.key(for: request))
+        disk.storeData(Data("not an image".utf8), for: FinalImageDiskStore.key(for: request))
         let pipeline = makePipeline(.automatic)
         let response = try await pipeline.image(for: request)
         #expect(response.cacheType == nil && response.image.pixelWidth == 16)

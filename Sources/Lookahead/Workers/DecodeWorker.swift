@@ -8,7 +8,7 @@ import Foundation
 /// Decoding is also the verdict on the data: network data that decodes is stored in the disk cache (its
 /// ``DiskCacheTicket``) and clears its URL's failures; network data that does not counts as a failure of its URL
 /// and is never stored; disk data that does not is removed from the disk cache.
-struct DecodeStage: Sendable {
+struct DecodeWorker: Sendable {
     let decoders: [any ImageDecoding]
     /// The pixel and frame limits every decode is held to; a request adds its thumbnail.
     let limits: ImageDecodingContext

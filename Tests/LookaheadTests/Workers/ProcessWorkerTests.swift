@@ -6,7 +6,7 @@ import Testing
 
 @testable import Lookahead
 
-@Suite struct ProcessStageTests {
+@Suite struct ProcessWorkerTests {
     private struct Halve: ImageProcessing {
         var identifier: String { "halve" }
         func process(_ bitmap: Bitmap) throws -> Bitmap {
@@ -28,14 +28,14 @@ import Testing
 
     @Test func onlyTheLastProcessorRuns() throws {
         let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), processors: [Halve(), Halve()])
-        let output = try ProcessStage().run(input, for: request).get()
+        let output = try ProcessWorker().run(input, for: request).get()
         #expect(output.image.pixelWidth == 4 && output.image.pixelHeight == 2, "one halving: the first ran earlier")
         #expect(output.cacheType == .disk, "where the image came from is kept")
     }
 
     @Test func aFailingProcessorIsATypedError() {
         let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), processors: [Broken()])
-        guard case .failure(.processingFailed(let identifier, _)) = ProcessStage().run(input, for: request) else {
+        guard case .failure(.processingFailed(let identifier, _)) = ProcessWorker().run(input, for: request) else {
             Issue.record("expected processingFailed")
             return
         }

@@ -6,14 +6,14 @@ import Testing
 
 @testable import Lookahead
 
-@Suite struct DecodeStageTests {
+@Suite struct DecodeWorkerTests {
     let url = URL(string: "https://example.com/a.jpg")!
     let cache = DictionaryCache()
     let records = FailureRecords(policy: ImagePipeline.FailureBackoff(clock: ManualClock()))
     static let html = Data("<!DOCTYPE html><html><body>Sign in</body></html>".utf8)
 
-    private var stage: DecodeStage {
-        DecodeStage(
+    private var stage: DecodeWorker {
+        DecodeWorker(
             decoders: ImageDecoders.default,
             limits: ImageDecodingContext(
                 maximumPixelCount: 1 << 20,
@@ -68,9 +68,9 @@ import Testing
         }
         #expect(cache.removals == [url.absoluteString])
         #expect(records.check(ImageRequest(url: url)) == nil, "disk data says nothing about the server")
-        #expect(DecodeStage.refetches(after: error, of: data, for: ImageRequest(url: url)))
+        #expect(DecodeWorker.refetches(after: error, of: data, for: ImageRequest(url: url)))
         let cacheOnly = ImageRequest(url: url, options: [.returnCacheDataDontLoad])
-        #expect(!DecodeStage.refetches(after: error, of: data, for: cacheOnly), "not without the network")
+        #expect(!DecodeWorker.refetches(after: error, of: data, for: cacheOnly), "not without the network")
     }
 
     @Test func validationStoresCompleteImagesOnly() {

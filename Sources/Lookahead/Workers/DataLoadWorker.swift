@@ -8,7 +8,7 @@ import Foundation
 /// backoff, a kept prefix of an earlier download (resumed with `Range`), then the download itself, which feeds
 /// progressive previews and gives its slot back when it stalls. Downloaded data is not stored here: its
 /// ``DiskCacheTicket`` stores it once the decode stage has judged it an image.
-struct FetchDataStage: Sendable {
+struct DataLoadWorker: Sendable {
     /// The stage's slice of ``ImagePipeline/Configuration``.
     struct Settings: Sendable {
         var dataLoader: any DataLoading

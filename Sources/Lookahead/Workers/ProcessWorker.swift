@@ -5,7 +5,7 @@ import Foundation
 /// The process stage: applies a request's last processor to the image made for the request without it (the task
 /// graph chains one stage per processor, so `[p1]` and `[p1, p2]` share `p1`). An animation is processed frame by
 /// frame. Runs on a decode thread.
-struct ProcessStage: Sendable {
+struct ProcessWorker: Sendable {
     func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
         guard let processor = request.processors.last else { return .success(input) }
         let start = ContinuousClock.now

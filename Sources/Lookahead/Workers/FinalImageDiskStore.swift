@@ -4,7 +4,7 @@ import Foundation
 
 /// The processed-image stage: a request's final image (thumbnail, processors applied) kept encoded in the disk
 /// cache under the request's own key (``DiskCacheContent``), read back before anything is downloaded or decoded.
-struct ProcessedImageStage: Sendable {
+struct FinalImageDiskStore: Sendable {
     /// `nil` when final images are not kept: the content is original data, there is no disk cache, or the policy
     /// is ``DiskCachePolicy/httpSemantics`` (the server decides freshness, and only the original data carries its
     /// headers).

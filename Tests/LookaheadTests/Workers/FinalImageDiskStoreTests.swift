@@ -6,7 +6,7 @@ import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1))) struct ProcessedImageStageTests {
+@Suite(.timeLimit(.minutes(1))) struct FinalImageDiskStoreTests {
     let cache = DictionaryCache()
     let thumbnail = ImageRequest(
         url: URL(string: "https://example.com/a.jpg"),
@@ -14,13 +14,13 @@ import Testing
     )
 
     private func stage(content: DiskCacheContent = .automatic, policy: DiskCachePolicy = .cacheForever)
-        -> ProcessedImageStage
+        -> FinalImageDiskStore
     {
         // As the pipeline builds it from its configuration.
         var configuration = ImagePipeline.Configuration(diskCache: cache)
         configuration.diskCacheContent = content
         configuration.diskCachePolicy = policy
-        return ProcessedImageStage(
+        return FinalImageDiskStore(
             diskCache: configuration.storesFinalImages ? cache : nil,
             keepsOriginalData: content == .all,
             decoders: ImageDecoders.default,
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func anEntryThatDoesNotDecodeIsRemovedAndIsAMiss() async throws {
-        let key = ProcessedImageStage.key(for: thumbnail)
+        let key = FinalImageDiskStore.key(for: thumbnail)
         cache.storeData(Data("not an image".utf8), for: key)
         #expect(try await stage().run(thumbnail).get() == nil)
         #expect(cache.removals == [key])

@@ -6,7 +6,7 @@ import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1))) struct FetchDataStageTests {
+@Suite(.timeLimit(.minutes(1))) struct DataLoadWorkerTests {
     let url = URL(string: "https://example.com/a.jpg")!
     let cache = DictionaryCache()
     let recorder = RecordingReporter()
@@ -19,9 +19,9 @@ import Testing
         failureRecords: FailureRecords? = nil,
         maximumResponseSize: Int? = nil,
         accept: String? = nil
-    ) -> FetchDataStage {
-        FetchDataStage(
-            settings: FetchDataStage.Settings(
+    ) -> DataLoadWorker {
+        DataLoadWorker(
+            settings: DataLoadWorker.Settings(
                 dataLoader: loader,
                 diskCache: cache,
                 diskCachePolicy: policy,
