@@ -17,19 +17,25 @@ struct EngineBenchmark: AsyncParsableCommand {
     @Option(help: "Measured runs per scenario (the median and p95 are reported).")
     var runs = 15
 
-    @Option(help: "Run one scenario only, e.g. under perf: hit, start, graph, decode or prefetch-race.")
-    var only: String?
+    /// The scenarios, in the order they run.
+    enum Scenario: String, CaseIterable, ExpressibleByArgument {
+        case hit, start, graph, decode
+        case prefetchRace = "prefetch-race"
+    }
+
+    @Option(help: "Run one scenario only, e.g. under perf.")
+    var only: Scenario?
 
     func run() async throws {
         print(
             "lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs"
         )
         print("")
-        if only == nil || only == "hit" { cacheLookups() }
-        if only == nil || only == "start" { await startAndCancel() }
-        if only == nil || only == "graph" { graphAlone() }
-        if only == nil || only == "decode" { try decoding() }
-        if only == nil || only == "prefetch-race" { await prefetchStartThenStop() }
+        if only == nil || only == .hit { cacheLookups() }
+        if only == nil || only == .start { await startAndCancel() }
+        if only == nil || only == .graph { graphAlone() }
+        if only == nil || only == .decode { try decoding() }
+        if only == nil || only == .prefetchRace { await prefetchStartThenStop() }
     }
 
     // MARK: - Memory cache

@@ -37,8 +37,15 @@ struct ScrollBenchmark: ParsableCommand {
     @Option(help: "Frame rates to run, comma-separated.")
     var frameRates = "60,120"
 
-    @Option(help: "Trajectories to run, comma-separated (slowDrag, fling, directionChange, jumpToTop); all by default.")
-    var trajectories: String?
+    @Option(
+        help: ArgumentHelp(
+            "Trajectories to run, comma-separated; all by default.",
+            discussion: "Values: \(ScrollScenario.Trajectory.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "trajectory,…"
+        ),
+        transform: ScrollBenchmark.parseTrajectories
+    )
+    var trajectories: [ScrollScenario.Trajectory]?
 
     @Option(help: "Write the reports (every seed) as JSON to this file.")
     var json: String?
@@ -54,15 +61,6 @@ struct ScrollBenchmark: ParsableCommand {
             throw ValidationError("--latency takes MIN-MAX in milliseconds, e.g. 100-300")
         }
         let rates = frameRates.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let chosen =
-            try trajectories.map { list in
-                try list.split(separator: ",").map { name in
-                    guard let trajectory = ScrollScenario.Trajectory(rawValue: String(name)) else {
-                        throw ValidationError("unknown trajectory \(name)")
-                    }
-                    return trajectory
-                }
-            } ?? ScrollScenario.Trajectory.allCases
         var everyRun: [ScrollReport] = []
         var means: [ScrollReport] = []
         let seedList = (0..<UInt64(max(1, seeds))).map { seed &+ $0 }
@@ -75,13 +73,24 @@ struct ScrollBenchmark: ParsableCommand {
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
         print("downloads started, restarted (same URL again), cancelled, hitch ratio (ms of missed deadlines per s)")
         for frameRate in rates {
-            for trajectory in chosen {
+            for trajectory in trajectories ?? ScrollScenario.Trajectory.allCases {
                 let runs = simulate(trajectory, frameRate: frameRate, latency: range, seeds: seedList)
                 everyRun += runs.flatMap { $0 }
                 means += report(trajectory, frameRate: frameRate, runs: runs)
             }
         }
         try writeFiles(everyRun: everyRun, means: means.filter { $0.frameRate == rates.first }, seeds: seedList.count)
+    }
+
+    /// Parses `--trajectories`: names separated by commas.
+    static func parseTrajectories(_ text: String) throws -> [ScrollScenario.Trajectory] {
+        try text.split(separator: ",").map { name in
+            guard let trajectory = ScrollScenario.Trajectory(rawValue: String(name)) else {
+                let known = ScrollScenario.Trajectory.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("unknown trajectory \(name); the trajectories are \(known)")
+            }
+            return trajectory
+        }
     }
 
     /// Every strategy on one trajectory at one frame rate, once per seed: each seed's reports.

@@ -24,11 +24,17 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "Replay a scripted scroll and log events instead of drawing (for scripts, pipes and CI).")
     var headless = false
 
-    @Option(help: "Start in this layout: list or grid.")
-    var mode = "list"
+    @Option(help: "Start in this layout.")
+    var mode = GalleryMode.list
 
-    @Option(help: "Images as: auto, symbols (Unicode blocks, true colour), kitty, sixels or iterm2.")
-    var graphics = "auto"
+    @Option(
+        help: ArgumentHelp(
+            "How images are drawn.",
+            discussion: "auto: the best the terminal announces (kitty, iTerm2 or sixel graphics; never inside tmux "
+                + "or screen), else symbols. symbols: Unicode blocks in true colour, in every terminal."
+        )
+    )
+    var graphics = GraphicsChoice.auto
 
     @Option(
         help:
@@ -106,10 +112,6 @@ struct GalleryCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard GalleryMode(rawValue: mode) != nil else { throw ValidationError("--mode must be list or grid") }
-        guard graphics == "auto" || GraphicsMode(rawValue: graphics) != nil else {
-            throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
-        }
         if let failure = faults.validationFailure { throw ValidationError(failure) }
         guard (0...3600).contains(outage) else { throw ValidationError("--outage must be between 0 and 3600 seconds") }
         if let log, log != "pane" {
@@ -276,8 +278,8 @@ struct GalleryCommand: AsyncParsableCommand {
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
         var options = InteractiveGallery.Options()
-        options.mode = GalleryMode(rawValue: mode) ?? .list
-        options.graphics = graphics == "auto" ? GraphicsMode.detect() : GraphicsMode(rawValue: graphics) ?? .symbols
+        options.mode = mode
+        options.graphics = graphics.mode
         options.logLines = log == "pane" ? 6 : 0
         if let server, outage > 0 {
             let duration = Duration.milliseconds(Int64(outage * 1000))
@@ -445,4 +447,18 @@ struct GalleryCommand: AsyncParsableCommand {
 /// A failure reported as `Error: …` and exit status 1, without the usage text a `ValidationError` adds.
 struct GalleryFailure: Error, CustomStringConvertible {
     let description: String
+}
+
+extension GalleryMode: ExpressibleByArgument {}
+
+/// `--graphics`: a graphics mode, or `auto` for the one the terminal announces.
+enum GraphicsChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto
+    case symbols
+    case kitty
+    case sixels
+    case iterm2
+
+    /// The mode to draw with.
+    var mode: GraphicsMode { GraphicsMode(rawValue: rawValue) ?? GraphicsMode.detect() }
 }
