@@ -250,7 +250,7 @@ struct GalleryRenderer {
         // The key hints that fit, longest first; "? help" always does (the overlay lists every key).
         let text = " " + parts.joined(separator: " · ")
         let hints = [
-            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ retry · ? help",
+            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ open · ? help",
             "q quit · ? help", "? help",
         ]
         let room = layout.columns - 1

@@ -14,9 +14,12 @@ struct GalleryCommand: AsyncParsableCommand {
         commandName: "lookahead-gallery",
         abstract: "Scrolls a list of rows whose images load over real HTTP through the Lookahead pipeline.",
         discussion: """
-            In a terminal: a full-screen gallery. Keys: ↑↓ / j k move, ←→ / h l in the grid, PgUp/PgDn, Home/End, \
-            the mouse wheel, g list ⇄ grid, r refresh (lists the items again, empties the memory cache), \
-            Enter retries the selected failed image, q or Ctrl-C quits.
+            In a terminal: a full-screen gallery. Keys: ↑ ↓ ← → or k j h l move the selection; PgDn or Space, \
+            and PgUp, scroll a page; Home and End select the first and the last item; the mouse wheel scrolls; \
+            Enter opens the selected image in a detail view, or retries it if it failed; in the detail view, Esc \
+            or q goes back to the list and Enter retries a failed image; g switches between list and grid; r lists \
+            the items again and empties the memory cache; ? shows the keys (?, Esc or Enter closes them); q or \
+            Ctrl-C quits.
             With --headless (or when not in a terminal): a scripted scroll, logged line by line.
             """
     )
