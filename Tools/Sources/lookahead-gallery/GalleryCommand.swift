@@ -280,21 +280,12 @@ struct GalleryCommand: AsyncParsableCommand {
             log: galleryLog
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
-        var options = InteractiveGallery.Options()
-        options.mode = mode
-        options.graphics = graphics.mode
-        options.logLines = log == "pane" ? 6 : 0
-        if let server, outage > 0 {
-            let duration = Duration.milliseconds(Int64(outage * 1000))
-            server.startOutage(for: duration)
-            options.outageEnd = ContinuousClock.now.advanced(by: duration)
-        }
         let gallery = InteractiveGallery(
             pipeline: pipeline,
             items: items,
             terminal: Terminal(),
             log: galleryLog,
-            options: options
+            options: interactiveOptions(startingOutageOf: server)
         ) { () async throws(GallerySource.Failure) -> [GalleryItem] in
             try await itemSource.items()
         }
@@ -309,9 +300,28 @@ struct GalleryCommand: AsyncParsableCommand {
         pipeline.invalidate()
         await pipeline.flush()
         Self.leaveRunningUntilExit(server)
+        printSummary(summary, log: galleryLog, itemCount: items.count)
+    }
+
+    /// The interactive gallery's options; starts the embedded server's `--outage`, if any.
+    private func interactiveOptions(startingOutageOf server: FixtureServer?) -> InteractiveGallery.Options {
+        var options = InteractiveGallery.Options()
+        options.mode = mode
+        options.graphics = graphics.mode
+        options.logLines = log == "pane" ? 6 : 0
+        if let server, outage > 0 {
+            let duration = Duration.milliseconds(Int64(outage * 1000))
+            server.startOutage(for: duration)
+            options.outageEnd = ContinuousClock.now.advanced(by: duration)
+        }
+        return options
+    }
+
+    /// The line printed after the interactive gallery quits.
+    private func printSummary(_ summary: InteractiveGallery.Summary, log galleryLog: GalleryLog, itemCount: Int) {
         let counters = galleryLog.snapshot
         print(
-            "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
+            "Lookahead gallery: \(itemCount) items, \(counters.downloadsStarted) downloads "
                 + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsRestarted) restarted), "
                 + "failures: \(counters.failureSummary), "
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
@@ -351,25 +361,8 @@ struct GalleryCommand: AsyncParsableCommand {
             } else {
                 GalleryLog(isQuiet: quiet)
             }
-        // The rows come from --source, or from the embedded server: its media covers when it has photos (resized
-        // by the server to --image-size pixels wide), else its generated images. Rows evicted from the 100-image
-        // memory cache come back from the disk cache when the script scrolls back up.
-        let server: FixtureServer?
-        let urls: [URL]
         let parsedSource = try source.map { try GallerySource.parse($0, itemCount: rows) }
-        if let parsedSource {
-            server = nil
-            let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
-            urls = items.map { $0.imageURL(imageSize) }
-        } else {
-            let started = try await startServer(minimumMediaCount: rows)
-            server = started
-            urls = (1...max(1, rows)).map { number in
-                started.photoCount > 0
-                    ? started.coverURL(number, width: imageSize)
-                    : started.imageURL(number, width: imageSize, height: imageSize)
-            }
-        }
+        let (server, urls) = try await headlessURLs(of: parsedSource)
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
             diskSizeLimit: 100 << 20,
@@ -404,6 +397,23 @@ struct GalleryCommand: AsyncParsableCommand {
         await pipeline.flush()
         Self.leaveRunningUntilExit(server)
         printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
+    }
+
+    /// The headless run's rows: from --source, or from the embedded server (started here): its media covers when
+    /// it has photos (resized by the server to --image-size pixels wide), else its generated images. Rows evicted
+    /// from the 100-image memory cache come back from the disk cache when the script scrolls back up.
+    private func headlessURLs(of parsedSource: GallerySource?) async throws -> (FixtureServer?, [URL]) {
+        if let parsedSource {
+            let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
+            return (nil, items.map { $0.imageURL(imageSize) })
+        }
+        let started = try await startServer(minimumMediaCount: rows)
+        let urls = (1...max(1, rows)).map { number in
+            started.photoCount > 0
+                ? started.coverURL(number, width: imageSize)
+                : started.imageURL(number, width: imageSize, height: imageSize)
+        }
+        return (started, urls)
     }
 
     private func printSummary(_ summary: HeadlessGallery.Summary, log: GalleryLog, elapsed: Duration, rowCount: Int) {
