@@ -23,6 +23,8 @@ every line break starts a new line, and pyte keeps the cells' characters and
 their bold, italic, underline, strikethrough and reverse attributes, the 8
 standard colours, 256 colours and truecolour (38;5;n, 38;2;r;g;b and the 48
 forms; colon forms are turned into these first, as pyte 0.8 reads only ';').
+DCS, SOS, PM and APC strings (sixel and kitty images) are left out, as pyte 0.8
+would print them.
 pyte 0.8 has no dim or hidden attribute, and shows the bright colours 90-97 as
 bold standard ones; the gallery's captures (scripts/screenshot) use none of
 them. Wide characters (e.g. emoji) take two cells.
@@ -88,6 +90,8 @@ BOLD, ITALIC, UNDERLINE, REVERSE, STRIKE = (1 << i for i in range(5))
 
 # An SGR sequence with ':' sub-parameters (ITU T.416), which pyte 0.8 would print as text.
 COLON_SGR = re.compile(r"\x1b\[([0-9;]*:[0-9:;]*)m")
+# DCS, SOS, PM and APC strings (sixel and kitty images among them), which pyte 0.8 would print as text too.
+CONTROL_STRING = re.compile(r"\x1b[PX^_].*?(?:\x1b\\|\x07|(?=\n)|$)", re.S)
 
 
 def semicolon_sgr(match):
@@ -119,7 +123,8 @@ def colour(value, default):
 def read(text):
     """Runs the capture through pyte. Returns the screen, the capture's lines and
     the most cells a line used."""
-    text = COLON_SGR.sub(semicolon_sgr, text.replace("\r\n", "\n").replace("\r", ""))
+    text = CONTROL_STRING.sub("", text.replace("\r\n", "\n").replace("\r", ""))
+    text = COLON_SGR.sub(semicolon_sgr, text)
     lines = text.split("\n")
     if lines and not lines[-1]:
         lines.pop()
