@@ -15,17 +15,21 @@ read it from standard input:
 
 The screen is drawn on a fixed grid of --columns x --rows character cells
 (0 for either means "fit to the capture"), with a one-cell padding border and
-an optional window-style title bar (--title).
+an optional window-style title bar (--title). Lines past --rows and cells past
+--columns are left out.
 
-Supported: SGR reset, bold, dim, italic, underline, strikethrough, reverse,
-hidden; the 16 standard colours (30-37, 40-47, 90-97, 100-107, 39/49
-defaults), 256 colours (38;5;n / 48;5;n, xterm palette) and truecolour
-(38;2;r;g;b / 48;2;r;g;b), with ';' or ':' separators. Other CSI, OSC
-(e.g. hyperlinks), DCS and single-character escape sequences are skipped.
-Attributes carry over from one line to the next, as in tmux captures.
+The capture is read by pyte (Debian: python3-pyte), a VT100 terminal emulator:
+every line break starts a new line, and pyte keeps the cells' characters and
+their bold, italic, underline, strikethrough and reverse attributes, the 8
+standard colours, 256 colours and truecolour (38;5;n, 38;2;r;g;b and the 48
+forms; colon forms are turned into these first, as pyte 0.8 reads only ';').
+DCS, SOS, PM and APC strings (sixel and kitty images) are left out, as pyte 0.8
+would print them.
+pyte 0.8 has no dim or hidden attribute, and shows the bright colours 90-97 as
+bold standard ones; the gallery's captures (scripts/screenshot) use none of
+them. Wide characters (e.g. emoji) take two cells.
 
-Wide characters (East Asian width W or F, e.g. emoji) take two cells. Block
-elements (U+2580-U+259F), sextants and wedges (U+1FB00-U+1FB6F) and the
+Block elements (U+2580-U+259F), sextants and wedges (U+1FB00-U+1FB6F) and the
 corner triangles U+25E2-U+25E5 are drawn as exact rectangles and polygons, so
 images made of them (chafa output) have no seams between cells. Braille
 patterns use the font, or dots if the font lacks them. Other characters use
@@ -33,19 +37,23 @@ DejaVu Sans Mono (regular / bold / oblique), then DejaVu Sans; wide emoji use
 a colour emoji font when one is installed (Debian: fonts-noto-color-emoji);
 a small placeholder box stands for a glyph that no font has.
 
-Requires Python 3 and Pillow.
+Requires Python 3, Pillow and pyte (scripts/bootstrap installs python3-pil and
+python3-pyte).
 """
 
 import argparse
 import os
 import re
 import sys
-import unicodedata
 
 try:
     from PIL import Image, ImageDraw, ImageFont
 except ImportError:
-    sys.exit("ansi-to-png: Pillow is required (pip install Pillow)")
+    sys.exit("ansi-to-png: Pillow is required (apt-get install python3-pil)")
+try:
+    import pyte
+except ImportError:
+    sys.exit("ansi-to-png: pyte is required (apt-get install python3-pyte)")
 
 FONT_DIR = "/usr/share/fonts/truetype/dejavu"
 MONO = os.path.join(FONT_DIR, "DejaVuSansMono.ttf")
@@ -71,200 +79,79 @@ DEFAULT_BG = (0x1C, 0x1C, 0x1C)
 TITLE_BG = (0x2E, 0x2E, 0x2E)
 TITLE_FG = (0xB8, 0xB8, 0xB8)
 
-# xterm's default 16 colours.
-BASE16 = [
-    (0x00, 0x00, 0x00), (0xCD, 0x00, 0x00), (0x00, 0xCD, 0x00), (0xCD, 0xCD, 0x00),
-    (0x00, 0x00, 0xEE), (0xCD, 0x00, 0xCD), (0x00, 0xCD, 0xCD), (0xE5, 0xE5, 0xE5),
-    (0x7F, 0x7F, 0x7F), (0xFF, 0x00, 0x00), (0x00, 0xFF, 0x00), (0xFF, 0xFF, 0x00),
-    (0x5C, 0x5C, 0xFF), (0xFF, 0x00, 0xFF), (0x00, 0xFF, 0xFF), (0xFF, 0xFF, 0xFF),
-]
+# pyte's names of the 8 standard colours (xterm's values), in SGR order.
+NAMED = dict(zip(
+    ("black", "red", "green", "brown", "blue", "magenta", "cyan", "white"),
+    [(0x00, 0x00, 0x00), (0xCD, 0x00, 0x00), (0x00, 0xCD, 0x00), (0xCD, 0xCD, 0x00),
+     (0x00, 0x00, 0xEE), (0xCD, 0x00, 0xCD), (0x00, 0xCD, 0xCD), (0xE5, 0xE5, 0xE5)],
+))
+
+BOLD, ITALIC, UNDERLINE, REVERSE, STRIKE = (1 << i for i in range(5))
+
+# An SGR sequence with ':' sub-parameters (ITU T.416), which pyte 0.8 would print as text.
+COLON_SGR = re.compile(r"\x1b\[([0-9;]*:[0-9:;]*)m")
+# DCS, SOS, PM and APC strings (sixel and kitty images among them), which pyte 0.8 would print as text too.
+CONTROL_STRING = re.compile(r"\x1b[PX^_].*?(?:\x1b\\|\x07|(?=\n)|$)", re.S)
 
 
-def xterm256(n):
-    if n < 16:
-        return BASE16[n]
-    if n < 232:
-        n -= 16
-        levels = (0, 95, 135, 175, 215, 255)
-        return (levels[n // 36], levels[n // 6 % 6], levels[n % 6])
-    grey = 8 + 10 * (n - 232)
-    return (grey, grey, grey)
+def semicolon_sgr(match):
+    """The SGR sequence with its colon forms (38:2::r:g:b, 38:5:n, 4:3) in pyte's terms."""
+    fields = []
+    for field in match.group(1).split(";"):
+        parts = field.split(":")
+        if parts[0] in ("38", "48") and len(parts) >= 3 and parts[1] == "5":
+            fields += parts[:3]
+        elif parts[0] in ("38", "48") and len(parts) >= 5 and parts[1] == "2":
+            fields += parts[:2] + parts[-3:]  # with or without the colour space id
+        elif parts[0] not in ("58", "38", "48"):
+            fields.append(parts[0])  # 4:3 (curly underline) and the like: the attribute alone
+    return "\x1b[" + ";".join(f or "0" for f in fields) + "m" if fields else ""
 
 
-PALETTE = [xterm256(n) for n in range(256)]
-
-BOLD, DIM, ITALIC, UNDERLINE, BLINK, REVERSE, HIDDEN, STRIKE = (1 << i for i in range(8))
-
-
-class Style:
-    __slots__ = ("fg", "bg", "flags")
-
-    def __init__(self):
-        self.fg = None  # None = default colour
-        self.bg = None
-        self.flags = 0
-
-    def key(self):
-        return (self.fg, self.bg, self.flags)
+def colour(value, default):
+    """An RGB tuple for a pyte colour: "default", a standard colour's name, or "rrggbb"."""
+    if value in NAMED:
+        return NAMED[value]
+    if len(value) == 6:
+        try:
+            return tuple(int(value[k:k + 2], 16) for k in (0, 2, 4))
+        except ValueError:
+            pass
+    return default
 
 
-def parse_colour(params, i):
-    """Parses the extended colour starting at params[i] (the 38/48/58 code).
-
-    Returns (colour or None, index of the next unread parameter)."""
-    head = params[i]
-    if len(head) > 1:  # colon form: 38:5:n, 38:2:r:g:b or 38:2:cs:r:g:b
-        sub = head[1:]
-        if sub and sub[0] == 5 and len(sub) >= 2:
-            return PALETTE[sub[1] % 256], i + 1
-        if sub and sub[0] == 2 and len(sub) >= 4:
-            rgb = sub[-3:]
-            return tuple(min(max(v, 0), 255) for v in rgb), i + 1
-        return None, i + 1
-    if i + 1 < len(params):
-        mode = params[i + 1][0]
-        if mode == 5 and i + 2 < len(params):
-            return PALETTE[params[i + 2][0] % 256], i + 3
-        if mode == 2 and i + 4 < len(params):
-            rgb = [params[i + k][0] for k in (2, 3, 4)]
-            return tuple(min(max(v, 0), 255) for v in rgb), i + 5
-    return None, len(params)  # malformed: drop the rest of the sequence
+def read(text):
+    """Runs the capture through pyte. Returns the screen, the capture's lines and
+    the most cells a line used."""
+    text = CONTROL_STRING.sub("", text.replace("\r\n", "\n").replace("\r", ""))
+    text = COLON_SGR.sub(semicolon_sgr, text)
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    # Wide enough that nothing wraps and tall enough that nothing scrolls: cut when drawn.
+    screen = pyte.Screen(max(2 * len(line) for line in lines) + 1 if lines else 1, max(1, len(lines)))
+    screen.set_mode(pyte.modes.LNM)  # a line feed starts the next line at its first column
+    pyte.Stream(screen).feed("\n".join(lines))
+    used = max((max(screen.buffer[y].keys(), default=-1) + 1 for y in range(len(lines))), default=0)
+    return screen, len(lines), used
 
 
-def apply_sgr(style, text):
-    params = []
-    for field in text.split(";"):
-        params.append([int(v) if v.isdigit() else 0 for v in field.split(":")] or [0])
-    if not params:
-        params = [[0]]
-    i = 0
-    while i < len(params):
-        code = params[i][0]
-        if code == 0:
-            style.fg = style.bg = None
-            style.flags = 0
-        elif code == 1:
-            style.flags |= BOLD
-        elif code == 2:
-            style.flags |= DIM
-        elif code == 3:
-            style.flags |= ITALIC
-        elif code == 4:
-            sub = params[i][1:]
-            if sub and sub[0] == 0:
-                style.flags &= ~UNDERLINE
-            else:
-                style.flags |= UNDERLINE
-        elif code in (5, 6):
-            style.flags |= BLINK
-        elif code == 7:
-            style.flags |= REVERSE
-        elif code == 8:
-            style.flags |= HIDDEN
-        elif code == 9:
-            style.flags |= STRIKE
-        elif code == 21:
-            style.flags |= UNDERLINE  # double underline, drawn single
-        elif code == 22:
-            style.flags &= ~(BOLD | DIM)
-        elif code == 23:
-            style.flags &= ~ITALIC
-        elif code == 24:
-            style.flags &= ~UNDERLINE
-        elif code == 25:
-            style.flags &= ~BLINK
-        elif code == 27:
-            style.flags &= ~REVERSE
-        elif code == 28:
-            style.flags &= ~HIDDEN
-        elif code == 29:
-            style.flags &= ~STRIKE
-        elif 30 <= code <= 37:
-            style.fg = PALETTE[code - 30]
-        elif code in (38, 48, 58):
-            colour, i = parse_colour(params, i)
-            if code == 38 and colour is not None:
-                style.fg = colour
-            elif code == 48 and colour is not None:
-                style.bg = colour
-            continue
-        elif code == 39:
-            style.fg = None
-        elif 40 <= code <= 47:
-            style.bg = PALETTE[code - 40]
-        elif code == 49:
-            style.bg = None
-        elif 90 <= code <= 97:
-            style.fg = PALETTE[code - 90 + 8]
-        elif 100 <= code <= 107:
-            style.bg = PALETTE[code - 100 + 8]
-        # Anything else (fonts, overline, 59 underline colour, ...) is ignored.
-        i += 1
-
-
-# One token per match: an escape sequence, a line break, or a run of plain text.
-TOKEN = re.compile(
-    r"(?P<csi>(?:\x1b\[|\x9b)(?P<params>[0-?]*)(?P<inter>[ -/]*)(?P<final>[@-~]))"
-    r"|(?P<badcsi>(?:\x1b\[|\x9b)[ -?]*[@-~]?)"  # malformed: skipped up to its final byte
-    r"|(?P<str>(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f]).*?(?:\x07|\x1b\\|\x9c|(?=\n)|$))"
-    r"|(?P<esc>\x1b[ -/]*[0-~]?)"
-    r"|(?P<nl>\r?\n)"
-    r"|(?P<text>[^\x1b\x9b\x90\x98\x9d\x9e\x9f\n]+)",
-    re.S,
-)
-
-
-def char_width(ch):
-    cat = unicodedata.category(ch)
-    if cat in ("Mn", "Me") or ch in "\u200b\u200c\u200d\u2060\ufeff" or 0xFE00 <= ord(ch) <= 0xFE0F:
-        return 0
-    if cat == "Cf":
-        return 0
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
-        return 2
-    return 1
-
-
-def parse(text):
-    """Returns a list of rows; each row is a list of cells (str, fg, bg, flags).
-
-    A wide character's second cell holds the string "" (continuation)."""
-    rows = [[]]
-    style = Style()
-    for m in TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "csi":
-            private = m.group("params")[:1] in ("<", "=", ">", "?")
-            if m.group("final") == "m" and not m.group("inter") and not private:
-                apply_sgr(style, m.group("params"))
-        elif kind == "nl":
-            rows.append([])
-        elif kind == "text":
-            row = rows[-1]
-            for ch in m.group(0):
-                o = ord(ch)
-                if ch == "\t":
-                    for _ in range(8 - len(row) % 8):
-                        row.append((" ",) + style.key())
-                    continue
-                if ch == "\r":
-                    continue
-                if o < 0x20 or 0x7F <= o < 0xA0:
-                    continue
-                w = char_width(ch)
-                if w == 0:
-                    # Combining marks join the previous character; joiners and
-                    # variation selectors are dropped.
-                    if unicodedata.category(ch) in ("Mn", "Me") and row and row[-1][0]:
-                        row[-1] = (row[-1][0] + ch,) + row[-1][1:]
-                    continue
-                row.append((ch,) + style.key())
-                if w == 2:
-                    row.append(("",) + style.key())
-        # str / esc sequences are skipped
-    if rows and not rows[-1]:
-        rows.pop()
-    return rows
+def cells(screen, columns, rows):
+    """The first rows x columns cells: a list of rows, each a list of (text, fg,
+    bg, flags) with None for the default colours; a wide character's second cell
+    holds "" (pyte's convention)."""
+    result = []
+    for y in range(min(rows, screen.lines)):
+        line = screen.buffer[y]
+        row = []
+        for x in range(columns):
+            char = line[x]
+            flags = ((BOLD if char.bold else 0) | (ITALIC if char.italics else 0)
+                     | (UNDERLINE if char.underscore else 0) | (REVERSE if char.reverse else 0)
+                     | (STRIKE if char.strikethrough else 0))
+            row.append((char.data, colour(char.fg, None), colour(char.bg, None), flags))
+        result.append(row)
+    return result
 
 
 def blend(a, b, t):
@@ -519,13 +406,11 @@ def render(rows, columns, rows_count, font_size, title, fg_default, bg_default):
             bg = bg if bg is not None else bg_default
             if flags & REVERSE:
                 fg, bg = bg, fg
-            if flags & DIM:
-                fg = blend(fg, bg, 0.5)
             if text == "":
                 continue  # continuation of a wide character: background already drawn
             span = 2 if c + 1 < len(row) and c + 1 < columns and row[c + 1][0] == "" else 1
             rect(draw, x, y, x + span * cell_w, y + cell_h, bg)
-            if flags & HIDDEN or text == " ":
+            if text == " ":
                 if flags & (UNDERLINE | STRIKE):
                     deferred.append((x, y, span, "", fg, flags))
                 continue
@@ -624,18 +509,18 @@ def main(argv=None):
         print("ansi-to-png: %s looks like a binary file, not a terminal capture" % args.capture, file=sys.stderr)
         return 1
 
-    rows = parse(text)
-    used = max((len(row) for row in rows), default=0)
+    screen, lines, used = read(text)
     columns = args.columns or max(1, used)
-    rows_count = args.rows or max(1, len(rows))
-    if len(rows) > rows_count:
-        print("ansi-to-png: warning: capture has %d lines, keeping the first %d" % (len(rows), rows_count),
+    rows_count = args.rows or max(1, lines)
+    if lines > rows_count:
+        print("ansi-to-png: warning: capture has %d lines, keeping the first %d" % (lines, rows_count),
               file=sys.stderr)
     if used > columns:
         print("ansi-to-png: warning: capture has lines of %d cells, cutting at %d" % (used, columns),
               file=sys.stderr)
 
-    image = render(rows, columns, rows_count, args.font_size, args.title, args.foreground, args.background)
+    image = render(cells(screen, columns, rows_count), columns, rows_count, args.font_size, args.title,
+                   args.foreground, args.background)
     try:
         image.save(args.output, format="PNG", optimize=True)
     except (OSError, ValueError) as error:

@@ -25,6 +25,14 @@ extension FixtureRoutes {
     /// | `no-credentials` | a 64×64 JPEG, or 403 when the request carries `Authorization` or `Cookie` |
     /// | `needs-token?token=` | a 64×64 JPEG for `Authorization: Bearer {token}`, else 401 |
     func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
+        registerHostileRedirects(on: router)
+        registerHostileSizes(on: router)
+        registerHostileCredentials(on: router)
+        registerHostileStalls(on: router)
+    }
+
+    /// `redirect`, `redirect-loop`, `redirect-to` and `endless`.
+    private func registerHostileRedirects(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/redirect/{hops}") { request, context in
             try await redirect(request, context: context)
         }
@@ -38,6 +46,10 @@ extension FixtureRoutes {
         router.get("/hostile/endless") { _, context in
             Self.endless(context: context)
         }
+    }
+
+    /// `gzip-bomb`, `declared-huge` and `many-headers`.
+    private func registerHostileSizes(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/gzip-bomb") { request, _ in
             let size = Self.integer(request.uri.queryParameters.get("mb"), default: 1024, in: 1...(16 << 10)) ?? 1024
             let body = ByteBuffer(bytes: CompressionBomb.gzip(mebibytes: size))
@@ -75,6 +87,10 @@ extension FixtureRoutes {
             }
             return response
         }
+    }
+
+    /// `no-credentials` and `needs-token`.
+    private func registerHostileCredentials(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/no-credentials") { request, _ in
             if request.headers[.authorization] != nil || request.headers[.cookie] != nil {
                 return Self.text(.forbidden, "credentials reached this host\n")
@@ -92,6 +108,10 @@ extension FixtureRoutes {
             let jpeg = try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85))
             return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: jpeg))
         }
+    }
+
+    /// `short-body`, `trickle`, `stall-headers` and `stall-body`.
+    private func registerHostileStalls(on router: Router<FixtureRequestContext>) {
         router.get("/hostile/short-body") { request, context in
             try await shortBody(request, context: context)
         }

@@ -124,19 +124,7 @@ public final class FixtureServer: Sendable {
             }
         }
 
-        let port: Int
-        do {
-            port = try await signal.wait()
-        } catch {
-            serverTask.cancel()
-            await serverTask.value
-            throw error
-        }
-        guard let baseURL = makeBaseURL(host: configuration.host, port: port) else {
-            serverTask.cancel()
-            await serverTask.value
-            throw .startFailed(reason: "host \(configuration.host) cannot be used in a URL")
-        }
+        let (port, baseURL) = try await listening(signal, serverTask: serverTask, host: configuration.host)
         return FixtureServer(
             configuration: configuration,
             port: port,
@@ -148,6 +136,28 @@ public final class FixtureServer: Sendable {
             outage: outage,
             serverTask: serverTask
         )
+    }
+
+    /// Waits until the server listens: its port and base URL. When it cannot, stops it and throws.
+    private static func listening(
+        _ signal: StartupSignal,
+        serverTask: Task<Void, Never>,
+        host: String
+    ) async throws(Error) -> (Int, URL) {
+        let port: Int
+        do {
+            port = try await signal.wait()
+        } catch {
+            serverTask.cancel()
+            await serverTask.value
+            throw error
+        }
+        guard let baseURL = makeBaseURL(host: host, port: port) else {
+            serverTask.cancel()
+            await serverTask.value
+            throw .startFailed(reason: "host \(host) cannot be used in a URL")
+        }
+        return (port, baseURL)
     }
 
     /// Stops the server and returns once it has shut down. Calling it again does nothing.

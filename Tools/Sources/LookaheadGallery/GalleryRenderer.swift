@@ -35,58 +35,20 @@ struct GalleryRenderer {
         let layout = navigator.layout
         var screen = blankScreen(layout)
         let offset = navigator.drawOffset
-        let content = 0..<layout.contentHeight
         var graphics: [FrameWriter.Graphic] = []
         for item in navigator.visibleItems {
             let origin = layout.origin(of: item)
             let y = origin.y - offset
             let cell = cells.cell(showing: item)
-            let middle = y + layout.imageLines / 2
-            // The image, or its placeholder.
-            switch cell?.display {
-            case .image(let art?, _, _):
-                screen.draw(art, x: origin.x, y: y, visibleRows: content)
-            case .image(nil, let text?, _):
-                clipFill(&screen, x: origin.x, y: y, layout: layout, color: options.background)
-                if y >= 0, y + layout.imageLines <= layout.contentHeight, !navigator.isAnimating, let cell {
-                    graphics.append(FrameWriter.Graphic(id: cell.index, x: origin.x, y: y, text: text))
-                }
-            case .failed:
-                clipFill(&screen, x: origin.x, y: y, layout: layout, color: Self.placeholder)
-                if content.contains(middle) {
-                    screen.put(
-                        "✗",
-                        x: origin.x + layout.imageColumns / 2,
-                        y: middle,
-                        foreground: Self.failure,
-                        background: Self.placeholder
-                    )
-                }
-            default:
-                clipFill(&screen, x: origin.x, y: y, layout: layout, color: Self.placeholder)
-                if content.contains(middle), let progress = cell?.progress, let expected = progress.expected,
-                    expected > 0, layout.imageColumns >= 6
-                {
-                    // A download under way: how much of it has arrived, across the tile.
-                    let width = layout.imageColumns - 2
-                    let filled = Int(Double(width) * min(1, Double(progress.received) / Double(expected)))
-                    screen.put(
-                        String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled),
-                        x: origin.x + 1,
-                        y: middle,
-                        foreground: Self.progressColor,
-                        background: Self.placeholder
-                    )
-                } else if content.contains(middle) {
-                    let glyph = Self.spinner[(spinnerPhase + item) % Self.spinner.count]
-                    screen.put(
-                        String(glyph),
-                        x: origin.x + layout.imageColumns / 2,
-                        y: middle,
-                        foreground: Self.dim,
-                        background: Self.placeholder
-                    )
-                }
+            if let graphic = drawTile(
+                &screen,
+                item: item,
+                cell: cell,
+                origin: (origin.x, y),
+                navigator: navigator,
+                spinnerPhase: spinnerPhase
+            ) {
+                graphics.append(graphic)
             }
             drawCaption(
                 &screen,
@@ -100,6 +62,67 @@ struct GalleryRenderer {
         drawLogPane(&screen, layout: layout)
         drawStatusLine(&screen, navigator: navigator, cells: cells, notice: notice, lateFrames: lateFrames)
         return FrameWriter.Frame(screen: screen, graphics: graphics)
+    }
+
+    /// An item's image, or its placeholder (with its download's progress, a spinner or a failure's ✗), on screen
+    /// from `origin`. Returns the terminal graphic to place, for an image drawn with terminal graphics.
+    private func drawTile(
+        _ screen: inout ScreenBuffer,
+        item: Int,
+        cell: GalleryCells.Cell?,
+        origin: (x: Int, y: Int),
+        navigator: GalleryNavigator,
+        spinnerPhase: Int
+    ) -> FrameWriter.Graphic? {
+        let layout = navigator.layout
+        let (x, y) = origin
+        let content = 0..<layout.contentHeight
+        let middle = y + layout.imageLines / 2
+        switch cell?.display {
+        case .image(let art?, _, _):
+            screen.draw(art, x: x, y: y, visibleRows: content)
+        case .image(nil, let text?, _):
+            clipFill(&screen, x: x, y: y, layout: layout, color: options.background)
+            if y >= 0, y + layout.imageLines <= layout.contentHeight, !navigator.isAnimating, let cell {
+                return FrameWriter.Graphic(id: cell.index, x: x, y: y, text: text)
+            }
+        case .failed:
+            clipFill(&screen, x: x, y: y, layout: layout, color: Self.placeholder)
+            if content.contains(middle) {
+                screen.put(
+                    "✗",
+                    x: x + layout.imageColumns / 2,
+                    y: middle,
+                    foreground: Self.failure,
+                    background: Self.placeholder
+                )
+            }
+        default:
+            clipFill(&screen, x: x, y: y, layout: layout, color: Self.placeholder)
+            guard content.contains(middle) else { break }
+            if let progress = cell?.progress, let expected = progress.expected, expected > 0, layout.imageColumns >= 6 {
+                // A download under way: how much of it has arrived, across the tile.
+                let width = layout.imageColumns - 2
+                let filled = Int(Double(width) * min(1, Double(progress.received) / Double(expected)))
+                screen.put(
+                    String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled),
+                    x: x + 1,
+                    y: middle,
+                    foreground: Self.progressColor,
+                    background: Self.placeholder
+                )
+            } else {
+                let glyph = Self.spinner[(spinnerPhase + item) % Self.spinner.count]
+                screen.put(
+                    String(glyph),
+                    x: x + layout.imageColumns / 2,
+                    y: middle,
+                    foreground: Self.dim,
+                    background: Self.placeholder
+                )
+            }
+        }
+        return nil
     }
 
     /// A screen of the gallery's size, cleared to its background.
@@ -131,75 +154,96 @@ struct GalleryRenderer {
         items: [GalleryItem]
     ) {
         let layout = navigator.layout
-        let content = 0..<layout.contentHeight
         let selected = item == navigator.selection
-        let title = layout.mode == .list ? "Hello \(item + 1)" : items[item].title
-        let detail: String
-        var detailColor = Self.dim
-        switch cell?.display {
-        case .image where cell?.isPreview == true:
-            detail = "sharpening… (progressive JPEG)"
-        case .image(_, _, let cache):
-            detail =
-                Self.sourceLabel(cache)
-                + (cell?.request?.url.flatMap(log.downloadedBytes(of:)).map { " · \(($0 + 1023) / 1024) KB" } ?? "")
-        case .failed(let message, let retryable):
-            detail = retryable ? "✗ \(message) — Enter retries" : "✗ \(message)"
-            detailColor = Self.failure
-        default:
-            detail = "loading…"
-        }
-        let background = options.background
         switch layout.mode {
         case .list:
-            let x = origin.x + layout.imageColumns + 2
-            let titleLine = origin.y + max(0, layout.imageLines / 2 - 1)
-            if content.contains(titleLine) {
-                screen.put(
-                    title,
-                    x: x,
-                    y: titleLine,
-                    limit: layout.columns - x - 1,
-                    background: background,
-                    bold: true,
-                    reversed: selected
-                )
-                if let subtitle = Self.subtitle(of: items[item].title, row: item + 1) {
-                    screen.put(
-                        "  " + subtitle,
-                        x: x + title.count,
-                        y: titleLine,
-                        limit: layout.columns - x - title.count - 1,
-                        foreground: Self.dim,
-                        background: background
-                    )
-                }
-            }
-            if content.contains(titleLine + 1) {
-                screen.put(
-                    detail,
-                    x: x,
-                    y: titleLine + 1,
-                    limit: layout.columns - x - 1,
-                    foreground: detailColor,
-                    background: background
-                )
-            }
+            drawListCaption(
+                &screen,
+                title: "Hello \(item + 1)",
+                subtitle: Self.subtitle(of: items[item].title, row: item + 1),
+                detail: captionDetail(of: cell),
+                origin: origin,
+                layout: layout,
+                selected: selected
+            )
         case .grid:
             let y = origin.y + layout.imageLines
-            guard content.contains(y) else { return }
+            guard (0..<layout.contentHeight).contains(y) else { return }
             // A failed tile keeps its name, in the failure colour; the ✗ on the tile says what happened.
             let failed: Bool
             if case .failed = cell?.display { failed = true } else { failed = false }
             screen.put(
-                title,
+                items[item].title,
                 x: origin.x,
                 y: y,
                 limit: layout.imageColumns,
                 foreground: failed ? Self.failure : nil,
-                background: background,
+                background: options.background,
                 reversed: selected
             )
+        }
+    }
+
+    /// A list row's caption, beside its image: the title (and the rest of the item's title, dimmed), then the
+    /// detail line under it.
+    private func drawListCaption(
+        _ screen: inout ScreenBuffer,
+        title: String,
+        subtitle: String?,
+        detail: (text: String, color: RGB),
+        origin: (x: Int, y: Int),
+        layout: GalleryLayout,
+        selected: Bool
+    ) {
+        let content = 0..<layout.contentHeight
+        let background = options.background
+        let x = origin.x + layout.imageColumns + 2
+        let titleLine = origin.y + max(0, layout.imageLines / 2 - 1)
+        if content.contains(titleLine) {
+            screen.put(
+                title,
+                x: x,
+                y: titleLine,
+                limit: layout.columns - x - 1,
+                background: background,
+                bold: true,
+                reversed: selected
+            )
+            if let subtitle {
+                screen.put(
+                    "  " + subtitle,
+                    x: x + title.count,
+                    y: titleLine,
+                    limit: layout.columns - x - title.count - 1,
+                    foreground: Self.dim,
+                    background: background
+                )
+            }
+        }
+        if content.contains(titleLine + 1) {
+            screen.put(
+                detail.text,
+                x: x,
+                y: titleLine + 1,
+                limit: layout.columns - x - 1,
+                foreground: detail.color,
+                background: background
+            )
+        }
+    }
+
+    /// The caption's second line: where the image came from and its size, what it waits for, or why it failed.
+    private func captionDetail(of cell: GalleryCells.Cell?) -> (String, RGB) {
+        switch cell?.display {
+        case .image where cell?.isPreview == true:
+            return ("sharpening… (progressive JPEG)", Self.dim)
+        case .image(_, _, let cache):
+            let size = cell?.request?.url.flatMap(log.downloadedBytes(of:)).map { " · \(($0 + 1023) / 1024) KB" }
+            return (Self.sourceLabel(cache) + (size ?? ""), Self.dim)
+        case .failed(let message, let retryable):
+            return (retryable ? "✗ \(message) — Enter retries" : "✗ \(message)", Self.failure)
+        default:
+            return ("loading…", Self.dim)
         }
     }
 
@@ -250,7 +294,7 @@ struct GalleryRenderer {
         // The key hints that fit, longest first; "? help" always does (the overlay lists every key).
         let text = " " + parts.joined(separator: " · ")
         let hints = [
-            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ retry · ? help",
+            "q quit · g \(layout.mode == .list ? "grid" : "list") · r refresh · ⏎ open · ? help",
             "q quit · ? help", "? help",
         ]
         let room = layout.columns - 1

@@ -101,68 +101,18 @@ public final class InteractiveGallery: @unchecked Sendable {
             let now = clock.now
             let elapsed = last.duration(to: now)
             last = now
-            let (keepRunning, changed) = handleMessages()
-            running = keepRunning
-            needsDraw = needsDraw || changed
-            if terminal.takeResize(), let size = Terminal.size() {
-                var layout = navigator.layout
-                layout.columns = max(1, size.columns)
-                layout.rows = max(1, size.rows)
-                relayout(layout)
-                needsDraw = true
-            }
-            if navigator.advance(by: elapsed.seconds) {
-                needsDraw = true
-                if options.graphics != .symbols { writer.previous = nil }  // pixels do not scroll with the text
-            }
-            let binding = cells.bindVisibleItems(of: navigator)
-            writer.forgetGraphics(ofCells: binding.unbound)
-            if binding.changed { needsDraw = true }
-            if summary.outageRecovery == nil, let end = options.outageEnd, now >= end,
-                cells.isShowingImages(of: navigator.visibleItems)
-            {
-                let seconds = end.duration(to: now).seconds
-                summary.outageRecovery = seconds
-                log.line("🌐 Every visible image shown \(String(format: "%.1f", seconds)) s after the outage ended")
-            }
-            // The spinner turns at 10 Hz, and only while a visible cell waits for its image.
-            let phase = Int(start.duration(to: now).seconds * 10)
-            if phase != spinnerPhase, isWaitingForVisibleImages { needsDraw = true }
-            spinnerPhase = phase
-            if log.changeCount != drawnLogChanges { needsDraw = true }
-            // An animation in the detail view: its next frame, when due.
-            let animation = advanceDetailAnimation(now: now)
-            if animation.changed { needsDraw = true }
+            let update = update(now: now, elapsed: elapsed)
+            running = update.running
+            needsDraw = needsDraw || update.changed
             // Nothing changed: no frame. An idle gallery draws nothing and waits for a message (a key, a load).
             if needsDraw, running {
                 if !drewLast { deadline = now }
-                drawnLogChanges = log.changeCount
-                draw()
+                drawFrame(startedAt: now, frame: frame, deadline: &deadline)
                 needsDraw = false
-                summary.frames += 1
-                deadline = deadline.advanced(by: frame)
-                let after = clock.now
-                if summary.frameWork.count < 1_000_000 {
-                    summary.frameWork.append(now.duration(to: after).seconds * 1000)
-                }
-                // Late: the frame's work ran past the next frame's start, so the screen skipped a frame.
-                if after > deadline.advanced(by: frame) {
-                    summary.lateFrames += 1
-                    deadline = after
-                }
                 drewLast = true
-                // At most one frame per frame interval, however many messages arrive.
-                if after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
             } else if running {
                 drewLast = false
-                if navigator.isAnimating {
-                    Thread.sleep(forTimeInterval: frame.seconds)
-                } else {
-                    // Resizes are a flag (SIGWINCH), log lines are not messages: look again within 250 ms.
-                    // A playing animation wakes the loop when its next frame is due.
-                    let timeout: Duration = isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250)
-                    inbox.wait(timeout: min(timeout, max(.milliseconds(1), animation.nextIn ?? timeout)))
-                }
+                waitForWork(frame: frame, animationDue: update.animationDue)
             }
         }
         stop.set()
@@ -171,6 +121,83 @@ public final class InteractiveGallery: @unchecked Sendable {
         summary.failures = cells.failures
         summary.writeTime = writer.writeTime
         return summary
+    }
+
+    /// What happened since the last turn of the loop: the messages, a resize, the scroll's easing, the cells bound
+    /// to the visible items, the outage's end, the spinner, the log and the detail view's animation. `running` is
+    /// `false` to quit; `changed` whether the screen needs a frame; `animationDue` when the animation's next frame
+    /// is.
+    private func update(now: ContinuousClock.Instant, elapsed: Duration) -> (
+        running: Bool, changed: Bool, animationDue: Duration?
+    ) {
+        let running: Bool
+        var changed: Bool
+        (running, changed) = handleMessages()
+        if terminal.takeResize(), let size = Terminal.size() {
+            var layout = navigator.layout
+            layout.columns = max(1, size.columns)
+            layout.rows = max(1, size.rows)
+            relayout(layout)
+            changed = true
+        }
+        if navigator.advance(by: elapsed.seconds) {
+            changed = true
+            if options.graphics != .symbols { writer.previous = nil }  // pixels do not scroll with the text
+        }
+        let binding = cells.bindVisibleItems(of: navigator)
+        writer.forgetGraphics(ofCells: binding.unbound)
+        if binding.changed { changed = true }
+        if summary.outageRecovery == nil, let end = options.outageEnd, now >= end,
+            cells.isShowingImages(of: navigator.visibleItems)
+        {
+            let seconds = end.duration(to: now).seconds
+            summary.outageRecovery = seconds
+            log.line("🌐 Every visible image shown \(String(format: "%.1f", seconds)) s after the outage ended")
+        }
+        // The spinner turns at 10 Hz, and only while a visible cell waits for its image.
+        let phase = Int(start.duration(to: now).seconds * 10)
+        if phase != spinnerPhase, isWaitingForVisibleImages { changed = true }
+        spinnerPhase = phase
+        if log.changeCount != drawnLogChanges { changed = true }
+        // An animation in the detail view: its next frame, when due.
+        let animation = advanceDetailAnimation(now: now)
+        if animation.changed { changed = true }
+        return (running, changed, animation.nextIn)
+    }
+
+    /// Draws a frame started at `now`, counts it (and whether it was late), then sleeps until `deadline`: at most
+    /// one frame per frame interval, however many messages arrive.
+    private func drawFrame(
+        startedAt now: ContinuousClock.Instant,
+        frame: Duration,
+        deadline: inout ContinuousClock.Instant
+    ) {
+        drawnLogChanges = log.changeCount
+        draw()
+        summary.frames += 1
+        deadline = deadline.advanced(by: frame)
+        let after = ContinuousClock.now
+        if summary.frameWork.count < 1_000_000 {
+            summary.frameWork.append(now.duration(to: after).seconds * 1000)
+        }
+        // Late: the frame's work ran past the next frame's start, so the screen skipped a frame.
+        if after > deadline.advanced(by: frame) {
+            summary.lateFrames += 1
+            deadline = after
+        }
+        if after < deadline { Thread.sleep(forTimeInterval: after.duration(to: deadline).seconds) }
+    }
+
+    /// No frame to draw: waits a frame while the scroll eases, else for a message.
+    private func waitForWork(frame: Duration, animationDue: Duration?) {
+        if navigator.isAnimating {
+            Thread.sleep(forTimeInterval: frame.seconds)
+        } else {
+            // Resizes are a flag (SIGWINCH), log lines are not messages: look again within 250 ms.
+            // A playing animation wakes the loop when its next frame is due.
+            let timeout: Duration = isWaitingForVisibleImages ? .milliseconds(100) : .milliseconds(250)
+            inbox.wait(timeout: min(timeout, max(.milliseconds(1), animationDue ?? timeout)))
+        }
     }
 
     // MARK: - Messages

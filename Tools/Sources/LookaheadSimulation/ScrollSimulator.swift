@@ -76,27 +76,9 @@ private final class Simulation: @unchecked Sendable {
         self.time = time
         let network = SimulatedNetwork(scenario: scenario, time: time, body: ScrollSimulator.body)
         self.network = network
-        var configuration = ImagePipeline.Configuration(
-            dataLoader: network,
-            memoryCache: MemoryCache(
-                costLimit: .max / 2,
-                countLimit: scenario.memoryCacheCount,
-                entryCostLimit: .max / 2
-            ),
-            diskCache: nil
+        let pipeline = ImagePipeline(
+            configuration: Self.configuration(scenario: scenario, strategy: strategy, network: network, time: time)
         )
-        configuration.executor = time
-        configuration.dataLoadingConcurrency = scenario.connectionLimit
-        configuration.decodingConcurrency = 2
-        configuration.stalledDownloadInterval = nil
-        configuration.failureBackoff = nil
-        configuration.dataLoadTimeout = nil
-        configuration.dataLoadIdleTimeout = nil
-        if strategy != .lookahead {
-            // The peers have no background slots: a prefetch may take every connection.
-            configuration.maximumBackgroundDataLoads = scenario.connectionLimit
-        }
-        let pipeline = ImagePipeline(configuration: configuration)
         self.pipeline = pipeline
         let deferred: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
             time.schedule(after: .zero, work)
@@ -128,6 +110,36 @@ private final class Simulation: @unchecked Sendable {
         self.requests = (0..<scenario.rows).map { ImageRequest(url: URL(string: "sim://rows/\($0)")) }
         let cellCount = Int(scenario.viewportRows.rounded(.up)) + 2
         self.cells = (0..<cellCount).map { _ in Cell(slot: ImageSlot(pipeline: pipeline) { _ in }, row: nil) }
+    }
+
+    /// The pipeline of a run: the simulated network and virtual time, no disk cache, no timeouts or backoff.
+    private static func configuration(
+        scenario: ScrollScenario,
+        strategy: ScrollStrategy,
+        network: SimulatedNetwork,
+        time: VirtualTime
+    ) -> ImagePipeline.Configuration {
+        var configuration = ImagePipeline.Configuration(
+            dataLoader: network,
+            memoryCache: MemoryCache(
+                costLimit: .max / 2,
+                countLimit: scenario.memoryCacheCount,
+                entryCostLimit: .max / 2
+            ),
+            diskCache: nil
+        )
+        configuration.executor = time
+        configuration.dataLoadingConcurrency = scenario.connectionLimit
+        configuration.decodingConcurrency = 2
+        configuration.stalledDownloadInterval = nil
+        configuration.failureBackoff = nil
+        configuration.dataLoadTimeout = nil
+        configuration.dataLoadIdleTimeout = nil
+        if strategy != .lookahead {
+            // The peers have no background slots: a prefetch may take every connection.
+            configuration.maximumBackgroundDataLoads = scenario.connectionLimit
+        }
+        return configuration
     }
 
     // MARK: - The frame loop

@@ -93,10 +93,75 @@ enum PhotoThumbnailBenchmark {
 
     /// Prints one row per photo and the overall ratios (sums of CPU time per image).
     static func report(_ figures: [ThumbnailFigures], figureID: String, subject: String) {
-        func ms(_ value: Double?) -> String { value.map { String(format: "%7.2f", $0 * 1e3) } ?? "    n/a" }
-        func ratio(_ ours: Double, _ peer: Double?) -> String {
-            peer.map { String(format: "%6.2f×", ours / $0) } ?? "    n/a"
+        printRows(figures)
+        let totals = Totals(figures)
+        printOverall(figures, totals)
+        let count = Double(max(figures.count, 1))
+        var peers: [BenchFigure.Peer] = [
+            .init(
+                name: totals.tjbench == nil ? "1/8-scale decode alone" : "tjbench -scale 1/8",
+                value: (totals.tjbench ?? totals.eighth) / count * 1e3
+            ),
+            .init(name: "decode alone at Lookahead's n/8 scale", value: totals.sameScale / count * 1e3),
+        ]
+        if let own = totals.tjbenchOwnScale {
+            peers.insert(.init(name: "tjbench at Lookahead's n/8 scale", value: own / count * 1e3), at: 0)
         }
+        if let vips = totals.vips { peers.append(.init(name: "vipsthumbnail", value: vips / count * 1e3)) }
+        if let pillow = totals.pillow {
+            peers.append(.init(name: "Pillow draft + LANCZOS", value: pillow / count * 1e3))
+        }
+        let ours = totals.ours
+        BenchFigure(
+            id: figureID,
+            title: "\(subject.prefix(1).uppercased() + subject.dropFirst()) → 256 px thumbnail, CPU per image",
+            unit: "ms",
+            lookahead: ours / count * 1e3,
+            peers: peers,
+            goal: "≤ 1.05× tjbench's decode at the same DCT scale; faster than Pillow and vips",
+            goalMet: ours <= 1.05 * (totals.tjbenchOwnScale ?? totals.sameScale) && ours < (totals.pillow ?? .infinity)
+                && ours < (totals.vips ?? .infinity),
+            note: "Lookahead slower than Pillow on \(totals.slowerThanPillow) of \(figures.count); " + loadNote()
+        ).print()
+    }
+
+    /// Sums of CPU seconds per image over the photos; `nil` for a contender missing on some photo.
+    private struct Totals {
+        var ours: Double
+        var eighth: Double
+        var sameScale: Double
+        var tjbench: Double?
+        var tjbenchOwnScale: Double?
+        var vips: Double?
+        var pillow: Double?
+        /// Photos on which Lookahead took longer than Pillow.
+        var slowerThanPillow: Int
+
+        init(_ figures: [ThumbnailFigures]) {
+            func total(_ values: [Double?]) -> Double? {
+                values.contains { $0 == nil } ? nil : values.compactMap { $0 }.reduce(0, +)
+            }
+            ours = figures.map(\.lookahead).reduce(0, +)
+            eighth = figures.map(\.decodeEighth).reduce(0, +)
+            sameScale = figures.map(\.decodeSameScale).reduce(0, +)
+            tjbench = total(figures.map(\.tjbench))
+            tjbenchOwnScale = total(figures.map(\.tjbenchAtOwnScale))
+            vips = total(figures.map(\.vips))
+            pillow = total(figures.map(\.pillow))
+            slowerThanPillow = figures.filter { figure in figure.pillow.map { figure.lookahead > $0 } ?? false }.count
+        }
+    }
+
+    /// Milliseconds, in a column of 7; n/a for none.
+    private static func ms(_ value: Double?) -> String { value.map { String(format: "%7.2f", $0 * 1e3) } ?? "    n/a" }
+
+    /// Lookahead's time over a contender's, in a column of 7; n/a for none.
+    private static func ratio(_ ours: Double, _ peer: Double?) -> String {
+        peer.map { String(format: "%6.2f×", ours / $0) } ?? "    n/a"
+    }
+
+    /// The table: one row per photo.
+    private static func printRows(_ figures: [ThumbnailFigures]) {
         print(
             "photo               size        thumb     Lookahead  1/8 dec  tjbench    vips   Pillow"
                 + "   ÷1/8dec  ÷tjbench   ÷vips  ÷Pillow   n/8  dec n/8  ÷dec n/8  tjb n/8  ÷tjb n/8"
@@ -115,62 +180,32 @@ enum PhotoThumbnailBenchmark {
                     + "  \(ms(figure.tjbenchAtOwnScale))   \(ratio(figure.lookahead, figure.tjbenchAtOwnScale))"
             )
         }
-        let ours = figures.map(\.lookahead).reduce(0, +)
-        func total(_ values: [Double?]) -> Double? {
-            values.contains { $0 == nil } ? nil : values.compactMap { $0 }.reduce(0, +)
-        }
-        let eighth = figures.map(\.decodeEighth).reduce(0, +)
+    }
+
+    /// The overall lines: sums, ratios, and on how many photos Lookahead is slower.
+    private static func printOverall(_ figures: [ThumbnailFigures], _ totals: Totals) {
+        let ours = totals.ours
         print(
-            "overall (sum of CPU ms per image): Lookahead \(ms(ours)), 1/8 decode \(ms(eighth)), "
-                + "tjbench \(ms(total(figures.map(\.tjbench)))), vips \(ms(total(figures.map(\.vips)))), "
-                + "Pillow \(ms(total(figures.map(\.pillow))))"
+            "overall (sum of CPU ms per image): Lookahead \(ms(ours)), 1/8 decode \(ms(totals.eighth)), "
+                + "tjbench \(ms(totals.tjbench)), vips \(ms(totals.vips)), Pillow \(ms(totals.pillow))"
         )
         print(
-            "overall ratios: ÷1/8 decode \(ratio(ours, eighth)), ÷tjbench \(ratio(ours, total(figures.map(\.tjbench)))), "
-                + "÷vips \(ratio(ours, total(figures.map(\.vips)))), ÷Pillow \(ratio(ours, total(figures.map(\.pillow))))"
+            "overall ratios: ÷1/8 decode \(ratio(ours, totals.eighth)), ÷tjbench \(ratio(ours, totals.tjbench)), "
+                + "÷vips \(ratio(ours, totals.vips)), ÷Pillow \(ratio(ours, totals.pillow))"
         )
-        let sameScale = figures.map(\.decodeSameScale).reduce(0, +)
         print(
-            "  the decode alone at Lookahead's own DCT scale, to RGBA: \(ms(sameScale)) ms; Lookahead takes "
-                + "\(ratio(ours, sameScale)) of it"
+            "  the decode alone at Lookahead's own DCT scale, to RGBA: \(ms(totals.sameScale)) ms; Lookahead takes "
+                + "\(ratio(ours, totals.sameScale)) of it"
         )
-        let tjbenchOwnScale = total(figures.map(\.tjbenchAtOwnScale))
         print(
-            "  tjbench at Lookahead's own DCT scale: \(ms(tjbenchOwnScale)) ms; Lookahead takes "
-                + "\(ratio(ours, tjbenchOwnScale)) of it (the goal's measure; ÷tjbench above is at 1/8 for every photo)"
+            "  tjbench at Lookahead's own DCT scale: \(ms(totals.tjbenchOwnScale)) ms; Lookahead takes "
+                + "\(ratio(ours, totals.tjbenchOwnScale)) of it (the goal's measure; ÷tjbench above is at 1/8 for every "
+                + "photo)"
         )
-        let slower = figures.filter { figure in figure.pillow.map { figure.lookahead > $0 } ?? false }.count
         print(
-            "  Lookahead is slower than Pillow on \(slower) of \(figures.count), slower than vips on "
+            "  Lookahead is slower than Pillow on \(totals.slowerThanPillow) of \(figures.count), slower than vips on "
                 + "\(figures.filter { f in f.vips.map { f.lookahead > $0 } ?? false }.count)"
         )
-        let count = Double(max(figures.count, 1))
-        let tjbench = total(figures.map(\.tjbench))
-        let vips = total(figures.map(\.vips))
-        let pillow = total(figures.map(\.pillow))
-        var peers: [BenchFigure.Peer] = [
-            .init(
-                name: tjbench == nil ? "1/8-scale decode alone" : "tjbench -scale 1/8",
-                value: (tjbench ?? eighth) / count * 1e3
-            ),
-            .init(name: "decode alone at Lookahead's n/8 scale", value: sameScale / count * 1e3),
-        ]
-        if let tjbenchOwnScale {
-            peers.insert(.init(name: "tjbench at Lookahead's n/8 scale", value: tjbenchOwnScale / count * 1e3), at: 0)
-        }
-        if let vips { peers.append(.init(name: "vipsthumbnail", value: vips / count * 1e3)) }
-        if let pillow { peers.append(.init(name: "Pillow draft + LANCZOS", value: pillow / count * 1e3)) }
-        BenchFigure(
-            id: figureID,
-            title: "\(subject.prefix(1).uppercased() + subject.dropFirst()) → 256 px thumbnail, CPU per image",
-            unit: "ms",
-            lookahead: ours / count * 1e3,
-            peers: peers,
-            goal: "≤ 1.05× tjbench's decode at the same DCT scale; faster than Pillow and vips",
-            goalMet: ours <= 1.05 * (tjbenchOwnScale ?? sameScale) && ours < (pillow ?? .infinity)
-                && ours < (vips ?? .infinity),
-            note: "Lookahead slower than Pillow on \(slower) of \(figures.count); " + loadNote()
-        ).print()
     }
 
     // MARK: - Contenders

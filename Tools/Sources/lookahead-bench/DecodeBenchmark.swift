@@ -42,26 +42,37 @@ struct DecodeBenchmark: ParsableCommand {
         )
         print("load before: \(uptimeLine())")
         print("")
+        try cameraPhotos(scratch: folder)
+        print("")
+        try syntheticJPEG(scratch: folder)
+        try png(scratch: folder)
+        print("load after: \(uptimeLine())")
+    }
+
+    /// The camera photos of `--photos` → thumbnails, against the contenders.
+    private func cameraPhotos(scratch folder: URL) throws {
         let photoFolder = photos ?? PhotoThumbnailBenchmark.defaultFolder
         let photoFiles = PhotoThumbnailBenchmark.photos(in: photoFolder)
-        if photoFiles.isEmpty {
+        guard !photoFiles.isEmpty else {
             print("No photos in \(photoFolder) (apt-get install mate-backgrounds, or pass --photos DIR)")
-        } else {
-            print("Camera photos in \(photoFolder) → thumbnail, longest side \(side) px (CPU ms per image)")
-            PhotoThumbnailBenchmark.report(
-                try PhotoThumbnailBenchmark.measure(
-                    files: photoFiles,
-                    side: side,
-                    runs: runs,
-                    batch: batch,
-                    scratch: folder
-                ),
-                figureID: "thumbnail-photos",
-                subject: "\(photoFiles.count) camera photos"
-            )
+            return
         }
-        print("")
+        print("Camera photos in \(photoFolder) → thumbnail, longest side \(side) px (CPU ms per image)")
+        PhotoThumbnailBenchmark.report(
+            try PhotoThumbnailBenchmark.measure(
+                files: photoFiles,
+                side: side,
+                runs: runs,
+                batch: batch,
+                scratch: folder
+            ),
+            figureID: "thumbnail-photos",
+            subject: "\(photoFiles.count) camera photos"
+        )
+    }
 
+    /// A synthetic 12-megapixel JPEG → thumbnail, against the contenders.
+    private func syntheticJPEG(scratch folder: URL) throws {
         let jpeg = Data(try FixtureImages.jpeg(number: 7, width: 4000, height: 3000, quality: 90))
         let jpegPath = folder.appendingPathComponent("synthetic-12mp.jpg").path
         try jpeg.write(to: URL(fileURLWithPath: jpegPath))
@@ -77,6 +88,10 @@ struct DecodeBenchmark: ParsableCommand {
             figureID: "thumbnail-synthetic-12mp",
             subject: "a synthetic 4000×3000 JPEG"
         )
+    }
+
+    /// A full PNG decode, against Pillow's.
+    private func png(scratch folder: URL) throws {
         let rgba = Bitmap(width: 1600, height: 1200, red: 0, green: 0, blue: 0)
         let png = try ImageEncoders.PNG.encode(Self.photoLike(rgba))
         let pngPath = folder.appendingPathComponent("image.png").path
@@ -91,7 +106,6 @@ struct DecodeBenchmark: ParsableCommand {
             print(row(pillowPNG, unit: "ms", scale: 1e3) + "   (open + load, in process)")
             print(String(format: "  → Lookahead takes %.2f× the time of Pillow", pngOurs.median / pillowPNG.median))
         }
-        print("load after: \(uptimeLine())")
     }
 
     /// A photo-like RGBA image (smooth gradients and noise) so PNG compression is realistic.

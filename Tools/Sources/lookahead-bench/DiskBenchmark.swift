@@ -25,40 +25,84 @@ struct DiskBenchmark: ParsableCommand {
     func run() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-bench-disk-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
-        let cacheFolder = root.appendingPathComponent("cache")
-        let rawFolder = root.appendingPathComponent("raw")
-        try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
-
-        let count = 200
-        let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let keys = (0..<count).map { "https://example.com/images/\($0).jpg?w=200&h=200" }
-        let rawPaths = (0..<count).map { rawFolder.appendingPathComponent("\($0)").path }
-
-        let cache = DiskCache(directory: cacheFolder, sizeLimit: 500 << 20)
-        for key in keys { cache.storeData(payload, for: key) }
-        cache.flush()
-        for path in rawPaths { precondition(FileManager.default.createFile(atPath: path, contents: payload)) }
-
-        print("lookahead-bench disk — \(size / 1024) KiB entries, \(count) files, median and p95 of \(runs) runs")
+        let setup = try Setup(root: root, size: size)
+        print(
+            "lookahead-bench disk — \(size / 1024) KiB entries, \(setup.keys.count) files, median and p95 of \(runs) runs"
+        )
         print("load before: \(uptimeLine())")
         print("")
         // A hit reads an entry stored before: a cache trusts an entry whose checksum it verified only once the
         // file has been unchanged for over a second, so the entries get two seconds' age first.
         Thread.sleep(forTimeInterval: 2)
 
-        // First reads in a process: every entry verified (a new cache on the folder for each run).
-        var firstReadSamples: [Double] = []
+        let firstRead = Measurement(
+            name: "first hit of an entry in a process",
+            secondsPerOperation: firstReadPass(setup)
+        )
+        let (hit, raw) = readPass(setup)
+        print("Reads (page cache warm)")
+        print(row(hit, unit: "µs/op", scale: 1e6))
+        print(row(firstRead, unit: "µs/op", scale: 1e6))
+        print(row(raw, unit: "µs/op", scale: 1e6))
+        print(
+            String(
+                format:
+                    "  → a hit takes %.2f× a raw read; the first of an entry in a process (checksum verified) %.2f×",
+                hit.median / raw.median,
+                firstRead.median / raw.median
+            )
+        )
+        print("")
+        writePass(setup)
+        print("load after: \(uptimeLine())")
+        report(hit: hit, firstRead: firstRead, raw: raw)
+    }
+
+    /// The entries: 200 of them in a disk cache, and the same bytes in plain files.
+    private struct Setup {
+        var cacheFolder: URL
+        var rawFolder: URL
+        var payload: Data
+        var keys: [String]
+        var rawPaths: [String]
+        var cache: DiskCache
+
+        init(root: URL, size: Int) throws {
+            cacheFolder = root.appendingPathComponent("cache")
+            rawFolder = root.appendingPathComponent("raw")
+            try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
+            let count = 200
+            payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            keys = (0..<count).map { "https://example.com/images/\($0).jpg?w=200&h=200" }
+            let rawFolder = rawFolder
+            rawPaths = (0..<count).map { rawFolder.appendingPathComponent("\($0)").path }
+            cache = DiskCache(directory: cacheFolder, sizeLimit: 500 << 20)
+            for key in keys { cache.storeData(payload, for: key) }
+            cache.flush()
+            for path in rawPaths { precondition(FileManager.default.createFile(atPath: path, contents: payload)) }
+        }
+    }
+
+    /// First reads in a process: every entry verified (a new cache on the folder for each run). Seconds per read.
+    private func firstReadPass(_ setup: Setup) -> [Double] {
+        var samples: [Double] = []
         for _ in 0..<runs {
-            let fresh = DiskCache(directory: cacheFolder, sizeLimit: 500 << 20)
+            let fresh = DiskCache(directory: setup.cacheFolder, sizeLimit: 500 << 20)
             fresh.flush()
             let clock = ContinuousClock()
             let time = clock.measure {
                 var bytes = 0
-                for key in keys { bytes += fresh.cachedData(for: key)!.count }
+                for key in setup.keys { bytes += fresh.cachedData(for: key)!.count }
                 blackHole(bytes)
             }
-            firstReadSamples.append(time.seconds / Double(keys.count))
+            samples.append(time.seconds / Double(setup.keys.count))
         }
+        return samples
+    }
+
+    /// Hits against raw reads of the same sizes, then the CPU of each (printed).
+    private func readPass(_ setup: Setup) -> (hit: Measurement, raw: Measurement) {
+        let (cache, keys, rawPaths, count) = (setup.cache, setup.keys, setup.rawPaths, setup.keys.count)
         let operations = 2000
         // Hits and raw reads alternate run by run, so both see the same load.
         var hitSamples: [Double] = []
@@ -97,23 +141,15 @@ struct DiskBenchmark: ParsableCommand {
                 rawCPU.system / 0.02
             )
         )
-        let hit = Measurement(name: "DiskCache.cachedData(for:) hit", secondsPerOperation: hitSamples)
-        let firstRead = Measurement(name: "first hit of an entry in a process", secondsPerOperation: firstReadSamples)
-        let raw = Measurement(name: "open + read + close", secondsPerOperation: rawSamples)
-        print("Reads (page cache warm)")
-        print(row(hit, unit: "µs/op", scale: 1e6))
-        print(row(firstRead, unit: "µs/op", scale: 1e6))
-        print(row(raw, unit: "µs/op", scale: 1e6))
-        print(
-            String(
-                format:
-                    "  → a hit takes %.2f× a raw read; the first of an entry in a process (checksum verified) %.2f×",
-                hit.median / raw.median,
-                firstRead.median / raw.median
-            )
+        return (
+            Measurement(name: "DiskCache.cachedData(for:) hit", secondsPerOperation: hitSamples),
+            Measurement(name: "open + read + close", secondsPerOperation: rawSamples)
         )
-        print("")
+    }
 
+    /// Cache writes against temp file + rename; prints both.
+    private func writePass(_ setup: Setup) {
+        let (cache, payload, rawFolder) = (setup.cache, setup.payload, setup.rawFolder)
         let writes = 300
         var generation = 0
         let store = measure("DiskCache.storeData + flush", operations: writes, runs: runs, warmUp: 1) {
@@ -136,7 +172,9 @@ struct DiskBenchmark: ParsableCommand {
         print(row(store, unit: "µs/op", scale: 1e6))
         print(row(rawWrite, unit: "µs/op", scale: 1e6))
         print(String(format: "  → a cache write takes %.2f× a raw temp file + rename", store.median / rawWrite.median))
-        print("load after: \(uptimeLine())")
+    }
+
+    private func report(hit: Measurement, firstRead: Measurement, raw: Measurement) {
         BenchFigure(
             id: "disk-hit",
             title: "Disk-cache hit, \(size / 1024) KiB",

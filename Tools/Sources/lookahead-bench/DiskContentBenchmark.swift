@@ -69,10 +69,15 @@ struct DiskContentBenchmark: AsyncParsableCommand {
             }
         }
         await server.stop()
+        report(samples, contents: contents.map(\.name))
+    }
+
+    /// The table of both contents, the `disk-content:` line and the figure.
+    private func report(_ samples: [String: [Sample]], contents: [String]) {
         print("")
         print("| disk cache holds | warm-disk wall | CPU | per image | cache bytes | downloads (warm) |")
         print("|---|---|---|---|---|---|")
-        for (name, _) in contents {
+        for name in contents {
             let runs = samples[name]!
             let wall = median(runs.map(\.warmSeconds))
             print(
@@ -87,8 +92,8 @@ struct DiskContentBenchmark: AsyncParsableCommand {
                 )
             )
         }
-        let original = samples[contents[0].name]!
-        let processed = samples[contents[1].name]!
+        let original = samples[contents[0]]!
+        let processed = samples[contents[1]]!
         print("")
         print(
             String(

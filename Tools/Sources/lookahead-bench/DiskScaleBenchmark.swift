@@ -42,47 +42,107 @@ struct DiskScaleBenchmark: ParsableCommand {
     func run() throws {
         let root = URL(fileURLWithPath: folder ?? NSTemporaryDirectory() + "lookahead-disk-scale-\(getpid())")
         defer { if !keep { try? FileManager.default.removeItem(at: root) } }
-        let large = root.appendingPathComponent("large")
-        let small = root.appendingPathComponent("small")
-        let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let limit = Int(Double(entries * (size + 64)) * 1.25)
+        let setup = Setup(
+            root: root,
+            large: root.appendingPathComponent("large"),
+            small: root.appendingPathComponent("small"),
+            payload: Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            limit: Int(Double(entries * (size + 64)) * 1.25)
+        )
         print("lookahead-bench disk-scale — \(entries) entries of \(size / 1024) KiB, load \(loadAverage())")
+        let smallCache = fill(setup)
+        let loaded = measureLoaded(setup, smallCache: smallCache)
+        let sweep = sweepPass(setup, smallCache: smallCache)
+        print("load after: \(loadAverage())")
+        report(open: loaded.open, hits: loaded.hits, later: loaded.later, sweep: sweep)
+    }
 
+    /// Where the caches live and what they hold.
+    private struct Setup {
+        var root: URL
+        /// The folder of the large cache (`--entries` entries) and of the small one (1,000).
+        var large: URL
+        var small: URL
+        /// Every entry's bytes.
+        var payload: Data
+        /// The size limit of both caches: room for every entry.
+        var limit: Int
+    }
+
+    /// Opening the large cache: by counting its folder, and from its saved index.
+    private struct OpenFigures {
+        var countTime: Duration
+        var openTime: Duration
+        var bytesPerEntry: Double
+    }
+
+    /// Seconds per hit at `--entries` entries and at 1,000, and per open + read + close of the same files.
+    private struct HitFigures {
+        var large: Double
+        var small: Double
+        var largeFloor: Double
+        var smallFloor: Double
+    }
+
+    /// The longest read while a sweep ran, in microseconds, beside the same reads from an untouched cache.
+    private struct SweepFigures {
+        var time: Duration
+        var reads: Int
+        var longest: Int
+        var longestElsewhere: Int
+    }
+
+    /// Fills the large cache (unless `--keep` found it filled) and the small one; returns the small one.
+    private func fill(_ setup: Setup) -> DiskCache {
         let clock = ContinuousClock()
-        let filled = keep && FileManager.default.fileExists(atPath: root.appendingPathComponent("filled").path)
+        let marker = setup.root.appendingPathComponent("filled").path
+        let filled = keep && FileManager.default.fileExists(atPath: marker)
         let fillTime = clock.measure {
             guard !filled else { return }
-            let cache = DiskCache(directory: large, sizeLimit: limit)
+            let cache = DiskCache(directory: setup.large, sizeLimit: setup.limit)
             for index in 0..<entries {
-                cache.storeData(payload, for: Self.key(index))
+                cache.storeData(setup.payload, for: Self.key(index))
                 // Less than DiskCache.pendingWriteLimit waits at a time: past it, stores would be skipped.
                 if index % 512 == 511 { cache.flush() }
             }
             cache.flush()
         }
-        let smallCache = DiskCache(directory: small, sizeLimit: limit)
-        for index in 0..<1000 { smallCache.storeData(payload, for: Self.key(index)) }
+        let smallCache = DiskCache(directory: setup.small, sizeLimit: setup.limit)
+        for index in 0..<1000 { smallCache.storeData(setup.payload, for: Self.key(index)) }
         smallCache.flush()
-        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("filled").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
         print(filled ? "reused the folder filled before" : String(format: "filled in %.1f s", fillTime.seconds))
+        return smallCache
+    }
 
+    /// Opens the large cache and times its hits. The cache is let go on return, before the sweep opens the folder.
+    private func measureLoaded(_ setup: Setup, smallCache: DiskCache) -> (
+        open: OpenFigures, hits: HitFigures, later: HitFigures
+    ) {
+        let (cache, open) = openPass(setup)
+        let (hits, largeKeys) = hitPass(large: cache, small: smallCache)
+        let later = laterHitPass(setup, largeKeys: largeKeys, smallCache: smallCache)
+        return (open, hits, later)
+    }
+
+    /// Opens the large cache by counting its folder, then from the index that saved; prints both and the index's
+    /// memory. Returns the cache opened from the index.
+    private func openPass(_ setup: Setup) -> (DiskCache, OpenFigures) {
+        let clock = ContinuousClock()
         // Open by counting the folder (a first open, or one after a crash): its saved index removed. Its flush
         // saves the index again.
-        unlink(large.path + "/.index")
+        unlink(setup.large.path + "/.index")
         let countTime = clock.measure {
-            let cache = DiskCache(directory: large, sizeLimit: limit)
+            let cache = DiskCache(directory: setup.large, sizeLimit: setup.limit)
             cache.flush()
         }
         // Open: until the index is loaded, from the index the last flush saved.
         let heapBefore = Self.heapInUse()
-        var opened: DiskCache?
-        let openTime = clock.measure {
-            let cache = DiskCache(directory: large, sizeLimit: limit)
-            cache.flush()
-            opened = cache
-        }
+        let start = clock.now
+        let cache = DiskCache(directory: setup.large, sizeLimit: setup.limit)
+        cache.flush()
+        let openTime = clock.now - start
         let heapAfter = Self.heapInUse()
-        guard let cache = opened else { return }
         let residentPerEntry = Double(heapAfter - heapBefore) / Double(entries)
         let bytesPerEntry = Double(cache.indexFootprint) / Double(entries)
         print(
@@ -103,8 +163,13 @@ struct DiskScaleBenchmark: ParsableCommand {
                 residentPerEntry
             )
         )
+        return (cache, OpenFigures(countTime: countTime, openTime: openTime, bytesPerEntry: bytesPerEntry))
+    }
 
-        // Hits: random entries of the large cache against random entries of the small one.
+    /// Hits: random entries of the large cache against random entries of the small one, each beside open + read +
+    /// close of the same files. Returns the figures and the large cache's keys.
+    private func hitPass(large cache: DiskCache, small smallCache: DiskCache) -> (HitFigures, [String]) {
+        let clock = ContinuousClock()
         var random = SystemRandomNumberGenerator()
         let hits = 20_000
         let largeKeys = (0..<hits).map { _ in Self.key(Int.random(in: 0..<entries, using: &random)) }
@@ -114,28 +179,26 @@ struct DiskScaleBenchmark: ParsableCommand {
         let largePaths = largeKeys.map { cache.filePath(for: $0) }
         let smallPaths = smallKeys.map { smallCache.filePath(for: $0) }
         for path in largePaths + smallPaths { Self.readWhole(path) }
-        // Each run times both on the same keys, in turn first: neither warms what the other reads next.
-        var largeSamples: [Double] = []
-        var smallSamples: [Double] = []
-        var largeRaw: [Double] = []
-        var smallRaw: [Double] = []
+        // Each run times both on the same keys, in turn first: neither warms what the other reads next. In order:
+        // small hits, large hits, small raw reads, large raw reads.
+        var samples: [[Double]] = Array(repeating: [], count: 4)
         for run in 0..<5 {
             let slice = (run * hits / 5)..<((run + 1) * hits / 5)
             /// Seconds per read of the slice.
             func perRead(_ body: () -> Void) -> Double { clock.measure(body).seconds / Double(slice.count) }
             func cacheHits() {
-                smallSamples.append(
+                samples[0].append(
                     perRead { for key in smallKeys[slice] { precondition(smallCache.cachedData(for: key) != nil) } }
                 )
-                largeSamples.append(
+                samples[1].append(
                     perRead { for key in largeKeys[slice] { precondition(cache.cachedData(for: key) != nil) } }
                 )
             }
             // The floor: open + read + close of the same files, into a fresh buffer each, as a hit returns fresh
             // bytes.
             func rawReads() {
-                smallRaw.append(perRead { for path in smallPaths[slice] { Self.readWhole(path) } })
-                largeRaw.append(perRead { for path in largePaths[slice] { Self.readWhole(path) } })
+                samples[2].append(perRead { for path in smallPaths[slice] { Self.readWhole(path) } })
+                samples[3].append(perRead { for path in largePaths[slice] { Self.readWhole(path) } })
             }
             if run.isMultiple(of: 2) {
                 cacheHits()
@@ -145,32 +208,23 @@ struct DiskScaleBenchmark: ParsableCommand {
                 cacheHits()
             }
         }
-        let largeHit = largeSamples.sorted()[2]
-        let smallHit = smallSamples.sorted()[2]
-        let largeFloor = largeRaw.sorted()[2]
-        let smallFloor = smallRaw.sorted()[2]
-        print(
-            String(
-                format: "hit: %.2f µs at %d entries, %.2f µs at 1,000: %.2f×; open + read + close of the same files: "
-                    + "%.2f µs and %.2f µs: %.2f×",
-                largeHit * 1e6,
-                entries,
-                smallHit * 1e6,
-                largeHit / smallHit,
-                largeFloor * 1e6,
-                smallFloor * 1e6,
-                largeFloor / smallFloor
-            )
-        )
-        // Later hits: at 100,000 entries most of the hits above are an entry's first read in the process, which
-        // verifies its checksum, and at 1,000 few are. The same 1,000 keys of each cache, all read once untimed
-        // (verified and trusted since: fewer than the cache trusts at once), then timed again: what the index's
-        // size alone costs a hit. A cache of its own on the large folder, its index loaded, so that every one of
-        // them stays trusted. Read twice untimed: a read that sets an old entry's modification time (once a minute)
-        // leaves it to be verified on the next.
+        let medians = samples.map { $0.sorted()[2] }
+        let figures = HitFigures(large: medians[1], small: medians[0], largeFloor: medians[3], smallFloor: medians[2])
+        printHits("hit", figures)
+        return (figures, largeKeys)
+    }
+
+    /// Later hits: at 100,000 entries most of the hits above are an entry's first read in the process, which
+    /// verifies its checksum, and at 1,000 few are. The same 1,000 keys of each cache, all read once untimed
+    /// (verified and trusted since: fewer than the cache trusts at once), then timed again: what the index's
+    /// size alone costs a hit. A cache of its own on the large folder, its index loaded, so that every one of
+    /// them stays trusted. Read twice untimed: a read that sets an old entry's modification time (once a minute)
+    /// leaves it to be verified on the next.
+    private func laterHitPass(_ setup: Setup, largeKeys: [String], smallCache: DiskCache) -> HitFigures {
+        let clock = ContinuousClock()
         let laterLarge = Array(largeKeys.suffix(1000))
         let laterSmall = (0..<1000).map { Self.key($0) }
-        let trusting = DiskCache(directory: large, sizeLimit: limit)
+        let trusting = DiskCache(directory: setup.large, sizeLimit: setup.limit)
         trusting.flush()
         for _ in 0..<2 {
             for key in laterLarge { precondition(trusting.cachedData(for: key) != nil) }
@@ -192,28 +246,36 @@ struct DiskScaleBenchmark: ParsableCommand {
                 later[which].append(clock.measure(timings[which]).seconds / 1000)
             }
         }
-        let laterMedians = later.map { samples in
+        let medians = later.map { samples in
             let sorted = samples.sorted()
             return (sorted[2] + sorted[3]) / 2
         }
-        let laterLargeHit = laterMedians[0]
-        let laterSmallHit = laterMedians[1]
+        let figures = HitFigures(large: medians[0], small: medians[1], largeFloor: medians[2], smallFloor: medians[3])
+        printHits("later hit (each entry verified before)", figures)
+        return figures
+    }
+
+    /// The line of a hit pass: `label: … µs at N entries, … µs at 1,000: …×; open + read + close …`.
+    private func printHits(_ label: String, _ figures: HitFigures) {
         print(
             String(
-                format: "later hit (each entry verified before): %.2f µs at %d entries, %.2f µs at 1,000: %.2f×; "
-                    + "open + read + close of the same files: %.2f µs and %.2f µs: %.2f×",
-                laterLargeHit * 1e6,
+                format: "%@: %.2f µs at %d entries, %.2f µs at 1,000: %.2f×; open + read + close of the same files: "
+                    + "%.2f µs and %.2f µs: %.2f×",
+                label,
+                figures.large * 1e6,
                 entries,
-                laterSmallHit * 1e6,
-                laterLargeHit / laterSmallHit,
-                laterMedians[2] * 1e6,
-                laterMedians[3] * 1e6,
-                laterMedians[2] / laterMedians[3]
+                figures.small * 1e6,
+                figures.large / figures.small,
+                figures.largeFloor * 1e6,
+                figures.smallFloor * 1e6,
+                figures.largeFloor / figures.smallFloor
             )
         )
-        opened = nil
+    }
 
-        // A sweep: open with a limit below the total, and read on another thread while it runs.
+    /// A sweep: open with a limit below the total, and read on another thread while it runs.
+    private func sweepPass(_ setup: Setup, smallCache: DiskCache) -> SweepFigures {
+        let clock = ContinuousClock()
         let longest = Atomic<Int>(0)
         let longestElsewhere = Atomic<Int>(0)
         let reads = Atomic<Int>(0)
@@ -240,46 +302,56 @@ struct DiskScaleBenchmark: ParsableCommand {
         }
         reader.start()
         let sweepTime = clock.measure {
-            let sweeping = DiskCache(directory: large, sizeLimit: sweepLimit)
+            let sweeping = DiskCache(directory: setup.large, sizeLimit: sweepLimit)
             sweepingCache.withLock { $0 = sweeping }
             sweeping.flush()
         }
         stop.store(true, ordering: .relaxed)
         while !reader.isFinished { usleep(1000) }
         sweepingCache.withLock { $0 = nil }
+        let figures = SweepFigures(
+            time: sweepTime,
+            reads: reads.load(ordering: .relaxed),
+            longest: longest.load(ordering: .relaxed),
+            longestElsewhere: longestElsewhere.load(ordering: .relaxed)
+        )
         print(
             String(
                 format:
                     "sweep: opening over the limit (%d%% of the entries kept) took %.0f ms; the longest of %d reads "
                     + "meanwhile took %.1f ms (%.1f ms from a cache the sweep does not touch)",
                 80 * 9 / 10,
-                sweepTime.seconds * 1000,
-                reads.load(ordering: .relaxed),
-                Double(longest.load(ordering: .relaxed)) / 1000,
-                Double(longestElsewhere.load(ordering: .relaxed)) / 1000
+                figures.time.seconds * 1000,
+                figures.reads,
+                Double(figures.longest) / 1000,
+                Double(figures.longestElsewhere) / 1000
             )
         )
-        print("load after: \(loadAverage())")
+        return figures
+    }
+
+    /// The figure line.
+    private func report(open: OpenFigures, hits: HitFigures, later: HitFigures, sweep: SweepFigures) {
         BenchFigure(
             id: "disk-scale",
             title: "Disk cache of \(entries) entries: opening it",
             unit: "ms",
-            lookahead: openTime.seconds * 1000,
+            lookahead: open.openTime.seconds * 1000,
             peers: [.init(name: "goal", value: 300)],
             goal: "open ≤ 300 ms, ≤ 100 B of index per entry, hit ≤ 1.2× at 1,000, no read held > 10 ms by a sweep",
-            goalMet: openTime.seconds <= 0.3 && bytesPerEntry <= 100 && largeHit <= 1.2 * smallHit
-                && longest.load(ordering: .relaxed) <= 10_000,
+            goalMet: open.openTime.seconds <= 0.3 && open.bytesPerEntry <= 100 && hits.large <= 1.2 * hits.small
+                && sweep.longest <= 10_000,
             note: String(
                 format: "counting the folder instead %.0f ms; index %.0f B/entry; hit %.2f× the 1,000-entry cache's "
                     + "(open + read + close %.2f×; a later hit of an entry verified before %.2f×); longest read "
                     + "during a sweep %.1f ms (%.1f ms from an untouched cache); ",
-                countTime.seconds * 1000,
-                bytesPerEntry,
-                largeHit / smallHit,
-                largeFloor / smallFloor,
-                laterLargeHit / laterSmallHit,
-                Double(longest.load(ordering: .relaxed)) / 1000,
-                Double(longestElsewhere.load(ordering: .relaxed)) / 1000
+                open.countTime.seconds * 1000,
+                open.bytesPerEntry,
+                hits.large / hits.small,
+                hits.largeFloor / hits.smallFloor,
+                later.large / later.small,
+                Double(sweep.longest) / 1000,
+                Double(sweep.longestElsewhere) / 1000
             ) + loadNote()
         ).print()
     }

@@ -10,6 +10,26 @@ extension EndToEndBenchmark {
     /// The thumbnail side of the peer comparison, in pixels.
     static let peerSide = 256
 
+    /// The peer's Pillow pool: thumbnails the files of its arguments, then prints the seconds that took. A process
+    /// pool that reports a worker's death (BrokenProcessPool) rather than waiting for it, run under `timeout`: the
+    /// peer can fail, never hang the bench.
+    static let pillowPool = """
+        import os, sys, time
+        from concurrent.futures import ProcessPoolExecutor
+        from PIL import Image
+        def thumbnail(path):
+            image = Image.open(path)
+            image.draft('RGB', (\(Self.peerSide), \(Self.peerSide)))
+            image.thumbnail((\(Self.peerSide), \(Self.peerSide)), Image.LANCZOS)
+            return image.size
+        if __name__ == '__main__':
+            files = sys.argv[1:]
+            start = time.perf_counter()
+            with ProcessPoolExecutor(os.cpu_count()) as pool:
+                list(pool.map(thumbnail, files, chunksize=4))
+            print(time.perf_counter() - start)
+        """
+
     /// Lookahead loading every URL as a thumbnail into an empty disk cache, against the obvious way to do the same
     /// work: `curl --parallel` into files, then Pillow (draft + LANCZOS thumbnail) in a pool of one process per
     /// core. Medians of `runs`; `nil` without Python's Pillow.
@@ -25,24 +45,6 @@ extension EndToEndBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let curl = try CurlBaseline(executable: self.curl, maximumParallel: parallel, urls: urls, outputFolder: folder)
         defer { curl.remove() }
-        // A process pool that reports a worker's death (BrokenProcessPool) rather than waiting for it, under
-        // `timeout`: the peer can fail, never hang the bench.
-        let script = """
-            import os, sys, time
-            from concurrent.futures import ProcessPoolExecutor
-            from PIL import Image
-            def thumbnail(path):
-                image = Image.open(path)
-                image.draft('RGB', (\(Self.peerSide), \(Self.peerSide)))
-                image.thumbnail((\(Self.peerSide), \(Self.peerSide)), Image.LANCZOS)
-                return image.size
-            if __name__ == '__main__':
-                files = sys.argv[1:]
-                start = time.perf_counter()
-                with ProcessPoolExecutor(os.cpu_count()) as pool:
-                    list(pool.map(thumbnail, files, chunksize=4))
-                print(time.perf_counter() - start)
-            """
         let timeout = which("timeout") ?? "/usr/bin/timeout"
         var ours: [Double] = []
         var curlTimes: [Double] = []
@@ -70,7 +72,7 @@ extension EndToEndBenchmark {
             let fetched = try await curl.run()
             guard fetched.failures == 0 else { throw BenchFailure(description: "curl: \(fetched.failures) failed") }
             curlTimes.append(fetched.seconds)
-            let output = try capture(timeout, ["300", python, "-c", script] + curl.outputFiles)
+            let output = try capture(timeout, ["300", python, "-c", Self.pillowPool] + curl.outputFiles)
             guard let pool = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw BenchFailure(description: "the Pillow pool printed no time")
             }

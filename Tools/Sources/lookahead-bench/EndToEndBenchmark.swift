@@ -87,23 +87,49 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let server: FixtureServer?
-        let base: URL
-        if let baseURL {
-            guard let url = URL(string: baseURL) else { throw ValidationError("--base-url is not a URL") }
-            server = nil
-            base = url
-        } else {
-            let started = try await FixtureServer.start(configuration: serverConfiguration())
-            server = started
-            base = started.baseURL
-        }
+        let (server, base) = try await startServer()
         let width: Int
         if let given = self.width { width = given } else { width = try await probeWidth(base: base) }
         let urls = Self.urls(base: base, width: width, count: count)
         let curlRunner = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: urls)
         defer { curlRunner.remove() }
-        // Untimed: the server encodes every picture once, and both clients then get them from its cache.
+        try await printHeader(server: server, base: base, width: width, curlRunner: curlRunner)
+
+        let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
+        Self.printTable(table, title: "no added latency")
+        let decode = try await Self.decodeFloor(urls, runs: runs)
+        print(
+            String(
+                format: "  decoding the %d bodies alone, on all %d cores at once: %.3f s — the cold pass's floor here",
+                urls.count,
+                ProcessInfo.processInfo.activeProcessorCount,
+                decode.seconds
+            )
+        )
+        if latencyMs > 0, baseURL == nil { try await latencyVariant(width: width) }
+        let peer = try await thumbnailPeer(urls: urls, server: server)
+        let formats = baseURL == nil ? try await negotiatedFormats(width: width) : nil
+
+        print("")
+        reportCold(table, decodeFloor: decode.seconds, decodeUsage: decode.usage)
+        if let peer { reportPeer(peer) }
+        if let formats { reportFormats(formats) }
+        await server?.stop()
+    }
+
+    /// The server of `--base-url`, or one started in this process.
+    private func startServer() async throws -> (FixtureServer?, URL) {
+        if let baseURL {
+            guard let url = URL(string: baseURL) else { throw ValidationError("--base-url is not a URL") }
+            return (nil, url)
+        }
+        let started = try await FixtureServer.start(configuration: serverConfiguration())
+        return (started, started.baseURL)
+    }
+
+    /// Runs curl once, untimed (the server encodes every picture once, and both clients then get them from its
+    /// cache), then prints what the run measures and curl's start-up time.
+    private func printHeader(server: FixtureServer?, base: URL, width: Int, curlRunner: CurlBaseline) async throws {
         let warmUp = try await curlRunner.run()
         guard warmUp.failures == 0 else { throw BenchFailure(description: "\(warmUp.failures) URLs failed in curl") }
         let startup = try await curlRunner.startupSeconds()
@@ -121,186 +147,21 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             String(format: "curl process start-up (curl --version): %.1f ms, included in curl's times", startup * 1000)
         )
         print("")
+    }
 
-        let table = try await measure(urls: urls, server: server, curlRunner: curlRunner)
-        Self.printTable(table, title: "no added latency")
-        let (decodeFloor, decodeUsage) = try await Self.decodeFloor(urls, runs: runs)
-        let decodeCPU = decodeUsage.cpu
-        print(
-            String(
-                format: "  decoding the %d bodies alone, on all %d cores at once: %.3f s — the cold pass's floor here",
-                urls.count,
-                ProcessInfo.processInfo.activeProcessorCount,
-                decodeFloor
-            )
-        )
-
-        if latencyMs > 0, baseURL == nil {
-            var slowConfiguration = serverConfiguration()
-            slowConfiguration.latency = .milliseconds(latencyMs)
-            let slow = try await FixtureServer.start(configuration: slowConfiguration)
-            let slowURLs = Self.urls(base: slow.baseURL, width: width, count: count)
-            let slowCurl = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: slowURLs)
-            defer { slowCurl.remove() }
-            _ = try await slowCurl.run()
-            let latencyTable = try await measure(urls: slowURLs, server: slow, curlRunner: slowCurl, coldOnly: true)
-            print("")
-            Self.printTable(latencyTable, title: "\(latencyMs) ms before every image (both clients, same server)")
-            await slow.stop()
-        }
-        let peer = try await thumbnailPeer(urls: urls, server: server)
-        let formats = baseURL == nil ? try await negotiatedFormats(width: width) : nil
-
+    /// The cold pass again, on a second in-process server that waits `--latency-ms` before every image.
+    private func latencyVariant(width: Int) async throws {
+        var slowConfiguration = serverConfiguration()
+        slowConfiguration.latency = .milliseconds(latencyMs)
+        let slow = try await FixtureServer.start(configuration: slowConfiguration)
+        let slowURLs = Self.urls(base: slow.baseURL, width: width, count: count)
+        let slowCurl = try CurlBaseline(executable: curl, maximumParallel: parallel, urls: slowURLs)
+        defer { slowCurl.remove() }
+        _ = try await slowCurl.run()
+        let latencyTable = try await measure(urls: slowURLs, server: slow, curlRunner: slowCurl, coldOnly: true)
         print("")
-        let cold = table.lookahead["cold"]!.median(\.seconds)
-        let curlTime = table.curl.median(\.seconds)
-        let transport = table.lookahead["data, no disk cache"]!.median(\.seconds)
-        let floor = max(transport, decodeFloor)
-        print(String(format: "e2e: lookahead %.3f s, curl %.3f s, ratio %.2f", cold, curlTime, cold / curlTime))
-        // What the parts cost in CPU: when the server shares the client's cores, transport and decoding cannot
-        // overlap beyond the cores, and the wall-time floor is the larger of `floor` and their CPU over the cores.
-        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-        let coldCPU = table.lookahead["cold"]!.median(\.cpu)
-        let transportCPU = table.lookahead["data, no disk cache"]!.median(\.cpu)
-        let storingCPU = table.lookahead["cold, data only"]!.median(\.cpu)
-        let sharedFloor = max(floor, (transportCPU + decodeCPU) / cores)
-        let coldSamples = table.lookahead["cold"]!.compactMap(\.written)
-        let written = Self.median(coldSamples.map(\.seconds))
-        let writtenCPU = Self.median(coldSamples.map(\.cpu))
-        print(
-            String(
-                format: "e2e-written: the cold pass until the disk cache had written every body %.3f s (%.3f s of "
-                    + "CPU); the writes yield to decoding",
-                written,
-                writtenCPU
-            )
-        )
-        print(
-            String(
-                format: "e2e-cpu: CPU seconds (this process, the in-process server included): cold %.3f, transport "
-                    + "alone %.3f, data written to the disk cache %.3f, decoding alone %.3f; cold ÷ (transport + "
-                    + "decoding) %.2f; floor on %d shared cores max(floor, (transport + decoding) CPU ÷ cores) "
-                    + "%.3f s, ratio %.2f",
-                coldCPU,
-                transportCPU,
-                storingCPU,
-                decodeCPU,
-                coldCPU / (transportCPU + decodeCPU),
-                Int(cores),
-                sharedFloor,
-                cold / sharedFloor
-            )
-        )
-        // Where the CPU above the parts goes: the kernel's share and the pages first touched, per pass. A file
-        // system without a journal (ext4 here) makes each new file skip the inodes deleted in the last minutes, so
-        // the disk cache's writes cost more after other programs deleted files.
-        func kernel(_ pass: String) -> (Double, Int) {
-            let samples = table.lookahead[pass]!
-            return (samples.median(\.usage.system), Int(samples.median { Double($0.usage.pageFaults) }))
-        }
-        let (coldSystem, coldFaults) = kernel("cold")
-        let (transportSystem, transportFaults) = kernel("data, no disk cache")
-        let (storingSystem, storingFaults) = kernel("cold, data only")
-        print(
-            String(
-                format: "e2e-kernel: CPU in the kernel, and page faults: cold %.3f s, %d; transport alone %.3f s, %d; "
-                    + "data written to the disk cache %.3f s, %d; decoding alone %.3f s, %d",
-                coldSystem,
-                coldFaults,
-                transportSystem,
-                transportFaults,
-                storingSystem,
-                storingFaults,
-                decodeUsage.system,
-                decodeUsage.pageFaults
-            )
-        )
-        print(
-            String(
-                format: "e2e-floor: lookahead %.3f s, floor %.3f s, ratio %.2f (floor = max(transport alone %.3f s, "
-                    + "decoding alone on all cores %.3f s))",
-                cold,
-                floor,
-                cold / floor,
-                transport,
-                decodeFloor
-            )
-        )
-        BenchFigure(
-            id: "e2e-cold",
-            title: "\(count) images over loopback, cold, ≤ \(parallel) connections, against the floor",
-            unit: "s",
-            lookahead: cold,
-            peers: [
-                .init(name: "floor: max(transport alone, decoding alone on all cores)", value: floor),
-                .init(name: "curl --parallel --parallel-max \(parallel) (no decoding)", value: curlTime),
-            ],
-            goal: "≤ 1.10× the floor",
-            goalMet: cold <= 1.10 * floor,
-            note: String(
-                format: "transport alone %.3f s, decoding alone %.3f s; median of %d runs; ",
-                transport,
-                decodeFloor,
-                runs
-            )
-                + loadNote()
-        ).print()
-        if let peer {
-            let peerTime = peer.curl + peer.pillow
-            print(
-                String(
-                    format: "e2e-peer: lookahead %.3f s, peer %.3f s, ratio %.2f (%d px thumbnails; peer = curl "
-                        + "--parallel into files %.3f s, then Pillow draft + thumbnail in %d processes %.3f s)",
-                    peer.lookahead,
-                    peerTime,
-                    peer.lookahead / peerTime,
-                    Self.peerSide,
-                    peer.curl,
-                    ProcessInfo.processInfo.activeProcessorCount,
-                    peer.pillow
-                )
-            )
-            BenchFigure(
-                id: "e2e-peer",
-                title: "\(count) images → \(Self.peerSide) px thumbnails over loopback, cold",
-                unit: "s",
-                lookahead: peer.lookahead,
-                peers: [.init(name: "curl --parallel into files, then a Pillow pool", value: peerTime)],
-                goal: "≤ 0.8× the peer",
-                goalMet: peer.lookahead <= 0.8 * peerTime,
-                note: "median of \(runs) runs; " + loadNote()
-            ).print()
-        }
-        if let formats {
-            print(
-                String(
-                    format: "e2e-formats: Accept for AVIF/WebP %.0f bytes in %.3f s, JPEG only %.0f bytes in %.3f s: "
-                        + "%.2f× the bytes, %.2f× the time (a server that negotiates WebP)",
-                    formats.webp.bytes,
-                    formats.webp.seconds,
-                    formats.jpeg.bytes,
-                    formats.jpeg.seconds,
-                    formats.webp.bytes / formats.jpeg.bytes,
-                    formats.webp.seconds / formats.jpeg.seconds
-                )
-            )
-            BenchFigure(
-                id: "e2e-formats",
-                title: "Bytes on the wire, \(count) images, from a server that negotiates formats",
-                unit: "MB",
-                lookahead: formats.webp.bytes / 1e6,
-                peers: [.init(name: "the same pipeline asking for nothing (JPEG)", value: formats.jpeg.bytes / 1e6)],
-                goal: "fewer bytes than JPEG",
-                goalMet: formats.webp.bytes < formats.jpeg.bytes,
-                note: String(
-                    format: "cold pass %.3f s with negotiation, %.3f s without; ",
-                    formats.webp.seconds,
-                    formats.jpeg.seconds
-                )
-                    + loadNote()
-            ).print()
-        }
-        await server?.stop()
+        Self.printTable(latencyTable, title: "\(latencyMs) ms before every image (both clients, same server)")
+        await slow.stop()
     }
 
     /// The in-process fixture server's configuration: photos when there are, else generated pictures.
@@ -369,50 +230,67 @@ struct EndToEndBenchmark: AsyncParsableCommand {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("lookahead-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(UUID())")
             folders.append(folder)
-            do {
-                let counter = ByteCounter()
-                let pipeline = Self.makePipeline(folder: folder, counter: counter)
-                let clock = ContinuousClock()
-                let (start, cpuBefore) = (clock.now, processCPU())
-                var cold = await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter)
-                await pipeline.flush()
-                cold.written = ((clock.now - start).seconds, processCPU() - cpuBefore)
-                record("cold", cold)
-                if !coldOnly {
-                    record(
-                        "warm-memory",
-                        await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter)
-                    )
-                }
+            for (pass, sample) in await Self.coldPasses(urls, server: server, folder: folder, coldOnly: coldOnly) {
+                record(pass, sample)
             }
             guard !coldOnly else { continue }
-            do {
-                let counter = ByteCounter()
-                let pipeline = Self.makePipeline(folder: folder, counter: counter)
-                record("warm-disk", await Self.loadImages(urls, pipeline: pipeline, server: server, counter: counter))
-            }
             let dataFolder = folder.appendingPathExtension("data")
             folders.append(dataFolder)
-            do {
-                let counter = ByteCounter()
-                let pipeline = Self.makePipeline(folder: dataFolder, counter: counter)
-                record(
-                    "cold, data only",
-                    await Self.loadData(urls, pipeline: pipeline, server: server, counter: counter)
-                )
-                await pipeline.flush()
-            }
-            do {
-                // The transport alone: nothing written to disk, nothing decoded.
-                let counter = ByteCounter()
-                let pipeline = Self.makePipeline(folder: nil, counter: counter)
-                record(
-                    "data, no disk cache",
-                    await Self.loadData(urls, pipeline: pipeline, server: server, counter: counter)
-                )
+            for (pass, sample) in await Self.dataPasses(urls, server: server, folder: dataFolder) {
+                record(pass, sample)
             }
         }
         return table
+    }
+
+    /// One run's passes on the disk cache in `folder`: cold (until the writes are done as well), warm-memory (the
+    /// same pipeline again) and warm-disk (a new pipeline on the folder); only the cold one with `coldOnly`.
+    private static func coldPasses(_ urls: [URL], server: FixtureServer?, folder: URL, coldOnly: Bool) async -> [(
+        String, Sample
+    )] {
+        var samples: [(String, Sample)] = []
+        do {
+            let counter = ByteCounter()
+            let pipeline = makePipeline(folder: folder, counter: counter)
+            let clock = ContinuousClock()
+            let (start, cpuBefore) = (clock.now, processCPU())
+            var cold = await loadImages(urls, pipeline: pipeline, server: server, counter: counter)
+            await pipeline.flush()
+            cold.written = ((clock.now - start).seconds, processCPU() - cpuBefore)
+            samples.append(("cold", cold))
+            if !coldOnly {
+                samples.append(
+                    ("warm-memory", await loadImages(urls, pipeline: pipeline, server: server, counter: counter))
+                )
+            }
+        }
+        guard !coldOnly else { return samples }
+        let counter = ByteCounter()
+        let pipeline = makePipeline(folder: folder, counter: counter)
+        samples.append(("warm-disk", await loadImages(urls, pipeline: pipeline, server: server, counter: counter)))
+        return samples
+    }
+
+    /// One run's data passes: cold data only (written to the disk cache in `folder`, not decoded), and the
+    /// transport alone (nothing written to disk, nothing decoded).
+    private static func dataPasses(_ urls: [URL], server: FixtureServer?, folder: URL) async -> [(String, Sample)] {
+        var samples: [(String, Sample)] = []
+        do {
+            let counter = ByteCounter()
+            let pipeline = makePipeline(folder: folder, counter: counter)
+            samples.append(
+                ("cold, data only", await loadData(urls, pipeline: pipeline, server: server, counter: counter))
+            )
+            await pipeline.flush()
+        }
+        do {
+            let counter = ByteCounter()
+            let pipeline = makePipeline(folder: nil, counter: counter)
+            samples.append(
+                ("data, no disk cache", await loadData(urls, pipeline: pipeline, server: server, counter: counter))
+            )
+        }
+        return samples
     }
 
     /// The default configuration, but for a disk cache in `folder` (none for `nil`) and an event handler that

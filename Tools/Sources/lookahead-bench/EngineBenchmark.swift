@@ -18,26 +18,46 @@ struct EngineBenchmark: AsyncParsableCommand {
     @Option(help: "Measured runs per scenario (the median and p95 are reported).")
     var runs = 15
 
-    @Option(help: "Run one scenario only, e.g. under perf: hit, start, graph, decode or prefetch-race.")
-    var only: String?
+    /// The scenarios, in the order they run.
+    enum Scenario: String, CaseIterable, ExpressibleByArgument {
+        case hit, start, graph, decode
+        case prefetchRace = "prefetch-race"
+    }
+
+    @Option(help: "Run one scenario only, e.g. under perf.")
+    var only: Scenario?
 
     func run() async throws {
         print(
             "lookahead-bench engine — \(ProcessInfo.processInfo.activeProcessorCount) cores, median and p95 of \(runs) runs"
         )
         print("")
-        if only == nil || only == "hit" { cacheLookups() }
-        if only == nil || only == "start" { await startAndCancel() }
-        if only == nil || only == "graph" { graphAlone() }
-        if only == nil || only == "decode" { try decoding() }
-        if only == nil || only == "prefetch-race" { await prefetchStartThenStop() }
+        if only == nil || only == .hit { cacheLookups() }
+        if only == nil || only == .start { await startAndCancel() }
+        if only == nil || only == .graph { graphAlone() }
+        if only == nil || only == .decode { try decoding() }
+        if only == nil || only == .prefetchRace { await prefetchStartThenStop() }
     }
 
     // MARK: - Memory cache
 
+    /// The memory-cache hits measured, in ascending order of what each leaves out.
+    private struct Lookups {
+        /// `ImageRequest(url:)` + `cachedImage(for:)`, and the same with thumbnail options.
+        var withRequest: Measurement
+        var withThumbnail: Measurement
+        /// `cachedImage(for:)` of a request built before.
+        var lookahead: Measurement
+        /// A URL's string in a standard dictionary, and an NSCache hit.
+        var floor: Measurement
+        var peer: Measurement
+    }
+
+    /// Memory-cache hits per run.
+    private static let lookupCount = 100_000
+
     private func cacheLookups() {
         let count = 1000
-        let lookups = 100_000
         let image = Bitmap(width: 8, height: 8, red: 1, green: 2, blue: 3)
         let pipeline = ImagePipeline {
             $0.diskCache = nil
@@ -46,12 +66,35 @@ struct EngineBenchmark: AsyncParsableCommand {
         }
         let requests = (0..<count).map { ImageRequest(url: URL(string: "https://example.com/images/\($0).jpg")) }
         for request in requests { pipeline.storeCachedImage(image, for: request) }
-
         let nsCache = NSCache<NSString, ImageBox>()
         nsCache.countLimit = 10_000
         let keys = (0..<count).map { NSString(string: "https://example.com/images/\($0).jpg") }
         for key in keys { nsCache.setObject(ImageBox(image), forKey: key) }
+        let ours = lookaheadHits(pipeline, requests: requests, image: image)
+        let hitCount = Self.lookupCount
+        let peer = measure("NSCache object(forKey:) hit", operations: hitCount, runs: runs) {
+            var hits = 0
+            for index in 0..<hitCount where nsCache.object(forKey: keys[index % count]) != nil { hits += 1 }
+            precondition(hits == hitCount)
+            blackHole(hits)
+        }
+        let lookups = Lookups(
+            withRequest: ours.withRequest,
+            withThumbnail: ours.withThumbnail,
+            lookahead: ours.lookahead,
+            floor: ours.floor,
+            peer: peer
+        )
+        printLookups(lookups)
+        reportLookups(lookups)
+    }
 
+    /// Times Lookahead's hits: with the request built, with thumbnail options, and built before; and between them
+    /// the floor. NSCache is left to the caller.
+    private func lookaheadHits(_ pipeline: ImagePipeline, requests: [ImageRequest], image: Bitmap) -> (
+        withRequest: Measurement, withThumbnail: Measurement, lookahead: Measurement, floor: Measurement
+    ) {
+        let (count, lookups) = (requests.count, Self.lookupCount)
         // What a list pays per cell per frame: the request built from the model's URL (its key hashed) and the
         // lookup. Apps keep URLs, not requests.
         let urls = requests.map { $0.url! }
@@ -76,62 +119,68 @@ struct EngineBenchmark: AsyncParsableCommand {
             precondition(hits == lookups)
             blackHole(hits)
         }
-        // The floor of any cache keyed by a URL's string with a seeded hash: the string, hashed once, found in a
-        // standard dictionary (no lock, no recency update).
-        let table = Dictionary(uniqueKeysWithValues: urls.enumerated().map { ($1.absoluteString, $0) })
-        let floor = measure("floor: absoluteString + [String: Int] lookup", operations: lookups, runs: runs) {
-            var hits = 0
-            for index in 0..<lookups where table[urls[index % count].absoluteString] != nil { hits += 1 }
-            precondition(hits == lookups)
-            blackHole(hits)
-        }
+        let floor = floorHits(urls: urls, lookups: lookups)
         let lookahead = measure("cachedImage(for:) hit, request built before", operations: lookups, runs: runs) {
             var hits = 0
             for index in 0..<lookups where pipeline.cachedImage(for: requests[index % count]) != nil { hits += 1 }
             precondition(hits == lookups)
             blackHole(hits)
         }
-        let peer = measure("NSCache object(forKey:) hit", operations: lookups, runs: runs) {
+        return (withRequest, withThumbnail, lookahead, floor)
+    }
+
+    /// The floor of any cache keyed by a URL's string with a seeded hash: the string, hashed once, found in a
+    /// standard dictionary (no lock, no recency update).
+    private func floorHits(urls: [URL], lookups: Int) -> Measurement {
+        let count = urls.count
+        let table = Dictionary(uniqueKeysWithValues: urls.enumerated().map { ($1.absoluteString, $0) })
+        return measure("floor: absoluteString + [String: Int] lookup", operations: lookups, runs: runs) {
             var hits = 0
-            for index in 0..<lookups where nsCache.object(forKey: keys[index % count]) != nil { hits += 1 }
+            for index in 0..<lookups where table[urls[index % count].absoluteString] != nil { hits += 1 }
             precondition(hits == lookups)
             blackHole(hits)
         }
+    }
+
+    private func printLookups(_ lookups: Lookups) {
         print("Memory cache, 1,000 entries, 100,000 hits per run")
-        print(row(withRequest, unit: "ns/op", scale: 1e9))
-        print(row(withThumbnail, unit: "ns/op", scale: 1e9))
-        print(row(lookahead, unit: "ns/op", scale: 1e9))
-        print(row(floor, unit: "ns/op", scale: 1e9))
-        print(row(peer, unit: "ns/op", scale: 1e9))
+        print(row(lookups.withRequest, unit: "ns/op", scale: 1e9))
+        print(row(lookups.withThumbnail, unit: "ns/op", scale: 1e9))
+        print(row(lookups.lookahead, unit: "ns/op", scale: 1e9))
+        print(row(lookups.floor, unit: "ns/op", scale: 1e9))
+        print(row(lookups.peer, unit: "ns/op", scale: 1e9))
         print(
             String(
                 format:
                     "  → a hit with its request built takes %.2f× the time of an NSCache hit (%.2f× without), %.2f× the floor",
-                withRequest.median / peer.median,
-                lookahead.median / peer.median,
-                withRequest.median / floor.median
+                lookups.withRequest.median / lookups.peer.median,
+                lookups.lookahead.median / lookups.peer.median,
+                lookups.withRequest.median / lookups.floor.median
             )
         )
         print("")
-        let hit = withRequest.median * 1e9
+    }
+
+    private func reportLookups(_ lookups: Lookups) {
+        let hit = lookups.withRequest.median * 1e9
         BenchFigure(
             id: "memory-hit",
             title: "Memory-cache hit, ImageRequest(url:) included",
             unit: "ns",
             lookahead: hit,
             peers: [
-                .init(name: "NSCache object(forKey:)", value: peer.median * 1e9),
-                .init(name: "floor: absoluteString + [String: Int]", value: floor.median * 1e9),
+                .init(name: "NSCache object(forKey:)", value: lookups.peer.median * 1e9),
+                .init(name: "floor: absoluteString + [String: Int]", value: lookups.floor.median * 1e9),
                 .init(name: "goal", value: 100),
             ],
             goal: "≤ 100 ns and ≤ 1/5 of NSCache",
-            goalMet: hit <= 100 && hit * 5 <= peer.median * 1e9,
+            goalMet: hit <= 100 && hit * 5 <= lookups.peer.median * 1e9,
             note: String(
                 format:
                     "request built before: %.0f ns; with thumbnail options: %.0f ns; %.2f× the floor; median of %d runs; ",
-                lookahead.median * 1e9,
-                withThumbnail.median * 1e9,
-                withRequest.median / floor.median,
+                lookups.lookahead.median * 1e9,
+                lookups.withThumbnail.median * 1e9,
+                lookups.withRequest.median / lookups.floor.median,
                 runs
             ) + loadNote()
         ).print()

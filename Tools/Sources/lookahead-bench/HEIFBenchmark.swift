@@ -51,41 +51,52 @@ struct HEIFBenchmark: ParsableCommand {
         print("")
         print("file                                               KiB   Lookahead   full decode   heif-convert    vips")
         for variant in variants {
-            let path = folder.appendingPathComponent(variant.file).path
-            try runCommand(heifEnc, variant.arguments + ["-o", path, png.path])
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: side))
-            let thumbnail = try ImageDecoders.decode(data, context: context).get().image
-            let medians = interleavedCPUMedians(
-                runs: runs,
-                [
-                    { blackHole(try! ImageDecoders.decode(data, context: context).get()) },
-                    { blackHole(try! ImageDecoders.HEIF().decode(data, context: .init())) },
-                ]
-            )
-            let convert = heifConvertCPU(path, scratch: folder)
-            let vips = vipsCPU(path, scratch: folder)
-            func ms(_ value: Double?) -> String { value.map { String(format: "%9.1f", $0 * 1e3) } ?? "      n/a" }
-            print(
-                variant.name.padding(toLength: 48, withPad: " ", startingAt: 0)
-                    + String(format: "%6d", data.count / 1024) + "   " + ms(medians[0]) + "   " + ms(medians[1])
-                    + "     " + ms(convert) + "   " + ms(vips)
-                    + "   (\(thumbnail.width)×\(thumbnail.height))"
-            )
-            let peers = [("heif-convert to JPEG", convert), ("vipsthumbnail", vips), ("our full decode", medians[1])]
-            BenchFigure(
-                id: "heif-\(variant.file.replacingOccurrences(of: ".", with: "-"))",
-                title: "12 MP \(variant.name) → \(side) px thumbnail, CPU per image",
-                unit: "ms",
-                lookahead: medians[0] * 1e3,
-                peers: peers.compactMap { name, value in value.map { .init(name: name, value: $0 * 1e3) } },
-                goal: "faster than heif-convert",
-                goalMet: convert.map { medians[0] < $0 },
-                note: loadNote()
-            ).print()
+            try measure(variant, heifEnc: heifEnc, source: png, scratch: folder)
         }
         print("")
         print("load after: \(uptimeLine())")
+    }
+
+    /// Encodes one variant with heif-enc, then times its thumbnail against a full decode, heif-convert and vips:
+    /// prints its row and figure.
+    private func measure(
+        _ variant: (name: String, file: String, arguments: [String]),
+        heifEnc: String,
+        source png: URL,
+        scratch folder: URL
+    ) throws {
+        let path = folder.appendingPathComponent(variant.file).path
+        try runCommand(heifEnc, variant.arguments + ["-o", path, png.path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: side))
+        let thumbnail = try ImageDecoders.decode(data, context: context).get().image
+        let medians = interleavedCPUMedians(
+            runs: runs,
+            [
+                { blackHole(try! ImageDecoders.decode(data, context: context).get()) },
+                { blackHole(try! ImageDecoders.HEIF().decode(data, context: .init())) },
+            ]
+        )
+        let convert = heifConvertCPU(path, scratch: folder)
+        let vips = vipsCPU(path, scratch: folder)
+        func ms(_ value: Double?) -> String { value.map { String(format: "%9.1f", $0 * 1e3) } ?? "      n/a" }
+        print(
+            variant.name.padding(toLength: 48, withPad: " ", startingAt: 0)
+                + String(format: "%6d", data.count / 1024) + "   " + ms(medians[0]) + "   " + ms(medians[1])
+                + "     " + ms(convert) + "   " + ms(vips)
+                + "   (\(thumbnail.width)×\(thumbnail.height))"
+        )
+        let peers = [("heif-convert to JPEG", convert), ("vipsthumbnail", vips), ("our full decode", medians[1])]
+        BenchFigure(
+            id: "heif-\(variant.file.replacingOccurrences(of: ".", with: "-"))",
+            title: "12 MP \(variant.name) → \(side) px thumbnail, CPU per image",
+            unit: "ms",
+            lookahead: medians[0] * 1e3,
+            peers: peers.compactMap { name, value in value.map { .init(name: name, value: $0 * 1e3) } },
+            goal: "faster than heif-convert",
+            goalMet: convert.map { medians[0] < $0 },
+            note: loadNote()
+        ).print()
     }
 
     /// heif-convert's CPU seconds for one file to JPEG (it has no thumbnail mode: a full decode and a 12 MP JPEG).

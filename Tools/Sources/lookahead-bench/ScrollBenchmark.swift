@@ -37,8 +37,15 @@ struct ScrollBenchmark: ParsableCommand {
     @Option(help: "Frame rates to run, comma-separated.")
     var frameRates = "60,120"
 
-    @Option(help: "Trajectories to run, comma-separated (slowDrag, fling, directionChange, jumpToTop); all by default.")
-    var trajectories: String?
+    @Option(
+        help: ArgumentHelp(
+            "Trajectories to run, comma-separated; all by default.",
+            discussion: "Values: \(ScrollScenario.Trajectory.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "trajectory,…"
+        ),
+        transform: ScrollBenchmark.parseTrajectories
+    )
+    var trajectories: [ScrollScenario.Trajectory]?
 
     @Option(help: "Write the reports (every seed) as JSON to this file.")
     var json: String?
@@ -54,15 +61,6 @@ struct ScrollBenchmark: ParsableCommand {
             throw ValidationError("--latency takes MIN-MAX in milliseconds, e.g. 100-300")
         }
         let rates = frameRates.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let chosen =
-            try trajectories.map { list in
-                try list.split(separator: ",").map { name in
-                    guard let trajectory = ScrollScenario.Trajectory(rawValue: String(name)) else {
-                        throw ValidationError("unknown trajectory \(name)")
-                    }
-                    return trajectory
-                }
-            } ?? ScrollScenario.Trajectory.allCases
         var everyRun: [ScrollReport] = []
         var means: [ScrollReport] = []
         let seedList = (0..<UInt64(max(1, seeds))).map { seed &+ $0 }
@@ -75,78 +73,128 @@ struct ScrollBenchmark: ParsableCommand {
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
         print("downloads started, restarted (same URL again), cancelled, hitch ratio (ms of missed deadlines per s)")
         for frameRate in rates {
-            for trajectory in chosen {
-                let runs = seedList.map { seed in
-                    var scenario = ScrollScenario()
-                    scenario.rows = rows
-                    scenario.seed = seed
-                    scenario.frameRate = frameRate
-                    scenario.trajectory = trajectory
-                    scenario.latencyMilliseconds = range
-                    scenario.bytesPerSecond = bandwidth
-                    scenario.reportsDeceleration = !speedOnly
-                    return ScrollSimulator.compare(scenario)
-                }
+            for trajectory in trajectories ?? ScrollScenario.Trajectory.allCases {
+                let runs = simulate(trajectory, frameRate: frameRate, latency: range, seeds: seedList)
                 everyRun += runs.flatMap { $0 }
-                let results = ScrollStrategy.allCases.compactMap { strategy in
-                    ScrollReport.mean(of: runs.flatMap { $0.filter { $0.strategy == strategy } })
-                }
-                means += results
-                print("")
-                print(
-                    "\(trajectory.rawValue) @ \(frameRate) Hz\(seedList.count > 1 ? ", mean of \(seedList.count) seeds" : "")"
-                )
-                print(
-                    "  strategy          p50     p95     total   first-image  never-shown  started restarted cancels  hitch"
-                )
-                for report in results { print("  " + Self.row(report)) }
-                if let ours = results.first(where: { $0.strategy == .lookahead }),
-                    let oracle = results.first(where: { $0.strategy == .oracle }),
-                    let uikit = results.first(where: { $0.strategy == .uikit }),
-                    let atRelease = results.first(where: { $0.strategy == .oracleAtRelease })
-                {
-                    print(
-                        String(
-                            format: "  → lookahead placeholder total: %.2f× the oracle's, %.2f× oracle@lift's "
-                                + "(told the trajectory when the fling begins), %.2f× uikit-2's",
-                            ours.placeholderTotal / max(1, oracle.placeholderTotal),
-                            ours.placeholderTotal / max(1, atRelease.placeholderTotal),
-                            ours.placeholderTotal / max(1, uikit.placeholderTotal)
-                        )
-                    )
-                    print(
-                        String(
-                            format: "  → lookahead bytes never shown: %.1f%%, %.1f%% leaving out the rows prefetched"
-                                + " ahead of the list at rest at the end",
-                            ours.neverShownShare * 100,
-                            ours.neverShownDuringScrollShare * 100
-                        )
-                    )
-                    // The default regime keeps its old id; others and the speed-only run are told apart.
-                    let regime = (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
-                    let regimeTitle =
-                        (latency == "100-300" ? "" : ", \(latency) ms") + (speedOnly ? ", speed only" : "")
-                    BenchFigure(
-                        id: "scroll-\(trajectory.rawValue)-\(frameRate)\(regime)",
-                        title:
-                            "Simulated \(trajectory.rawValue) at \(frameRate) Hz\(regimeTitle): placeholder time on screen",
-                        unit: "ms",
-                        lookahead: ours.placeholderTotal,
-                        peers: [
-                            .init(name: "oracle (knows every latency)", value: oracle.placeholderTotal),
-                            .init(
-                                name: "oracle told the trajectory when the fling begins",
-                                value: atRelease.placeholderTotal
-                            ),
-                            .init(name: "UIKit prefetching, 2 rows", value: uikit.placeholderTotal),
-                        ],
-                        goal: "close to the oracle",
-                        note: "mean of \(seedList.count) seeds from \(seed); the real pipeline in virtual time"
-                    ).print()
-                }
-                if seedList.count > 1 { Self.printPerSeed(runs) }
+                means += report(trajectory, frameRate: frameRate, runs: runs)
             }
         }
+        try writeFiles(everyRun: everyRun, means: means.filter { $0.frameRate == rates.first }, seeds: seedList.count)
+    }
+
+    /// Parses `--trajectories`: names separated by commas.
+    static func parseTrajectories(_ text: String) throws -> [ScrollScenario.Trajectory] {
+        try text.split(separator: ",").map { name in
+            guard let trajectory = ScrollScenario.Trajectory(rawValue: String(name)) else {
+                let known = ScrollScenario.Trajectory.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("unknown trajectory \(name); the trajectories are \(known)")
+            }
+            return trajectory
+        }
+    }
+
+    /// Every strategy on one trajectory at one frame rate, once per seed: each seed's reports.
+    private func simulate(
+        _ trajectory: ScrollScenario.Trajectory,
+        frameRate: Int,
+        latency range: ClosedRange<Double>,
+        seeds: [UInt64]
+    ) -> [[ScrollReport]] {
+        seeds.map { seed in
+            var scenario = ScrollScenario()
+            scenario.rows = rows
+            scenario.seed = seed
+            scenario.frameRate = frameRate
+            scenario.trajectory = trajectory
+            scenario.latencyMilliseconds = range
+            scenario.bytesPerSecond = bandwidth
+            scenario.reportsDeceleration = !speedOnly
+            return ScrollSimulator.compare(scenario)
+        }
+    }
+
+    /// Prints the table of one trajectory and frame rate (the mean of the seeds), Lookahead against the oracles,
+    /// and each seed's ratios with several seeds. Returns the means.
+    private func report(_ trajectory: ScrollScenario.Trajectory, frameRate: Int, runs: [[ScrollReport]])
+        -> [ScrollReport]
+    {
+        let results = ScrollStrategy.allCases.compactMap { strategy in
+            ScrollReport.mean(of: runs.flatMap { $0.filter { $0.strategy == strategy } })
+        }
+        print("")
+        print(
+            "\(trajectory.rawValue) @ \(frameRate) Hz\(runs.count > 1 ? ", mean of \(runs.count) seeds" : "")"
+        )
+        print(
+            "  strategy          p50     p95     total   first-image  never-shown  started restarted cancels  hitch"
+        )
+        for report in results { print("  " + Self.row(report)) }
+        if let ours = results.first(where: { $0.strategy == .lookahead }),
+            let oracle = results.first(where: { $0.strategy == .oracle }),
+            let uikit = results.first(where: { $0.strategy == .uikit }),
+            let atRelease = results.first(where: { $0.strategy == .oracleAtRelease })
+        {
+            reportLookahead(
+                ours,
+                oracle: oracle,
+                atRelease: atRelease,
+                uikit: uikit,
+                figureID: "scroll-\(trajectory.rawValue)-\(frameRate)",
+                title: "Simulated \(trajectory.rawValue) at \(frameRate) Hz",
+                seeds: runs.count
+            )
+        }
+        if runs.count > 1 { Self.printPerSeed(runs) }
+        return results
+    }
+
+    /// Lookahead's placeholder time against the oracles' and UIKit's, its bytes never shown, and the figure.
+    private func reportLookahead(
+        _ ours: ScrollReport,
+        oracle: ScrollReport,
+        atRelease: ScrollReport,
+        uikit: ScrollReport,
+        figureID: String,
+        title: String,
+        seeds: Int
+    ) {
+        print(
+            String(
+                format: "  → lookahead placeholder total: %.2f× the oracle's, %.2f× oracle@lift's "
+                    + "(told the trajectory when the fling begins), %.2f× uikit-2's",
+                ours.placeholderTotal / max(1, oracle.placeholderTotal),
+                ours.placeholderTotal / max(1, atRelease.placeholderTotal),
+                ours.placeholderTotal / max(1, uikit.placeholderTotal)
+            )
+        )
+        print(
+            String(
+                format: "  → lookahead bytes never shown: %.1f%%, %.1f%% leaving out the rows prefetched"
+                    + " ahead of the list at rest at the end",
+                ours.neverShownShare * 100,
+                ours.neverShownDuringScrollShare * 100
+            )
+        )
+        // The default regime keeps its old id; others and the speed-only run are told apart.
+        let regime = (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
+        let regimeTitle = (latency == "100-300" ? "" : ", \(latency) ms") + (speedOnly ? ", speed only" : "")
+        BenchFigure(
+            id: figureID + regime,
+            title: title + regimeTitle + ": placeholder time on screen",
+            unit: "ms",
+            lookahead: ours.placeholderTotal,
+            peers: [
+                .init(name: "oracle (knows every latency)", value: oracle.placeholderTotal),
+                .init(name: "oracle told the trajectory when the fling begins", value: atRelease.placeholderTotal),
+                .init(name: "UIKit prefetching, 2 rows", value: uikit.placeholderTotal),
+            ],
+            goal: "close to the oracle",
+            note: "mean of \(seeds) seeds from \(seed); the real pipeline in virtual time"
+        ).print()
+    }
+
+    /// `--json` (every run) and `--svg` (the means at the first frame rate).
+    private func writeFiles(everyRun: [ScrollReport], means: [ScrollReport], seeds: Int) throws {
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -154,11 +202,7 @@ struct ScrollBenchmark: ParsableCommand {
             print("\nJSON: \(json)")
         }
         if let svg {
-            try ScrollChart.svg(means.filter { $0.frameRate == rates.first }, seeds: seedList.count).write(
-                toFile: svg,
-                atomically: true,
-                encoding: .utf8
-            )
+            try ScrollChart.svg(means, seeds: seeds).write(toFile: svg, atomically: true, encoding: .utf8)
             print("SVG: \(svg)")
         }
     }

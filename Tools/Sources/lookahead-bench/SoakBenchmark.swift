@@ -126,32 +126,89 @@ struct SoakBenchmark: AsyncParsableCommand {
 
     /// One size: returns whether the cache went over its limit.
     private func soak(size: Int) async throws -> Bool {
-        var inProcess: FixtureServer?
+        let server = try await startServer()
+        let urls = (1...rows).map { URL(string: server.base.absoluteString + "/images/\($0).jpg?w=\(size)&h=\(size)")! }
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lookahead-soak-\(ProcessInfo.processInfo.processIdentifier)-\(size)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = MemoryCache(costLimit: cacheMb << 20)
+        let log = GalleryLog(destination: .none, isQuiet: true)
+        var run = await scroll(urls: urls, folder: folder, cache: cache, log: log, server: server.child)
+        // The gallery and the pipeline are released by now.
+        cache.removeAll()
+        ResidentMemory.trim()
+        run.memory.residentAfter = ResidentMemory.bytes() ?? 0
+        run.memory.regionsAfter = ResidentMemory.anonymousRegions()
+        server.child?.stop()
+        await server.inProcess?.stop()
+
+        printRun(size: size, run, counters: log.snapshot)
+        printMemory(run)
+        report(size: size, run)
+        return run.figures.overLimit > 0
+    }
+
+    /// The fixture server, in a child process or in this one.
+    private struct Server {
+        var base: URL
         var child: FixtureServerProcess?
-        let base: URL
+        var inProcess: FixtureServer?
+    }
+
+    private func startServer() async throws -> Server {
         if inProcessServer {
             let server = try await FixtureServer.start(
                 configuration: .init { $0.latency = .milliseconds(latencyMs) }
             )
-            inProcess = server
-            base = server.baseURL
-        } else {
-            let server = try await FixtureServerProcess.start(latencyMilliseconds: latencyMs)
-            child = server
-            base = server.baseURL
+            return Server(base: server.baseURL, inProcess: server)
         }
-        let urls = (1...rows).map { URL(string: base.absoluteString + "/images/\($0).jpg?w=\(size)&h=\(size)")! }
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lookahead-soak-\(ProcessInfo.processInfo.processIdentifier)-\(size)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let limit = cacheMb << 20
-        let cache = MemoryCache(costLimit: limit)
-        let log = GalleryLog(destination: .none, isQuiet: true)
-        let residentBefore = ResidentMemory.bytes() ?? 0
-        let anonymousBefore = ResidentMemory.anonymousBytes() ?? 0
-        let regionsBefore = ResidentMemory.anonymousRegions()
+        let server = try await FixtureServerProcess.start(latencyMilliseconds: latencyMs)
+        return Server(base: server.baseURL, child: server)
+    }
+
+    private typealias Regions = [(kind: String, resident: Int, mappings: Int)]
+
+    /// Resident memory at the points the run looks at: before the pipeline, at the end with the cache full, and
+    /// with the gallery and pipeline released and the cache empty.
+    private struct Memory {
+        var residentBefore = 0
+        var anonymousBefore = 0
+        var regionsBefore: Regions = []
+        var residentFull = 0
+        var residentFullTrimmed = 0
+        var regionsFull: Regions = []
+        var cachedAtEnd = 0
+        var keptAtEnd = 0
+        var serverResident: Int?
+        var residentAfter = 0
+        var regionsAfter: Regions = []
+    }
+
+    /// One size's run.
+    private struct Run {
+        var summary: HeadlessGallery.Summary
+        var elapsed: Double
+        var prefetchLimit: Int?
+        var figures: MemorySampler.Figures
+        var memory: Memory
+    }
+
+    /// Scrolls the headless gallery over `urls`, sampling memory, and measures the end with the cache full. The
+    /// gallery and its pipeline are released on return.
+    private func scroll(
+        urls: [URL],
+        folder: URL,
+        cache: MemoryCache,
+        log: GalleryLog,
+        server child: FixtureServerProcess?
+    ) async -> Run {
+        var memory = Memory(
+            residentBefore: ResidentMemory.bytes() ?? 0,
+            anonymousBefore: ResidentMemory.anonymousBytes() ?? 0,
+            regionsBefore: ResidentMemory.anonymousRegions()
+        )
         let diskCache = DiskCache(directory: folder, sizeLimit: 200 << 20)
-        var pipeline: ImagePipeline? = ImagePipeline {
+        let pipeline = ImagePipeline {
             $0.memoryCache = cache
             $0.diskCache = diskCache
             $0.eventHandler = log.pipelineEvent
@@ -164,57 +221,54 @@ struct SoakBenchmark: AsyncParsableCommand {
         settings.loaderConfiguration.memoryBudgetFraction = memoryBudgetFraction > 0 ? memoryBudgetFraction : nil
         let clock = ContinuousClock()
         let start = clock.now
-        var gallery: HeadlessGallery? = HeadlessGallery(pipeline: pipeline!, urls: urls, log: log, settings: settings)
+        let gallery = HeadlessGallery(pipeline: pipeline, urls: urls, log: log, settings: settings)
         let sampler = MemorySampler(
             cache: cache,
             diskCache: diskCache,
             pipeline: pipeline,
-            slots: gallery!.loader,
+            slots: gallery.loader,
             interval: .milliseconds(sampleMs),
             trimInterval: trimMs > 0 ? .milliseconds(trimMs) : nil
         )
         let summary = await HeadlessGallery.run(
-            gallery!,
+            gallery,
             script: .soak(rowCount: urls.count, viewportRows: 8, flings: flings, holdFrames: holdFrames)
         )
         let elapsed = (clock.now - start).seconds
-        let prefetchLimit = gallery!.loader.prefetchLimit
         let figures = await sampler.stop()
-        pipeline?.invalidate()
-        await pipeline?.flush()
+        pipeline.invalidate()
+        await pipeline.flush()
         // The allocator's share: what malloc_trim gives back while the cache is still full.
-        let residentFull = ResidentMemory.bytes() ?? 0
+        memory.residentFull = ResidentMemory.bytes() ?? 0
         ResidentMemory.trim()
-        let residentFullTrimmed = ResidentMemory.bytes() ?? 0
-        let regionsFull = ResidentMemory.anonymousRegions()
-        let cachedAtEnd = cache.totalCost
-        let keptAtEnd = MemoryCache.bytesKeptForReuse
-        let serverResident = child?.residentBytes
-        // The gallery holds the pipeline too.
-        gallery = nil
-        pipeline = nil
-        cache.removeAll()
-        ResidentMemory.trim()
-        let residentAfter = ResidentMemory.bytes() ?? 0
-        let regionsAfter = ResidentMemory.anonymousRegions()
-        child?.stop()
-        await inProcess?.stop()
+        memory.residentFullTrimmed = ResidentMemory.bytes() ?? 0
+        memory.regionsFull = ResidentMemory.anonymousRegions()
+        memory.cachedAtEnd = cache.totalCost
+        memory.keptAtEnd = MemoryCache.bytesKeptForReuse
+        memory.serverResident = child?.residentBytes
+        return Run(
+            summary: summary,
+            elapsed: elapsed,
+            prefetchLimit: gallery.loader.prefetchLimit,
+            figures: figures,
+            memory: memory
+        )
+    }
 
-        let counters = log.snapshot
-        func mib(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / Double(1 << 20)) }
-        let quarters = (1...4).map { quarter -> String in
-            let slice = figures.resident.prefix(max(1, figures.resident.count * quarter / 4))
-                .suffix(max(1, figures.resident.count / 4))
-            return mib(slice.max() ?? 0)
-        }
+    private static func mib(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / Double(1 << 20)) }
+
+    /// The run's first lines: what it did, max RSS against the limit, and the peak of memory not file-backed.
+    private func printRun(size: Int, _ run: Run, counters: GalleryLog.Counters) {
+        let mib = Self.mib
+        let (figures, memory, limit) = (run.figures, run.memory, cacheMb << 20)
         let over = figures.maximumResident - limit
         print("")
         print(
-            "\(size) px: \(summary.frames) frames in \(String(format: "%.1f", elapsed)) s, "
+            "\(size) px: \(run.summary.frames) frames in \(String(format: "%.1f", run.elapsed)) s, "
                 + "\(counters.downloadsFinished) downloads (\(counters.bytes >> 20) MiB), "
                 + "\(counters.downloadsFailed + counters.decodesFailed) failed, \(counters.diskHits) disk hits, "
-                + "\(summary.memoryHits) rows from memory, \(figures.samples) samples; prefetch window bounded to "
-                + (prefetchLimit.map { "\($0) rows by the memory cache" } ?? "nothing")
+                + "\(run.summary.memoryHits) rows from memory, \(figures.samples) samples; prefetch window bounded to "
+                + (run.prefetchLimit.map { "\($0) rows by the memory cache" } ?? "nothing")
         )
         print(
             "  max RSS \(mib(figures.maximumResident)) MiB, limit \(mib(limit)) MiB, max RSS − limit "
@@ -222,11 +276,18 @@ struct SoakBenchmark: AsyncParsableCommand {
                 + (figures.overLimit > 0 ? " — OVER THE LIMIT in \(figures.overLimit) samples" : "")
         )
         print(
-            "  RSS before the pipeline \(mib(residentBefore)) MiB (\(mib(anonymousBefore)) MiB not file-backed); "
-                + "max RSS not file-backed \(mib(figures.maximumAnonymous)) MiB, − limit − its value before: "
-                + "\(mib(figures.maximumAnonymous - anonymousBefore - limit)) MiB; bodies waiting for the disk cache "
-                + "\(mib(figures.waitingAtMaximumAnonymous)) MiB then, at most \(mib(figures.maximumWaiting)) MiB"
+            "  RSS before the pipeline \(mib(memory.residentBefore)) MiB (\(mib(memory.anonymousBefore)) MiB not "
+                + "file-backed); max RSS not file-backed \(mib(figures.maximumAnonymous)) MiB, − limit − its value "
+                + "before: \(mib(figures.maximumAnonymous - memory.anonymousBefore - limit)) MiB; bodies waiting for "
+                + "the disk cache \(mib(figures.waitingAtMaximumAnonymous)) MiB then, at most "
+                + "\(mib(figures.maximumWaiting)) MiB"
         )
+        printPeak(figures)
+    }
+
+    /// What memory held at the peak of memory not file-backed.
+    private func printPeak(_ figures: MemorySampler.Figures) {
+        let mib = Self.mib
         print(
             "  at that peak: cache cost \(mib(figures.costAtMaximumAnonymous)) MiB, evicted pixels kept for reuse "
                 + "\(mib(figures.keptAtMaximumAnonymous)) MiB (at most \(mib(figures.maximumKept))), decodes running "
@@ -242,34 +303,52 @@ struct SoakBenchmark: AsyncParsableCommand {
                 + "\(figures.maximumUnexplained.decoding) decodes running, "
                 + "\(mib(figures.maximumUnexplained.waiting)) MiB waiting for the disk cache"
         )
-        let serverText = serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
+    }
+
+    /// RSS over the run and at its end, and memory not file-backed by kind.
+    private func printMemory(_ run: Run) {
+        let mib = Self.mib
+        let (figures, memory) = (run.figures, run.memory)
+        let quarters = (1...4).map { quarter -> String in
+            let slice = figures.resident.prefix(max(1, figures.resident.count * quarter / 4))
+                .suffix(max(1, figures.resident.count / 4))
+            return mib(slice.max() ?? 0)
+        }
+        let serverText = memory.serverResident.map { "; fixture server (child) RSS \(mib($0)) MiB" } ?? ""
         let byQuarter = quarters.joined(separator: " / ")
         let atEnd =
-            "\(mib(residentFull)) MiB with \(mib(cachedAtEnd)) MiB cached and \(mib(keptAtEnd)) MiB kept for reuse"
-        let trimmed = "\(mib(residentFullTrimmed)) MiB after malloc_trim(0)"
-        let released = "\(mib(residentAfter)) MiB with the gallery and pipeline released and the cache empty"
+            "\(mib(memory.residentFull)) MiB with \(mib(memory.cachedAtEnd)) MiB cached and "
+            + "\(mib(memory.keptAtEnd)) MiB kept for reuse"
+        let trimmed = "\(mib(memory.residentFullTrimmed)) MiB after malloc_trim(0)"
+        let released = "\(mib(memory.residentAfter)) MiB with the gallery and pipeline released and the cache empty"
         print(
             "  max RSS by quarter of the run: \(byQuarter) MiB; at the end \(atEnd), \(trimmed), \(released)\(serverText)"
         )
-        func regions(_ list: [(kind: String, resident: Int, mappings: Int)]) -> String {
+        func regions(_ list: Regions) -> String {
             list.map { "\($0.kind) \(mib($0.resident)) MiB (\($0.mappings))" }.joined(separator: ", ")
         }
-        print("  not file-backed, by kind (mappings): before the pipeline \(regions(regionsBefore))")
-        print("    with the cache full, trimmed: \(regions(regionsFull))")
-        print("    with the gallery and pipeline released and the cache empty, trimmed: \(regions(regionsAfter))")
+        print("  not file-backed, by kind (mappings): before the pipeline \(regions(memory.regionsBefore))")
+        print("    with the cache full, trimmed: \(regions(memory.regionsFull))")
+        print(
+            "    with the gallery and pipeline released and the cache empty, trimmed: \(regions(memory.regionsAfter))"
+        )
+    }
+
+    /// The size's figure.
+    private func report(size: Int, _ run: Run) {
+        let limit = cacheMb << 20
         BenchFigure(
             id: "soak-\(size)",
             title: "10,000-row fling soak at \(size) px: max RSS",
             unit: "MiB",
-            lookahead: Double(figures.maximumResident) / Double(1 << 20),
+            lookahead: Double(run.figures.maximumResident) / Double(1 << 20),
             peers: [
                 .init(name: "memory-cache limit + 48 MiB", value: Double(limit + (48 << 20)) / Double(1 << 20)),
-                .init(name: "RSS before the pipeline", value: Double(residentBefore) / Double(1 << 20)),
+                .init(name: "RSS before the pipeline", value: Double(run.memory.residentBefore) / Double(1 << 20)),
             ],
             goal: "max RSS ≤ cache limit + 48 MiB; cache cost never over its limit",
-            goalMet: figures.maximumResident <= limit + (48 << 20) && figures.overLimit == 0,
-            note: "cache limit \(cacheMb) MiB, max cache cost \(mib(figures.maximumCost)) MiB; " + loadNote()
+            goalMet: run.figures.maximumResident <= limit + (48 << 20) && run.figures.overLimit == 0,
+            note: "cache limit \(cacheMb) MiB, max cache cost \(Self.mib(run.figures.maximumCost)) MiB; " + loadNote()
         ).print()
-        return figures.overLimit > 0
     }
 }

@@ -14,9 +14,12 @@ struct GalleryCommand: AsyncParsableCommand {
         commandName: "lookahead-gallery",
         abstract: "Scrolls a list of rows whose images load over real HTTP through the Lookahead pipeline.",
         discussion: """
-            In a terminal: a full-screen gallery. Keys: ↑↓ / j k move, ←→ / h l in the grid, PgUp/PgDn, Home/End, \
-            the mouse wheel, g list ⇄ grid, r refresh (lists the items again, empties the memory cache), \
-            Enter retries the selected failed image, q or Ctrl-C quits.
+            In a terminal: a full-screen gallery. Keys: ↑ ↓ ← → or k j h l move the selection; PgDn or Space, \
+            and PgUp, scroll a page; Home and End select the first and the last item; the mouse wheel scrolls; \
+            Enter opens the selected image in a detail view, or retries it if it failed; in the detail view, Esc \
+            or q goes back to the list and Enter retries a failed image; g switches between list and grid; r lists \
+            the items again and empties the memory cache; ? shows the keys (?, Esc or Enter closes them); q or \
+            Ctrl-C quits.
             With --headless (or when not in a terminal): a scripted scroll, logged line by line.
             """
     )
@@ -24,11 +27,17 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "Replay a scripted scroll and log events instead of drawing (for scripts, pipes and CI).")
     var headless = false
 
-    @Option(help: "Start in this layout: list or grid.")
-    var mode = "list"
+    @Option(help: "Start in this layout.")
+    var mode = GalleryMode.list
 
-    @Option(help: "Images as: auto, symbols (Unicode blocks, true colour), kitty, sixels or iterm2.")
-    var graphics = "auto"
+    @Option(
+        help: ArgumentHelp(
+            "How images are drawn.",
+            discussion: "auto: the best the terminal announces (kitty, iTerm2 or sixel graphics; never inside tmux "
+                + "or screen), else symbols. symbols: Unicode blocks in true colour, in every terminal."
+        )
+    )
+    var graphics = GraphicsChoice.auto
 
     @Option(
         help:
@@ -106,10 +115,6 @@ struct GalleryCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard GalleryMode(rawValue: mode) != nil else { throw ValidationError("--mode must be list or grid") }
-        guard graphics == "auto" || GraphicsMode(rawValue: graphics) != nil else {
-            throw ValidationError("--graphics must be auto, symbols, kitty, sixels or iterm2")
-        }
         if let failure = faults.validationFailure { throw ValidationError(failure) }
         guard (0...3600).contains(outage) else { throw ValidationError("--outage must be between 0 and 3600 seconds") }
         if let log, log != "pane" {
@@ -275,21 +280,12 @@ struct GalleryCommand: AsyncParsableCommand {
             log: galleryLog
         )
         defer { try? FileManager.default.removeItem(at: diskFolder) }
-        var options = InteractiveGallery.Options()
-        options.mode = GalleryMode(rawValue: mode) ?? .list
-        options.graphics = graphics == "auto" ? GraphicsMode.detect() : GraphicsMode(rawValue: graphics) ?? .symbols
-        options.logLines = log == "pane" ? 6 : 0
-        if let server, outage > 0 {
-            let duration = Duration.milliseconds(Int64(outage * 1000))
-            server.startOutage(for: duration)
-            options.outageEnd = ContinuousClock.now.advanced(by: duration)
-        }
         let gallery = InteractiveGallery(
             pipeline: pipeline,
             items: items,
             terminal: Terminal(),
             log: galleryLog,
-            options: options
+            options: interactiveOptions(startingOutageOf: server)
         ) { () async throws(GallerySource.Failure) -> [GalleryItem] in
             try await itemSource.items()
         }
@@ -304,9 +300,28 @@ struct GalleryCommand: AsyncParsableCommand {
         pipeline.invalidate()
         await pipeline.flush()
         Self.leaveRunningUntilExit(server)
+        printSummary(summary, log: galleryLog, itemCount: items.count)
+    }
+
+    /// The interactive gallery's options; starts the embedded server's `--outage`, if any.
+    private func interactiveOptions(startingOutageOf server: FixtureServer?) -> InteractiveGallery.Options {
+        var options = InteractiveGallery.Options()
+        options.mode = mode
+        options.graphics = graphics.mode
+        options.logLines = log == "pane" ? 6 : 0
+        if let server, outage > 0 {
+            let duration = Duration.milliseconds(Int64(outage * 1000))
+            server.startOutage(for: duration)
+            options.outageEnd = ContinuousClock.now.advanced(by: duration)
+        }
+        return options
+    }
+
+    /// The line printed after the interactive gallery quits.
+    private func printSummary(_ summary: InteractiveGallery.Summary, log galleryLog: GalleryLog, itemCount: Int) {
         let counters = galleryLog.snapshot
         print(
-            "Lookahead gallery: \(items.count) items, \(counters.downloadsStarted) downloads "
+            "Lookahead gallery: \(itemCount) items, \(counters.downloadsStarted) downloads "
                 + "(\(counters.downloadsCancelled) cancelled, \(counters.downloadsRestarted) restarted), "
                 + "failures: \(counters.failureSummary), "
                 + "\(summary.memoryHits) memory hits, \(counters.diskHits) disk hits, "
@@ -346,25 +361,8 @@ struct GalleryCommand: AsyncParsableCommand {
             } else {
                 GalleryLog(isQuiet: quiet)
             }
-        // The rows come from --source, or from the embedded server: its media covers when it has photos (resized
-        // by the server to --image-size pixels wide), else its generated images. Rows evicted from the 100-image
-        // memory cache come back from the disk cache when the script scrolls back up.
-        let server: FixtureServer?
-        let urls: [URL]
         let parsedSource = try source.map { try GallerySource.parse($0, itemCount: rows) }
-        if let parsedSource {
-            server = nil
-            let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
-            urls = items.map { $0.imageURL(imageSize) }
-        } else {
-            let started = try await startServer(minimumMediaCount: rows)
-            server = started
-            urls = (1...max(1, rows)).map { number in
-                started.photoCount > 0
-                    ? started.coverURL(number, width: imageSize)
-                    : started.imageURL(number, width: imageSize, height: imageSize)
-            }
-        }
+        let (server, urls) = try await headlessURLs(of: parsedSource)
         let (pipeline, diskFolder) = Self.makePipeline(
             memoryCache: MemoryCache(costLimit: 64 << 20, countLimit: 100),
             diskSizeLimit: 100 << 20,
@@ -399,6 +397,23 @@ struct GalleryCommand: AsyncParsableCommand {
         await pipeline.flush()
         Self.leaveRunningUntilExit(server)
         printSummary(summary, log: log, elapsed: elapsed, rowCount: urls.count)
+    }
+
+    /// The headless run's rows: from --source, or from the embedded server (started here): its media covers when
+    /// it has photos (resized by the server to --image-size pixels wide), else its generated images. Rows evicted
+    /// from the 100-image memory cache come back from the disk cache when the script scrolls back up.
+    private func headlessURLs(of parsedSource: GallerySource?) async throws -> (FixtureServer?, [URL]) {
+        if let parsedSource {
+            let items = try await listItems(of: parsedSource, limit: rows, stopping: nil)
+            return (nil, items.map { $0.imageURL(imageSize) })
+        }
+        let started = try await startServer(minimumMediaCount: rows)
+        let urls = (1...max(1, rows)).map { number in
+            started.photoCount > 0
+                ? started.coverURL(number, width: imageSize)
+                : started.imageURL(number, width: imageSize, height: imageSize)
+        }
+        return (started, urls)
     }
 
     private func printSummary(_ summary: HeadlessGallery.Summary, log: GalleryLog, elapsed: Duration, rowCount: Int) {
@@ -445,4 +460,18 @@ struct GalleryCommand: AsyncParsableCommand {
 /// A failure reported as `Error: …` and exit status 1, without the usage text a `ValidationError` adds.
 struct GalleryFailure: Error, CustomStringConvertible {
     let description: String
+}
+
+extension GalleryMode: ExpressibleByArgument {}
+
+/// `--graphics`: a graphics mode, or `auto` for the one the terminal announces.
+enum GraphicsChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto
+    case symbols
+    case kitty
+    case sixels
+    case iterm2
+
+    /// The mode to draw with.
+    var mode: GraphicsMode { GraphicsMode(rawValue: rawValue) ?? GraphicsMode.detect() }
 }
