@@ -1,0 +1,100 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// Disk-cache entries of downloaded data, and their HTTP freshness.
+extension DataLoadWorker {
+    // MARK: - Disk cache and HTTP freshness
+
+    /// A disk cache entry that must be revalidated (or downloaded again) before use.
+    struct StaleEntry: Sendable {
+        var data: Data
+        /// `nil` when the entry has no readable metadata: it is then downloaded again, unconditionally.
+        var metadata: HTTPCacheMetadata?
+    }
+
+    enum Lookup: Sendable {
+        case miss
+        case fresh(Data)
+        case stale(StaleEntry)
+    }
+
+    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness.
+    func lookUp(_ key: String, in cache: any DataCaching) async -> Lookup {
+        let policy = settings.diskCachePolicy
+        return await ioQueue.run {
+            guard let data = cache.cachedData(for: key) else { return .miss }
+            guard policy.kind == .httpSemantics else { return .fresh(data) }
+            let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
+            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data) }
+            return .stale(StaleEntry(data: data, metadata: metadata))
+        }
+    }
+
+    func hit(
+        _ data: Data,
+        url: URL,
+        cache: any DataCaching,
+        key: String,
+        response: HTTPResponseInfo? = nil
+    ) -> LoadedData {
+        events?(.diskCacheHit(url, byteCount: data.count))
+        return LoadedData(
+            response: DataLoadResponse(data: data, response: response),
+            cacheType: .disk,
+            diskCacheTicket: DiskCacheTicket(origin: .disk, cache: cache, key: key, data: data)
+        )
+    }
+
+    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once) or when
+    /// the server could not be reached. `nil` when the download's result stands.
+    func serve(
+        _ entry: StaleEntry,
+        after result: Result<DataLoadResponse, ImagePipelineError>,
+        url: URL,
+        cache: any DataCaching,
+        key: String
+    ) -> LoadedData? {
+        switch result {
+        case .success(let response):
+            guard let info = response.response, info.statusCode == 304, let metadata = entry.metadata else {
+                return nil
+            }
+            let headers = HTTPCacheHeaders(headers: info.headers)
+            if headers.noStore {
+                cache.removeData(for: key)
+                cache.removeData(for: HTTPCacheMetadata.key(for: key))
+            } else {
+                let refreshed = metadata.refreshed(by: headers, now: settings.diskCachePolicy.now())
+                cache.storeData(refreshed.encoded(), for: HTTPCacheMetadata.key(for: key))
+            }
+            return hit(entry.data, url: url, cache: cache, key: key, response: info)
+        case .failure(let error):
+            guard error.isServerUnreachable else { return nil }
+            return hit(entry.data, url: url, cache: cache, key: key)
+        }
+    }
+
+    /// The ticket that stores downloaded data once it decodes: with its metadata under HTTP semantics, none for a
+    /// `no-store` response (which also removes what was stored before).
+    func networkTicket(for response: DataLoadResponse, cache: any DataCaching, key: String) -> DiskCacheTicket? {
+        let policy = settings.diskCachePolicy
+        guard policy.kind == .httpSemantics else {
+            return DiskCacheTicket(origin: .network, cache: cache, key: key, data: response.data)
+        }
+        let headers = HTTPCacheHeaders(headers: response.response?.headers ?? [:])
+        if headers.noStore {
+            cache.removeData(for: key)
+            cache.removeData(for: HTTPCacheMetadata.key(for: key))
+            return nil
+        }
+        let metadata = HTTPCacheMetadata(headers: headers, now: policy.now())
+        return DiskCacheTicket(
+            origin: .network,
+            cache: cache,
+            key: key,
+            data: response.data,
+            sidecar: (HTTPCacheMetadata.key(for: key), metadata.encoded())
+        )
+    }
+}

@@ -1,0 +1,68 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// Resuming an interrupted download from its kept first bytes.
+extension DataLoadWorker {
+    // MARK: - Resuming
+
+    /// The handler that keeps an interrupted download's first bytes in `cache`, when resuming is on and the response
+    /// allows it (`Accept-Ranges: bytes` and a strong validator).
+    func partialBodyKeeper(
+        key: String,
+        in cache: any DataCaching
+    ) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
+        guard let limit = settings.partialDownloadLimit else { return nil }
+        let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
+        let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
+        return { data, response in
+            if honoursNoStore, HTTPCacheHeaders(headers: response.headers).noStore { return }
+            guard let partial = PartialDownload(data: data, response: response, maximumLength: maximumLength)
+            else { return }
+            cache.storeData(partial.encoded(), for: PartialDownload.key(for: key))
+        }
+    }
+
+    /// Reads and removes the kept first bytes of `key`'s download: used once, resumed or not.
+    func takePartialDownload(_ key: String, from cache: (any DataCaching)?) async -> PartialDownload? {
+        guard let cache else { return nil }
+        let partialKey = PartialDownload.key(for: key)
+        return await ioQueue.run {
+            guard let stored = cache.cachedData(for: partialKey) else { return nil }
+            cache.removeData(for: partialKey)
+            return PartialDownload.decode(stored)
+        }
+    }
+
+    /// Joins the answer to a resumed request to its prefix; starts over (one plain download) when it cannot be
+    /// joined or the server refused the range (416).
+    func finishResume(
+        _ partial: PartialDownload,
+        after result: Result<DataLoadResponse, ImagePipelineError>,
+        request: ImageRequest,
+        reporter: OperationReporter,
+        _ keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)?
+    ) async -> Result<DataLoadResponse, ImagePipelineError> {
+        switch result {
+        case .success(var response):
+            switch partial.resume(with: response) {
+            case .joined(let data):
+                if let limit = settings.maximumResponseSize, data.count > limit {
+                    return .failure(.responseTooLarge(limit: limit))
+                }
+                response.data = data
+                return .success(response)
+            case .replaced:
+                return result
+            case .startOver:
+                if Task.isCancelled { return .failure(.cancelled) }
+                return await download(request, reporter: reporter, keepPartial: keepPartial)
+            }
+        case .failure(.statusCodeUnacceptable(416, _)):
+            if Task.isCancelled { return .failure(.cancelled) }
+            return await download(request, reporter: reporter, keepPartial: keepPartial)
+        case .failure:
+            return result
+        }
+    }
+}
