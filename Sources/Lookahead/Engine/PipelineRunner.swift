@@ -205,7 +205,7 @@ final class PipelineRunner: Sendable {
             runImageWork {
                 if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
                 let result = self.decodeWorker.run(data, for: request)
-                if case .failure(let error) = result, DecodeWorker.refetches(after: error, of: data, for: request) {
+                if case .failure(let error) = result, DecodeWorker.reloads(after: error, of: data, for: request) {
                     return self.report { $0.operationFoundInvalidDiskData(operation) }
                 }
                 self.finish(operation, with: result.map { .image($0) })

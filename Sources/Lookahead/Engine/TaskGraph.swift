@@ -12,7 +12,8 @@ import Foundation
 ///   memory cache has for a prefix of the list (``Seed``). By ``StageID``.
 /// - **operation**: one run of a stage's work, started by the runner, reporting back by ``OperationID``.
 /// - **work**: what an operation does (``Work``): load the data, decode, process, or look the final image up.
-/// - **load**: the one verb for getting bytes, from the disk cache or the network.
+/// - **load**: the one verb for getting bytes, from the disk cache or the network; a **download** is a load from
+///   the network, started by the runner's **launcher**.
 ///
 /// The runner (``PipelineRunner``) keeps one graph under its lock; each event is one method here, returning the
 /// ``Actions`` the runner performs once the lock is released. Nothing here does I/O or blocks. A stage runs at the

@@ -48,9 +48,9 @@ struct DecodeWorker: Sendable {
         }
     }
 
-    /// Disk data that is not an image (removed by ``run(_:for:)``) is fetched again from the network, once, when the
+    /// Disk data that is not an image (removed by ``run(_:for:)``) is loaded again from the network, once, when the
     /// request may load from it: a bad entry costs a download, not a failure.
-    static func refetches(after error: ImagePipelineError, of loaded: LoadedData, for request: ImageRequest) -> Bool {
+    static func reloads(after error: ImagePipelineError, of loaded: LoadedData, for request: ImageRequest) -> Bool {
         loaded.cacheType == .disk && error.isInvalidImageData && request.dataPolicy.loadsFromNetwork
     }
 
