@@ -19,7 +19,7 @@ import CJPEGProgressive
 ///   resampling as the final image, so a preview has the final image's size. The EXIF orientation is applied.
 /// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported(reason:)``).
 public enum ProgressiveJPEGPreviews {
-    /// The most scans a preview reads; libjpeg-turbo writes about ten.
+    /// The most scans a preview reads.
     public static let maximumScans = 100
 
     /// What a preview attempt gives.
@@ -41,6 +41,28 @@ public enum ProgressiveJPEGPreviews {
     public static func preview(of data: Data, context: ImageDecodingContext) -> Outcome {
         #if canImport(CJPEGProgressive)
         guard isJPEG(data) else { return .unsupported(reason: "not a JPEG") }
+        return libjpegPreview(of: data, context: context)
+        #elseif canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
+        switch previewPrefix(of: data, maximumPixelCount: context.maximumPixelCount) {
+        case .prefix(let prefix, let scan):
+            // ImageIO shows a progressive JPEG closed after a complete scan as of that scan.
+            guard let image = try? ImageDecoders.ImageIODecoder().decode(prefix, context: context) else {
+                return .needsMoreData
+            }
+            return .preview(image, scan: scan)
+        case .needsMoreData:
+            return .needsMoreData
+        case .unsupported(let reason):
+            return .unsupported(reason: reason)
+        }
+        #else
+        return .unsupported(reason: "previews need libjpeg or ImageIO")
+        #endif
+    }
+
+    #if canImport(CJPEGProgressive)
+    /// A preview through libjpeg's buffered-image mode.
+    private static func libjpegPreview(of data: Data, context: ImageDecodingContext) -> Outcome {
         let denominator = scaleDenominator(for: data, thumbnail: context.thumbnail)
         var info = lookahead_preview_info()
         var pixels: UnsafeMutablePointer<UInt8>?
@@ -61,17 +83,10 @@ public enum ProgressiveJPEGPreviews {
         defer { free(pixels) }
         switch status {
         case LOOKAHEAD_PREVIEW_OK:
-            guard let pixels, info.out_width > 0, info.out_height > 0 else {
-                return .unsupported(reason: "no pixels")
-            }
-            let width = Int(info.out_width)
-            let height = Int(info.out_height)
-            let bitmap = Bitmap(
-                width: width,
-                height: height,
-                pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
-            )
-            let upright = bitmap.applying(ExifOrientation.jpeg(data))
+            guard let pixels, info.out_width > 0, info.out_height > 0 else { return .unsupported(reason: "no pixels") }
+            let (width, height) = (Int(info.out_width), Int(info.out_height))
+            let buffer = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+            let upright = Bitmap(width: width, height: height, pixels: buffer).applying(ExifOrientation.jpeg(data))
             return .preview(PlatformImage.make(from: resized(upright, to: context.thumbnail)), scan: Int(info.scan))
         case LOOKAHEAD_PREVIEW_NEEDS_MORE:
             return .needsMoreData
@@ -85,23 +100,8 @@ public enum ProgressiveJPEGPreviews {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .unsupported(reason: text.isEmpty ? "libjpeg error" : text)
         }
-        #elseif canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
-        switch previewPrefix(of: data, maximumPixelCount: context.maximumPixelCount) {
-        case .prefix(let prefix, let scan):
-            // ImageIO shows a progressive JPEG closed after a complete scan as of that scan.
-            guard let image = try? ImageDecoders.ImageIODecoder().decode(prefix, context: context) else {
-                return .needsMoreData
-            }
-            return .preview(image, scan: scan)
-        case .needsMoreData:
-            return .needsMoreData
-        case .unsupported(let reason):
-            return .unsupported(reason: reason)
-        }
-        #else
-        return .unsupported(reason: "previews need libjpeg or ImageIO")
-        #endif
     }
+    #endif
 
     /// 1, 2, 4 or 8: the largest DCT reduction whose output still covers the thumbnail.
     static func scaleDenominator(for data: Data, thumbnail: ThumbnailOptions?) -> UInt32 {
