@@ -10,16 +10,15 @@ extension ImageDecoders.GIF {
         _ data: Data,
         _ body: (UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> T
     ) throws(ImageDecodingError) -> T {
-        let result: Result<T, ImageDecodingError> = ImageDecoders.withBytes(of: data, codec: "GIF") { base, count in
+        try ImageDecoders.withBytes(of: data, codec: "GIF") { base, count throws(ImageDecodingError) in
             var source = Source(base: base, count: count, offset: 0)
-            return withUnsafeMutablePointer(to: &source) { source in
+            return try withUnsafeMutablePointer(to: &source) { source throws(ImageDecodingError) in
                 var status: Int32 = 0
-                guard let file = DGifOpen(source, read, &status) else { return .failure(error(status)) }
+                guard let file = DGifOpen(source, read, &status) else { throw error(status) }
                 defer { DGifCloseFile(file, &status) }
-                return Result { () throws(ImageDecodingError) in try body(file) }
+                return try body(file)
             }
         }
-        return try result.get()
     }
 
     /// How a walk over a file's records ended.

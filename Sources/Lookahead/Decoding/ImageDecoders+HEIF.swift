@@ -53,10 +53,10 @@ extension ImageDecoders {
                 throw Self.failure("its item references loop or chain too deep to be followed")
             }
             // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
-            let result = ImageDecoders.withBytes(of: data, codec: name) {
-                Self.decode($0, $1, context, codedSizes: inspection.sizes)
+            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                try Self.decode(base, count, context, codedSizes: inspection.sizes).get()
             }
-            return PlatformImage.make(from: try result.get())
+            return PlatformImage.make(from: bitmap)
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.

@@ -41,15 +41,13 @@ extension ImageDecoders {
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
             let profile = EmbeddedColorProfile.jpeg(data)
-            let result = ImageDecoders.withBytes(of: data, codec: name) { base, count in
-                Result { () throws(ImageDecodingError) -> Bitmap in
-                    let bytes = UnsafeRawBufferPointer(start: base, count: count)
-                    if let problem = Self.excessiveScans(bytes, budget: maximumProgressiveWork) { throw problem }
-                    let header = try Self.readHeader(handle, bytes, context, orientation: orientation)
-                    return try Self.decompress(handle, bytes, header, profile: profile)
-                }
+            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                let bytes = UnsafeRawBufferPointer(start: base, count: count)
+                if let problem = Self.excessiveScans(bytes, budget: maximumProgressiveWork) { throw problem }
+                let header = try Self.readHeader(handle, bytes, context, orientation: orientation)
+                return try Self.decompress(handle, bytes, header, profile: profile)
             }
-            return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
+            return PlatformImage.make(from: bitmap.convertedToSRGB(from: profile).applying(orientation))
         }
 
         /// What a decode needs from the header: the size it writes and whether the samples are CMYK (or YCCK).

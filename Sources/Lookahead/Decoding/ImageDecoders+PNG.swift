@@ -53,15 +53,11 @@ extension ImageDecoders {
                 return .failure(ImageDecodingError(codec: name, message: "out of memory"))
             }
             defer { spng_ctx_free(decoder) }
-            return ImageDecoders.withBytes(of: data, codec: name) { base, count in
-                Self.decode(
-                    decoder,
-                    base,
-                    count,
-                    context,
-                    gammaAndChromaticities: convertsGammaAndChromaticities,
-                    status: &status
-                )
+            let gammaAndChromaticities = convertsGammaAndChromaticities
+            return Result { () throws(ImageDecodingError) in
+                try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                    try Self.decode(decoder, base, count, context, gammaAndChromaticities, status: &status).get()
+                }
             }
         }
 
@@ -98,7 +94,7 @@ extension ImageDecoders {
             _ source: UnsafeRawPointer,
             _ size: Int,
             _ context: ImageDecodingContext,
-            gammaAndChromaticities: Bool,
+            _ gammaAndChromaticities: Bool,
             status: inout Int32
         ) -> Result<Bitmap, ImageDecodingError> {
             // At most 1,000 stored chunks (libspng's own limit, which libspng 0.7.3 does not let a caller raise).

@@ -24,7 +24,7 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             PlatformImage.make(
-                from: try Self.withBytes(of: data) { source, size throws(ImageDecodingError) in
+                from: try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
                     try Self.decode(source, size, context)
                 }
             )
@@ -38,19 +38,9 @@ extension ImageDecoders {
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
-            try Self.withBytes(of: data) { source, size throws(ImageDecodingError) in
+            try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
                 try Self.decodeAnimation(source, size, context)
             }
-        }
-
-        /// Runs `body` on the bytes of `data`; "empty data" when there are none.
-        private static func withBytes<T>(
-            of data: Data,
-            _ body: (UnsafePointer<UInt8>, Int) throws(ImageDecodingError) -> T
-        ) throws(ImageDecodingError) -> T {
-            try ImageDecoders.withBytes(of: data, codec: "WebP") { source, size in
-                Result { () throws(ImageDecodingError) in try body(source, size) }
-            }.get()
         }
 
         private static func decodeAnimation(

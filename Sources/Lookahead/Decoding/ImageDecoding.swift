@@ -277,14 +277,15 @@ public enum ImageDecoders {
     static func withBytes<T>(
         of data: Data,
         codec: String,
-        _ body: (UnsafePointer<UInt8>, Int) -> Result<T, ImageDecodingError>
-    ) -> Result<T, ImageDecodingError> {
-        data.withUnsafeBytes { raw in
+        _ body: (UnsafePointer<UInt8>, Int) throws(ImageDecodingError) -> T
+    ) throws(ImageDecodingError) -> T {
+        let result = data.withUnsafeBytes { raw -> Result<T, ImageDecodingError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                 return .failure(ImageDecodingError(codec: codec, message: "empty data"))
             }
-            return body(base, raw.count)
+            return Result { () throws(ImageDecodingError) in try body(base, raw.count) }
         }
+        return try result.get()
     }
 
     /// The first bytes of the data in hex, for ``ImagePipelineError/noDecoder(header:)``.
