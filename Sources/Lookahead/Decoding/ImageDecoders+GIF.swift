@@ -5,11 +5,8 @@ import CGIF
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes GIF with giflib: the first frame, with its transparency, on a canvas of the logical screen, or every
-    /// frame of an animation (``decodeAnimation(_:context:)``).
-    ///
-    /// For a still image only the records up to the first image are read: an animation of thousands of frames costs
-    /// no more than its first. The screen size is checked against the pixel limit before the canvas is allocated.
+    /// Decodes GIF with giflib: the first frame on a canvas of the logical screen, or every frame of an animation
+    /// (``decodeAnimation(_:context:)``). A still image reads no record past the first image.
     public struct GIF: AnimatedImageDecoding {
         public let name = "GIF"
         public var mediaTypes: [String] { ["image/gif"] }
@@ -27,13 +24,10 @@ extension ImageDecoders {
             )
         }
 
-        /// Decodes every frame of an animated GIF: each frame drawn over what the previous one left (its transparent
-        /// pixels show it), then disposed of as its graphics control extension says (kept, cleared to transparent,
-        /// or restored). Durations come from the same extension (10 ms or less shows for 100 ms), the loop count
-        /// from the `NETSCAPE2.0` extension.
-        ///
-        /// A first pass walks the file without decompressing anything, to count the frames and check the limits;
-        /// only then are frames decoded. A file cut short keeps the frames before the cut. `nil` for a single frame.
+        /// Decodes every frame of an animated GIF, each drawn over what the previous one left and disposed of as its
+        /// graphics control extension says; the loop count from `NETSCAPE2.0`. A first pass counts the frames and
+        /// checks the limits without decompressing. A file cut short keeps the frames before the cut. `nil` for one
+        /// frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext

@@ -5,14 +5,10 @@ import CHeif
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image, its rotation and mirroring
-    /// (`irot`, `imir`) and crop applied, a grid image decoded whole, alpha kept.
-    ///
-    /// - The size, read from the file's boxes, and the sizes its HEVC and AV1 configurations declare (what the video
-    ///   decoder allocates for) are checked against the pixel limit before anything is decoded.
-    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target, so the full
-    ///   image is never decoded; otherwise the full image is decoded and resampled.
-    /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
+    /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image with its rotation, mirroring and
+    /// crop applied, a grid decoded whole, alpha kept. The size and the sizes the coded pictures declare
+    /// (``HEIFCodedSizes``) are checked against the pixel limit first; a thumbnail request uses the smallest stored
+    /// thumbnail that covers the target. Recognised by the `ftyp` box's brands.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
         /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
@@ -52,7 +48,6 @@ extension ImageDecoders {
             guard inspection.referencesAreBounded else {
                 throw Self.failure("its item references loop or chain too deep to be followed")
             }
-            // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
             let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
                 try Self.decode(base, count, context, codedSizes: inspection.sizes).get()
             }
@@ -126,9 +121,8 @@ extension ImageDecoders {
             abs(width * imageHeight - height * imageWidth) <= max(imageWidth, imageHeight)
         }
 
-        /// The colour space of an image when it is not plainly sRGB: its ICC profile (`colr` of type `prof` or
-        /// `rICC`), or a profile made of its `nclx` primaries (Display P3, BT.2020) when they are not BT.709's, with an
-        /// SDR transfer curve. HDR curves (PQ, HLG) are left alone: libheif has reduced them to 8 bits already.
+        /// The colour space of an image when it is not plainly sRGB: its ICC profile, or a profile made of its `nclx`
+        /// primaries when they are not BT.709's and the curve is SDR (libheif has already reduced HDR to 8 bits).
         fileprivate static func colorProfile(_ handle: OpaquePointer) -> [UInt8]? {
             switch heif_image_handle_get_color_profile_type(handle) {
             case heif_color_profile_type_prof, heif_color_profile_type_rICC:

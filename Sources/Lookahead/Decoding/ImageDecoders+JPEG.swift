@@ -5,26 +5,18 @@ import CTurboJPEG
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK.
+    /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK, the EXIF orientation applied.
     ///
-    /// - Dimensions are read from the header and checked against the pixel limit before the pixel buffer
-    ///   is allocated.
-    /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size. A thumbnail of
-    ///   a file libjpeg decodes in one pass (a sequential JPEG) holds only its output and a few rows of blocks, so
-    ///   the pixel limit counts the pixels decoded; a progressive file keeps every block until its last scan, so
-    ///   its declared size counts.
-    /// - The EXIF orientation is applied: bitmaps come out upright.
-    /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
-    ///   image is never shown as if it were the image.
-    /// - A progressive JPEG is decoded in scans, each a pass over every block, so a small file of thousands of
-    ///   scans could hold a decode thread for long. Its scans are counted before decoding (a walk over the
-    ///   markers), and scans × 8×8 blocks may not exceed ``maximumProgressiveWork``; libjpeg-turbo's own limit
-    ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well.
+    /// - Thumbnails use DCT scaling (1/8 … 1) to the smallest scale still covering the target. The pixel limit
+    ///   counts the output of a one-pass (sequential) decode, else the declared size: a progressive decode holds
+    ///   every block until its last scan.
+    /// - Any library warning (a truncated file, a corrupt segment) fails: a partly grey image is never shown.
+    /// - A progressive file's scans are counted before decoding, and scans × 8×8 blocks may not exceed
+    ///   ``maximumProgressiveWork``, so a small file of thousands of scans cannot hold a decode thread for long.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
         public var mediaTypes: [String] { ["image/jpeg"] }
-        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. The default, 2²⁶, allows
-        /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels.
+        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. Default 2²⁶.
         public var maximumProgressiveWork: Int
 
         /// Creates the decoder.

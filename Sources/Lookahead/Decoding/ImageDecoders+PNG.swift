@@ -5,16 +5,10 @@ import CSPNG
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes PNG with libspng: every colour type and bit depth, interlaced images, `tRNS` transparency;
-    /// 16-bit samples are reduced to 8. The EXIF orientation of an `eXIf` chunk is applied.
-    ///
-    /// Dimensions are checked against the pixel limit before the pixel buffer is allocated; ancillary chunks are
-    /// capped at 4 MiB each and 16 MiB together, and a file whose metadata goes past that is decoded again without
-    /// it, so the picture still shows. CRC errors fail decoding.
-    ///
-    /// Colour: an `iCCP` profile that is not sRGB is converted to sRGB (on Linux, with Little CMS). `cHRM` and
-    /// `gAMA` without a profile are left alone unless ``convertsGammaAndChromaticities`` is set: most files that carry
-    /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common).
+    /// Decodes PNG with libspng: every colour type and bit depth, interlacing, `tRNS`, 16-bit reduced to 8, the
+    /// `eXIf` orientation applied. Ancillary chunks are capped at 4 MiB each and 16 MiB together; a file past that is
+    /// decoded again without them. CRC errors fail. An `iCCP` profile converts to sRGB; `cHRM` and `gAMA` only with
+    /// ``convertsGammaAndChromaticities``, since most files carry values their writer never meant.
     public struct PNG: ImageDecoding {
         public let name = "PNG"
         public var mediaTypes: [String] { ["image/png"] }
@@ -36,8 +30,7 @@ extension ImageDecoders {
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             var status: Int32 = 0
             let result = decode(data, context: context, status: &status)
-            // Metadata past the chunk limits (thousands of text chunks, a text or profile chunk inflating to
-            // megabytes) stops libspng; the image itself does not need it: decoded again without those chunks.
+            // Metadata past the chunk limits stops libspng; the image does not need it.
             if status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data) {
                 return PlatformImage.make(from: try decode(essential, context: context, status: &status).get())
             }

@@ -5,11 +5,9 @@ import CWebP
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation, or all of its frames
-    /// (``decodeAnimation(_:context:)``). The orientation of a still image's `EXIF` chunk is applied.
-    ///
-    /// Thumbnails are decoded directly at their size with libwebp's area-averaging rescaler, which never
-    /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
+    /// Decodes WebP with libwebp: lossy, lossless, alpha, the `EXIF` orientation, and an animation's first frame on
+    /// its canvas or all its frames (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
+    /// rescaler, never allocating the full-size image.
     public struct WebP: AnimatedImageDecoding {
         public let name = "WebP"
         public var mediaTypes: [String] { ["image/webp"] }
@@ -30,10 +28,8 @@ extension ImageDecoders {
             )
         }
 
-        /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
-        /// over the canvas (blending and disposal as the file says). The frame count and canvas, read by the demuxer,
-        /// are checked against the limits before the decoder is made. Durations of 10 ms or less show for 100 ms. An
-        /// `ICCP` profile converts every frame to sRGB. `nil` for a still WebP or an animation of one frame.
+        /// Decodes every frame with libwebp's animation decoder, which composites them as the file says; the frame
+        /// count and canvas are checked first. `nil` for a still WebP or an animation of one frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext

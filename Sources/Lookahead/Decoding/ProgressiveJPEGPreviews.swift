@@ -8,16 +8,11 @@ import CJPEGProgressive
 
 /// Decodes previews of a progressive JPEG (SOF2) from a partial body: on Linux through libjpeg's buffered-image mode
 /// (the TurboJPEG API cannot stop at a scan); on Apple platforms through ImageIO, given the bytes up to the last
-/// complete scan closed with an end-of-image marker (a walk of the markers decides which).
+/// complete scan closed with an end-of-image marker.
 ///
-/// - Each preview reads the bytes so far from the start, through a suspending source (running out of bytes is
-///   "not yet", never an error), and shows the last scan that is complete. Stateless: nothing is kept between
-///   previews, so a preview may run on any thread; the pipeline takes at most a few per image.
-/// - The pixel limit is checked against the header before anything is allocated; more than
-///   ``maximumScans`` scans stops previews of the image (a "scan bomb" costs one bounded pass).
-/// - Thumbnails: DCT scaling (1/2, 1/4, 1/8) to the smallest scale still covering the thumbnail, then the same
-///   resampling as the final image, so a preview has the final image's size. The EXIF orientation is applied.
-/// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported(reason:)``).
+/// Each preview reads the bytes so far from the start and shows the last complete scan; nothing is kept between
+/// previews. The pixel limit and ``maximumScans`` are checked first. A preview has the final image's size and
+/// orientation. Baseline and CMYK JPEGs and other formats give none (``Outcome/unsupported(reason:)``).
 public enum ProgressiveJPEGPreviews {
     /// The most scans a preview reads.
     public static let maximumScans = 100

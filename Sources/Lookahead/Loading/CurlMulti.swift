@@ -32,9 +32,8 @@ final class CurlMulti: @unchecked Sendable {
         guard let handle = curl_multi_init() else { fatalError("libcurl could not create a multi handle") }
         self.handle = handle
         _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maximumConnectionsPerHost))
-        // libcurl's default keeps 4 idle connections per transfer added at the moment one ends: between two
-        // downloads of a list (while the next one hops through the pipeline) that can be 4, and the rest are closed
-        // only to be opened again. Keep every connection the per-host limit allows, for a few hosts.
+        // libcurl's default keeps too few idle connections between two downloads of a list: keep every one the
+        // per-host limit allows, for a few hosts.
         _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAXCONNECTS, max(1, maximumConnectionsPerHost) * 4)
         let thread = Thread { [self] in run() }
         thread.name = "Lookahead.CurlMulti"

@@ -7,15 +7,9 @@ import Foundation
 /// The state of one transfer. Created on the caller's thread, then handed to ``CurlMulti``, whose thread alone
 /// runs the callbacks and finishes it.
 ///
-/// Every limit is enforced where the bytes arrive, synchronously, by returning a short count from a callback,
-/// which makes libcurl abort the transfer before it reads more:
-/// - the final response's status (non-2xx: the body is never read) and declared `Content-Length`, in the
-///   header callback at the end of each response's headers;
-/// - every redirect (count, loop, scheme), in the same place, before libcurl follows it;
-/// - the body's size after content decoding (so a compression bomb stops at the limit), in the write callback;
-/// - the idle timeout, in the progress callback, which libcurl calls at least once a second.
-///
-/// The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
+/// Every limit is enforced in a callback, which returns a short count to make libcurl abort before it reads more:
+/// the status, declared length and redirects in the header callback, the body's size in the write callback, the
+/// idle timeout in the progress callback. The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
 // SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
 // (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
 // the multi's inbox lock orders the hand-over. `completion` is itself thread safe.

@@ -8,17 +8,10 @@ public import FoundationNetworking
 
 /// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
 ///
-/// - No `URLCache`: the pipeline's own caches hold images; HTTP caching would store every body twice.
-/// - Only 2xx responses are accepted; others fail with ``DataLoadingError/statusCodeUnacceptable(_:_:)``.
-/// - The size limit is enforced from `Content-Length` before the body arrives, and again while it streams.
-/// - Redirects: at most ``DataLoaderOptions/maximumRedirects``, `http`/`https` only, no loops.
-/// - ``DataLoadRequest/idleTimeout`` is the request's timeout interval; ``DataLoadRequest/timeout`` is a
-///   deadline for the whole transfer.
-/// - Cancelling the calling task resumes it at once. The `URLSessionTask` is cancelled right away on Apple
-///   platforms; on Linux, FoundationNetworking crashes when a task is cancelled between a redirect and its next
-///   request, so there the task is stopped from its next delegate callback instead (a redirect is answered
-///   with `nil`, a response with `.cancel`). Prefer ``CurlDataLoader`` on Linux: it is the default there.
-/// - `data:` URLs decode in memory; `file:` URLs only when ``DataLoaderOptions/allowsLocalFiles`` is on.
+/// No `URLCache` (the pipeline's caches hold images); only 2xx responses; the size limit checked from
+/// `Content-Length` and again while the body streams; redirects as ``DataLoaderOptions`` allow. Cancelling resumes
+/// the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect and its next
+/// request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.dataLoader = URLSessionDataLoader() }

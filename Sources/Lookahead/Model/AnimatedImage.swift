@@ -2,9 +2,8 @@
 
 /// The decoded frames of an animated GIF or WebP, composited on the image's canvas, with their durations.
 ///
-/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation`` when its data is animated.
-/// Every frame is a whole picture (earlier frames and disposal already applied), at the request's thumbnail size when
-/// it asks for one, with its processors applied. The memory cache counts every frame in the cost of the entry.
+/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation``: every frame a whole picture
+/// (disposal applied), at the thumbnail size and with the processors applied; the memory cache counts every frame.
 ///
 /// ```swift
 /// let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
@@ -100,8 +99,8 @@ public struct AnimatedImage {
         return (sequence, .milliseconds(interval))
     }
 
-    /// A frame's duration from what its file says, in milliseconds: as browsers do, 10 ms or less (often written by
-    /// tools that mean "as fast as possible", and a busy loop if taken literally) shows for 100 ms.
+    /// A frame's duration from what its file says, in milliseconds: 10 ms or less, which tools write for "as fast as
+    /// possible", shows for 100 ms.
     package static func frameDuration(milliseconds: Int) -> Duration {
         milliseconds <= 10 ? .milliseconds(100) : .milliseconds(milliseconds)
     }
@@ -118,8 +117,7 @@ public struct AnimatedImage {
 
 #if !canImport(UIKit)
 extension AnimatedImage {
-    /// An image that plays the frames, where the platform has one (an animated `UIImage` on UIKit; see
-    /// PlatformImage+CoreGraphics.swift); `nil` here, where views draw the frames themselves.
+    /// An image that plays the frames: `nil` here, where views draw the frames themselves (UIKit has one).
     package var platformAnimation: PlatformImage? { nil }
 }
 #endif

@@ -5,8 +5,7 @@ extension ImageProcessors {
     /// pixels, so they do not darken, and transparent pixels lend no colour to their neighbours.
     ///
     /// Three box blurs of widths chosen for the deviation approximate the Gaussian, in time independent of the
-    /// radius (six passes over the pixels); the spread's variance is within about 10 % of the Gaussian's from a radius
-    /// of 4 on, coarser below.
+    /// radius.
     public struct GaussianBlur: ImageProcessing {
         /// The standard deviation of the Gaussian, in pixels.
         public let radius: Int
