@@ -55,10 +55,7 @@ extension ImageDecoders.GIF {
     ) throws(ImageDecodingError) -> WalkEnd? {
         let image = file.pointee.Image
         let (width, height) = (Int(image.Width), Int(image.Height))
-        guard width > 0, height > 0 else {
-            throw ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
-        }
-        if let error = context.pixelLimitError(codec: "GIF", width: width, height: height) { throw error }
+        try context.checkSize(codec: "GIF", width: width, height: height)
         if growsCanvas {
             layout.width = max(layout.width, Int(image.Left) + width)
             layout.height = max(layout.height, Int(image.Top) + height)

@@ -49,7 +49,7 @@ extension ImageDecoders {
                 throw Self.failure("its item references loop or chain too deep to be followed")
             }
             let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
-                try Self.decode(base, count, context, codedSizes: inspection.sizes).get()
+                try Self.decode(base, count, context, codedSizes: inspection.sizes)
             }
             return PlatformImage.make(from: bitmap)
         }
@@ -63,56 +63,55 @@ extension ImageDecoders {
             _ base: UnsafeRawPointer,
             _ count: Int,
             _ context: ImageDecodingContext,
-            codedSizes: [(width: Int, height: Int)]?
-        ) -> Result<Bitmap, ImageDecodingError> {
-            guard let heif = heif_context_alloc() else { return .failure(failure("out of memory")) }
+            codedSizes: [HEIFCodedSizes.Size]?
+        ) throws(ImageDecodingError) -> Bitmap {
+            guard let heif = heif_context_alloc() else { throw failure("out of memory") }
             defer { heif_context_free(heif) }
             // Tiles of a grid are decoded on this thread: the pipeline's decode queue already runs one decode per core.
             heif_context_set_max_decoding_threads(heif, 0)
-            if let error = check(heif_context_read_from_memory_without_copy(heif, base, count, nil)) {
-                return .failure(error)
-            }
+            try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
             var primary: OpaquePointer?
-            if let error = check(heif_context_get_primary_image_handle(heif, &primary)) { return .failure(error) }
-            guard let primary else { return .failure(failure("no primary image")) }
+            try check(heif_context_get_primary_image_handle(heif, &primary))
+            guard let primary else { throw failure("no primary image") }
             defer { heif_image_handle_release(primary) }
             // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
-            guard width > 0, height > 0 else { return .failure(failure("invalid dimensions \(width)×\(height)")) }
-            if let error = context.pixelLimitError(codec: "HEIF", width: width, height: height) {
-                return .failure(error)
-            }
-            guard let codedSizes else {
-                return .failure(failure("an AV1 configuration without a sequence header: the decode cannot be bounded"))
-            }
-            for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
-                return .failure(
-                    .tooLarge(
-                        codec: "HEIF",
-                        width: size.width,
-                        height: size.height,
-                        limit: context.maximumPixelCount,
-                        picture: "a coded picture"
-                    )
+            try context.checkSize(codec: "HEIF", width: width, height: height)
+            try checkCodedSizes(codedSizes, context)
+            if let options = context.thumbnail,
+                let thumbnail = smallestThumbnail(
+                    of: primary,
+                    covering: options.targetSize(forWidth: width, height: height)
                 )
-            }
-            var chosen = primary
-            var thumbnail: OpaquePointer?
-            if let options = context.thumbnail {
-                let target = options.targetSize(forWidth: width, height: height)
-                thumbnail = smallestThumbnail(of: primary, covering: target)
-                if let thumbnail { chosen = thumbnail }
-            }
-            defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-            let profile = colorProfile(chosen) ?? colorProfile(primary)
-            if thumbnail != nil, case .success(let small) = decodeImage(chosen),
-                hasSameShape(small.width, small.height, as: width, height)
             {
-                return .success(small.convertedToSRGB(from: profile))
+                defer { heif_image_handle_release(thumbnail) }
+                if let small = try? decodeImage(thumbnail), hasSameShape(small.width, small.height, as: width, height) {
+                    return small.convertedToSRGB(from: colorProfile(thumbnail) ?? colorProfile(primary))
+                }
             }
             // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
-            return decodeImage(primary).map { $0.convertedToSRGB(from: colorProfile(primary)) }
+            return try decodeImage(primary).convertedToSRGB(from: colorProfile(primary))
+        }
+
+        /// Fails unless every picture the video decoder allocates for is within the pixel limit.
+        private static func checkCodedSizes(
+            _ sizes: [HEIFCodedSizes.Size]?,
+            _ context: ImageDecodingContext
+        ) throws(ImageDecodingError) {
+            guard let sizes else {
+                throw failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
+            }
+            for size in sizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
+                let limit = context.maximumPixelCount
+                throw .tooLarge(
+                    codec: "HEIF",
+                    width: size.width,
+                    height: size.height,
+                    limit: limit,
+                    picture: "a coded picture"
+                )
+            }
         }
 
         /// Whether a picture has the shape of an image (within a pixel): a thumbnail of another shape (an unrotated
@@ -200,18 +199,14 @@ extension ImageDecoders {
         }
 
         /// Decodes an image (or a thumbnail) to 8-bit RGBA, transformations applied.
-        private static func decodeImage(_ handle: OpaquePointer) -> Result<Bitmap, ImageDecodingError> {
-            guard let options = heif_decoding_options_alloc() else { return .failure(failure("out of memory")) }
+        private static func decodeImage(_ handle: OpaquePointer) throws(ImageDecodingError) -> Bitmap {
+            guard let options = heif_decoding_options_alloc() else { throw failure("out of memory") }
             defer { heif_decoding_options_free(options) }
             options.pointee.ignore_transformations = 0
             options.pointee.convert_hdr_to_8bit = 1
             var image: OpaquePointer?
-            if let error = check(
-                heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
-            ) {
-                return .failure(error)
-            }
-            guard let image else { return .failure(failure("decoding gave no image")) }
+            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options))
+            guard let image else { throw failure("decoding gave no image") }
             defer { heif_image_release(image) }
             let width = Int(heif_image_get_primary_width(image))
             let height = Int(heif_image_get_primary_height(image))
@@ -219,9 +214,7 @@ extension ImageDecoders {
             guard width > 0, height > 0,
                 let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                 Int(stride) >= width * 4
-            else {
-                return .failure(failure("decoded image has no RGBA plane"))
-            }
+            else { throw failure("decoded image has no RGBA plane") }
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             pixels.withUnsafeMutableBufferPointer { destination in
                 for row in 0..<height {
@@ -231,14 +224,13 @@ extension ImageDecoders {
                     )
                 }
             }
-            return .success(Bitmap(width: width, height: height, pixels: pixels))
+            return Bitmap(width: width, height: height, pixels: pixels)
         }
 
-        /// The decoder's error for a failed libheif call, or `nil` when it succeeded.
-        private static func check(_ error: heif_error) -> ImageDecodingError? {
-            guard error.code != heif_error_Ok else { return nil }
-            let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
-            return failure(message)
+        /// Throws the decoder's error for a failed libheif call.
+        private static func check(_ error: heif_error) throws(ImageDecodingError) {
+            guard error.code != heif_error_Ok else { return }
+            throw failure(error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
         }
 
         private static func failure(_ message: String) -> ImageDecodingError {

@@ -63,6 +63,14 @@ public struct ImageDecodingContext: Sendable {
         return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
     }
 
+    /// Throws when a declared size is empty or has more pixels than allowed.
+    package func checkSize(codec: String, width: Int, height: Int) throws(ImageDecodingError) {
+        guard width > 0, height > 0 else {
+            throw ImageDecodingError(codec: codec, message: "invalid dimensions \(width)×\(height)")
+        }
+        if let error = pixelLimitError(codec: codec, width: width, height: height) { throw error }
+    }
+
     /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
     /// more pixels in all, than allowed; `nil` when it is within the limits.
     public func animationLimitError(codec: String, frameCount: Int, width: Int, height: Int) -> ImageDecodingError? {

@@ -37,32 +37,29 @@ extension ImageProcessors {
             upscale: Bool = false,
             filter: Resampler.Filter = .catmullRom
         ) {
-            self.width = max(1, width)
-            self.height = max(1, height)
-            self.contentMode = contentMode
-            self.crop = crop
-            self.upscale = upscale
-            self.filter = filter
+            self.init(max(1, width), max(1, height), contentMode, crop, upscale, filter)
         }
 
         /// Resizes to a width, keeping the aspect ratio.
         public init(width: Int, upscale: Bool = false) {
-            self.width = max(1, width)
-            self.height = nil
-            self.contentMode = .aspectFit
-            self.crop = false
-            self.upscale = upscale
-            self.filter = .catmullRom
+            self.init(max(1, width), nil, .aspectFit, false, upscale, .catmullRom)
         }
 
         /// Resizes to a height, keeping the aspect ratio.
         public init(height: Int, upscale: Bool = false) {
-            self.width = nil
-            self.height = max(1, height)
-            self.contentMode = .aspectFit
-            self.crop = false
-            self.upscale = upscale
-            self.filter = .catmullRom
+            self.init(nil, max(1, height), .aspectFit, false, upscale, .catmullRom)
+        }
+
+        private init(
+            _ width: Int?,
+            _ height: Int?,
+            _ contentMode: ContentMode,
+            _ crop: Bool,
+            _ upscale: Bool,
+            _ filter: Resampler.Filter
+        ) {
+            (self.width, self.height, self.contentMode) = (width, height, contentMode)
+            (self.crop, self.upscale, self.filter) = (crop, upscale, filter)
         }
 
         public var identifier: String {

@@ -188,8 +188,8 @@ extension Resampler {
         }
     }
 
-    /// Each output pixel's `taps` pixels of a row of sums, weighted: four channels at once. The common tap counts
-    /// are spelled out so that the compiler unrolls each one's loop.
+    /// Each output pixel's `taps` pixels of a row of sums, weighted, four channels at once; the common tap counts are
+    /// constants so that their loops unroll.
     @inline(__always)
     private static func sumTaps(
         of row: UnsafeRawPointer,
@@ -235,8 +235,7 @@ extension Resampler {
         }
     }
 
-    /// A row of opaque pixels from their sums: each channel rounded and clamped in a loop the compiler
-    /// vectorises, then alpha set.
+    /// A row of opaque pixels from their sums: every channel rounded and clamped, then alpha set.
     @inline(__always)
     private static func storeOpaque(_ sums: UnsafePointer<Float>, to out: UnsafeMutablePointer<UInt8>, width: Int) {
         for index in 0..<(width &* 4) {
