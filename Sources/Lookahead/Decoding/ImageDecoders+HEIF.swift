@@ -7,7 +7,7 @@ public import Foundation
 extension ImageDecoders {
     /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image with its rotation, mirroring and
     /// crop applied, a grid decoded whole, alpha kept. The size and the sizes the coded pictures declare
-    /// (``HEIFCodedSizes``) are checked against the pixel limit first; a thumbnail request uses the smallest stored
+    /// (`HEIFCodedSizes`) are checked against the pixel limit first; a thumbnail request uses the smallest stored
     /// thumbnail that covers the target. Recognised by the `ftyp` box's brands.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"

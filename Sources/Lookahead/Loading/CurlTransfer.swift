@@ -151,17 +151,12 @@ final class CurlTransfer: @unchecked Sendable {
         isFinalResponse = true
         let isEncoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
         expectedLength = isEncoded ? nil : info.expectedContentLength
-        if let limit = request.maximumResponseSize, let declared = info.expectedContentLength,
-            declared > Int64(limit)
-        {
-            // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
-            failure = .responseTooLarge(limit: limit)
+        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
+        if let refusal = request.refusal(ofDeclaredLength: info.expectedContentLength) {
+            failure = refusal
             return false
         }
-        // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
-        if let expected = expectedLength, expected > 0 {
-            body.reserveCapacity(Int(min(expected, Int64(request.maximumResponseSize ?? Int.max), 8 << 20)))
-        }
+        body.reserveCapacity(request.reservation(forDeclaredLength: expectedLength))
         return true
     }
 

@@ -141,6 +141,21 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
+extension DataLoadRequest {
+    /// ``DataLoadingError/responseTooLarge(limit:)`` when a response declares a body over the limit.
+    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
+        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+        return .responseTooLarge(limit: limit)
+    }
+
+    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB ahead of the bytes,
+    /// since the header is the server's word, not a fact.
+    func reservation(forDeclaredLength length: Int64?) -> Int {
+        guard let length, length > 0 else { return 0 }
+        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
+    }
+}
+
 extension DataLoadingError {
     /// Whether the transfer was cut short in a way that leaves a good prefix of the body — the connection ended,
     /// failed or stalled — rather than refused (a status, a size or header limit, a redirect).

@@ -221,15 +221,11 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 transfer.failure = .statusCodeUnacceptable(http.statusCode, info)
                 return false
             }
-            let limit = transfer.request.maximumResponseSize
-            if let limit, let expected = transfer.expected, expected > Int64(limit) {
-                transfer.failure = .responseTooLarge(limit: limit)
+            if let refusal = transfer.request.refusal(ofDeclaredLength: transfer.expected) {
+                transfer.failure = refusal
                 return false
             }
-            // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
-            if let expected = transfer.expected, expected > 0 {
-                transfer.data.reserveCapacity(Int(min(expected, Int64(limit ?? Int.max), 8 << 20)))
-            }
+            transfer.data.reserveCapacity(transfer.request.reservation(forDeclaredLength: transfer.expected))
             return true
         }
         completionHandler(accepted == true ? .allow : .cancel)
