@@ -4,12 +4,9 @@
 import CCurl
 import Foundation
 
-/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool.
-///
-/// Other threads only post to the inbox and wake the thread (`curl_multi_wakeup` is thread safe); the thread
-/// adds handles, removes cancelled ones, drives `curl_multi_perform` and finishes what completed. Removing an
-/// easy handle is allowed in any state of its transfer — mid-redirect included — and closes its connection,
-/// so a cancelled download stops at once on the wire as well.
+/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool. Other threads only
+/// post to the inbox and wake the thread. Removing an easy handle is allowed in any state of its transfer and closes
+/// its connection, so a cancelled download stops at once on the wire as well.
 // SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its lock; `handle` is
 // used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
 final class CurlMulti: @unchecked Sendable {

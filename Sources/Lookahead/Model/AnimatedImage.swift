@@ -82,10 +82,8 @@ public struct AnimatedImage {
         return start
     }
 
-    /// The frames as one sequence at a single rate, for players that have one interval for every frame (UIKit's
-    /// animated `UIImage`): the interval is the greatest common divisor of the durations (at least 10 ms) and each
-    /// frame is repeated for its duration. When that would take more than `maximumLength` entries, the interval
-    /// doubles until it does not (durations are then rounded to it, each frame shown at least once).
+    /// The frames at a single rate, for players with one interval for every frame (UIKit's animated `UIImage`): the
+    /// durations' greatest common divisor (at least 10 ms), doubled while the sequence is over `maximumLength`.
     package func uniformSchedule(maximumLength: Int = 1_000) -> (frames: [Int], interval: Duration) {
         let milliseconds = frames.map { max(1, Int($0.duration / .milliseconds(1))) }
         func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
