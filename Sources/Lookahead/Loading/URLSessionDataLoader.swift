@@ -233,12 +233,9 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // The body grows in place: copying the transfer out and back would copy the whole body per chunk.
-        let update =
-            modify(dataTask.taskIdentifier) {
-                transfer -> (
-                    progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?,
-                    onData: (@Sendable (Data) -> Void)?, body: Data
-                )? in
+        // The callbacks run after the lock is let go.
+        let report =
+            modify(dataTask.taskIdentifier) { transfer -> (() -> Void)? in
                 guard transfer.failure == nil, !transfer.isStopping else { return nil }
                 if let limit = transfer.request.maximumResponseSize, transfer.data.count + data.count > limit {
                     transfer.failure = .responseTooLarge(limit: limit)
@@ -246,15 +243,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     return nil
                 }
                 transfer.data.append(data)
-                let body = transfer.request.onData == nil ? Data() : transfer.data
-                return (
-                    transfer.request.progress, Int64(transfer.data.count), transfer.expected,
-                    transfer.request.onData, body
-                )
+                let (request, completed, total) = (transfer.request, Int64(transfer.data.count), transfer.expected)
+                let body = request.onData == nil ? Data() : transfer.data
+                return {
+                    request.progress(completed, total)
+                    request.onData?(body)
+                }
             } ?? nil
-        if let update {
-            update.progress(update.completed, update.total)
-            update.onData?(update.body)
+        if let report {
+            report()
         } else {
             // A body callback comes after the last redirect, so cancelling here is safe on every platform.
             dataTask.cancel()
