@@ -25,8 +25,7 @@ extension HEIFCodedSizes {
                     av1ConfigurationsWithoutSequenceHeader += 1
                 }
             case "infe":
-                // A full box; version 2 has a 16-bit item ID, version 3 a 32-bit one, then a protection index and
-                // the item type.
+                // A full box; a 16-bit item ID (version 2) or 32-bit (3), a protection index, the item type.
                 var reader = ByteReader(bytes, payload)
                 guard let version = reader.read(1), reader.skip(3), version >= 2,
                     let id = reader.read(version == 2 ? 2 : 4), reader.skip(2), let type = reader.fourCC()

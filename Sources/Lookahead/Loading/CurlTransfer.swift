@@ -184,16 +184,14 @@ final class CurlTransfer: @unchecked Sendable {
         }
         body.append(pointer.assumingMemoryBound(to: UInt8.self), count: count)
         let received = Int64(body.count)
-        // Every 16 KiB, or every 100 ms of a slow body (a small image over a slow link still shows progress),
-        // and at the end.
+        // Every 16 KiB, every 100 ms of a slow body, and at the end.
         if received - reportedBytes >= 16 << 10 || received == expectedLength
             || lastActivity - lastProgressReport >= .milliseconds(100)
         {
             reportedBytes = received
             lastProgressReport = lastActivity
             request.progress(received, expectedLength)
-            // The body so far, for previews (a copy-on-write reference: the next append copies it only if it is
-            // still held).
+            // The body so far, for previews: shared until the next append, which copies it only if it is still held.
             request.onData?(body)
         }
         return true

@@ -89,8 +89,7 @@ extension ImageProcessors {
             let size = scaledSize(forWidth: image.width, height: image.height)
             let scaled = Resampler.resize(image, width: size.width, height: size.height, filter: filter)
             guard crop, contentMode == .aspectFill, let width, let height else { return scaled }
-            // An image too small to cover the size (no upscaling) is cropped to the size's aspect ratio: the largest
-            // centred rectangle of that shape.
+            // An image too small to cover the size (no upscaling) keeps the largest centred rectangle of the size's shape.
             let aspect = Double(width) / Double(height)
             let cropWidth = min(width, scaled.width, Int((Double(scaled.height) * aspect).rounded()))
             let cropHeight = min(height, scaled.height, Int((Double(scaled.width) / aspect).rounded()))

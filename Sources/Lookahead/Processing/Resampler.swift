@@ -63,8 +63,7 @@ public enum Resampler {
         let isOpaque = isOpaque ?? image.isOpaque
         let horizontal = Contributions(source: image.width, target: width, filter: filter)
         let vertical = Contributions(source: image.height, target: height, filter: filter)
-        // Every output pixel reads the same number of taps, those past its own count with a weight of zero, so
-        // the horizontal loop has one trip count and no per-pixel bound; its weights are stored four lanes wide.
+        // Every output pixel reads `taps` taps, zero-weighted past its own count: no per-pixel bound in the loop.
         let taps = horizontal.longest
         let weights = horizontal.broadcastWeights(taps: taps)
         let ringRows = min(vertical.longest, max(4, ringBytes / max(1, image.width * 16)))
