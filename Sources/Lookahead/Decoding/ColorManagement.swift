@@ -27,34 +27,17 @@ package enum ColorManagement {
         deinit { cmsDeleteTransform(handle) }
     }
 
-    /// Transforms by the SHA-256 of their profile, so photos from one camera build theirs once (a few hundred
-    /// microseconds each) and the cache holds 32 bytes a profile, not the profile (a server could send many large
-    /// ones); `nil` for profiles that need none. At most 32 are kept.
-    private static let transforms = Locked<[[UInt8]: Transform?]>([:])
-    /// The same for CMYK profiles, whose transforms take inverted CMYK.
-    private static let cmykTransforms = Locked<[[UInt8]: Transform?]>([:])
-
-    private static func cacheKey(_ profile: [UInt8]) -> [UInt8] {
-        profile.withUnsafeBytes { SHA256Digest.hash($0) }
-    }
+    /// Transforms by the SHA-256 of their profile, so photos from one camera build theirs once and the cache holds
+    /// 32 bytes a profile, not the profile (a server could send many large ones); `nil` for profiles that need none.
+    /// At most 32 are kept of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
+    private static let transforms = Locked<[Bool: [[UInt8]: Transform?]]>([:])
 
     /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
     /// or the profile cannot be read (it is then taken as sRGB).
     package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8]) -> Bitmap {
-        guard let transform = transform(for: profile) else { return bitmap }
+        guard let transform = transform(for: profile, cmyk: false) else { return bitmap }
         var output = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
-        bitmap.pixels.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { target in
-                for row in 0..<bitmap.height {
-                    cmsDoTransform(
-                        transform.handle,
-                        source.baseAddress! + row * bitmap.bytesPerRow,
-                        target.baseAddress! + row * bitmap.width * 4,
-                        cmsUInt32Number(bitmap.width)
-                    )
-                }
-            }
-        }
+        apply(transform, to: bitmap.pixels, rowBytes: bitmap.bytesPerRow, into: &output, width: bitmap.width)
         return Bitmap(width: bitmap.width, height: bitmap.height, pixels: output)
     }
 
@@ -66,22 +49,36 @@ package enum ColorManagement {
         height: Int,
         from profile: [UInt8]
     ) -> Bitmap? {
-        guard pixels.count == width * height * 4, let transform = cmykTransform(for: profile) else { return nil }
+        guard pixels.count == width * height * 4, let transform = transform(for: profile, cmyk: true) else {
+            return nil
+        }
         // Alpha is not written by the transform: opaque from the start.
         var output = [UInt8](repeating: 255, count: pixels.count)
+        apply(transform, to: pixels, rowBytes: width * 4, into: &output, width: width)
+        return Bitmap(width: width, height: height, pixels: output)
+    }
+
+    /// Transforms rows of `width` pixels, `rowBytes` apart in `pixels`, into tightly packed rows of `output`.
+    private static func apply(
+        _ transform: Transform,
+        to pixels: [UInt8],
+        rowBytes: Int,
+        into output: inout [UInt8],
+        width: Int
+    ) {
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
-                for row in 0..<height {
+                for row in 0..<(target.count / max(1, width * 4)) {
+                    let from = source.baseAddress! + row * rowBytes
                     cmsDoTransform(
                         transform.handle,
-                        source.baseAddress! + row * width * 4,
+                        from,
                         target.baseAddress! + row * width * 4,
                         cmsUInt32Number(width)
                     )
                 }
             }
         }
-        return Bitmap(width: width, height: height, pixels: output)
     }
 
     /// The description of a profile and whether its pixels are converted; `nil` when it cannot be read.
@@ -135,56 +132,32 @@ package enum ColorManagement {
         red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), white: (0.3127, 0.3290)
     )
 
-    private static func transform(for profile: [UInt8]) -> Transform? {
-        let key = cacheKey(profile)
-        if let cached = transforms.withLock({ $0[key] }) { return cached }
-        let made = makeTransform(profile)
-        transforms.withLock { cache in
-            if cache.count >= 32 { cache.removeAll() }
-            cache[key] = .some(made)
+    private static func transform(for profile: [UInt8], cmyk: Bool) -> Transform? {
+        let key = profile.withUnsafeBytes { SHA256Digest.hash($0) }
+        if let cached = transforms.withLock({ $0[cmyk]?[key] }) { return cached }
+        let made = makeTransform(profile, cmyk: cmyk)
+        transforms.withLock { caches in
+            if caches[cmyk, default: [:]].count >= 32 { caches[cmyk] = [:] }
+            caches[cmyk, default: [:]][key] = .some(made)
         }
         return made
     }
 
-    private static func cmykTransform(for profile: [UInt8]) -> Transform? {
-        let key = cacheKey(profile)
-        if let cached = cmykTransforms.withLock({ $0[key] }) { return cached }
-        var made: Transform?
-        if let input = open(profile) {
-            defer { cmsCloseProfile(input) }
-            if cmsGetColorSpace(input) == cmsSigCmykData, let sRGB = cmsCreate_sRGBProfile() {
-                defer { cmsCloseProfile(sRGB) }
-                made = cmsCreateTransform(
-                    input,
-                    LOOKAHEAD_TYPE_CMYK_8_REV,
-                    sRGB,
-                    LOOKAHEAD_TYPE_RGBA_8,
-                    cmsUInt32Number(INTENT_PERCEPTUAL),
-                    cmsUInt32Number(cmsFLAGS_NOCACHE)
-                ).map(Transform.init)
-            }
-        }
-        cmykTransforms.withLock { cache in
-            if cache.count >= 32 { cache.removeAll() }
-            cache[key] = .some(made)
-        }
-        return made
-    }
-
-    private static func makeTransform(_ profile: [UInt8]) -> Transform? {
+    /// A transform to sRGB RGBA from an RGB profile that needs one, or from a CMYK profile's inverted CMYK.
+    private static func makeTransform(_ profile: [UInt8], cmyk: Bool) -> Transform? {
         guard let input = open(profile) else { return nil }
         defer { cmsCloseProfile(input) }
-        guard needsConversion(input), let sRGB = cmsCreate_sRGBProfile() else { return nil }
+        let applies = cmyk ? cmsGetColorSpace(input) == cmsSigCmykData : needsConversion(input)
+        guard applies, let sRGB = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(sRGB) }
-        let handle = cmsCreateTransform(
+        return cmsCreateTransform(
             input,
-            LOOKAHEAD_TYPE_RGBA_8,
+            cmyk ? LOOKAHEAD_TYPE_CMYK_8_REV : LOOKAHEAD_TYPE_RGBA_8,
             sRGB,
             LOOKAHEAD_TYPE_RGBA_8,
             cmsUInt32Number(INTENT_PERCEPTUAL),
-            cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA)
-        )
-        return handle.map(Transform.init)
+            cmsUInt32Number(cmyk ? cmsFLAGS_NOCACHE : cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA)
+        ).map(Transform.init)
     }
 
     private static func open(_ profile: [UInt8]) -> cmsHPROFILE? {

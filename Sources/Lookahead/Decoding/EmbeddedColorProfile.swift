@@ -32,9 +32,8 @@ package enum EmbeddedColorProfile {
 
 /// The marker segments of a JPEG, before its first scan.
 package enum JPEGSegments {
-    /// Calls `body` with each segment's marker and payload (the bytes after its length), in order, until `body`
-    /// returns `false`, the first scan begins, or the data ends. Metadata sits before the image data; at most the
-    /// first 1 MiB is walked. Bounds-checked: a malformed length ends the walk.
+    /// Calls `body` with each segment's marker and payload, in order, until `body` returns `false`, the first scan
+    /// begins, a length is malformed, or 1 MiB has been walked.
     package static func walk(_ data: Data, _ body: (_ marker: UInt8, _ payload: Data) -> Bool) {
         let start = data.startIndex
         let end = min(data.endIndex, start + (1 << 20))

@@ -5,14 +5,10 @@ import CHeif
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image, its rotation and mirroring
-    /// (`irot`, `imir`) and crop applied, a grid image decoded whole, alpha kept.
-    ///
-    /// - The size, read from the file's boxes, and the sizes its HEVC and AV1 configurations declare (what the video
-    ///   decoder allocates for) are checked against the pixel limit before anything is decoded.
-    /// - A thumbnail request uses the smallest thumbnail stored in the file that still covers the target, so the full
-    ///   image is never decoded; otherwise the full image is decoded and resampled.
-    /// - Recognised by the `ftyp` box's brands (`heic`, `heix`, `hevc`, `mif1`, `avif`, …), never by the URL.
+    /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image with its rotation, mirroring and
+    /// crop applied, a grid decoded whole, alpha kept. The size and the sizes the coded pictures declare
+    /// (`HEIFCodedSizes`) are checked against the pixel limit first; a thumbnail request uses the smallest stored
+    /// thumbnail that covers the target. Recognised by the `ftyp` box's brands.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
         /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
@@ -52,11 +48,10 @@ extension ImageDecoders {
             guard inspection.referencesAreBounded else {
                 throw Self.failure("its item references loop or chain too deep to be followed")
             }
-            // What the HEVC or AV1 decoder will allocate for, which a hostile file may make larger than its `ispe`.
-            let result = ImageDecoders.withBytes(of: data, codec: name) {
-                Self.decode($0, $1, context, codedSizes: inspection.sizes)
+            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                try Self.decode(base, count, context, codedSizes: inspection.sizes)
             }
-            return PlatformImage.make(from: try result.get())
+            return PlatformImage.make(from: bitmap)
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
@@ -68,56 +63,55 @@ extension ImageDecoders {
             _ base: UnsafeRawPointer,
             _ count: Int,
             _ context: ImageDecodingContext,
-            codedSizes: [(width: Int, height: Int)]?
-        ) -> Result<Bitmap, ImageDecodingError> {
-            guard let heif = heif_context_alloc() else { return .failure(failure("out of memory")) }
+            codedSizes: [HEIFCodedSizes.Size]?
+        ) throws(ImageDecodingError) -> Bitmap {
+            guard let heif = heif_context_alloc() else { throw failure("out of memory") }
             defer { heif_context_free(heif) }
             // Tiles of a grid are decoded on this thread: the pipeline's decode queue already runs one decode per core.
             heif_context_set_max_decoding_threads(heif, 0)
-            if let error = check(heif_context_read_from_memory_without_copy(heif, base, count, nil)) {
-                return .failure(error)
-            }
+            try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
             var primary: OpaquePointer?
-            if let error = check(heif_context_get_primary_image_handle(heif, &primary)) { return .failure(error) }
-            guard let primary else { return .failure(failure("no primary image")) }
+            try check(heif_context_get_primary_image_handle(heif, &primary))
+            guard let primary else { throw failure("no primary image") }
             defer { heif_image_handle_release(primary) }
             // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
-            guard width > 0, height > 0 else { return .failure(failure("invalid dimensions \(width)×\(height)")) }
-            if let error = context.pixelLimitError(codec: "HEIF", width: width, height: height) {
-                return .failure(error)
-            }
-            guard let codedSizes else {
-                return .failure(failure("an AV1 configuration without a sequence header: the decode cannot be bounded"))
-            }
-            for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
-                return .failure(
-                    .tooLarge(
-                        codec: "HEIF",
-                        width: size.width,
-                        height: size.height,
-                        limit: context.maximumPixelCount,
-                        picture: "a coded picture"
-                    )
+            try context.checkSize(codec: "HEIF", width: width, height: height)
+            try checkCodedSizes(codedSizes, context)
+            if let options = context.thumbnail,
+                let thumbnail = smallestThumbnail(
+                    of: primary,
+                    covering: options.targetSize(forWidth: width, height: height)
                 )
-            }
-            var chosen = primary
-            var thumbnail: OpaquePointer?
-            if let options = context.thumbnail {
-                let target = options.targetSize(forWidth: width, height: height)
-                thumbnail = smallestThumbnail(of: primary, covering: target)
-                if let thumbnail { chosen = thumbnail }
-            }
-            defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-            let profile = colorProfile(chosen) ?? colorProfile(primary)
-            if thumbnail != nil, case .success(let small) = decodeImage(chosen),
-                hasSameShape(small.width, small.height, as: width, height)
             {
-                return .success(small.convertedToSRGB(from: profile))
+                defer { heif_image_handle_release(thumbnail) }
+                if let small = try? decodeImage(thumbnail), hasSameShape(small.width, small.height, as: width, height) {
+                    return small.convertedToSRGB(from: colorProfile(thumbnail) ?? colorProfile(primary))
+                }
             }
             // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
-            return decodeImage(primary).map { $0.convertedToSRGB(from: colorProfile(primary)) }
+            return try decodeImage(primary).convertedToSRGB(from: colorProfile(primary))
+        }
+
+        /// Fails unless every picture the video decoder allocates for is within the pixel limit.
+        private static func checkCodedSizes(
+            _ sizes: [HEIFCodedSizes.Size]?,
+            _ context: ImageDecodingContext
+        ) throws(ImageDecodingError) {
+            guard let sizes else {
+                throw failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
+            }
+            for size in sizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
+                let limit = context.maximumPixelCount
+                throw .tooLarge(
+                    codec: "HEIF",
+                    width: size.width,
+                    height: size.height,
+                    limit: limit,
+                    picture: "a coded picture"
+                )
+            }
         }
 
         /// Whether a picture has the shape of an image (within a pixel): a thumbnail of another shape (an unrotated
@@ -126,9 +120,8 @@ extension ImageDecoders {
             abs(width * imageHeight - height * imageWidth) <= max(imageWidth, imageHeight)
         }
 
-        /// The colour space of an image when it is not plainly sRGB: its ICC profile (`colr` of type `prof` or
-        /// `rICC`), or a profile made of its `nclx` primaries (Display P3, BT.2020) when they are not BT.709's, with an
-        /// SDR transfer curve. HDR curves (PQ, HLG) are left alone: libheif has reduced them to 8 bits already.
+        /// The colour space of an image when it is not plainly sRGB: its ICC profile, or a profile made of its `nclx`
+        /// primaries when they are not BT.709's and the curve is SDR (libheif has already reduced HDR to 8 bits).
         fileprivate static func colorProfile(_ handle: OpaquePointer) -> [UInt8]? {
             switch heif_image_handle_get_color_profile_type(handle) {
             case heif_color_profile_type_prof, heif_color_profile_type_rICC:
@@ -206,18 +199,14 @@ extension ImageDecoders {
         }
 
         /// Decodes an image (or a thumbnail) to 8-bit RGBA, transformations applied.
-        private static func decodeImage(_ handle: OpaquePointer) -> Result<Bitmap, ImageDecodingError> {
-            guard let options = heif_decoding_options_alloc() else { return .failure(failure("out of memory")) }
+        private static func decodeImage(_ handle: OpaquePointer) throws(ImageDecodingError) -> Bitmap {
+            guard let options = heif_decoding_options_alloc() else { throw failure("out of memory") }
             defer { heif_decoding_options_free(options) }
             options.pointee.ignore_transformations = 0
             options.pointee.convert_hdr_to_8bit = 1
             var image: OpaquePointer?
-            if let error = check(
-                heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
-            ) {
-                return .failure(error)
-            }
-            guard let image else { return .failure(failure("decoding gave no image")) }
+            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options))
+            guard let image else { throw failure("decoding gave no image") }
             defer { heif_image_release(image) }
             let width = Int(heif_image_get_primary_width(image))
             let height = Int(heif_image_get_primary_height(image))
@@ -225,9 +214,7 @@ extension ImageDecoders {
             guard width > 0, height > 0,
                 let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                 Int(stride) >= width * 4
-            else {
-                return .failure(failure("decoded image has no RGBA plane"))
-            }
+            else { throw failure("decoded image has no RGBA plane") }
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             pixels.withUnsafeMutableBufferPointer { destination in
                 for row in 0..<height {
@@ -237,14 +224,13 @@ extension ImageDecoders {
                     )
                 }
             }
-            return .success(Bitmap(width: width, height: height, pixels: pixels))
+            return Bitmap(width: width, height: height, pixels: pixels)
         }
 
-        /// The decoder's error for a failed libheif call, or `nil` when it succeeded.
-        private static func check(_ error: heif_error) -> ImageDecodingError? {
-            guard error.code != heif_error_Ok else { return nil }
-            let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
-            return failure(message)
+        /// Throws the decoder's error for a failed libheif call.
+        private static func check(_ error: heif_error) throws(ImageDecodingError) {
+            guard error.code != heif_error_Ok else { return }
+            throw failure(error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
         }
 
         private static func failure(_ message: String) -> ImageDecodingError {

@@ -6,11 +6,9 @@ public import Foundation
 import ImageIO
 
 extension ImageDecoders {
-    /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: the orientation applied, at
-    /// the thumbnail's size when the request asks for one (`kCGImageSourceThumbnailMaxPixelSize`), and decoded at
-    /// once (`kCGImageSourceShouldCacheImmediately`) on the pipeline's decode queue, so the image is display-ready
-    /// when it reaches the main thread. Animated GIF, WebP and PNG decode to every frame
-    /// (``decodeAnimation(_:context:)``), composited by ImageIO.
+    /// Decodes every format ImageIO knows with `CGImageSourceCreateThumbnailAtIndex`: oriented, at the thumbnail's
+    /// size, and decoded at once on the decode queue so it is display-ready on the main thread. Animated GIF, WebP
+    /// and PNG decode to every frame (``decodeAnimation(_:context:)``).
     public struct ImageIODecoder: AnimatedImageDecoding {
         public let name = "ImageIO"
         /// What ImageIO reads on every supported system (iOS 16, macOS 13 and later read AVIF).

@@ -5,26 +5,18 @@ import CTurboJPEG
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK.
+    /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK, the EXIF orientation applied.
     ///
-    /// - Dimensions are read from the header and checked against the pixel limit before the pixel buffer
-    ///   is allocated.
-    /// - Thumbnails use DCT scaling (1/8 … 1): the smallest scale still at least the requested size. A thumbnail of
-    ///   a file libjpeg decodes in one pass (a sequential JPEG) holds only its output and a few rows of blocks, so
-    ///   the pixel limit counts the pixels decoded; a progressive file keeps every block until its last scan, so
-    ///   its declared size counts.
-    /// - The EXIF orientation is applied: bitmaps come out upright.
-    /// - Any warning from the library (a truncated file, a corrupt segment) fails decoding: a partly grey
-    ///   image is never shown as if it were the image.
-    /// - A progressive JPEG is decoded in scans, each a pass over every block, so a small file of thousands of
-    ///   scans could hold a decode thread for long. Its scans are counted before decoding (a walk over the
-    ///   markers), and scans × 8×8 blocks may not exceed ``maximumProgressiveWork``; libjpeg-turbo's own limit
-    ///   (`TJFLAG_LIMITSCANS`) stops any file past 500 scans as well.
+    /// - Thumbnails use DCT scaling (1/8 … 1) to the smallest scale still covering the target. The pixel limit
+    ///   counts the output of a one-pass (sequential) decode, else the declared size: a progressive decode holds
+    ///   every block until its last scan.
+    /// - Any library warning (a truncated file, a corrupt segment) fails: a partly grey image is never shown.
+    /// - A progressive file's scans are counted before decoding, and scans × 8×8 blocks may not exceed
+    ///   ``maximumProgressiveWork``, so a small file of thousands of scans cannot hold a decode thread for long.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
         public var mediaTypes: [String] { ["image/jpeg"] }
-        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. The default, 2²⁶, allows
-        /// 64 scans of a 64-megapixel image or the 500-scan maximum up to 8 megapixels.
+        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. Default 2²⁶.
         public var maximumProgressiveWork: Int
 
         /// Creates the decoder.
@@ -37,91 +29,96 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            guard let handle = tjInitDecompress() else {
-                throw error("could not create a decompressor")
-            }
+            guard let handle = tjInitDecompress() else { throw Self.failure("could not create a decompressor") }
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
             let profile = EmbeddedColorProfile.jpeg(data)
-            let result = ImageDecoders.withBytes(of: data, codec: name) {
-                (base, count) -> Result<Bitmap, ImageDecodingError> in
-                let raw = UnsafeRawBufferPointer(start: base, count: count)
-                if let problem = Self.excessiveScans(raw, budget: maximumProgressiveWork) { return .failure(problem) }
-                return Self.decode(handle, base, UInt(count), context, orientation: orientation, profile: profile)
+            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                let bytes = UnsafeRawBufferPointer(start: base, count: count)
+                if let problem = Self.excessiveScans(bytes, budget: maximumProgressiveWork) { throw problem }
+                let header = try Self.readHeader(handle, bytes, context, orientation: orientation)
+                return try Self.decompress(handle, bytes, header, profile: profile)
             }
-            return PlatformImage.make(from: try result.get().convertedToSRGB(from: profile).applying(orientation))
+            return PlatformImage.make(from: bitmap.convertedToSRGB(from: profile).applying(orientation))
         }
 
-        private static func decode(
+        /// What a decode needs from the header: the size it writes and whether the samples are CMYK (or YCCK).
+        private struct Header {
+            var output: (width: Int, height: Int)
+            var isCMYK: Bool
+        }
+
+        /// Reads the header and picks the DCT scale; fails when the pixels the decode holds exceed the limit.
+        private static func readHeader(
             _ handle: tjhandle,
-            _ source: UnsafePointer<UInt8>,
-            _ size: UInt,
+            _ bytes: UnsafeRawBufferPointer,
             _ context: ImageDecodingContext,
-            orientation: ExifOrientation,
-            profile: [UInt8]?
-        ) -> Result<Bitmap, ImageDecodingError> {
-            var width: Int32 = 0
-            var height: Int32 = 0
-            var subsampling: Int32 = 0
-            var colorspace: Int32 = 0
-            guard tjDecompressHeader3(handle, source, size, &width, &height, &subsampling, &colorspace) == 0 else {
-                return .failure(libraryError(handle))
-            }
-            guard width > 0, height > 0 else {
-                return .failure(ImageDecodingError(codec: "JPEG", message: "invalid dimensions \(width)×\(height)"))
-            }
+            orientation: ExifOrientation
+        ) throws(ImageDecodingError) -> Header {
+            let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var (width, height, subsampling, colorspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+            guard
+                tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
+            else { throw libraryError(handle) }
+            guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
             // The thumbnail's target is upright; compare it with the upright size.
             let factor =
                 orientation.swapsDimensions
                 ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
                 : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
-            let outWidth = Int(lookahead_tj_scaled(width, factor))
-            let outHeight = Int(lookahead_tj_scaled(height, factor))
+            let output = (
+                width: Int(lookahead_tj_scaled(width, factor)), height: Int(lookahead_tj_scaled(height, factor))
+            )
             // What the decode holds in memory: the output alone for a scaled one-pass decode, else the whole image.
-            let isStreamed =
-                (outWidth, outHeight) != (Int(width), Int(height))
-                && decodesInOnePass(UnsafeRawBufferPointer(start: source, count: Int(size)))
-            let counted = isStreamed ? outWidth * outHeight : Int(width) * Int(height)
+            let isStreamed = output != (Int(width), Int(height)) && decodesInOnePass(bytes)
+            let counted = isStreamed ? output.width * output.height : Int(width) * Int(height)
             if counted > context.maximumPixelCount {
-                return .failure(
-                    .tooLarge(codec: "JPEG", width: Int(width), height: Int(height), limit: context.maximumPixelCount)
-                )
+                throw .tooLarge(codec: "JPEG", width: Int(width), height: Int(height), limit: context.maximumPixelCount)
             }
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-            let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
-            let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+            return Header(output: output, isCMYK: isCMYK)
+        }
+
+        /// Decodes to RGBA at the header's output size; any warning from libjpeg fails.
+        private static func decompress(
+            _ handle: tjhandle,
+            _ bytes: UnsafeRawBufferPointer,
+            _ header: Header,
+            profile: [UInt8]?
+        ) throws(ImageDecodingError) -> Bitmap {
+            let (width, height) = header.output
+            let format = header.isCMYK ? TJPF_CMYK : TJPF_RGBA
+            let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var status: Int32 = 0
-            var pixels = PixelBufferPool.shared.makeBuffer(count: outWidth * outHeight * 4) { buffer in
+            var pixels = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { buffer in
                 status = tjDecompress2(
                     handle,
                     source,
-                    size,
+                    UInt(bytes.count),
                     buffer.baseAddress,
-                    Int32(outWidth),
-                    Int32(outWidth * 4),
-                    Int32(outHeight),
+                    Int32(width),
+                    Int32(width * 4),
+                    Int32(height),
                     Int32(format.rawValue),
-                    flags
+                    Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
                 )
             }
-            guard status == 0 else {
-                return .failure(libraryError(handle))
-            }
+            guard status == 0 else { throw libraryError(handle) }
             #if canImport(CLCMS)
             // A CMYK JPEG with its CMYK profile (a print file): its colours as the profile says.
-            if isCMYK, let profile,
+            if header.isCMYK, let profile,
                 let converted = ColorManagement.convertInvertedCMYKToSRGB(
                     pixels,
-                    width: outWidth,
-                    height: outHeight,
+                    width: width,
+                    height: height,
                     from: profile
                 )
             {
-                return .success(converted)
+                return converted
             }
             #endif
-            if isCMYK { convertCMYKToRGBA(&pixels) }
-            return .success(Bitmap(width: outWidth, height: outHeight, pixels: pixels))
+            if header.isCMYK { convertCMYKToRGBA(&pixels) }
+            return Bitmap(width: width, height: height, pixels: pixels)
         }
 
         /// An error when the data is a progressive JPEG whose scans × blocks exceed the budget.
@@ -129,10 +126,7 @@ extension ImageDecoders {
             guard let (scans, blocks) = progressiveWork(raw), scans > 1 else { return nil }
             let (work, overflow) = scans.multipliedReportingOverflow(by: blocks)
             guard overflow || work > budget else { return nil }
-            return ImageDecodingError(
-                codec: "JPEG",
-                message: "too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)"
-            )
+            return failure("too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)")
         }
 
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.
@@ -170,12 +164,11 @@ extension ImageDecoders {
         }
 
         private static func libraryError(_ handle: tjhandle) -> ImageDecodingError {
-            let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
-            return ImageDecodingError(codec: "JPEG", message: message)
+            failure(tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error")
         }
 
-        private func error(_ message: String) -> ImageDecodingError {
-            ImageDecodingError(codec: name, message: message)
+        private static func failure(_ message: String) -> ImageDecodingError {
+            ImageDecodingError(codec: "JPEG", message: message)
         }
     }
 }

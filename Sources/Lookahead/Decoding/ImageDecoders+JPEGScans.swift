@@ -2,15 +2,8 @@
 // Lookahead — the JPEG decode budget: counting a progressive JPEG's scans before decoding it.
 
 #if canImport(CTurboJPEG)
+import CTurboJPEG
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension ImageDecoders.JPEG {
     /// The work of decoding a progressive JPEG: its scans (``JPEGScanWalk``) and its 8×8 blocks, from the frame
@@ -21,10 +14,9 @@ extension ImageDecoders.JPEG {
         return (walk.scans, ((frame.width + 7) / 8) * ((frame.height + 7) / 8))
     }
 
-    /// Whether libjpeg decodes the file in one pass over its data, holding a few rows of blocks at a time: a
-    /// sequential frame (`SOF0`, `SOF1`, `SOF9`) whose first scan interleaves every component. A progressive file, or a
-    /// sequential one with a scan per component, makes libjpeg keep every block of the image in memory until the
-    /// last scan (two bytes a sample), whatever the output size. Reads the markers up to the first scan only.
+    /// Whether libjpeg decodes the file in one pass, holding a few rows of blocks: a sequential frame whose first
+    /// scan interleaves every component. Otherwise libjpeg keeps every block until the last scan, whatever the
+    /// output size. Reads the markers up to the first scan only.
     static func decodesInOnePass(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 4 else { return false }
         let count = bytes.count
@@ -59,13 +51,6 @@ extension ImageDecoders.JPEG {
         return false
     }
 
-}
-#endif
-
-#if canImport(CTurboJPEG)
-import CTurboJPEG
-
-extension ImageDecoders.JPEG {
     /// The width and height the frame header of `data` declares (as stored, before the EXIF orientation); `nil` when
     /// the header is not there yet or is not one libjpeg-turbo reads.
     static func frameSize(_ data: Data) -> (width: Int, height: Int)? {

@@ -5,16 +5,10 @@ import CSPNG
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes PNG with libspng: every colour type and bit depth, interlaced images, `tRNS` transparency;
-    /// 16-bit samples are reduced to 8. The EXIF orientation of an `eXIf` chunk is applied.
-    ///
-    /// Dimensions are checked against the pixel limit before the pixel buffer is allocated; ancillary chunks are
-    /// capped at 4 MiB each and 16 MiB together, and a file whose metadata goes past that is decoded again without
-    /// it, so the picture still shows. CRC errors fail decoding.
-    ///
-    /// Colour: an `iCCP` profile that is not sRGB is converted to sRGB (on Linux, with Little CMS). `cHRM` and
-    /// `gAMA` without a profile are left alone unless ``convertsGammaAndChromaticities`` is set: most files that carry
-    /// them carry values their writer never meant (a `gAMA` of 1.0 on ordinary sRGB pictures is common).
+    /// Decodes PNG with libspng: every colour type and bit depth, interlacing, `tRNS`, 16-bit reduced to 8, the
+    /// `eXIf` orientation applied. Ancillary chunks are capped at 4 MiB each and 16 MiB together; a file past that is
+    /// decoded again without them. CRC errors fail. An `iCCP` profile converts to sRGB; `cHRM` and `gAMA` only with
+    /// ``convertsGammaAndChromaticities``, since most files carry values their writer never meant.
     public struct PNG: ImageDecoding {
         public let name = "PNG"
         public var mediaTypes: [String] { ["image/png"] }
@@ -35,33 +29,26 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             var status: Int32 = 0
-            let result = decode(data, context: context, status: &status)
-            // Metadata past the chunk limits (thousands of text chunks, a text or profile chunk inflating to
-            // megabytes) stops libspng; the image itself does not need it: decoded again without those chunks.
-            if status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data) {
-                return PlatformImage.make(from: try decode(essential, context: context, status: &status).get())
+            do {
+                return PlatformImage.make(from: try decode(data, context: context, status: &status))
+            } catch {
+                // Metadata past the chunk limits stops libspng; the image does not need it.
+                guard status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data)
+                else { throw error }
+                return PlatformImage.make(from: try decode(essential, context: context, status: &status))
             }
-            return PlatformImage.make(from: try result.get())
         }
 
         private func decode(
             _ data: Data,
             context: ImageDecodingContext,
             status: inout Int32
-        ) -> Result<Bitmap, ImageDecodingError> {
-            guard let decoder = spng_ctx_new(0) else {
-                return .failure(ImageDecodingError(codec: name, message: "out of memory"))
-            }
+        ) throws(ImageDecodingError) -> Bitmap {
+            guard let decoder = spng_ctx_new(0) else { throw ImageDecodingError(codec: name, message: "out of memory") }
             defer { spng_ctx_free(decoder) }
-            return ImageDecoders.withBytes(of: data, codec: name) { base, count in
-                Self.decode(
-                    decoder,
-                    base,
-                    count,
-                    context,
-                    gammaAndChromaticities: convertsGammaAndChromaticities,
-                    status: &status
-                )
+            let gammaAndChromaticities = convertsGammaAndChromaticities
+            return try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
+                try Self.decode(decoder, base, count, context, gammaAndChromaticities, status: &status)
             }
         }
 
@@ -98,33 +85,33 @@ extension ImageDecoders {
             _ source: UnsafeRawPointer,
             _ size: Int,
             _ context: ImageDecodingContext,
-            gammaAndChromaticities: Bool,
+            _ gammaAndChromaticities: Bool,
             status: inout Int32
-        ) -> Result<Bitmap, ImageDecodingError> {
+        ) throws(ImageDecodingError) -> Bitmap {
+            func check(_ result: Int32) throws(ImageDecodingError) {
+                status = result
+                guard result == 0 else { throw error(result) }
+            }
             // At most 1,000 stored chunks (libspng's own limit, which libspng 0.7.3 does not let a caller raise).
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
             // No side may exceed the pixel limit: rejected while the header is read.
             let side = UInt32(clamping: min(context.maximumPixelCount, Int(Int32.max)))
             spng_set_image_limits(decoder, side, side)
-            status = spng_set_png_buffer(decoder, source, size)
-            guard status == 0 else { return .failure(error(status)) }
+            try check(spng_set_png_buffer(decoder, source, size))
             var header = spng_ihdr()
-            status = spng_get_ihdr(decoder, &header)
-            guard status == 0 else { return .failure(error(status)) }
+            try check(spng_get_ihdr(decoder, &header))
             let width = Int(header.width)
             let height = Int(header.height)
-            if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) {
-                return .failure(error)
-            }
+            if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) { throw error }
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
             var length = 0
-            status = spng_decoded_image_size(decoder, format, &length)
-            guard status == 0 else { return .failure(error(status)) }
+            try check(spng_decoded_image_size(decoder, format, &length))
             guard length == width * height * 4 else {
-                return .failure(ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)"))
+                throw ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)")
             }
+            var decoded: Int32 = 0
             let pixels = PixelBufferPool.shared.makeBuffer(count: length) { buffer in
-                status = spng_decode_image(
+                decoded = spng_decode_image(
                     decoder,
                     buffer.baseAddress,
                     length,
@@ -132,20 +119,17 @@ extension ImageDecoders {
                     Int32(SPNG_DECODE_TRNS.rawValue)
                 )
             }
-            guard status == 0 else { return .failure(error(status)) }
+            try check(decoded)
             // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
-            status = spng_decode_chunks(decoder)
-            guard status == 0 else { return .failure(error(status)) }
+            try check(spng_decode_chunks(decoder))
             let bitmap = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(
                 from: colorProfile(decoder, gammaAndChromaticities: gammaAndChromaticities)
             )
             // An eXIf chunk (before or after the image data): its orientation, as JPEG's.
             var exif = spng_exif()
-            guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else {
-                return .success(bitmap)
-            }
+            guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else { return bitmap }
             let payload = [UInt8](UnsafeRawBufferPointer(start: data, count: exif.length))
-            return .success(bitmap.applying(ExifOrientation.exifPayload(payload)))
+            return bitmap.applying(ExifOrientation.exifPayload(payload))
         }
 
         /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, when asked, without an

@@ -5,17 +5,10 @@ public import Foundation
 extension ImageDecoders {
     /// Checks, without decoding, that data is an image one of `decoders` recognises and that it is whole.
     ///
-    /// What the pipeline asks of data it stores in the disk cache without decoding it (data-only requests, such as
-    /// an ``ImagePrefetcher`` with the `.diskCache` destination): an HTML error page or a body cut short must not be
-    /// kept. The check reads the first bytes and the last few, so it costs nothing next to a decode:
-    ///
-    /// - **JPEG** ends with the end-of-image marker `FF D9`, possibly followed by padding (`00`, `FF`, spaces or
-    ///   line breaks).
-    /// - **PNG** ends with an `IEND` chunk, possibly followed by zero bytes.
-    /// - **GIF** ends with a block terminator and the trailer (`00 3B`), possibly followed by zero bytes.
-    /// - **WebP**: the RIFF size in the header matches the data's length.
-    ///
-    /// A format the check does not know (one recognised only by a custom decoder) passes once recognised.
+    /// What the pipeline asks of data it stores in the disk cache without decoding it (data-only requests): an HTML
+    /// error page or a body cut short must not be kept. Only the first bytes and the last few are read: JPEG ends
+    /// with `FF D9`, PNG with `IEND`, GIF with `00 3B` (each allowing padding), and WebP's RIFF size matches its
+    /// length. Other formats pass once a decoder recognises them.
     ///
     /// ```swift
     /// if case .failure(let error) = ImageDecoders.validateStructure(data) { print(error) }

@@ -5,11 +5,9 @@ import CWebP
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes WebP with libwebp: lossy, lossless, alpha, and the first frame of an animation, or all of its frames
-    /// (``decodeAnimation(_:context:)``). The orientation of a still image's `EXIF` chunk is applied.
-    ///
-    /// Thumbnails are decoded directly at their size with libwebp's area-averaging rescaler, which never
-    /// allocates the full-size image. An animation's first frame is placed on its canvas at its offset.
+    /// Decodes WebP with libwebp: lossy, lossless, alpha, the `EXIF` orientation, and an animation's first frame on
+    /// its canvas or all its frames (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
+    /// rescaler, never allocating the full-size image.
     public struct WebP: AnimatedImageDecoding {
         public let name = "WebP"
         public var mediaTypes: [String] { ["image/webp"] }
@@ -24,114 +22,117 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             PlatformImage.make(
-                from: try ImageDecoders.withBytes(of: data, codec: name) { Self.decode($0, $1, context) }.get()
+                from: try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
+                    try Self.decode(source, size, context)
+                }
             )
         }
 
-        /// Decodes every frame of an animated WebP with libwebp's animation decoder, which composites each frame
-        /// over the canvas (blending and disposal as the file says). The frame count and canvas, read by the demuxer,
-        /// are checked against the limits before the decoder is made. Durations of 10 ms or less show for 100 ms. An
-        /// `ICCP` profile converts every frame to sRGB.
-        /// `nil` for a still WebP or an animation of one frame.
+        /// Decodes every frame with libwebp's animation decoder, which composites them as the file says; the frame
+        /// count and canvas are checked first. `nil` for a still WebP or an animation of one frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
-            try ImageDecoders.withBytes(of: data, codec: name) { Self.decodeAnimation($0, $1, context) }.get()
+            try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
+                try Self.decodeAnimation(source, size, context)
+            }
         }
 
         private static func decodeAnimation(
             _ source: UnsafePointer<UInt8>,
             _ size: Int,
             _ context: ImageDecodingContext
-        ) -> Result<AnimatedImage?, ImageDecodingError> {
+        ) throws(ImageDecodingError) -> AnimatedImage? {
             var input = WebPData(bytes: source, size: size)
-            guard let demuxer = WebPDemux(&input) else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "invalid container"))
-            }
+            guard let canvas = try animationCanvas(&input, context) else { return nil }
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw failure("library version mismatch") }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            guard let decoder = WebPAnimDecoderNew(&input, &options) else { throw failure("invalid animation") }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw failure("invalid animation") }
+            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
+            let frames = try decodeFrames(decoder, canvas, profile: profile, context)
+            return frames.count > 1 ? AnimatedImage(frames: frames, loopCount: Int(info.loop_count)) : nil
+        }
+
+        /// The canvas and frame count the demuxer reads, checked against the limits; `nil` for a still WebP or an
+        /// animation of one frame.
+        private static func animationCanvas(
+            _ input: inout WebPData,
+            _ context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> (width: Int, height: Int, frameCount: Int)? {
+            guard let demuxer = WebPDemux(&input) else { throw failure("invalid container") }
+            defer { WebPDemuxDelete(demuxer) }
             let width = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH))
             let height = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))
             let frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
             let isAnimation = WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0
-            WebPDemuxDelete(demuxer)
-            guard isAnimation, frameCount > 1 else { return .success(nil) }
-            guard width > 0, height > 0 else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "invalid canvas \(width)×\(height)"))
-            }
-            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
-                return .failure(error)
-            }
+            guard isAnimation, frameCount > 1 else { return nil }
+            guard width > 0, height > 0 else { throw failure("invalid canvas \(width)×\(height)") }
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) { throw error }
             if let error = context.animationLimitError(
                 codec: "WebP",
                 frameCount: frameCount,
                 width: width,
                 height: height
             ) {
-                return .failure(error)
+                throw error
             }
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "library version mismatch"))
-            }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 0
-            guard let decoder = WebPAnimDecoderNew(&input, &options) else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation"))
-            }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var info = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation"))
-            }
-            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
+            return (width, height, frameCount)
+        }
+
+        /// The composited frames, up to `canvas.frameCount`; a file cut short keeps the frames before the cut.
+        private static func decodeFrames(
+            _ decoder: OpaquePointer,
+            _ canvas: (width: Int, height: Int, frameCount: Int),
+            profile: [UInt8]?,
+            _ context: ImageDecodingContext
+        ) throws(ImageDecodingError) -> [AnimatedImage.Frame] {
             var frames: [AnimatedImage.Frame] = []
-            frames.reserveCapacity(frameCount)
+            frames.reserveCapacity(canvas.frameCount)
             var previousTimestamp: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0, frames.count < frameCount {
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0, frames.count < canvas.frameCount {
                 var buffer: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                    // Cut short: the frames decoded so far are the animation.
-                    if frames.isEmpty {
-                        return .failure(ImageDecodingError(codec: "WebP", message: "the first frame does not decode"))
-                    }
+                    if frames.isEmpty { throw failure("the first frame does not decode") }
                     break
                 }
-                let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: width * height * 4))
-                do throws(ImageDecodingError) {
-                    let frame = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(from: profile)
-                    let image = try ImageDecoders.fitThumbnail(PlatformImage.make(from: frame), context: context)
-                    let duration = Int(timestamp) - Int(previousTimestamp)
-                    frames.append(
-                        AnimatedImage.Frame(image: image, duration: AnimatedImage.frameDuration(milliseconds: duration))
+                let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: canvas.width * canvas.height * 4))
+                let frame = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels)
+                let image = PlatformImage.make(from: frame.convertedToSRGB(from: profile))
+                let duration = Int(timestamp) - Int(previousTimestamp)
+                frames.append(
+                    AnimatedImage.Frame(
+                        image: try ImageDecoders.fitThumbnail(image, context: context),
+                        duration: AnimatedImage.frameDuration(milliseconds: duration)
                     )
-                } catch {
-                    return .failure(error)
-                }
+                )
                 previousTimestamp = timestamp
             }
-            guard frames.count > 1 else { return .success(nil) }
-            return .success(AnimatedImage(frames: frames, loopCount: Int(info.loop_count)))
+            return frames
         }
 
         private static func decode(
             _ source: UnsafePointer<UInt8>,
             _ size: Int,
             _ context: ImageDecodingContext
-        ) -> Result<Bitmap, ImageDecodingError> {
+        ) throws(ImageDecodingError) -> Bitmap {
             var features = WebPBitstreamFeatures()
             let status = WebPGetFeatures(source, size, &features)
-            guard status == VP8_STATUS_OK else { return .failure(error("invalid header", status)) }
+            guard status == VP8_STATUS_OK else { throw error("invalid header", status) }
             let width = Int(features.width)
             let height = Int(features.height)
-            guard width > 0, height > 0 else { return .failure(error("invalid dimensions", status)) }
-            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) {
-                return .failure(error)
-            }
+            guard width > 0, height > 0 else { throw error("invalid dimensions", status) }
+            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) { throw error }
             let profile = metadataChunk("ICCP", flag: 0x20, source, size)
             if features.has_animation != 0 {
-                return firstFrame(source, size, canvasWidth: width, canvasHeight: height)
-                    .map { $0.convertedToSRGB(from: profile) }
+                return try firstFrame(source, size, canvasWidth: width, canvasHeight: height)
+                    .convertedToSRGB(from: profile)
             }
             // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
             let orientation = exifOrientation(source, size)
@@ -142,8 +143,8 @@ extension ImageDecoders {
                 ) ?? 1
             let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
             let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
-            return decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
-                .map { $0.convertedToSRGB(from: profile).applying(orientation) }
+            return try decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
+                .convertedToSRGB(from: profile).applying(orientation)
         }
 
         /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
@@ -179,11 +180,9 @@ extension ImageDecoders {
             width: Int,
             height: Int,
             scaled: Bool
-        ) -> Result<Bitmap, ImageDecodingError> {
+        ) throws(ImageDecodingError) -> Bitmap {
             var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "library version mismatch"))
-            }
+            guard WebPInitDecoderConfig(&config) != 0 else { throw failure("library version mismatch") }
             if scaled {
                 config.options.use_scaling = 1
                 config.options.scaled_width = Int32(width)
@@ -199,8 +198,8 @@ extension ImageDecoders {
                 status = WebPDecode(source, size, &config)
             }
             WebPFreeDecBuffer(&config.output)
-            guard status == VP8_STATUS_OK else { return .failure(error("decoding failed", status)) }
-            return .success(Bitmap(width: width, height: height, pixels: pixels))
+            guard status == VP8_STATUS_OK else { throw error("decoding failed", status) }
+            return Bitmap(width: width, height: height, pixels: pixels)
         }
 
         /// The first frame of an animation, placed on a transparent canvas. Later frames are never read.
@@ -209,16 +208,12 @@ extension ImageDecoders {
             _ size: Int,
             canvasWidth: Int,
             canvasHeight: Int
-        ) -> Result<Bitmap, ImageDecodingError> {
+        ) throws(ImageDecodingError) -> Bitmap {
             var input = WebPData(bytes: source, size: size)
-            guard let demuxer = WebPDemux(&input) else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "invalid animation container"))
-            }
+            guard let demuxer = WebPDemux(&input) else { throw failure("invalid animation container") }
             defer { WebPDemuxDelete(demuxer) }
             var iterator = WebPIterator()
-            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "animation has no frames"))
-            }
+            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { throw failure("animation has no frames") }
             defer { WebPDemuxReleaseIterator(&iterator) }
             let frameWidth = Int(iterator.width)
             let frameHeight = Int(iterator.height)
@@ -226,15 +221,15 @@ extension ImageDecoders {
             let top = Int(iterator.y_offset)
             guard frameWidth > 0, frameHeight > 0, left + frameWidth <= canvasWidth, top + frameHeight <= canvasHeight,
                 let bytes = iterator.fragment.bytes
-            else {
-                return .failure(ImageDecodingError(codec: "WebP", message: "first frame lies outside the canvas"))
-            }
-            let frame: Bitmap
-            switch decodeStill(bytes, iterator.fragment.size, width: frameWidth, height: frameHeight, scaled: false) {
-            case .success(let decoded): frame = decoded
-            case .failure(let error): return .failure(error)
-            }
-            if frameWidth == canvasWidth, frameHeight == canvasHeight { return .success(frame) }
+            else { throw failure("first frame lies outside the canvas") }
+            let frame = try decodeStill(
+                bytes,
+                iterator.fragment.size,
+                width: frameWidth,
+                height: frameHeight,
+                scaled: false
+            )
+            if frameWidth == canvasWidth, frameHeight == canvasHeight { return frame }
             var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
             frame.pixels.withUnsafeBufferPointer { source in
                 for row in 0..<frameHeight {
@@ -243,7 +238,11 @@ extension ImageDecoders {
                     canvas.replaceSubrange(to..<(to + frameWidth * 4), with: source[from..<(from + frameWidth * 4)])
                 }
             }
-            return .success(Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas))
+            return Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
+        }
+
+        private static func failure(_ message: String) -> ImageDecodingError {
+            ImageDecodingError(codec: "WebP", message: message)
         }
 
         private static func error(_ message: String, _ status: VP8StatusCode) -> ImageDecodingError {

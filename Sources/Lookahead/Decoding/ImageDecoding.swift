@@ -2,19 +2,15 @@
 
 public import Foundation
 
-/// Decodes one image format into a ``PlatformImage``: a ``Bitmap`` on Linux, a `UIImage` or `NSImage` on Apple
-/// platforms.
-///
-/// Decoders are chosen by sniffing the data, never by the URL or the Content-Type.
-/// - Important: Implementations must be thread safe; the pipeline calls them on its decode queue, off the
-///   cooperative thread pool, since codec calls block.
+/// Decodes one image format into a ``PlatformImage``. Decoders are chosen by sniffing the data, never by the URL or
+/// the Content-Type.
+/// - Important: Implementations must be thread safe; the pipeline calls them on its decode queue, since codec calls
+///   block.
 public protocol ImageDecoding: Sendable {
     /// The codec's name, used in errors and logs ("JPEG").
     var name: String { get }
-    /// The media types of the formats this decoder reads, best first (`["image/avif", "image/heic"]`): what the
-    /// pipeline advertises in a download's `Accept` header
-    /// (``ImagePipeline/Configuration/advertisesDecodableFormats``). Empty by default: a decoder that names none
-    /// is still used, but no server is asked for its format.
+    /// The media types this decoder reads, best first, for a download's `Accept` header
+    /// (``ImagePipeline/Configuration/advertisesDecodableFormats``). Empty by default.
     var mediaTypes: [String] { get }
     /// Whether the data looks like this format; `header` holds at least the first 16 bytes when available.
     func canDecode(_ header: Data) -> Bool
@@ -30,12 +26,10 @@ extension ImageDecoding {
 /// A decoder that can also decode every frame of an animation (GIF, WebP), for requests that ask for it
 /// (``ImageRequest/isAnimated``).
 public protocol AnimatedImageDecoding: ImageDecoding {
-    /// Decodes every frame, each composited on the canvas and, when `context.thumbnail` is set, brought to the
-    /// thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``). Returns `nil` when the data is not an
-    /// animation (a still image, or one frame): the pipeline then decodes it with ``ImageDecoding/decode(_:context:)``.
-    ///
-    /// The frame count and the canvas must be checked against `context`'s animation limits
-    /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``) before any frame is decoded.
+    /// Decodes every frame, each composited on the canvas and brought to the thumbnail's size
+    /// (``ImageDecoders/fitThumbnail(_:context:)``); `nil` for a still image or one frame. The frame count and the
+    /// canvas must be checked (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``) before
+    /// any frame is decoded.
     func decodeAnimation(
         _ data: Data,
         context: ImageDecodingContext
@@ -46,9 +40,8 @@ public protocol AnimatedImageDecoding: ImageDecoding {
 public struct ImageDecodingContext: Sendable {
     /// Decode at reduced size, if the codec can.
     public var thumbnail: ThumbnailOptions?
-    /// The most pixels (width × height, as declared by the header) a decoder may decode. A decoder that decodes a
-    /// thumbnail straight from the file at a reduced size in one pass, holding only its output (a sequential JPEG
-    /// with DCT scaling), counts the pixels it outputs instead.
+    /// The most pixels (width × height, as the header declares) a decoder may decode; a one-pass decode at a reduced
+    /// size that holds only its output (a sequential JPEG) counts the pixels it outputs.
     public var maximumPixelCount: Int
     /// The most frames an animation may have.
     public var maximumFrameCount: Int
@@ -68,6 +61,14 @@ public struct ImageDecodingContext: Sendable {
     package func pixelLimitError(codec: String, width: Int, height: Int) -> ImageDecodingError? {
         guard exceedsPixelLimit(width: width, height: height) else { return nil }
         return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
+    }
+
+    /// Throws when a declared size is empty or has more pixels than allowed.
+    package func checkSize(codec: String, width: Int, height: Int) throws(ImageDecodingError) {
+        guard width > 0, height > 0 else {
+            throw ImageDecodingError(codec: codec, message: "invalid dimensions \(width)×\(height)")
+        }
+        if let error = pixelLimitError(codec: codec, width: width, height: height) { throw error }
     }
 
     /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
@@ -158,9 +159,8 @@ public enum ImageDecoders {
         #endif
     }
 
-    /// The `Accept` header that asks for what `decoders` read: modern formats first (AVIF, WebP, then the rest in
-    /// the decoders' order), then any other image and anything at all at lower weights, so a server that cannot
-    /// negotiate still answers. `nil` when no decoder names a media type.
+    /// The `Accept` header that asks for what `decoders` read: AVIF and WebP first, then the rest in the decoders'
+    /// order, then any image and anything at lower weights. `nil` when no decoder names a media type.
     public static func acceptHeader(for decoders: [any ImageDecoding]) -> String? {
         var types: [String] = []
         for type in decoders.flatMap(\.mediaTypes) where !types.contains(type) { types.append(type) }
@@ -211,9 +211,8 @@ public enum ImageDecoders {
         }
     }
 
-    /// The image at the exact size of `context`'s thumbnail: as it is when it has that size (or there is no
-    /// thumbnail), else resampled. Codecs shrink by their own steps (DCT scaling); this takes the rest. Decoders of
-    /// animations call it on each frame as it is made, so full-size frames never pile up.
+    /// The image at the exact size of `context`'s thumbnail, resampled when the codec's own steps did not reach it.
+    /// Decoders of animations call it on each frame as it is made, so full-size frames never pile up.
     public static func fitThumbnail(
         _ image: PlatformImage,
         context: ImageDecodingContext
@@ -248,9 +247,8 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size. After the codec's own scaling what is left is
-    /// usually under 2×, where an area-averaging tent (``Resampler/Filter/triangle``) is as sharp as the eye can tell
-    /// at thumbnail size and cheaper; larger reductions keep Catmull-Rom.
+    /// The filter that brings a decoded image to its thumbnail size: under 2× a tent (``Resampler/Filter/triangle``)
+    /// looks as sharp and costs less; larger reductions keep Catmull-Rom.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {
@@ -277,14 +275,15 @@ public enum ImageDecoders {
     static func withBytes<T>(
         of data: Data,
         codec: String,
-        _ body: (UnsafePointer<UInt8>, Int) -> Result<T, ImageDecodingError>
-    ) -> Result<T, ImageDecodingError> {
-        data.withUnsafeBytes { raw in
+        _ body: (UnsafePointer<UInt8>, Int) throws(ImageDecodingError) -> T
+    ) throws(ImageDecodingError) -> T {
+        let result = data.withUnsafeBytes { raw -> Result<T, ImageDecodingError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else {
                 return .failure(ImageDecodingError(codec: codec, message: "empty data"))
             }
-            return body(base, raw.count)
+            return Result { () throws(ImageDecodingError) in try body(base, raw.count) }
         }
+        return try result.get()
     }
 
     /// The first bytes of the data in hex, for ``ImagePipelineError/noDecoder(header:)``.

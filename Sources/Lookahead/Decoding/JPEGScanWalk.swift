@@ -11,10 +11,8 @@ import Musl
 import Darwin
 #endif
 
-/// What the markers of a JPEG, or of the first bytes of one, say: the frame and its scans. The entropy-coded data
-/// is skipped with `memchr`, so a walk costs a fraction of a decode. Stops at the end-of-image marker, at the end of
-/// the bytes, at a sequential frame (only a progressive file's scans matter), or at anything that is not a marker
-/// where one belongs: a decoder reports malformed data itself.
+/// What the markers of a JPEG, or of its first bytes, say: the frame and its scans (entropy-coded data skipped with
+/// `memchr`). Stops at the end of the image or the bytes, at a sequential frame, or where a marker is missing.
 struct JPEGScanWalk: Equatable {
     /// The frame header's facts: whether it is progressive, and its size as stored.
     struct Frame: Equatable {

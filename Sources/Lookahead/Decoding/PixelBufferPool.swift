@@ -2,10 +2,8 @@
 
 /// Pixel buffers the memory cache evicted, kept for the next decode of the same size.
 ///
-/// A list's thumbnails are mostly one size, and the cache evicts one for each it stores: handing the evicted
-/// buffer to the next decode keeps the same few blocks in use instead of freeing and allocating a new one per
-/// image, which lets the C allocator's heaps grow holes it cannot give back. A buffer that something else still
-/// holds (a view showing the evicted image) is copied on write when a decoder takes it, never changed under it.
+/// A list's thumbnails are mostly one size: reusing the evicted buffer keeps the same few blocks in use, where a new
+/// one per image lets the allocator's heaps grow holes. A buffer still held elsewhere is copied on write.
 package final class PixelBufferPool: Sendable {
     /// The pool the pipeline's decoders and memory caches share.
     package static let shared = PixelBufferPool(byteLimit: 8 << 20, buffersPerSize: 2)

@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — UIImage and NSImage as the pipeline's image: CoreGraphics at the edge.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there. Every decision is in
-// platform-neutral code (PlatformImage.swift, ImageDecoding.swift); this file only converts.
+// UIImage and NSImage as the pipeline's image; Apple platforms only, so it only converts: every decision is in
+// platform-neutral code.
 
 #if canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
 public import CoreGraphics

@@ -8,18 +8,13 @@ import CJPEGProgressive
 
 /// Decodes previews of a progressive JPEG (SOF2) from a partial body: on Linux through libjpeg's buffered-image mode
 /// (the TurboJPEG API cannot stop at a scan); on Apple platforms through ImageIO, given the bytes up to the last
-/// complete scan closed with an end-of-image marker (a walk of the markers decides which).
+/// complete scan closed with an end-of-image marker.
 ///
-/// - Each preview reads the bytes so far from the start, through a suspending source (running out of bytes is
-///   "not yet", never an error), and shows the last scan that is complete. Stateless: nothing is kept between
-///   previews, so a preview may run on any thread; the pipeline takes at most a few per image.
-/// - The pixel limit is checked against the header before anything is allocated; more than
-///   ``maximumScans`` scans stops previews of the image (a "scan bomb" costs one bounded pass).
-/// - Thumbnails: DCT scaling (1/2, 1/4, 1/8) to the smallest scale still covering the thumbnail, then the same
-///   resampling as the final image, so a preview has the final image's size. The EXIF orientation is applied.
-/// - Baseline JPEGs, CMYK JPEGs and other formats give no previews (``Outcome/unsupported(reason:)``).
+/// Each preview reads the bytes so far from the start and shows the last complete scan; nothing is kept between
+/// previews. The pixel limit and ``maximumScans`` are checked first. A preview has the final image's size and
+/// orientation. Baseline and CMYK JPEGs and other formats give none (``Outcome/unsupported(reason:)``).
 public enum ProgressiveJPEGPreviews {
-    /// The most scans a preview reads; libjpeg-turbo writes about ten.
+    /// The most scans a preview reads.
     public static let maximumScans = 100
 
     /// What a preview attempt gives.
@@ -41,6 +36,28 @@ public enum ProgressiveJPEGPreviews {
     public static func preview(of data: Data, context: ImageDecodingContext) -> Outcome {
         #if canImport(CJPEGProgressive)
         guard isJPEG(data) else { return .unsupported(reason: "not a JPEG") }
+        return libjpegPreview(of: data, context: context)
+        #elseif canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
+        switch previewPrefix(of: data, maximumPixelCount: context.maximumPixelCount) {
+        case .prefix(let prefix, let scan):
+            // ImageIO shows a progressive JPEG closed after a complete scan as of that scan.
+            guard let image = try? ImageDecoders.ImageIODecoder().decode(prefix, context: context) else {
+                return .needsMoreData
+            }
+            return .preview(image, scan: scan)
+        case .needsMoreData:
+            return .needsMoreData
+        case .unsupported(let reason):
+            return .unsupported(reason: reason)
+        }
+        #else
+        return .unsupported(reason: "previews need libjpeg or ImageIO")
+        #endif
+    }
+
+    #if canImport(CJPEGProgressive)
+    /// A preview through libjpeg's buffered-image mode.
+    private static func libjpegPreview(of data: Data, context: ImageDecodingContext) -> Outcome {
         let denominator = scaleDenominator(for: data, thumbnail: context.thumbnail)
         var info = lookahead_preview_info()
         var pixels: UnsafeMutablePointer<UInt8>?
@@ -61,17 +78,10 @@ public enum ProgressiveJPEGPreviews {
         defer { free(pixels) }
         switch status {
         case LOOKAHEAD_PREVIEW_OK:
-            guard let pixels, info.out_width > 0, info.out_height > 0 else {
-                return .unsupported(reason: "no pixels")
-            }
-            let width = Int(info.out_width)
-            let height = Int(info.out_height)
-            let bitmap = Bitmap(
-                width: width,
-                height: height,
-                pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
-            )
-            let upright = bitmap.applying(ExifOrientation.jpeg(data))
+            guard let pixels, info.out_width > 0, info.out_height > 0 else { return .unsupported(reason: "no pixels") }
+            let (width, height) = (Int(info.out_width), Int(info.out_height))
+            let buffer = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+            let upright = Bitmap(width: width, height: height, pixels: buffer).applying(ExifOrientation.jpeg(data))
             return .preview(PlatformImage.make(from: resized(upright, to: context.thumbnail)), scan: Int(info.scan))
         case LOOKAHEAD_PREVIEW_NEEDS_MORE:
             return .needsMoreData
@@ -85,23 +95,8 @@ public enum ProgressiveJPEGPreviews {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .unsupported(reason: text.isEmpty ? "libjpeg error" : text)
         }
-        #elseif canImport(ImageIO) && canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
-        switch previewPrefix(of: data, maximumPixelCount: context.maximumPixelCount) {
-        case .prefix(let prefix, let scan):
-            // ImageIO shows a progressive JPEG closed after a complete scan as of that scan.
-            guard let image = try? ImageDecoders.ImageIODecoder().decode(prefix, context: context) else {
-                return .needsMoreData
-            }
-            return .preview(image, scan: scan)
-        case .needsMoreData:
-            return .needsMoreData
-        case .unsupported(let reason):
-            return .unsupported(reason: reason)
-        }
-        #else
-        return .unsupported(reason: "previews need libjpeg or ImageIO")
-        #endif
     }
+    #endif
 
     /// 1, 2, 4 or 8: the largest DCT reduction whose output still covers the thumbnail.
     static func scaleDenominator(for data: Data, thumbnail: ThumbnailOptions?) -> UInt32 {

@@ -15,14 +15,9 @@ import Musl
 
 /// A value that is only read or written while a lock is held: `state.withLock { $0.count += 1 }`.
 ///
-/// - Apple platforms: `OSAllocatedUnfairLock` (iOS 16, macOS 13, tvOS 16, watchOS 9), so the package's floor is not
-///   that of `Synchronization.Mutex` (iOS 18, macOS 15).
-/// - Linux: a `Synchronization.Mutex`, which locks with a futex in place.
-/// - ThreadSanitizer runs (`-DLOOKAHEAD_PTHREAD_LOCKS`, see `scripts/test`): a pthread mutex. ThreadSanitizer does
-///   not see `Mutex`'s raw futex calls, so it would report every access under the lock as a race; it does intercept
-///   `pthread_mutex_*`.
-///
-/// None of these locks is recursive: the body must not take the same lock again.
+/// An `OSAllocatedUnfairLock` on Apple platforms (`Mutex` needs iOS 18), a `Synchronization.Mutex` on Linux, and a
+/// pthread mutex under ThreadSanitizer (`-DLOOKAHEAD_PTHREAD_LOCKS`), which does not see `Mutex`'s futex calls.
+/// Not recursive: the body must not take the same lock again.
 package struct Locked<Value>: ~Copyable, @unchecked Sendable {
     // SAFETY: the value is reached only inside `withLock`, while the lock is held, and it enters through
     // `init(_:)` as `sending`, so no reference to it is left outside the lock.
@@ -71,17 +66,14 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return body(&value.pointee)
         #else
-        // `Mutex` guards nothing itself: it is held while `body` has the value. (Keeping the value inside the
-        // `Mutex` would make every caller's state `sending`, which a plain closure cannot promise.)
+        // The value lives outside the `Mutex`, which would make every caller's state `sending`.
         mutex.withLock { _ in body(&value.pointee) }
         #endif
     }
 }
 
-/// An integer read and written atomically, for counters and flags off the lock's path.
-///
-/// - Linux: `Synchronization.Atomic<Int>`.
-/// - Apple platforms: an `OSAllocatedUnfairLock`, since `Atomic` needs iOS 18 and macOS 15.
+/// An integer read and written atomically, for counters and flags off the lock's path: `Synchronization.Atomic<Int>`
+/// on Linux, an `OSAllocatedUnfairLock` on Apple platforms (`Atomic` needs iOS 18).
 package struct AtomicInt: ~Copyable, @unchecked Sendable {
     // SAFETY: the integer is reached only through `Atomic`'s operations (Linux) or under the unfair lock (Apple).
     #if canImport(Darwin)

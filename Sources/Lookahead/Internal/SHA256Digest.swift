@@ -10,8 +10,8 @@ import CCrypto
 /// SHA-256, behind one small function, from the platform's own library: no cryptography is built with the package.
 enum SHA256Digest {
     #if !canImport(CryptoKit)
-    /// libcrypto's SHA-256, fetched once: `EVP_sha256()` makes every digest fetch the implementation again, under
-    /// the provider store's locks. `nil` (no provider gives it) falls back to that.
+    /// libcrypto's SHA-256, fetched once rather than under the provider store's locks for every digest; `nil` falls
+    /// back to `EVP_sha256()`.
     // SAFETY: a fetched EVP_MD is immutable and libcrypto documents it as shareable between threads; it is never
     // freed.
     private nonisolated(unsafe) static let fetched: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)

@@ -5,23 +5,14 @@ import Foundation
 
 /// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
 ///
-/// FoundationNetworking's `URLSession` on Linux crashes when a task is cancelled between a redirect and its next
-/// request, and notices a size limit only long after the bytes arrive; this loader talks to libcurl directly:
-///
-/// - **Cancellation** resumes the caller at once, in any state of the transfer; the transfer is then removed
-///   from the multi handle on its own thread, which closes its connection.
-/// - **Bounded memory.** The status, the declared length and every body chunk (after content decoding) are
-///   checked in libcurl's callbacks as they arrive, and the transfer aborts at the limit: an endless body or a
-///   compression bomb costs at most ``DataLoadRequest/maximumResponseSize`` plus libcurl's buffers. Error
-///   bodies (non-2xx) are never read.
+/// - **Cancellation** resumes the caller at once, in any state of the transfer (a redirect included); the
+///   transfer is then removed from the multi handle on its own thread, which closes its connection.
+/// - **Bounded memory:** the status, the declared length and every body chunk (after content decoding) are checked
+///   as they arrive, so an endless body or a compression bomb stops at ``DataLoadRequest/maximumResponseSize``.
+///   Error bodies (non-2xx) are never read.
 /// - **Time limits:** ``DataLoadRequest/timeout`` for the whole transfer, ``DataLoadRequest/idleTimeout`` for
-///   any stretch without a byte (a trickling server is cut off).
-/// - **Redirects:** at most ``DataLoaderOptions/maximumRedirects``, `http`/`https` only; a loop fails with
-///   ``DataLoadingError/redirectLoop(_:)``.
-/// - **Truncation:** a body shorter than its `Content-Length` fails with ``DataLoadingError/truncated(received:expected:)``.
-/// - `data:` URLs decode in memory; `file:` URLs only when ``DataLoaderOptions/allowsLocalFiles`` is on; any
-///   other scheme fails with ``DataLoadingError/unsupportedScheme(_:)``.
-/// - No HTTP cache and no cookies: the pipeline's caches hold images.
+///   any stretch without a byte.
+/// - Redirects, schemes and truncation fail as ``DataLoadingError`` says. No HTTP cache and no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions

@@ -4,12 +4,9 @@
 import CCurl
 import Foundation
 
-/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool.
-///
-/// Other threads only post to the inbox and wake the thread (`curl_multi_wakeup` is thread safe); the thread
-/// adds handles, removes cancelled ones, drives `curl_multi_perform` and finishes what completed. Removing an
-/// easy handle is allowed in any state of its transfer — mid-redirect included — and closes its connection,
-/// so a cancelled download stops at once on the wire as well.
+/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool. Other threads only
+/// post to the inbox and wake the thread. Removing an easy handle is allowed in any state of its transfer and closes
+/// its connection, so a cancelled download stops at once on the wire as well.
 // SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its lock; `handle` is
 // used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
 final class CurlMulti: @unchecked Sendable {
@@ -32,9 +29,8 @@ final class CurlMulti: @unchecked Sendable {
         guard let handle = curl_multi_init() else { fatalError("libcurl could not create a multi handle") }
         self.handle = handle
         _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maximumConnectionsPerHost))
-        // libcurl's default keeps 4 idle connections per transfer added at the moment one ends: between two
-        // downloads of a list (while the next one hops through the pipeline) that can be 4, and the rest are closed
-        // only to be opened again. Keep every connection the per-host limit allows, for a few hosts.
+        // libcurl's default keeps too few idle connections between two downloads of a list: keep every one the
+        // per-host limit allows, for a few hosts.
         _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAXCONNECTS, max(1, maximumConnectionsPerHost) * 4)
         let thread = Thread { [self] in run() }
         thread.name = "Lookahead.CurlMulti"

@@ -7,15 +7,9 @@ import Foundation
 /// The state of one transfer. Created on the caller's thread, then handed to ``CurlMulti``, whose thread alone
 /// runs the callbacks and finishes it.
 ///
-/// Every limit is enforced where the bytes arrive, synchronously, by returning a short count from a callback,
-/// which makes libcurl abort the transfer before it reads more:
-/// - the final response's status (non-2xx: the body is never read) and declared `Content-Length`, in the
-///   header callback at the end of each response's headers;
-/// - every redirect (count, loop, scheme), in the same place, before libcurl follows it;
-/// - the body's size after content decoding (so a compression bomb stops at the limit), in the write callback;
-/// - the idle timeout, in the progress callback, which libcurl calls at least once a second.
-///
-/// The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
+/// Every limit is enforced in a callback, which returns a short count to make libcurl abort before it reads more:
+/// the status, declared length and redirects in the header callback, the body's size in the write callback, the
+/// idle timeout in the progress callback. The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
 // SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
 // (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
 // the multi's inbox lock orders the hand-over. `completion` is itself thread safe.
@@ -157,17 +151,12 @@ final class CurlTransfer: @unchecked Sendable {
         isFinalResponse = true
         let isEncoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
         expectedLength = isEncoded ? nil : info.expectedContentLength
-        if let limit = request.maximumResponseSize, let declared = info.expectedContentLength,
-            declared > Int64(limit)
-        {
-            // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
-            failure = .responseTooLarge(limit: limit)
+        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
+        if let refusal = request.refusal(ofDeclaredLength: info.expectedContentLength) {
+            failure = refusal
             return false
         }
-        // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
-        if let expected = expectedLength, expected > 0 {
-            body.reserveCapacity(Int(min(expected, Int64(request.maximumResponseSize ?? Int.max), 8 << 20)))
-        }
+        body.reserveCapacity(request.reservation(forDeclaredLength: expectedLength))
         return true
     }
 
@@ -195,16 +184,14 @@ final class CurlTransfer: @unchecked Sendable {
         }
         body.append(pointer.assumingMemoryBound(to: UInt8.self), count: count)
         let received = Int64(body.count)
-        // Every 16 KiB, or every 100 ms of a slow body (a small image over a slow link still shows progress),
-        // and at the end.
+        // Every 16 KiB, every 100 ms of a slow body, and at the end.
         if received - reportedBytes >= 16 << 10 || received == expectedLength
             || lastActivity - lastProgressReport >= .milliseconds(100)
         {
             reportedBytes = received
             lastProgressReport = lastActivity
             request.progress(received, expectedLength)
-            // The body so far, for previews (a copy-on-write reference: the next append copies it only if it is
-            // still held).
+            // The body so far, for previews: shared until the next append, which copies it only if it is still held.
             request.onData?(body)
         }
         return true

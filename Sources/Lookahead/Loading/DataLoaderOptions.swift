@@ -16,9 +16,9 @@ public struct DataLoaderOptions: Sendable {
     /// Whether `file:` URLs are read. Off by default: a remote list of URLs must not make an app read local
     /// files. When on, only regular files are read (never a FIFO or a device), off the cooperative pool.
     public var allowsLocalFiles: Bool
-    /// The most connections open to one host at once. Default 12: the pipeline itself runs at most
-    /// ``ImagePipeline/Configuration/dataLoadingConcurrency`` downloads (6), plus as many stalled ones that gave
-    /// their slot back, which must not wait behind the stalled ones for a connection.
+    /// The most connections open to one host at once. Default 12: twice the default
+    /// ``ImagePipeline/Configuration/dataLoadingConcurrency``, so downloads that gave their slot back while stalled
+    /// do not hold up the rest.
     public var maximumConnectionsPerHost: Int
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String?

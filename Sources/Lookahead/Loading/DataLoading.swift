@@ -8,10 +8,8 @@ public import Foundation
 /// - Important: Implementations must be thread safe. Cancelling the calling Swift task must stop the
 ///   transfer and make the method throw `CancellationError` promptly.
 public protocol DataLoading: Sendable {
-    /// Loads the data for a request, reporting progress as bytes arrive.
-    ///
-    /// Throw ``DataLoadingError`` for failures the pipeline should report precisely (status codes, size
-    /// limits); any other error is reported as ``ImagePipelineError/dataLoadingFailed(_:)``.
+    /// Loads the data for a request, reporting progress as bytes arrive. Throw ``DataLoadingError`` for failures the
+    /// pipeline should report precisely; any other error becomes ``ImagePipelineError/dataLoadingFailed(_:)``.
     func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse
 }
 
@@ -30,15 +28,12 @@ public struct DataLoadRequest: Sendable {
     public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
-    /// Extra request header fields, such as `If-None-Match` for a revalidation; they override the loader's own
-    /// fields of the same name. A `304 Not Modified` answer is reported as
-    /// ``DataLoadingError/statusCodeUnacceptable(_:_:)`` with code 304, like any other non-2xx status.
+    /// Extra request header fields (`If-None-Match` for a revalidation), over the loader's own of the same name. A
+    /// `304 Not Modified` fails as ``DataLoadingError/statusCodeUnacceptable(_:_:)``, like any other non-2xx.
     public var headers: [String: String] = [:]
-    /// Called at most once, when a transfer whose final response was a `200` stopped with part of its body
-    /// received — the caller cancelled it, or the connection was reset, cut short or stalled past a timeout: that
-    /// part and the response, so a later load (a retry, or the next request) can resume it with `Range`. Both
-    /// loaders call it, on their own thread or queue, before the transfer's failure is reported; a loader may
-    /// ignore it (then an interrupted download starts over).
+    /// Called at most once, before the failure is reported, when a `200` transfer stopped with part of its body
+    /// (cancelled, reset, cut short or stalled): that part and the response, so a later load can resume it with
+    /// `Range`. A loader may ignore it; an interrupted download then starts over.
     public var partialBodyOnInterruption: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
     /// The former name of ``partialBodyOnInterruption``.
     @available(*, deprecated, renamed: "partialBodyOnInterruption")
@@ -46,9 +41,8 @@ public struct DataLoadRequest: Sendable {
         get { partialBodyOnInterruption }
         set { partialBodyOnInterruption = newValue }
     }
-    /// Called after some calls to ``progress`` with the body received so far, when set (the pipeline sets it for
-    /// progressive previews, see ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Optional for a
-    /// loader: one that never calls it gives no previews.
+    /// Called now and then with the body received so far, for progressive previews. Optional for a loader: one that
+    /// never calls it gives no previews.
     public var onData: (@Sendable (_ bodySoFar: Data) -> Void)?
 
     /// Creates a data request.
@@ -144,6 +138,21 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .transportFailed(let failure): "Transfer failed (\(failure))"
         case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }
+    }
+}
+
+extension DataLoadRequest {
+    /// ``DataLoadingError/responseTooLarge(limit:)`` when a response declares a body over the limit.
+    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
+        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+        return .responseTooLarge(limit: limit)
+    }
+
+    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB ahead of the bytes,
+    /// since the header is the server's word, not a fact.
+    func reservation(forDeclaredLength length: Int64?) -> Int {
+        guard let length, length > 0 else { return 0 }
+        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
     }
 }
 

@@ -12,12 +12,9 @@ import Darwin
 
 /// Reads local files for the default loaders when ``DataLoaderOptions/allowsLocalFiles`` is on.
 ///
-/// - The file is opened non-blocking and must be a regular file: a FIFO, a device or a folder fails at once
-///   with ``DataLoadingError/fileUnreadable(path:reason:)`` instead of blocking a thread forever.
-/// - The read runs on a dedicated concurrent queue in 1 MiB chunks, never on the cooperative thread pool.
-///   Cancelling the caller resumes it at once with `CancellationError`; the read stops at the next chunk.
-/// - The size limit is checked from the file's size before reading and again on the bytes read, so a file that
-///   grows meanwhile cannot pass it either.
+/// Only a regular file is read (a FIFO or a device would block a thread forever), opened non-blocking, in 1 MiB
+/// chunks on its own queue; cancelling stops at the next chunk. The size limit is checked before and while reading,
+/// so a file that grows meanwhile cannot pass it.
 enum FileDataReader {
     private static let queue = DispatchQueue(
         label: "Lookahead.FileDataReader",

@@ -2,14 +2,11 @@
 
 import Foundation
 
-/// The first bytes of a body whose download was cancelled, kept so the next request can ask for the rest with
-/// `Range` and `If-Range`. Only a response that allows it is kept: `Accept-Ranges: bytes` and a strong validator
-/// (a strong `ETag`, else `Last-Modified`), so the server itself decides whether the rest still matches.
-///
-/// The answer to a resumed request is joined to the prefix only when it is provably the continuation: a `206` whose
-/// `Content-Range` starts exactly where the prefix ends, covers exactly the body received, and ends at the total
-/// length. Anything else — a `200` (the image changed, or the server ignores ranges), a `206` from elsewhere, a
-/// giant or malformed range — starts over.
+/// The first bytes of an interrupted download, kept so the next request can ask for the rest with `Range` and
+/// `If-Range`: only for a response with `Accept-Ranges: bytes` and a strong validator, so the server decides whether
+/// the rest still matches. The answer is joined only when it is provably the continuation (a `206` whose
+/// `Content-Range` starts where the prefix ends, covers the body received and reaches the total length); anything
+/// else starts over.
 package struct PartialDownload: Hashable, Sendable {
     /// The bytes received so far.
     package var data: Data

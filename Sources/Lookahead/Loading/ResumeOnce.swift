@@ -1,8 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Wraps a continuation so that whichever comes first — the work finishing or the caller cancelling —
-/// resumes it, and later attempts do nothing. Cancellation thereby resumes the caller at once, whatever state
-/// the underlying work is in; the work is stopped afterwards, from where stopping it is safe.
+/// Wraps a continuation so that whichever comes first, the work finishing or the caller cancelling, resumes it:
+/// cancellation resumes the caller at once, and the work is stopped afterwards from where that is safe.
 final class ResumeOnce<Value: Sendable>: Sendable {
     private enum State {
         case idle
@@ -13,9 +12,8 @@ final class ResumeOnce<Value: Sendable>: Sendable {
 
     private let state = Locked(State.idle)
 
-    /// Runs `start` with a fresh `ResumeOnce` and waits for its value. Cancelling the calling task resumes the
-    /// wait at once with `CancellationError` and calls `onCancel`; `start` is not called when the task was
-    /// cancelled before it could run.
+    /// Runs `start` with a fresh `ResumeOnce` and waits for its value. Cancelling resumes the wait at once with
+    /// `CancellationError` and calls `onCancel`; `start` is not called when the task was cancelled before.
     static func run(
         _ start: (ResumeOnce<Value>) -> Void,
         onCancel: @escaping @Sendable () -> Void

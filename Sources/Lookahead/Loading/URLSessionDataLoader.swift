@@ -8,17 +8,10 @@ public import FoundationNetworking
 
 /// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
 ///
-/// - No `URLCache`: the pipeline's own caches hold images; HTTP caching would store every body twice.
-/// - Only 2xx responses are accepted; others fail with ``DataLoadingError/statusCodeUnacceptable(_:_:)``.
-/// - The size limit is enforced from `Content-Length` before the body arrives, and again while it streams.
-/// - Redirects: at most ``DataLoaderOptions/maximumRedirects``, `http`/`https` only, no loops.
-/// - ``DataLoadRequest/idleTimeout`` is the request's timeout interval; ``DataLoadRequest/timeout`` is a
-///   deadline for the whole transfer.
-/// - Cancelling the calling task resumes it at once. The `URLSessionTask` is cancelled right away on Apple
-///   platforms; on Linux, FoundationNetworking crashes when a task is cancelled between a redirect and its next
-///   request, so there the task is stopped from its next delegate callback instead (a redirect is answered
-///   with `nil`, a response with `.cancel`). Prefer ``CurlDataLoader`` on Linux: it is the default there.
-/// - `data:` URLs decode in memory; `file:` URLs only when ``DataLoaderOptions/allowsLocalFiles`` is on.
+/// No `URLCache` (the pipeline's caches hold images); only 2xx responses; the size limit checked from
+/// `Content-Length` and again while the body streams; redirects as ``DataLoaderOptions`` allow. Cancelling resumes
+/// the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect and its next
+/// request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.dataLoader = URLSessionDataLoader() }
@@ -228,15 +221,11 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 transfer.failure = .statusCodeUnacceptable(http.statusCode, info)
                 return false
             }
-            let limit = transfer.request.maximumResponseSize
-            if let limit, let expected = transfer.expected, expected > Int64(limit) {
-                transfer.failure = .responseTooLarge(limit: limit)
+            if let refusal = transfer.request.refusal(ofDeclaredLength: transfer.expected) {
+                transfer.failure = refusal
                 return false
             }
-            // The header is the server's word, not a fact: reserve at most 8 MiB ahead of the bytes.
-            if let expected = transfer.expected, expected > 0 {
-                transfer.data.reserveCapacity(Int(min(expected, Int64(limit ?? Int.max), 8 << 20)))
-            }
+            transfer.data.reserveCapacity(transfer.request.reservation(forDeclaredLength: transfer.expected))
             return true
         }
         completionHandler(accepted == true ? .allow : .cancel)
@@ -244,12 +233,9 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // The body grows in place: copying the transfer out and back would copy the whole body per chunk.
-        let update =
-            modify(dataTask.taskIdentifier) {
-                transfer -> (
-                    progress: @Sendable (Int64, Int64?) -> Void, completed: Int64, total: Int64?,
-                    onData: (@Sendable (Data) -> Void)?, body: Data
-                )? in
+        // The callbacks run after the lock is let go.
+        let report =
+            modify(dataTask.taskIdentifier) { transfer -> (() -> Void)? in
                 guard transfer.failure == nil, !transfer.isStopping else { return nil }
                 if let limit = transfer.request.maximumResponseSize, transfer.data.count + data.count > limit {
                     transfer.failure = .responseTooLarge(limit: limit)
@@ -257,15 +243,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     return nil
                 }
                 transfer.data.append(data)
-                let body = transfer.request.onData == nil ? Data() : transfer.data
-                return (
-                    transfer.request.progress, Int64(transfer.data.count), transfer.expected,
-                    transfer.request.onData, body
-                )
+                let (request, completed, total) = (transfer.request, Int64(transfer.data.count), transfer.expected)
+                let body = request.onData == nil ? Data() : transfer.data
+                return {
+                    request.progress(completed, total)
+                    request.onData?(body)
+                }
             } ?? nil
-        if let update {
-            update.progress(update.completed, update.total)
-            update.onData?(update.body)
+        if let report {
+            report()
         } else {
             // A body callback comes after the last redirect, so cancelling here is safe on every platform.
             dataTask.cancel()

@@ -2,9 +2,8 @@
 
 /// The decoded frames of an animated GIF or WebP, composited on the image's canvas, with their durations.
 ///
-/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation`` when its data is animated.
-/// Every frame is a whole picture (earlier frames and disposal already applied), at the request's thumbnail size when
-/// it asks for one, with its processors applied. The memory cache counts every frame in the cost of the entry.
+/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation``: every frame a whole picture
+/// (disposal applied), at the thumbnail size and with the processors applied; the memory cache counts every frame.
 ///
 /// ```swift
 /// let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
@@ -83,10 +82,8 @@ public struct AnimatedImage {
         return start
     }
 
-    /// The frames as one sequence at a single rate, for players that have one interval for every frame (UIKit's
-    /// animated `UIImage`): the interval is the greatest common divisor of the durations (at least 10 ms) and each
-    /// frame is repeated for its duration. When that would take more than `maximumLength` entries, the interval
-    /// doubles until it does not (durations are then rounded to it, each frame shown at least once).
+    /// The frames at a single rate, for players with one interval for every frame (UIKit's animated `UIImage`): the
+    /// durations' greatest common divisor (at least 10 ms), doubled while the sequence is over `maximumLength`.
     package func uniformSchedule(maximumLength: Int = 1_000) -> (frames: [Int], interval: Duration) {
         let milliseconds = frames.map { max(1, Int($0.duration / .milliseconds(1))) }
         func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
@@ -100,8 +97,8 @@ public struct AnimatedImage {
         return (sequence, .milliseconds(interval))
     }
 
-    /// A frame's duration from what its file says, in milliseconds: as browsers do, 10 ms or less (often written by
-    /// tools that mean "as fast as possible", and a busy loop if taken literally) shows for 100 ms.
+    /// A frame's duration from what its file says, in milliseconds: 10 ms or less, which tools write for "as fast as
+    /// possible", shows for 100 ms.
     package static func frameDuration(milliseconds: Int) -> Duration {
         milliseconds <= 10 ? .milliseconds(100) : .milliseconds(milliseconds)
     }
@@ -118,8 +115,7 @@ public struct AnimatedImage {
 
 #if !canImport(UIKit)
 extension AnimatedImage {
-    /// An image that plays the frames, where the platform has one (an animated `UIImage` on UIKit; see
-    /// PlatformImage+CoreGraphics.swift); `nil` here, where views draw the frames themselves.
+    /// An image that plays the frames: `nil` here, where views draw the frames themselves (UIKit has one).
     package var platformAnimation: PlatformImage? { nil }
 }
 #endif

@@ -7,10 +7,7 @@ extension ImagePipeline {
     public typealias Error = ImagePipelineError
 }
 
-/// Why a request failed. Every case carries what is needed to explain it in a log line.
-///
-/// Lives in the model, next to the requests and responses, so the stages and the task graph name it without
-/// going through ``ImagePipeline``; the API spells it ``ImagePipeline/Error``.
+/// Why a request failed, spelled ``ImagePipeline/Error`` in the API. Every case carries what a log line needs.
 public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
     case dataLoadingFailed(any Swift.Error)
@@ -27,9 +24,8 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     case decodingFailed(codec: String, message: String)
     /// The image's dimensions, read from its header, exceed the pixel-count limit; nothing was allocated.
     case imageTooLarge(width: Int, height: Int, limit: Int)
-    /// An animation (``ImageRequest/isAnimated``) has more frames, or more pixels across its frames, than the
-    /// configuration allows (``ImagePipeline/Configuration/maximumAnimationFrameCount``,
-    /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``); no frame was decoded.
+    /// An animation has more frames, or more pixels across its frames, than the configuration allows; no frame was
+    /// decoded.
     case animationTooLarge(frameCount: Int, width: Int, height: Int)
     /// A processor failed.
     case processingFailed(identifier: String, message: String)
@@ -44,10 +40,9 @@ public enum ImagePipelineError: Swift.Error, Sendable, CustomStringConvertible {
     case pipelineInvalidated
     /// The request asked for cached data only and the caches had none.
     case dataMissingInCache
-    /// The URL failed recently and waits before it is loaded again (see
-    /// ``ImagePipeline/Configuration/failureBackoff``): the request failed at once, without the network.
-    /// `lastError` is the URL's last failure; an automatic attempt is allowed after `retryIn`, or, when `nil`,
-    /// only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
+    /// The URL failed recently (`lastError`) and waits before it is loaded again
+    /// (``ImagePipeline/Configuration/failureBackoff``); an automatic attempt is allowed after `retryIn`, or, when
+    /// `nil`, only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
     indirect case failureBackoff(lastError: ImagePipelineError, retryIn: Duration?)
 
     public var description: String {

@@ -3,19 +3,16 @@
 #if canImport(UIKit)
 public import UIKit
 
-/// The image the pipeline produces: `UIImage` on iOS, iPadOS, tvOS, visionOS and watchOS, `NSImage` on macOS and
-/// ``Bitmap`` on Linux, so an app sets it on its views as it is.
+/// The image the pipeline produces: `UIImage` on UIKit platforms, `NSImage` on macOS and ``Bitmap`` on Linux.
 public typealias PlatformImage = UIImage
 #elseif canImport(AppKit)
 public import AppKit
 
-/// The image the pipeline produces: `UIImage` on iOS, iPadOS, tvOS, visionOS and watchOS, `NSImage` on macOS and
-/// ``Bitmap`` on Linux, so an app sets it on its views as it is.
+/// The image the pipeline produces: `UIImage` on UIKit platforms, `NSImage` on macOS and ``Bitmap`` on Linux.
 public typealias PlatformImage = NSImage
 #elseif LOOKAHEAD_NONSENDABLE_IMAGE
-/// A Linux stand-in for `NSImage`, compiled only by `scripts/test`'s type check of the Apple image shape: a class
-/// that is not `Sendable` and is not a ``Bitmap``. Every place the pipeline assumes more of its image than
-/// ``PixelImage`` promises fails that build, on Linux.
+/// A Linux stand-in for `NSImage` (not `Sendable`, not a ``Bitmap``), compiled only by `scripts/test`'s type check,
+/// so that anything assuming more of the image than ``PixelImage`` promises fails on Linux.
 public final class OpaqueImage {
     let bitmap: Bitmap
     init(bitmap: Bitmap) { self.bitmap = bitmap }
@@ -24,14 +21,12 @@ public final class OpaqueImage {
 /// The image the pipeline produces (here the stand-in for `NSImage`; see ``OpaqueImage``).
 public typealias PlatformImage = OpaqueImage
 #else
-/// The image the pipeline produces: `UIImage` on iOS, iPadOS, tvOS, visionOS and watchOS, `NSImage` on macOS and
-/// ``Bitmap`` on Linux, so an app sets it on its views as it is.
+/// The image the pipeline produces: `UIImage` on UIKit platforms, `NSImage` on macOS and ``Bitmap`` on Linux.
 public typealias PlatformImage = Bitmap
 #endif
 
 /// What the pipeline needs of its image type, and nothing more: a size, a cost for the memory cache, and a way to
-/// and from RGBA pixels for processors and exact thumbnail sizes. On Linux the image is a ``Bitmap`` and both ways are
-/// free; on Apple platforms they are the only CoreGraphics the pipeline does besides ImageIO's decode.
+/// and from RGBA pixels for processors and exact thumbnail sizes.
 protocol PixelImage {
     /// Width in pixels.
     var pixelWidth: Int { get }
@@ -49,7 +44,7 @@ protocol PixelImage {
 }
 
 #if canImport(UIKit) || canImport(AppKit)
-// The conformance of UIImage and NSImage is in PlatformImage+CoreGraphics.swift.
+// UIImage and NSImage conform in PlatformImage+CoreGraphics.swift.
 #elseif LOOKAHEAD_NONSENDABLE_IMAGE
 extension OpaqueImage: PixelImage {
     var pixelWidth: Int { bitmap.width }

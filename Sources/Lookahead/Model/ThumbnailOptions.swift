@@ -1,10 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Asks the decoder for a smaller image, the Linux counterpart of `prepareThumbnail(of:)`.
-///
-/// Decoders shrink while decoding where the codec can (libjpeg-turbo's DCT scaling, libwebp's scaled decode),
-/// to the smallest size still at least the target; a filtered resample then gives the exact size. Thumbnails
-/// are never upscaled.
+/// Asks the decoder for a smaller image. Decoders shrink while decoding where the codec can, to the smallest size
+/// still covering the target; a filtered resample then gives the exact size. Never upscaled.
 public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
     /// How a thumbnail fits its target size.
     public enum ContentMode: Hashable, Sendable {
@@ -22,9 +19,8 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
 
     /// The target of the thumbnail, in pixels.
     public var target: Target
-    /// Pixels per point of the display the thumbnail is for: 1 for a size given in pixels, 2 or 3 for a size in
-    /// points on a Retina screen. The image carries it (`UIImage.scale`; ``ImageResponse/scale`` everywhere), so a
-    /// view that sizes itself to the image shows it at its size in points.
+    /// Pixels per point of the display the thumbnail is for (1 for a size in pixels); the image carries it
+    /// (`UIImage.scale`, ``ImageResponse/scale``), so a view sized to the image shows it at its size in points.
     public var scale: Double = 1
 
     /// A thumbnail whose longer side is at most `maximumPixelSize` pixels.

@@ -5,8 +5,7 @@ extension ImageProcessors {
     /// pixels, so they do not darken, and transparent pixels lend no colour to their neighbours.
     ///
     /// Three box blurs of widths chosen for the deviation approximate the Gaussian, in time independent of the
-    /// radius (six passes over the pixels); the spread's variance is within about 10 % of the Gaussian's from a radius
-    /// of 4 on, coarser below.
+    /// radius.
     public struct GaussianBlur: ImageProcessing {
         /// The standard deviation of the Gaussian, in pixels.
         public let radius: Int
@@ -20,30 +19,14 @@ extension ImageProcessors {
 
         public func process(_ image: Bitmap) throws -> Bitmap {
             guard radius > 0, image.width > 0, image.height > 0 else { return image }
+            let (width, height) = (image.width, image.height)
             var pixels = image.premultipliedPixels()
             var scratch = [UInt8](repeating: 0, count: pixels.count)
             for size in Self.boxSizes(deviation: Double(radius)) {
-                let half = size / 2
-                Self.boxBlur(
-                    &pixels,
-                    into: &scratch,
-                    count: image.width,
-                    lines: image.height,
-                    step: 4,
-                    lineStep: image.width * 4,
-                    radius: half
-                )
-                Self.boxBlur(
-                    &scratch,
-                    into: &pixels,
-                    count: image.height,
-                    lines: image.width,
-                    step: image.width * 4,
-                    lineStep: 4,
-                    radius: half
-                )
+                Self.boxBlur(&pixels, into: &scratch, count: width, lines: height, step: 4, lineStep: width * 4, size)
+                Self.boxBlur(&scratch, into: &pixels, count: height, lines: width, step: width * 4, lineStep: 4, size)
             }
-            return Bitmap(width: image.width, height: image.height, pixels: Bitmap.unpremultiplied(pixels))
+            return Bitmap(width: width, height: height, pixels: Bitmap.unpremultiplied(pixels))
         }
 
         /// The odd widths of three box filters whose succession has the variance of a Gaussian of `deviation`
@@ -61,8 +44,8 @@ extension ImageProcessors {
             return (0..<count).map { $0 < lowerCount ? lower : upper }
         }
 
-        /// A box blur of `radius` along each of `lines` lines of `count` pixels (RGBA, premultiplied): pixel `i` of
-        /// line `j` is at `j × lineStep + i × step`. Beyond the ends a line repeats its end pixels.
+        /// A box blur of odd width `size` along each of `lines` lines of `count` pixels (RGBA, premultiplied): pixel
+        /// `i` of line `j` is at `j × lineStep + i × step`. Beyond the ends a line repeats its end pixels.
         private static func boxBlur(
             _ source: inout [UInt8],
             into destination: inout [UInt8],
@@ -70,8 +53,9 @@ extension ImageProcessors {
             lines: Int,
             step: Int,
             lineStep: Int,
-            radius: Int
+            _ size: Int
         ) {
+            let radius = size / 2
             let width = UInt32(2 * radius + 1)
             source.withUnsafeBufferPointer { input in
                 destination.withUnsafeMutableBufferPointer { output in

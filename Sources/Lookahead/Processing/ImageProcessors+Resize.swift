@@ -37,32 +37,29 @@ extension ImageProcessors {
             upscale: Bool = false,
             filter: Resampler.Filter = .catmullRom
         ) {
-            self.width = max(1, width)
-            self.height = max(1, height)
-            self.contentMode = contentMode
-            self.crop = crop
-            self.upscale = upscale
-            self.filter = filter
+            self.init(max(1, width), max(1, height), contentMode, crop, upscale, filter)
         }
 
         /// Resizes to a width, keeping the aspect ratio.
         public init(width: Int, upscale: Bool = false) {
-            self.width = max(1, width)
-            self.height = nil
-            self.contentMode = .aspectFit
-            self.crop = false
-            self.upscale = upscale
-            self.filter = .catmullRom
+            self.init(max(1, width), nil, .aspectFit, false, upscale, .catmullRom)
         }
 
         /// Resizes to a height, keeping the aspect ratio.
         public init(height: Int, upscale: Bool = false) {
-            self.width = nil
-            self.height = max(1, height)
-            self.contentMode = .aspectFit
-            self.crop = false
-            self.upscale = upscale
-            self.filter = .catmullRom
+            self.init(nil, max(1, height), .aspectFit, false, upscale, .catmullRom)
+        }
+
+        private init(
+            _ width: Int?,
+            _ height: Int?,
+            _ contentMode: ContentMode,
+            _ crop: Bool,
+            _ upscale: Bool,
+            _ filter: Resampler.Filter
+        ) {
+            (self.width, self.height, self.contentMode) = (width, height, contentMode)
+            (self.crop, self.upscale, self.filter) = (crop, upscale, filter)
         }
 
         public var identifier: String {
@@ -92,8 +89,7 @@ extension ImageProcessors {
             let size = scaledSize(forWidth: image.width, height: image.height)
             let scaled = Resampler.resize(image, width: size.width, height: size.height, filter: filter)
             guard crop, contentMode == .aspectFill, let width, let height else { return scaled }
-            // An image too small to cover the size (no upscaling) is cropped to the size's aspect ratio: the largest
-            // centred rectangle of that shape.
+            // An image too small to cover the size (no upscaling) keeps the largest centred rectangle of the size's shape.
             let aspect = Double(width) / Double(height)
             let cropWidth = min(width, scaled.width, Int((Double(scaled.height) * aspect).rounded()))
             let cropHeight = min(height, scaled.height, Int((Double(scaled.width) / aspect).rounded()))

@@ -1,0 +1,136 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+extension HEIFCodedSizes {
+    // MARK: - HEVC
+
+    /// The largest picture of the SPS NAL units in an `hvcC` (ISO/IEC 14496-15 8.3.3.1), or `nil` when it has none.
+    static func hevcSize(_ hvcC: [UInt8]) -> Size? {
+        guard hvcC.count >= 23 else { return nil }
+        var offset = 23
+        var largest: Size?
+        for _ in 0..<Int(hvcC[22]) {
+            guard offset + 3 <= hvcC.count else { return largest }
+            let type = hvcC[offset] & 0x3F
+            let count = Int(hvcC[offset + 1]) << 8 | Int(hvcC[offset + 2])
+            offset += 3
+            for _ in 0..<count {
+                guard offset + 2 <= hvcC.count else { return largest }
+                let length = Int(hvcC[offset]) << 8 | Int(hvcC[offset + 1])
+                offset += 2
+                guard offset + length <= hvcC.count else { return largest }
+                if type == 33, let size = spsSize(Array(hvcC[offset..<(offset + length)])) {
+                    largest = largest.map { $0.width * $0.height >= size.width * size.height ? $0 : size } ?? size
+                }
+                offset += length
+            }
+        }
+        return largest
+    }
+
+    /// `pic_width_in_luma_samples` and `pic_height_in_luma_samples` of an SPS NAL unit (H.265 7.3.2.2).
+    static func spsSize(_ nal: [UInt8]) -> Size? {
+        guard nal.count > 2 else { return nil }
+        // Emulation prevention: 00 00 03 stands for 00 00.
+        var payload: [UInt8] = []
+        payload.reserveCapacity(nal.count)
+        var zeros = 0
+        for byte in nal.dropFirst(2) {
+            if zeros >= 2, byte == 3 {
+                zeros = 0
+                continue
+            }
+            zeros = byte == 0 ? zeros + 1 : 0
+            payload.append(byte)
+        }
+        var reader = BitReader(payload)
+        guard reader.skip(4), let maxSubLayersMinus1 = reader.bits(3), reader.skip(1) else { return nil }
+        // profile_tier_level: the general part, then what each sub-layer has.
+        guard reader.skip(96) else { return nil }
+        var profilePresent: [Bool] = []
+        var levelPresent: [Bool] = []
+        for _ in 0..<maxSubLayersMinus1 {
+            guard let profile = reader.bits(1), let level = reader.bits(1) else { return nil }
+            profilePresent.append(profile == 1)
+            levelPresent.append(level == 1)
+        }
+        if maxSubLayersMinus1 > 0, !reader.skip(2 * (8 - maxSubLayersMinus1)) { return nil }
+        for index in 0..<maxSubLayersMinus1 {
+            if profilePresent[index], !reader.skip(88) { return nil }
+            if levelPresent[index], !reader.skip(8) { return nil }
+        }
+        guard reader.exponentialGolomb() != nil, let chroma = reader.exponentialGolomb() else { return nil }
+        if chroma == 3, !reader.skip(1) { return nil }
+        guard let width = reader.exponentialGolomb(), let height = reader.exponentialGolomb() else { return nil }
+        return (width, height)
+    }
+
+    // MARK: - AV1
+
+    /// The largest frame of the sequence header OBU in an `av1C`'s `configOBUs` (AV1-ISOBMFF 2.3), or `nil`.
+    static func av1Size(_ av1C: [UInt8]) -> Size? {
+        var offset = 4
+        while offset < av1C.count {
+            let header = av1C[offset]
+            let type = (header >> 3) & 0x0F
+            let hasExtension = header & 0x04 != 0
+            let hasSize = header & 0x02 != 0
+            offset += hasExtension ? 2 : 1
+            var size = av1C.count - offset
+            if hasSize {
+                var value = 0
+                var shift = 0
+                repeat {
+                    guard offset < av1C.count, shift < 56 else { return nil }
+                    value |= Int(av1C[offset] & 0x7F) << shift
+                    shift += 7
+                    offset += 1
+                } while av1C[offset - 1] & 0x80 != 0
+                size = value
+            }
+            guard size >= 0, offset + size <= av1C.count else { return nil }
+            if type == 1 { return sequenceHeaderSize(Array(av1C[offset..<(offset + size)])) }
+            offset += size
+        }
+        return nil
+    }
+
+    /// `max_frame_width_minus_1 + 1` and `max_frame_height_minus_1 + 1` of a sequence header OBU (AV1 5.5.1).
+    static func sequenceHeaderSize(_ obu: [UInt8]) -> Size? {
+        var reader = BitReader(obu)
+        guard reader.skip(4), let reduced = reader.bits(1) else { return nil }
+        if reduced == 1 {
+            guard reader.skip(5) else { return nil }
+        } else {
+            guard let timing = reader.bits(1) else { return nil }
+            var decoderModel = 0
+            var bufferDelayLength = 0
+            if timing == 1 {
+                guard reader.skip(64), let equalInterval = reader.bits(1) else { return nil }
+                if equalInterval == 1, reader.uvlc() == nil { return nil }
+                guard let model = reader.bits(1) else { return nil }
+                decoderModel = model
+                if decoderModel == 1 {
+                    guard let length = reader.bits(5), reader.skip(32 + 5 + 5) else { return nil }
+                    bufferDelayLength = length + 1
+                }
+            }
+            guard let displayDelay = reader.bits(1), let operatingPoints = reader.bits(5) else { return nil }
+            for _ in 0...operatingPoints {
+                guard reader.skip(12), let level = reader.bits(5) else { return nil }
+                if level > 7, !reader.skip(1) { return nil }
+                if decoderModel == 1 {
+                    guard let present = reader.bits(1) else { return nil }
+                    if present == 1, !reader.skip(2 * bufferDelayLength + 1) { return nil }
+                }
+                if displayDelay == 1 {
+                    guard let present = reader.bits(1) else { return nil }
+                    if present == 1, !reader.skip(4) { return nil }
+                }
+            }
+        }
+        guard let widthBits = reader.bits(4), let heightBits = reader.bits(4),
+            let width = reader.bits(widthBits + 1), let height = reader.bits(heightBits + 1)
+        else { return nil }
+        return (width + 1, height + 1)
+    }
+}
