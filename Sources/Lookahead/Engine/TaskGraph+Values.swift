@@ -332,7 +332,9 @@ extension TaskGraph {
 
     /// Removes `key` from the stages found by key if it finds stage `id`.
     mutating func unregister(_ key: Key, of id: StageID) {
-        if stagesByKey[key] == id { stagesByKey[key] = nil }
+        if let index = stagesByKey.index(forKey: key), stagesByKey.values[index] == id {
+            stagesByKey.remove(at: index)
+        }
     }
 
     /// Every task that (directly or through later stages) waits on a stage.

@@ -32,7 +32,7 @@ extension ImagePipeline {
     ///   ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing such a failure loads again by itself.
     /// - One failure is counted per attempt: failures of requests sharing one download count once.
     /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
-    ///   ``ImagePipeline/forgetFailures(for:)`` and ``ImagePipeline/forgetAllFailures()``.
+    ///   ``ImagePipeline/forgetFailures(for:)-(ImageRequest)`` and ``ImagePipeline/forgetAllFailures()``.
     public struct FailureBackoff: Sendable {
         /// The wait after the first failure. Default 1 s.
         public var initialDelay: Duration
