@@ -76,8 +76,10 @@ extension TaskGraph {
                 return true
             }
             // Nobody else wants the data: the stage loads it itself.
-            stages[id]?.state = .queued(.data, .load(request))
-            stages[id]?.ownDataKey = dataKey
+            update(id) {
+                $0.state = .queued(.data, .load(request))
+                $0.ownDataKey = dataKey
+            }
             if isCoalescingEnabled { register(dataKey, id) }
             dataQueue.enqueue(id, priority: priority)
             return false
@@ -147,9 +149,10 @@ extension TaskGraph {
     /// skip the disk cache; looking it up, to download whatever it finds. One download serves both.
     private mutating func downloadJoinableByReload(_ key: Key) -> StageID? {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
-        var reading = key
-        reading.policy.readsDiskCache = true
-        guard let existing = existingStage(for: reading), let state = stages[existing]?.state else { return nil }
+        var readingPolicy = key.policy
+        readingPolicy.readsDiskCache = true
+        guard let existing = existingStage(for: key.with(policy: readingPolicy)), let state = stages[existing]?.state
+        else { return nil }
         switch state {
         case .running(let operation):
             guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
@@ -166,9 +169,12 @@ extension TaskGraph {
     }
 
     mutating func detach(_ subscriber: Subscriber, from id: StageID) {
-        guard stages[id] != nil else { return }
-        stages[id]?.subscribers[subscriber] = nil
-        guard stages[id]?.subscribers.isEmpty == true else { return updatePriority(of: id) }
+        let isLeft = update(id) { stage in
+            stage.subscribers[subscriber] = nil
+            return stage.subscribers.isEmpty
+        }
+        guard let isLeft else { return }
+        guard isLeft else { return updatePriority(of: id) }
         guard let stage = removeStage(id) else { return }
         switch stage.state {
         case .waiting(let dependency):
@@ -183,12 +189,12 @@ extension TaskGraph {
     /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
     /// goes to queued work; anything else is cancelled and reports back when it stops.
     mutating func cancelOperation(_ operation: OperationID, of stage: Stage) {
-        guard operations[operation] != nil else { return }
-        operations[operation]?.stage = nil
+        guard let index = operations.index(forKey: operation) else { return }
+        operations.values[index].stage = nil
         if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
             actions.events.append(.dataLoadCancelled(url))
         }
-        if let token = operations[operation]?.token {
+        if let token = operations.values[index].token {
             actions.cancels.append(token)
         } else if let index = pendingLoads.lastIndex(where: { $0.operation == operation }) {
             pendingLoads.remove(at: index)
@@ -262,16 +268,17 @@ extension TaskGraph {
     /// to the launcher.
     private mutating func startQueuedWork(_ kind: QueueKind) {
         while let (id, isBackground) = withQueue(kind, { $0.next() }) {
-            guard let stage = stages[id], case .queued(_, let work) = stage.state else {
+            guard let index = stages.index(forKey: id), case .queued(_, let work) = stages.values[index].state else {
                 preconditionFailure("Internal inconsistency: queued \(id) is not queued")
             }
+            let priority = stages.values[index].priority
             let isLoad = if case .load = work { true } else { false }
             let token = isLoad ? nil : OperationToken()
             let operation = insert(Operation(queue: kind, stage: id, token: token, isBackground: isBackground))
-            stages[id]?.state = .running(operation)
+            update(id) { $0.state = .running(operation) }
             if let token {
                 actions.starts.append(
-                    Actions.Start(operation: operation, token: token, work: work, priority: stage.priority)
+                    Actions.Start(operation: operation, token: token, work: work, priority: priority)
                 )
                 continue
             }

@@ -129,11 +129,38 @@ extension TaskGraph {
     /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in
     /// flight.
     struct Key: Hashable {
-        var kind: StageKind
-        var image: ImageCacheKey
-        var policy: DataPolicy
+        let kind: StageKind
+        let image: ImageCacheKey
+        let policy: DataPolicy
         /// The request's own header fields: requests whose headers differ share no stage.
-        var headers: [String: String]
+        let headers: [String: String]
+        /// Hashed once: a stage's keys are looked up and registered several times while it lives.
+        private let hash: Int
+
+        init(kind: StageKind, image: ImageCacheKey, policy: DataPolicy, headers: [String: String]) {
+            self.kind = kind
+            self.image = image
+            self.policy = policy
+            self.headers = headers
+            var hasher = Hasher()
+            hasher.combine(kind)
+            hasher.combine(image)
+            hasher.combine(policy)
+            if !headers.isEmpty { hasher.combine(headers) }
+            hash = hasher.finalize()
+        }
+
+        /// The same key with another data policy.
+        func with(policy: DataPolicy) -> Key {
+            Key(kind: kind, image: image, policy: policy, headers: headers)
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image
+                && lhs.headers == rhs.headers
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     enum Subscriber: Hashable {
@@ -302,6 +329,12 @@ extension TaskGraph {
         let id = OperationID(nextID)
         operations[id] = operation
         return id
+    }
+
+    /// Changes a stage in place; nothing when it is gone.
+    mutating func update<R>(_ id: StageID, _ body: (inout Stage) -> R) -> R? {
+        guard let index = stages.index(forKey: id) else { return nil }
+        return body(&stages.values[index])
     }
 
     /// Forgets an operation that stopped and gives its slot back to its queue; `nil` for an unknown operation.

@@ -68,9 +68,9 @@ import Testing
         }
         #expect(cache.removals == [url.absoluteString])
         #expect(records.check(ImageRequest(url: url)) == nil, "disk data says nothing about the server")
-        #expect(DecodeWorker.refetches(after: error, of: data, for: ImageRequest(url: url)))
+        #expect(DecodeWorker.reloads(after: error, of: data, for: ImageRequest(url: url)))
         let cacheOnly = ImageRequest(url: url, options: [.returnCacheDataDontLoad])
-        #expect(!DecodeWorker.refetches(after: error, of: data, for: cacheOnly), "not without the network")
+        #expect(!DecodeWorker.reloads(after: error, of: data, for: cacheOnly), "not without the network")
     }
 
     @Test func validationStoresCompleteImagesOnly() {
