@@ -15,8 +15,7 @@ import Foundation
 /// - `configure(with:)`: a memory hit sets `.loaded` before it returns (no placeholder flash), and a URL still in
 ///   its failure backoff (``ImagePipeline/Configuration/failureBackoff``) `.failed`. A miss shows `.loading` and
 ///   loads at visible priority.
-/// - `prepareForReuse()` cancels the load; `detachLoad()` hands it over (``ListImageSlots`` demotes it to a
-///   prefetch).
+/// - `prepareForReuse()` cancels the load; `detachLoad()` hands it over (``ListImageSlots`` demotes it to a prefetch).
 /// - A completion for an earlier request is never applied: every configuration has a generation.
 /// - `retry()` loads a failure again at once, bypassing the failure backoff. A failure to reach the host loads
 ///   again by itself when the host answers another download (``ImagePipeline/recoveredHosts``), once per answer.
@@ -319,8 +318,7 @@ public final class ImageSlot: Sendable {
         inner.withLock { $0.recoveryObserver = id }
     }
 
-    /// The host answered another download while this load was failing: reload once, as the announcement would
-    /// have.
+    /// The host answered another download while this load was failing: reload once, as the announcement would have.
     private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
         guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
             let records = pipeline.failureRecords, !records.isUnreachable(host)
