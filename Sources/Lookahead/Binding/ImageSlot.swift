@@ -81,6 +81,15 @@ public final class ImageSlot: Sendable {
         var isCatchUp = false
         /// The memory-cache key of the image shown, pinned while it is.
         var pinned: ImageCacheKey?
+
+        /// A new configuration: the results of earlier loads no longer apply.
+        @discardableResult
+        mutating func advance(to state: State, isCatchUp: Bool = false) -> Int {
+            generation += 1
+            self.isCatchUp = isCatchUp
+            self.state = state
+            return generation
+        }
     }
 
     /// The pipeline that loads the images.
@@ -144,14 +153,11 @@ public final class ImageSlot: Sendable {
         let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
-            inner.generation += 1
-            inner.isCatchUp = false
             inner.task = nil
-            inner.state =
-                cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
-                ?? State.loading(request)
+            let next = cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
+            let generation = inner.advance(to: next ?? .loading(request))
             updatePin(&inner)
-            return (previous, inner.generation, inner.state)
+            return (previous, generation, inner.state)
         }
         previous?.cancel()
         onChange(state)
@@ -190,9 +196,7 @@ public final class ImageSlot: Sendable {
     @discardableResult
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
-            inner.generation += 1
-            inner.isCatchUp = false
-            inner.state = .empty
+            inner.advance(to: .empty)
             updatePin(&inner)
             defer { inner.task = nil }
             return inner.task
@@ -207,12 +211,7 @@ public final class ImageSlot: Sendable {
     public func retry() {
         guard case .failed(_, var request) = state else { return }
         request.options.insert(.skipFailureBackoff)
-        let generation = inner.withLock { inner -> Int in
-            inner.generation += 1
-            inner.isCatchUp = false
-            inner.state = .loading(request)
-            return inner.generation
-        }
+        let generation = inner.withLock { $0.advance(to: .loading(request)) }
         onChange(.loading(request))
         start(request, generation: generation)
     }
@@ -332,10 +331,7 @@ public final class ImageSlot: Sendable {
             guard case .failed(let error, let request) = inner.state, request.url?.host == host,
                 FailureBackoffStateMachine.isUnreachable(error), !(isCatchUp && inner.isCatchUp)
             else { return nil }
-            inner.generation += 1
-            inner.isCatchUp = isCatchUp
-            inner.state = .loading(request)
-            return (request, inner.generation)
+            return (request, inner.advance(to: .loading(request), isCatchUp: isCatchUp))
         }
         guard let (request, generation) = reload else { return }
         onChange(.loading(request))

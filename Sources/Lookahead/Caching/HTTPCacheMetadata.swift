@@ -6,9 +6,7 @@ import Foundation
 /// ``key(for:)``, so any cache gets HTTP semantics without a format change. The two are not written atomically:
 /// metadata without data is ignored; data without readable metadata is stale with no validator.
 package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
-    /// `ETag` of the stored response.
     package var etag: String?
-    /// `Last-Modified` of the stored response.
     package var lastModified: String?
     /// Until when the entry is fresh; `nil` for "stale at once".
     package var freshUntil: Date?
@@ -59,7 +57,6 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         return headers
     }
 
-    /// The encoded form stored in the cache.
     package func encoded() -> Data { (try? JSONEncoder().encode(self)) ?? Data() }
 
     /// Decodes stored metadata; `nil` when unreadable.

@@ -24,11 +24,8 @@ struct LRUStorage<Key: Hashable, Value> {
     private var newest = -1
     private var oldest = -1
 
-    /// The sum of the costs of all entries.
     private(set) var totalCost = 0
-    /// The limit `totalCost` is kept at or under.
     var costLimit: Int { didSet { trim(toCost: costLimit, count: countLimit) } }
-    /// The limit on the number of entries.
     var countLimit: Int { didSet { trim(toCost: costLimit, count: countLimit) } }
 
     init(costLimit: Int, countLimit: Int) {
@@ -36,7 +33,6 @@ struct LRUStorage<Key: Hashable, Value> {
         self.countLimit = countLimit
     }
 
-    /// The number of entries.
     var count: Int { index.count }
 
     /// Keys from most to least recently used (for tests and diagnostics).
@@ -115,7 +111,6 @@ struct LRUStorage<Key: Hashable, Value> {
         return removeSlot(slot)
     }
 
-    /// Removes everything.
     mutating func removeAll() {
         entries.removeAll()
         values.removeAll()
@@ -148,7 +143,6 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key], pinCounts[slot] > 0 { pinCounts[slot] -= 1 }
     }
 
-    /// Whether a key's entry is pinned.
     func isPinned(_ key: Key) -> Bool {
         index[key].map { pinCounts[$0] > 0 } ?? false
     }
@@ -168,7 +162,6 @@ struct LRUStorage<Key: Hashable, Value> {
         return slot >= 0 ? slot : nil
     }
 
-    /// Removes expired entries.
     mutating func removeExpired(now: Duration) {
         var slot = oldest
         while slot >= 0 {

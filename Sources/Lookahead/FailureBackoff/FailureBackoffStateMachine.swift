@@ -64,7 +64,6 @@ package struct FailureBackoffStateMachine {
         self.records = LRUStorage(costLimit: .max, countLimit: max(1, policy.capacity))
     }
 
-    /// The number of URLs remembered.
     package var count: Int { records.count }
 
     /// The record of a URL, if any (marks it recently used).
@@ -151,12 +150,10 @@ package struct FailureBackoffStateMachine {
         _ = records.removeValue(forKey: url)
     }
 
-    /// Forgets a URL's failures.
     package mutating func forget(_ url: String) {
         _ = records.removeValue(forKey: url)
     }
 
-    /// Forgets every failure.
     package mutating func forgetAll() {
         records.removeAll()
         unreachableHosts.removeAll()

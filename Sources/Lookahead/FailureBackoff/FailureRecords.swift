@@ -82,7 +82,6 @@ final class FailureRecords: Sendable {
         update { $0.recordSuccess(request.identity) }
     }
 
-    /// Forgets the request's failures.
     func forget(_ request: ImageRequest) {
         update { $0.forget(request.identity) }
     }

@@ -81,8 +81,7 @@ public final class ImagePrefetcher: Sendable {
             maxConcurrentRequestCount: maxConcurrentRequestCount,
             scheduler: { work in queue.async(execute: work) },
             // A thread woken at once can take the caller's core before its next call: a short wait lets a stop in.
-            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) },
-            observer: nil
+            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) }
         )
     }
 
@@ -90,32 +89,16 @@ public final class ImagePrefetcher: Sendable {
     static let turnDelay = DispatchTimeInterval.milliseconds(2)
 
     /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
-    /// what it starts and finishes to `observer`.
+    /// what it starts and finishes to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a
+    /// caller that runs no run loop.
     @_spi(Simulation)
-    public convenience init(
+    public init(
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
         scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        laterScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         observer: (@Sendable (Activity) -> Void)? = nil
-    ) {
-        self.init(
-            pipeline: pipeline,
-            destination: destination,
-            maxConcurrentRequestCount: maxConcurrentRequestCount,
-            scheduler: scheduler,
-            laterScheduler: scheduler,
-            observer: observer
-        )
-    }
-
-    private init(
-        pipeline: ImagePipeline,
-        destination: Destination,
-        maxConcurrentRequestCount: Int,
-        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        laterScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        observer: (@Sendable (Activity) -> Void)?
     ) {
         self.observer = observer
         self.pipeline = pipeline
@@ -123,7 +106,7 @@ public final class ImagePrefetcher: Sendable {
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
         self.state = Locked(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
         self.schedule = scheduler
-        self.scheduleLater = laterScheduler
+        self.scheduleLater = laterScheduler ?? scheduler
     }
 
     deinit {

@@ -20,7 +20,6 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The mean follows the last images more than the first: a sample weighs `1 / min(count, sampleWindow)`.
     static let sampleWindow = 32
 
-    /// Creates a budget taking `fraction` of the cache.
     package init(fraction: Double?) {
         self.fraction = fraction.map { min(1, max(0, $0)) }
     }

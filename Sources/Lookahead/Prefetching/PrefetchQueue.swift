@@ -124,6 +124,5 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         running[key] = nil
     }
 
-    /// The handles of running requests.
     package var runningHandles: [Handle] { runningOrder.compactMap { running[$0] ?? nil } }
 }

@@ -93,7 +93,6 @@ enum DiskCacheFile {
         name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The size a stored entry takes on disk.
     static func fileSize(dataCount: Int) -> Int {
         headerSize + dataCount
     }

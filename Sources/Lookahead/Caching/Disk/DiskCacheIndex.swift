@@ -129,24 +129,18 @@ struct DiskCacheIndex {
     }
 
     private var table = Table()
-
-    /// An empty index.
-    init() {}
     /// The sum of the sizes of all entries, in bytes.
     private(set) var totalSize = 0
     private var clock: UInt64 = 0
 
+    init() {}
+
     var count: Int { table.count }
-
-    /// The bytes the table's storage takes.
     var footprint: Int { table.footprint }
-
     func contains(_ name: String) -> Bool { entry(name) != nil }
 
     /// The entry of a name, if indexed.
     func entry(_ name: String) -> Entry? { Name(name).flatMap { table[$0] } }
-
-    /// The entry of a name, if indexed.
     func entry(_ key: Name) -> Entry? { table[key] }
 
     /// Marks an entry as just used.
@@ -178,7 +172,6 @@ struct DiskCacheIndex {
         totalSize += entry.size
     }
 
-    /// Removes an entry.
     @discardableResult
     mutating func remove(_ name: String) -> Entry? {
         Name(name).flatMap { remove($0) }
@@ -198,7 +191,6 @@ struct DiskCacheIndex {
         return keys.map(\.string)
     }
 
-    /// Removes every entry.
     mutating func removeAll() {
         table.removeAll()
         totalSize = 0

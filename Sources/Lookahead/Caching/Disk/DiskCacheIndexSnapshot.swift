@@ -39,7 +39,6 @@ struct DiskCacheIndexSnapshot: Equatable {
     /// Least recently used first.
     var records: [Record]
 
-    /// The snapshot's bytes.
     func encoded() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.headerSize + records.count * Self.recordSize)
         var offset = Self.headerSize
