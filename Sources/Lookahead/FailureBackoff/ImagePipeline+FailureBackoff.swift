@@ -26,7 +26,7 @@ extension ImagePipeline {
     /// - When a host answers again after failures that never reached it, those failures are forgotten and the host
     ///   is announced on ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing one loads again by itself.
     /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
-    ///   ``ImagePipeline/forgetFailures(for:)`` and ``ImagePipeline/forgetAllFailures()``.
+    ///   ``ImagePipeline/forgetFailures(for:)-(ImageRequest)`` and ``ImagePipeline/forgetAllFailures()``.
     public struct FailureBackoff: Sendable {
         /// The wait after the first failure. Default 1 s.
         public var initialDelay: Duration
