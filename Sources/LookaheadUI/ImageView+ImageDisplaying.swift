@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// LookaheadUI — UIImageView and NSImageView as ImageDisplaying: show an image, fade it in, keep the view's loader.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there. Every decision (which load
-// is current, placeholder or image, fade or not) is ImageViewBinding's, tested on Linux with a fake view.
+// UIImageView and NSImageView as ImageDisplaying; every decision is ImageViewBinding's, tested on Linux.
 
 #if canImport(UIKit) && !os(watchOS)
 public import Lookahead

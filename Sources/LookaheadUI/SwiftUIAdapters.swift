@@ -1,8 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// LookaheadUI — SwiftUI: LazyImage over the platform-neutral LazyImageModel, and ListPrefetcher as an
-// ObservableObject with its row modifier. iOS 16: ObservableObject and @StateObject, no Observation.
-// Apple platforms only: this file is empty on Linux and cannot be built or tested there. The phases, the fade
-// decision and the visible range are LazyImageModel's and ListPrefetcher's, tested on Linux.
+// SwiftUI views over LazyImageModel and ListPrefetcher, whose decisions are tested on Linux. iOS 16: no Observation.
 
 #if canImport(SwiftUI)
 public import Combine
@@ -25,10 +22,9 @@ public typealias LazyImagePhase = ImagePhase<Image>
 /// }
 /// ```
 ///
-/// A memory hit shows in the first frame. A miss loads when the view appears and fades in (the `transition`); the
-/// load stops when the view disappears before it finished, or goes on at low priority
-/// (`.onDisappear(.lowerPriority)`). An animated request (``ImageRequest/isAnimated``) plays its frames while the view
-/// is on screen. A new request is a new image (the view's identity is the request's image key).
+/// A memory hit shows in the first frame. A miss loads when the view appears and fades in; the load stops when the
+/// view disappears, or goes on at low priority (`.onDisappear(.lowerPriority)`). An animated request plays its frames
+/// while the view is on screen. A new request is a new image (the view's identity is the request's image key).
 ///
 /// ```swift
 /// LazyImage(url: url) { phase in … }
@@ -67,8 +63,7 @@ public struct LazyImage<Content: View>: View {
         self.init(request: request, pipeline: pipeline, transition: transition) { phase, _ in content(phase) }
     }
 
-    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once,
-    /// without waiting for the failure backoff (a button's action, for instance).
+    /// Loads the image for `request`; `content` also receives `retry`, which loads a failed image again at once.
     public init(
         request: ImageRequest?,
         pipeline: ImagePipeline = .shared,
@@ -99,8 +94,7 @@ public struct LazyImage<Content: View>: View {
         return copy
     }
 
-    /// What happens to a load still running when the view disappears: it stops (`.cancel`, the default) or goes on
-    /// at low priority (`.lowerPriority`).
+    /// What happens to a load still running when the view disappears (`.cancel` by default).
     public func onDisappear(_ behavior: LazyImageModel.DisappearBehavior) -> Self {
         var copy = self
         copy.handlers.disappearBehavior = behavior
@@ -153,7 +147,7 @@ private struct LazyImageBody<Content: View>: View {
     var body: some View {
         content(model.phase.map(Image.init(platformImage:))) { [model] in model.retry() }
             .onAppear {
-                // The phase has changed when this is called; SwiftUI redraws from it, animated when it fades.
+                // Called after the phase changed: SwiftUI redraws from it, animated when it fades.
                 model.onChange = { [weak model] _, transition in
                     guard let model else { return }
                     if case .fadeIn(let duration) = transition {
@@ -168,7 +162,7 @@ private struct LazyImageBody<Content: View>: View {
                 model.appear(request)
             }
             .onDisappear { model.disappear() }
-            // An animation plays while the view is on screen; a new player (a new image) restarts the task.
+            // An animation plays while the view is on screen; a new player restarts the task.
             .task(id: model.player.map(ObjectIdentifier.init)) { [model] in await model.playAnimation() }
     }
 }

@@ -1,8 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// LookaheadUI — UIKit: table and collection views as ListViewGeometry, and the prefetch data source that
-// forwards their callbacks to a ListPrefetcher. Apple platforms only: this file is empty on Linux and cannot be
-// built or tested there. The arithmetic (visible range, fractional position) is ListViewport's, the list's
-// ListPrefetcher's and the cell's image ImageViewBinding's, all tested on Linux with fakes.
+// UIKit lists as ListViewGeometry, and the prefetch data source for a ListPrefetcher; the logic is tested on Linux.
 
 #if canImport(UIKit) && !os(watchOS)
 import Foundation
@@ -45,8 +42,7 @@ extension UICollectionView: Lookahead.ListViewGeometry {
 }
 
 /// A table or collection view's prefetch data source (section 0): forwards its calls and the delegate's
-/// ``scrollViewDidScroll(_:)`` to a ``ListPrefetcher``, which binds the cells (`prefetcher.bind(_:row:)` in
-/// `cellForRowAt`, `prefetcher.unbind(row:)` in `didEndDisplaying`).
+/// ``scrollViewDidScroll(_:)`` to a ``ListPrefetcher``, which binds the cells.
 ///
 /// ```swift
 /// let prefetcher = ListPrefetcher(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }

@@ -2,11 +2,9 @@
 
 /// Plays an ``AnimatedImage``: which frame shows now, and when it changes, paced by an injected clock.
 ///
-/// A view shows ``image`` and runs ``play()`` while it is on screen (SwiftUI: in `.task`, which cancels it when the
-/// view goes); ``onFrameChange`` tells it to draw the next frame. Time counts only while `play()` runs, so a view that
-/// comes back continues from the frame it showed. The schedule is the animation's own
-/// (``AnimatedImage/nextFrameTime(after:)`` and ``AnimatedImage/frameIndex(at:)``): a late clock skips frames rather
-/// than slowing the animation down, and the last loop stops on its last frame.
+/// A view shows ``image`` and runs ``play()`` while on screen (SwiftUI: in `.task`); ``onFrameChange`` tells it to
+/// draw the next frame. Time counts only while `play()` runs, so a view that comes back continues where it was. A
+/// late clock skips frames rather than slowing the animation down; the last loop stops on its last frame.
 ///
 /// ```swift
 /// let player = AnimationPlayer(animation)
@@ -44,8 +42,7 @@ public final class AnimationPlayer {
     }
 
     private func play<C: Clock<Duration>>(on clock: C) async {
-        // The run starts where the last one stopped: its start is that much earlier on this clock.
-        let start = clock.now.advanced(by: .zero - elapsed)
+        let start = clock.now.advanced(by: .zero - elapsed)  // continues where the last run stopped
         while let next = animation.nextFrameTime(after: elapsed) {
             do {
                 try await clock.sleep(until: start.advanced(by: next), tolerance: nil)

@@ -28,7 +28,7 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     public var state: ImageSlot.State { view.lookaheadBinding?.state ?? .empty }
 
     /// Shows the image at `url`: a memory hit at once, else `placeholder` while it loads, then the image fading in.
-    /// The view's previous load stops, and its result is never shown. `nil` shows the placeholder.
+    /// The view's previous load stops and is never shown. `nil` shows the placeholder.
     ///
     /// ```swift
     /// cell.photoView.lookahead.setImage(with: url, placeholder: gray) { result in
@@ -42,8 +42,7 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     ///   - options: The pipeline, the failure image, the transition and the priority.
     ///   - progress: The download's progress, on the main thread.
     ///   - completion: The result, once, on the main thread: before this call returns for a memory hit, else when
-    ///     the image is shown or the load fails (the response carries the cache it came from and the image's size).
-    ///     Never called for a load that a later call or ``cancel()`` replaced.
+    ///     the image is shown or the load fails. Never called for a load a later call or ``cancel()`` replaced.
     public func setImage(
         with url: URL?,
         placeholder: PlatformImage? = nil,
@@ -51,13 +50,8 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
         progress: ImageViewBinding.ProgressHandler? = nil,
         completion: ImageViewBinding.Completion? = nil
     ) {
-        setImage(
-            with: url.map { ImageRequest(url: $0) },
-            placeholder: placeholder,
-            options: options,
-            progress: progress,
-            completion: completion
-        )
+        let request = url.map { ImageRequest(url: $0) }
+        setImage(with: request, placeholder: placeholder, options: options, progress: progress, completion: completion)
     }
 
     /// Shows the image for `request` (its thumbnail size, processors, options): like the URL variant.

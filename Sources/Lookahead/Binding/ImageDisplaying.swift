@@ -2,9 +2,8 @@
 
 /// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`.
 ///
-/// The two requirements are all a platform view adds: how to show an image (with or without a fade) and where to keep
-/// its binding. Every decision — which load is current, placeholder or image or failure image, fade or not — is made by
-/// ``ImageViewBinding``, on every platform the same code.
+/// A platform view adds only how to show an image and where to keep its binding; every decision (which load is
+/// current, what to show, whether to fade) is ``ImageViewBinding``'s, the same on every platform.
 ///
 /// ```swift
 /// final class TerminalCell: ImageDisplaying {

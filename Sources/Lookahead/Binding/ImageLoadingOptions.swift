@@ -10,8 +10,7 @@ public enum ImageTransition: Sendable, Equatable {
     /// The default: a quarter-second fade.
     public static let standard = ImageTransition.fadeIn(duration: 0.25)
 
-    /// The fade's length in seconds, or `nil` when the image replaces what was shown at once (no fade, or one of no
-    /// length): what a platform view animates, the same on UIKit and AppKit.
+    /// The fade's length in seconds, or `nil` when the image replaces what was shown at once.
     package var fadeDuration: Double? {
         guard case .fadeIn(let duration) = self, duration > 0 else { return nil }
         return duration
@@ -25,8 +24,7 @@ public enum ImageTransition: Sendable, Equatable {
 /// imageView.lookahead.setImage(with: photo.url, options: options)
 /// ```
 ///
-/// The transition is used only when the image replaces its own placeholder (it came from the network, the disk, or a
-/// prefetch that finished while the view waited); an image in the memory cache shows at once, without a fade.
+/// The transition is used only when the image replaces its own placeholder; a memory hit shows without a fade.
 public struct ImageLoadingOptions {
     /// The pipeline that loads the images.
     public var pipeline: ImagePipeline
@@ -36,8 +34,7 @@ public struct ImageLoadingOptions {
     public var failureImage: PlatformImage?
     /// How an image that was not in the memory cache appears.
     public var transition: ImageTransition
-    /// The priority of the view's load while it is on screen (`.high`): a hero image above a grid of thumbnails may
-    /// ask for `.veryHigh`.
+    /// The priority of the view's load while on screen (`.high`; a hero image above thumbnails may ask `.veryHigh`).
     public var priority: ImageRequest.Priority = .high
 
     /// Creates options.

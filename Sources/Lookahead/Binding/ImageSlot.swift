@@ -12,18 +12,14 @@ import Foundation
 /// slot.prepareForReuse()                               // the cell shows another row: the load stops
 /// ```
 ///
-/// - `configure(with:)`: a memory hit sets `.loaded` synchronously, before it returns: no placeholder flash.
-///   So does a URL that failed and still waits (``ImagePipeline/Configuration/failureBackoff``): `.failed` at
-///   once, without a load. A miss shows `.loading` and loads at visible priority.
-/// - `prepareForReuse()`: cancels the load. `detachLoad()` hands it over instead: ``ListImageSlots`` demotes the
-///   load of a row still near the screen to a prefetch.
+/// - `configure(with:)`: a memory hit sets `.loaded` before it returns (no placeholder flash), and a URL still in
+///   its failure backoff (``ImagePipeline/Configuration/failureBackoff``) `.failed`. A miss shows `.loading` and
+///   loads at visible priority.
+/// - `prepareForReuse()` cancels the load; `detachLoad()` hands it over (``ListImageSlots`` demotes it to a prefetch).
 /// - A completion for an earlier request is never applied: every configuration has a generation.
-/// - A failure leaves `.failed` with the error; `retry()` loads again at once, bypassing the pipeline's failure
-///   backoff. A failure to reach the host (refused, reset, offline, timed out) loads again by itself when the host
-///   answers another download (``ImagePipeline/recoveredHosts``): once per answer, so a slot that fails again
-///   waits for the next one. A reused (empty) slot never does.
-/// - Every change is reported through the one `onChange` callback, called on the caller's thread for
-///   synchronous changes and on a background thread for completions.
+/// - `retry()` loads a failure again at once, bypassing the failure backoff. A failure to reach the host loads
+///   again by itself when the host answers another download (``ImagePipeline/recoveredHosts``), once per answer.
+/// - Every change goes to `onChange`: on the caller's thread for synchronous changes, else a background thread.
 public final class ImageSlot: Sendable {
     /// What the cell shows.
     public enum State: CustomStringConvertible {
@@ -32,7 +28,7 @@ public final class ImageSlot: Sendable {
         /// Waiting for the image: show the placeholder (and a spinner).
         case loading(ImageRequest)
         /// Still loading, with a preview to show instead of the placeholder: a progressive JPEG's scans so far
-        /// (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``). Never from the memory cache.
+        /// (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``).
         case preview(PlatformImage, ImageRequest)
         /// The image, and where it came from.
         case loaded(PlatformImage, ImageRequest, ImageResponse.CacheType?)
@@ -78,13 +74,22 @@ public final class ImageSlot: Sendable {
         var state = State.empty
         var generation = 0
         var task: ImageTask?
-        /// The slot watches the pipeline's host recoveries: since its first failure to reach a host.
+        /// Set at the first failure to reach a host: the slot then watches host recoveries.
         var isWatchingRecoveries = false
         var recoveryObserver: Int?
-        /// The running load is a catch-up (see ``catchUpIfRecovered(after:)``): its failure does not catch up again.
+        /// The running load is a catch-up (``catchUpIfRecovered(after:request:)``), whose failure does not catch up.
         var isCatchUp = false
-        /// The memory-cache key of the image shown, pinned while it is (see ``MemoryCache/pin(_:)``).
+        /// The memory-cache key of the image shown, pinned while it is.
         var pinned: ImageCacheKey?
+
+        /// A new configuration: the results of earlier loads no longer apply.
+        @discardableResult
+        mutating func advance(to state: State, isCatchUp: Bool = false) -> Int {
+            generation += 1
+            self.isCatchUp = isCatchUp
+            self.state = state
+            return generation
+        }
     }
 
     /// The pipeline that loads the images.
@@ -124,8 +129,8 @@ public final class ImageSlot: Sendable {
     /// What the cell shows now.
     public var state: State { inner.withLock { $0.state } }
 
-    /// Shows the image for a request: at once from memory, else a placeholder while it loads.
-    /// `nil` clears the slot. Configuring the same request again keeps the load going.
+    /// Shows the image for a request: at once from memory, else a placeholder while it loads. Configuring the
+    /// same request again keeps the load going.
     ///
     /// - Parameters:
     ///   - request: The image to show; `nil` clears the slot.
@@ -144,18 +149,15 @@ public final class ImageSlot: Sendable {
             return
         }
         let cached = pipeline.cachedDisplayImage(for: request)
-        // A URL that failed and still waits shows its failure at once, like a memory hit: no spinner, no task.
+        // A URL in its failure backoff shows its failure at once, like a memory hit.
         let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
-            inner.generation += 1
-            inner.isCatchUp = false
             inner.task = nil
-            inner.state =
-                cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
-                ?? State.loading(request)
+            let next = cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
+            let generation = inner.advance(to: next ?? .loading(request))
             updatePin(&inner)
-            return (previous, inner.generation, inner.state)
+            return (previous, generation, inner.state)
         }
         previous?.cancel()
         onChange(state)
@@ -189,15 +191,12 @@ public final class ImageSlot: Sendable {
         detachLoad()?.cancel()
     }
 
-    /// Empties the slot, like ``prepareForReuse()``, but hands its running load over instead of cancelling it: the
-    /// caller now owns the task and must cancel it when it is no longer wanted. What ``ListImageSlots`` uses to
-    /// demote a reused cell's load to a prefetch while its row is still near the screen.
+    /// Empties the slot like ``prepareForReuse()``, but hands its running load over to the caller, who must cancel
+    /// it when no longer wanted (``ListImageSlots`` demotes it to a prefetch).
     @discardableResult
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
-            inner.generation += 1
-            inner.isCatchUp = false
-            inner.state = .empty
+            inner.advance(to: .empty)
             updatePin(&inner)
             defer { inner.task = nil }
             return inner.task
@@ -207,18 +206,12 @@ public final class ImageSlot: Sendable {
         return task
     }
 
-    /// Loads the failed request again, now: an explicit retry, which does not wait for the URL's failure
-    /// backoff (``ImageRequest/Options/skipFailureBackoff``). Configuring a failed request again does wait: a
-    /// row scrolled back on screen shows the failure without asking the server again until the backoff allows.
+    /// Loads the failed request again now, without waiting for the URL's failure backoff
+    /// (``ImageRequest/Options/skipFailureBackoff``); configuring a failed request again does wait.
     public func retry() {
         guard case .failed(_, var request) = state else { return }
         request.options.insert(.skipFailureBackoff)
-        let generation = inner.withLock { inner -> Int in
-            inner.generation += 1
-            inner.isCatchUp = false
-            inner.state = .loading(request)
-            return inner.generation
-        }
+        let generation = inner.withLock { $0.advance(to: .loading(request)) }
         onChange(.loading(request))
         start(request, generation: generation)
     }
@@ -265,8 +258,7 @@ public final class ImageSlot: Sendable {
         }
         guard let state else { return }
         onChange(state)
-        // The final image may have landed while the preview was reported: report the newer state again, so the last
-        // call `onChange` gets is never a stale preview.
+        // The final image may have landed meanwhile: the last state reported must never be a stale preview.
         let now = inner.withLock { inner -> State? in
             guard inner.generation == generation else { return nil }
             if case .preview = inner.state { return nil }
@@ -275,9 +267,8 @@ public final class ImageSlot: Sendable {
         if let now { onChange(now) }
     }
 
-    /// Pins the image the state shows in the memory cache and unpins the one shown before: the cache then evicts it
-    /// only after every image that is not on screen. Called under the slot's lock after each change of state, so
-    /// the cache gets pins and unpins in the order of the states.
+    /// Pins the image shown in the memory cache (evicted after every image off screen) and unpins the previous
+    /// one; called under the slot's lock, so pins reach the cache in the order of the states.
     private func updatePin(_ inner: inout Inner) {
         guard let cache = pipeline.memoryCache else { return }
         let key: ImageCacheKey? =
@@ -326,8 +317,7 @@ public final class ImageSlot: Sendable {
         inner.withLock { $0.recoveryObserver = id }
     }
 
-    /// The host answered another download between this load's failure and now (the announcement found the slot
-    /// still loading): reload once, as the announcement would have. A catch-up that fails waits for the next one.
+    /// The host answered another download while this load was failing: reload once, as the announcement would have.
     private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
         guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
             let records = pipeline.failureRecords, !records.isUnreachable(host)
@@ -335,17 +325,13 @@ public final class ImageSlot: Sendable {
         hostRecovered(host, isCatchUp: true)
     }
 
-    /// A host answers again: a failure to reach it that the slot shows loads again, once (the slot is loading
-    /// afterwards; a new failure waits for the next recovery).
+    /// A host answers again: a failure to reach it that the slot shows loads again.
     private func hostRecovered(_ host: String, isCatchUp: Bool = false) {
         let reload = inner.withLock { inner -> (ImageRequest, Int)? in
             guard case .failed(let error, let request) = inner.state, request.url?.host == host,
                 FailureBackoffStateMachine.isUnreachable(error), !(isCatchUp && inner.isCatchUp)
             else { return nil }
-            inner.generation += 1
-            inner.isCatchUp = isCatchUp
-            inner.state = .loading(request)
-            return (request, inner.generation)
+            return (request, inner.advance(to: .loading(request), isCatchUp: isCatchUp))
         }
         guard let (request, generation) = reload else { return }
         onChange(.loading(request))
@@ -354,9 +340,8 @@ public final class ImageSlot: Sendable {
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
-// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
-// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and its Linux stand-in), it is only an
+// image the pipeline made from a finished CGImage (or Bitmap) and never mutates: safe to draw on other threads.
 extension ImageSlot.State: @unchecked Sendable {}
 #else
 extension ImageSlot.State: Sendable {}

@@ -12,18 +12,15 @@ import Foundation
 ///
 /// - Every load goes through the view's ``ImageSlot``: a new call cancels the previous load, and a completion for
 ///   an earlier call is never shown.
-/// - The binding's own calls show their change before they return (a memory hit, the placeholder). Every other change
-///   of the slot — a completion on a pipeline thread, or a ``ListImageSlots`` starting or releasing the slot — hops
-///   to the main queue; the binding then shows the slot's *current* state, so a late hop can never put another row's
-///   image into a reused view.
-/// - What to show and whether to fade is `ImageViewPresenter`'s decision.
+/// - The binding's own calls show their change before they return. Every other change of the slot hops to the main
+///   queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
 @MainActor
 public final class ImageViewBinding {
     /// The slot that loads the view's image; a list's ``ListImageSlots`` binds it by row.
     public private(set) var slot: ImageSlot
     /// The options of the current load.
     public private(set) var options: ImageLoadingOptions
-    /// The state the view shows now: the slot's state as of the last call or hop (the view may still be fading it in).
+    /// The state the view shows: the slot's as of the last call or hop.
     public private(set) var state = ImageSlot.State.empty
     private var presenter = ImageViewPresenter()
     private weak var view: (any ImageDisplaying)?
@@ -52,8 +49,7 @@ public final class ImageViewBinding {
         self.init(view: view, options: options) { DispatchQueue.main.async(execute: $0) }
     }
 
-    /// Creates a binding whose completions reach the main thread through `mainScheduler`: what tests pass to decide
-    /// when a completion's hop runs.
+    /// Creates a binding whose completions reach the main thread through `mainScheduler` (tests).
     package init(view: any ImageDisplaying, options: ImageLoadingOptions, mainScheduler: @escaping Scheduler) {
         let target = RenderTarget()
         self.target = target
@@ -65,8 +61,7 @@ public final class ImageViewBinding {
     }
 
     deinit {
-        // The view is gone: nobody will show this load.
-        slot.prepareForReuse()
+        slot.prepareForReuse()  // nobody will show this load
     }
 
     /// The binding kept in `view`, created on first use (with `options`' pipeline).
@@ -82,16 +77,15 @@ public final class ImageViewBinding {
 
     // MARK: - Loading
 
-    /// Shows the image for `request`: at once from memory, else the placeholder while it loads (then the image,
-    /// fading in). `nil` cancels the load and shows the placeholder. The same request again keeps its load going.
+    /// Shows the image for `request`: at once from memory, else the placeholder while it loads. `nil` cancels the
+    /// load and shows the placeholder; the same request again keeps its load going.
     ///
     /// - Parameters:
     ///   - request: The image to show; `nil` shows the placeholder.
     ///   - options: The pipeline, the placeholder and failure images, the transition and the priority.
     ///   - progress: Receives the download's progress, on the main thread.
     ///   - completion: Receives the result once, on the main thread: before this call returns for a memory hit,
-    ///     else when the image is shown or the load fails (so a cell can resize to the image). Never called for a
-    ///     load that a later call or ``cancel()`` replaced.
+    ///     else when the image is shown or the load fails. Never for a load a later call or ``cancel()`` replaced.
     public func load(
         _ request: ImageRequest?,
         options: ImageLoadingOptions,
@@ -104,8 +98,8 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Binds the view to `row` of a list: like ``load(_:options:progress:completion:)``, through `list`, which joins a prefetch already
-    /// running for the row and, during a fling, defers the load (see ``ListImageSlots/bind(row:request:to:)``).
+    /// Binds the view to `row` of a list: like ``load(_:options:progress:completion:)``, through `list`
+    /// (``ListImageSlots/bind(row:request:to:)``).
     public func bind(row: Int, request: ImageRequest?, in list: ListImageSlots, options: ImageLoadingOptions) {
         var options = options
         options.pipeline = list.pipeline
@@ -122,8 +116,7 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Shows the placeholder and hands the running load over to the caller, who may lower its priority and must
-    /// cancel it when it is no longer wanted; `nil` when nothing was loading.
+    /// Shows the placeholder and hands the running load (if any) over to the caller, who must cancel it.
     package func detachLoad() -> ImageTask? {
         handlers = nil
         let task = slot.detachLoad()
@@ -172,7 +165,7 @@ public final class ImageViewBinding {
         handlers.progress?(completed, total)
     }
 
-    /// Adopts the options of a new call; a different pipeline or priority gets a new slot (the old one's load stops).
+    /// Adopts the options of a new call; a different pipeline or priority gets a new slot.
     private func use(_ options: ImageLoadingOptions) {
         if options.pipeline !== slot.pipeline || options.priority != slot.visiblePriority {
             slot.prepareForReuse()
@@ -190,8 +183,7 @@ public final class ImageViewBinding {
             pipeline: options.pipeline,
             visiblePriority: options.priority,
             onProgress: { request, completed, total in
-                // No hop while no load of this view listens (the usual case).
-                guard target.wantsProgress.load() != 0 else { return }
+                guard target.wantsProgress.load() != 0 else { return }  // no hop while nobody listens
                 mainScheduler {
                     MainActor.assumeIsolated {
                         target.binding?.progressed(request, completed: completed, total: total)
@@ -199,9 +191,7 @@ public final class ImageViewBinding {
                 }
             },
             onChange: { _ in
-                // Always a hop, even from the main thread: the binding's own calls show their change when the slot
-                // returns, and the hop then finds nothing new. Either way the binding shows the slot's state as it
-                // is when the hop runs, never the state this callback was called with, so a late hop is harmless.
+                // Always a hop: it shows the slot's state when it runs, so a late or redundant hop is harmless.
                 mainScheduler { MainActor.assumeIsolated { target.binding?.render() } }
             }
         )

@@ -2,13 +2,11 @@
 
 /// Decides what an image view shows for an ``ImageSlot/State``: a value type, tested without a view.
 ///
-/// - Empty or loading: the placeholder, at once. A preview (progressive JPEG) replaces it at once, each time.
-/// - Loaded: the image. It fades in (the options' transition) only when it replaces the placeholder of the same
-///   request — it came from the network or the disk, or a deferred load found it in memory after the view had
-///   waited; a memory hit at configuration time replaces the previous content at once.
+/// - Empty or loading: the placeholder. A preview (progressive JPEG) replaces it, each time.
+/// - Loaded: the image, fading in only when it replaces the placeholder of the same request (a memory hit at
+///   configuration time shows at once).
 /// - Failed: the failure image, or the placeholder.
-/// - The same content twice is shown once: a state rendered again (a completion that hops to the main thread after
-///   the caller already showed it) changes nothing.
+/// - The same content twice is shown once (a completion hop after the caller already showed it).
 package struct ImageViewPresenter {
     /// What the view shows, by the request it belongs to.
     package enum Shown: Equatable {
@@ -40,8 +38,7 @@ package struct ImageViewPresenter {
         case .loading(let request):
             next = .placeholder(request.imageKey)
             display = Display(image: options.placeholder, transition: .none)
-        case .preview(let image, let request):
-            // Every preview is shown (each one sharper), at once.
+        case .preview(let image, let request):  // every preview, each one sharper
             next = .preview(request.imageKey)
             display = Display(image: image, transition: .none)
             shown = next

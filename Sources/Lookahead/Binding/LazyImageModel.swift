@@ -10,10 +10,8 @@
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
 ///
-/// It is an ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it inherits every rule of the UIKit image
-/// view: the current request only, a fade only for an image that replaces its placeholder, `retry()` skipping the
-/// failure backoff. An animated request's frames (``ImageRequest/isAnimated``) play through ``player``: each frame is a
-/// new `.success` phase.
+/// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules. An
+/// animated request's frames (``ImageRequest/isAnimated``) play through ``player``, each a new `.success` phase.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
@@ -23,8 +21,7 @@ public final class LazyImageModel: ImageDisplaying {
     public enum DisappearBehavior: Sendable, Equatable {
         /// The load stops; it starts again when the view appears (the default).
         case cancel
-        /// The load goes on at `.veryLow` priority, so a view that scrolls back finds the image in memory, or joins
-        /// the download where it got to.
+        /// The load goes on at `.veryLow` priority, so a view that scrolls back finds the image or joins the load.
         case lowerPriority
     }
 
@@ -36,8 +33,7 @@ public final class LazyImageModel: ImageDisplaying {
     public let options: ImageLoadingOptions
     /// The binding that loads this model's image: ``ImageDisplaying`` storage.
     public var lookaheadBinding: ImageViewBinding?
-    /// The player of the image's frames, when the request asked for them and the memory cache holds them; `nil` for a
-    /// still image. ``playAnimation()`` runs it.
+    /// The player of an animated image's frames (``playAnimation()`` runs it); `nil` for a still image.
     public private(set) var player: AnimationPlayer?
 
     /// What happens to a load still running when the view disappears.
@@ -52,8 +48,8 @@ public final class LazyImageModel: ImageDisplaying {
     /// A load that went on at low priority after the view disappeared (``DisappearBehavior/lowerPriority``).
     private let slowedLoad = Locked<ImageTask?>(nil)
 
-    /// Creates the model; the phase is `.success` at once when the image is in the memory cache. Nothing loads
-    /// until ``appear(_:)``. `animationClock` paces an animation's frames.
+    /// Creates the model, `.success` at once for a memory hit; nothing loads until ``appear(_:)``.
+    /// `animationClock` paces an animation's frames.
     public init(
         request: ImageRequest?,
         options: ImageLoadingOptions = ImageLoadingOptions(),
@@ -65,8 +61,8 @@ public final class LazyImageModel: ImageDisplaying {
         if case .success = phase, let request { preparePlayer(for: request) }
     }
 
-    /// The view appeared, or its request changed: shows the image for `request` (a memory hit at once), else loads
-    /// it. The same request again keeps its load, or its image.
+    /// The view appeared, or its request changed: shows the image for `request`, else loads it. The same request
+    /// again keeps its load, or its image.
     public func appear(_ request: ImageRequest?) {
         ImageViewBinding.binding(for: self, options: options).load(
             request,
@@ -102,8 +98,8 @@ public final class LazyImageModel: ImageDisplaying {
         lookaheadBinding?.retry()
     }
 
-    /// Plays the animation, if there is one, until it ends or the calling task is cancelled (SwiftUI: the view's
-    /// `.task(id:)`, keyed by the player); each frame is shown as a new `.success` phase, without a transition.
+    /// Plays the animation, if any, until it ends or the task is cancelled (SwiftUI: `.task(id:)` keyed by the
+    /// player); each frame is a new `.success` phase, without a transition.
     public func playAnimation() async {
         guard let player else { return }
         player.onFrameChange = { [weak self, weak player] image in

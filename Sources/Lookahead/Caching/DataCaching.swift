@@ -4,9 +4,8 @@ import Foundation
 
 /// Stores the original bytes of images (never decoded pixels), so thumbnails of any size reuse one download.
 ///
-/// - Important: Implementations must be thread safe. `cachedData(for:)` may block on I/O: the pipeline calls
-///   it on its own I/O queue, never on the caller's thread or the cooperative pool. `storeData(_:for:)` must
-///   return at once and make the data readable immediately, writing it in the background.
+/// - Important: Implementations must be thread safe. `cachedData(for:)` may block on I/O (the pipeline calls it on
+///   its own I/O queue); `storeData(_:for:)` must return at once, the data readable immediately.
 public protocol DataCaching: Sendable {
     /// The data stored for a key, verified; `nil` when absent, unreadable or corrupt.
     func cachedData(for key: String) -> Data?
@@ -18,12 +17,11 @@ public protocol DataCaching: Sendable {
     func removeData(for key: String)
     /// Removes everything.
     func removeAll()
-    /// Waits until everything stored or removed so far is written, without blocking a thread. Programs call it
-    /// (through ``ImagePipeline/flush()``) before they exit. The default implementation returns at once: right for
-    /// caches that write synchronously or keep nothing in flight.
+    /// Waits until everything stored or removed so far is written, without blocking a thread (programs call
+    /// ``ImagePipeline/flush()`` before they exit).
     func flush() async
-    /// Holds back the cache's background writes while the pipeline decodes, so an image reaches the screen before
-    /// bytes reach the disk; every call is ended by one ``releaseWrites()``. The default does nothing.
+    /// Holds back background writes while the pipeline decodes, so an image reaches the screen first; every call
+    /// is ended by one ``releaseWrites()``.
     func holdWrites()
     /// Ends one ``holdWrites()``.
     func releaseWrites()

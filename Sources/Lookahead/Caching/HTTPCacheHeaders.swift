@@ -2,9 +2,8 @@
 
 public import Foundation
 
-/// What an HTTP response says about caching it: `Cache-Control` directives, `Expires`, `Date` and the validators
-/// `ETag` and `Last-Modified`. Parsing never fails: a malformed directive or date is ignored (a malformed
-/// `Expires` means "already expired", as HTTP asks).
+/// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `ETag` and `Last-Modified`.
+/// Parsing never fails: a malformed directive or date is ignored (a malformed `Expires` means "already expired").
 public struct HTTPCacheHeaders: Hashable, Sendable {
     /// `Cache-Control: no-store`: the response must not be stored.
     public var noStore = false
@@ -56,8 +55,7 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         return max(0, expires.timeIntervalSince(date ?? now))
     }
 
-    /// Splits a `Cache-Control` value into lowercased directive names and their values (quotes removed). Commas
-    /// inside a quoted string do not split.
+    /// Splits a `Cache-Control` value into lowercased directive names and their unquoted values.
     static func directives(_ value: String) -> [(name: String, value: String?)] {
         var parts: [String] = []
         var current = ""
@@ -96,7 +94,7 @@ package enum HTTPDate {
     /// The date, or `nil` when the value is none of the three forms.
     package static func parse(_ value: String) -> Date? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        // Real dates are ~29 characters; anything long is not one, and is not worth a formatter's time.
+        // Real dates are ~29 characters: a longer value is not worth a formatter's time.
         guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
         for format in formats {
             let formatter = DateFormatter()

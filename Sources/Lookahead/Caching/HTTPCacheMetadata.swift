@@ -2,20 +2,15 @@
 
 import Foundation
 
-/// The validators and freshness of a disk cache entry, kept beside the data as a separate entry of the same
-/// ``DataCaching`` under ``key(for:)``. A sidecar entry, rather than a new field in the data file, keeps the disk
-/// cache's file format and the ``DataCaching`` protocol unchanged, so custom caches get HTTP semantics for free.
-/// The two entries are not written atomically: metadata without data is ignored; data without (or with
-/// unreadable) metadata is stale with no validator, so it is downloaded again.
+/// The validators and freshness of a disk cache entry, kept as a sidecar entry of the same ``DataCaching`` under
+/// ``key(for:)``, so any cache gets HTTP semantics without a format change. The two are not written atomically:
+/// metadata without data is ignored; data without readable metadata is stale with no validator.
 package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
-    /// `ETag` of the stored response.
     package var etag: String?
-    /// `Last-Modified` of the stored response.
     package var lastModified: String?
     /// Until when the entry is fresh; `nil` for "stale at once".
     package var freshUntil: Date?
-    /// The stored response's freshness lifetime in seconds (`max-age`, else `Expires`), which a `304` without one
-    /// renews; `nil` when it had none (and in entries stored before it was kept).
+    /// The stored response's freshness lifetime in seconds, which a `304` without one renews; `nil` when none.
     package var lifetime: TimeInterval?
     /// `Cache-Control: immutable`: fresh for as long as it is stored.
     package var immutable: Bool
@@ -35,9 +30,8 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         noCache = headers.noCache
     }
 
-    /// The metadata after a `304 Not Modified` at `now` (RFC 9111 §4.3.4): the fields the 304 sends replace the
-    /// stored ones, the fields it omits are kept. A 304 with no freshness of its own renews the stored lifetime from
-    /// now; its validators replace the stored ones when it sends any.
+    /// The metadata after a `304 Not Modified` at `now` (RFC 9111 §4.3.4): the fields it sends replace the stored
+    /// ones; without freshness of its own, the stored lifetime is renewed from now.
     package func refreshed(by headers: HTTPCacheHeaders, now: Date) -> HTTPCacheMetadata {
         let carriesFreshness = headers.maxAge != nil || headers.expires != nil || headers.noCache || headers.immutable
         var refreshed = carriesFreshness ? HTTPCacheMetadata(headers: headers, now: now) : self
@@ -63,7 +57,6 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         return headers
     }
 
-    /// The encoded form stored in the cache.
     package func encoded() -> Data { (try? JSONEncoder().encode(self)) ?? Data() }
 
     /// Decodes stored metadata; `nil` when unreadable.

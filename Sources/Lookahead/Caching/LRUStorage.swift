@@ -2,19 +2,14 @@
 
 /// A least-recently-used store with a cost limit, a count limit and optional expiry.
 ///
-/// A dictionary maps keys to slots. Entries live in one array and the recency list in two arrays of slot
-/// indices (newer, older), so moving an entry to the front touches only integers: a hit costs one hash lookup
-/// and a few stores, with no reference counting of keys or values. Lookups, insertions and removals are O(1);
-/// eviction takes from the tail. Not thread safe: ``MemoryCache`` wraps it in a `Locked`, and tests drive it
-/// directly.
+/// A dictionary maps keys to slots; entries and the recency list (newer, older) are arrays by slot, so a hit
+/// touches only integers. Every operation is O(1); eviction takes from the tail. Not thread safe.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
         var cost: Int
     }
 
-    // Parallel arrays by slot: a hit reads only `expiries` (plain values) and `values` (one retain, the image
-    // returned), never the key.
     private var entries: [Entry?] = []
     private var values: [Value?] = []
     private var expiries: [Duration?] = []
@@ -24,17 +19,13 @@ struct LRUStorage<Key: Hashable, Value> {
     private var index: [Key: Int] = [:]
     /// How many holders pin each key (``pin(_:)``), stored or not.
     private var pins: [Key: Int] = [:]
-    /// The pins of each slot's entry (`pins` of its key), kept per slot so the eviction walk reads an array, not a
-    /// dictionary: a pinned entry is evicted only after every entry that is not.
+    /// `pins` of each slot's key, for the eviction walk: a pinned entry goes after every entry that is not.
     private var pinCounts: [Int] = []
     private var newest = -1
     private var oldest = -1
 
-    /// The sum of the costs of all entries.
     private(set) var totalCost = 0
-    /// The limit `totalCost` is kept at or under.
     var costLimit: Int { didSet { trim(toCost: costLimit, count: countLimit) } }
-    /// The limit on the number of entries.
     var countLimit: Int { didSet { trim(toCost: costLimit, count: countLimit) } }
 
     init(costLimit: Int, countLimit: Int) {
@@ -42,7 +33,6 @@ struct LRUStorage<Key: Hashable, Value> {
         self.countLimit = countLimit
     }
 
-    /// The number of entries.
     var count: Int { index.count }
 
     /// Keys from most to least recently used (for tests and diagnostics).
@@ -56,14 +46,13 @@ struct LRUStorage<Key: Hashable, Value> {
         return keys
     }
 
-    /// Returns the value and marks it most recently used; an expired entry is removed and `nil` returned. `now`
-    /// is `nil` when no entry was stored with an expiry.
+    /// Returns the value and marks it most recently used; an expired entry is removed. `now` is `nil` when no
+    /// entry was stored with an expiry.
     mutating func value(forKey key: Key, now: Duration?) -> Value? {
         value(forKey: key, now: now) { $0 }
     }
 
-    /// The part of a value `project` gives (copying only that part), marking the value most recently used; an
-    /// expired entry is removed and `nil` returned. `now` is `nil` when no entry was stored with an expiry.
+    /// ``value(forKey:now:)``, returning only the part of the value `project` gives.
     @inline(__always)
     mutating func value<Part>(forKey key: Key, now: Duration?, _ project: (Value) -> Part) -> Part? {
         guard let slot = index[key] else { return nil }
@@ -75,29 +64,20 @@ struct LRUStorage<Key: Hashable, Value> {
         return values.withUnsafeBufferPointer { $0[slot].map(project) }
     }
 
-    /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold.
-    /// An entry whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
+    /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold. An entry
+    /// whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
     @discardableResult
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Duration?) -> Bool {
         var evicted: [Value] = []
         return setValue(value, forKey: key, cost: cost, expiresAt: expiresAt, evicted: &evicted)
     }
 
-    /// ``setValue(_:forKey:cost:expiresAt:)``, handing the values it replaces or evicts to the caller, who may
-    /// reuse their storage.
-    mutating func setValue(
-        _ value: Value,
-        forKey key: Key,
-        cost: Int,
-        expiresAt: Duration?,
-        evicted: inout [Value]
-    ) -> Bool {
-        guard cost <= costLimit, countLimit > 0 else {
-            return false
-        }
-        if let slot = index[key], let old = removeSlot(slot) {
-            evicted.append(old)
-        }
+    /// ``setValue(_:forKey:cost:expiresAt:)``, handing the values it replaces or evicts to the caller.
+    mutating func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Duration?, evicted: inout [Value])
+        -> Bool
+    {
+        guard cost <= costLimit, countLimit > 0 else { return false }
+        if let slot = index[key], let old = removeSlot(slot) { evicted.append(old) }
         let entry = Entry(key: key, cost: cost)
         let slot: Int
         let pinCount = pins.isEmpty ? 0 : pins[key] ?? 0
@@ -131,7 +111,6 @@ struct LRUStorage<Key: Hashable, Value> {
         return removeSlot(slot)
     }
 
-    /// Removes everything.
     mutating func removeAll() {
         entries.removeAll()
         values.removeAll()
@@ -151,8 +130,7 @@ struct LRUStorage<Key: Hashable, Value> {
         evict(toCost: cost, count: count) { _ in }
     }
 
-    /// Pins a key: its entry, now or once stored, is evicted only after every entry that is not pinned. Each pin is
-    /// undone by one ``unpin(_:)``.
+    /// Pins a key: its entry, now or once stored, is evicted after every entry that is not pinned.
     mutating func pin(_ key: Key) {
         pins[key, default: 0] += 1
         if let slot = index[key] { pinCounts[slot] += 1 }
@@ -165,7 +143,6 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key], pinCounts[slot] > 0 { pinCounts[slot] -= 1 }
     }
 
-    /// Whether a key's entry is pinned.
     func isPinned(_ key: Key) -> Bool {
         index[key].map { pinCounts[$0] > 0 } ?? false
     }
@@ -185,7 +162,6 @@ struct LRUStorage<Key: Hashable, Value> {
         return slot >= 0 ? slot : nil
     }
 
-    /// Removes expired entries.
     mutating func removeExpired(now: Duration) {
         var slot = oldest
         while slot >= 0 {

@@ -5,12 +5,10 @@ import Foundation
 /// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame. An animation is one entry,
 /// whose cost is that of all its frames.
 ///
-/// - The total cost (bytes of pixels) never exceeds ``costLimit``, and the count never exceeds ``countLimit``:
-///   the least recently used entries are evicted first, on every insertion; images on screen (shown through an
-///   ``ImageSlot``) only after every other, since evicting them frees nothing.
+/// - The total cost (bytes of pixels) stays within ``costLimit`` and the count within ``countLimit``: least
+///   recently used first, images on screen (through an ``ImageSlot``) last, since evicting them frees nothing.
 /// - An image costing more than ``entryCostLimit`` is not stored: one huge image cannot flush the cache.
-/// - Entries can expire after a time to live, measured on an injected clock.
-/// - All operations are O(1) under one lock; reads refresh recency.
+/// - Entries can expire after a time to live. All operations are O(1) under one lock; reads refresh recency.
 ///
 /// ```swift
 /// let cache = MemoryCache(costLimit: 64 << 20, countLimit: 500)
@@ -21,7 +19,6 @@ public final class MemoryCache: Sendable {
     private let storage: Locked<LRUStorage<ImageCacheKey, Entry>>
     private let now: @Sendable () -> Duration
     #if canImport(UIKit) && !os(watchOS)
-    /// Memory warnings and the move to the background, followed for as long as the cache lives.
     private let systemPressure = Locked<SystemMemoryPressure?>(nil)
     #endif
 
@@ -42,8 +39,7 @@ public final class MemoryCache: Sendable {
     ///   - costLimit: The total cost, in bytes, the cache keeps at or under.
     ///   - countLimit: The most entries the cache holds.
     ///   - entryCostLimit: The largest cost of one entry; defaults to a tenth of `costLimit`.
-    ///   - timeToLive: How long entries stay valid after they are stored; `nil` for no expiry. Reading an entry does not
-    ///     extend its life: an image is as fresh as when it was stored.
+    ///   - timeToLive: How long entries stay valid after they are stored (reads do not extend it); `nil`: forever.
     ///   - clock: The clock expiry is measured on.
     public init<C: Clock>(
         costLimit: Int = MemoryCache.defaultCostLimit,
@@ -71,8 +67,7 @@ public final class MemoryCache: Sendable {
         package var animation: AnimatedImage?
     }
 
-    /// The image stored for a key, if any and not expired (for an animation, its first frame). Marks it most
-    /// recently used.
+    /// The image stored for a key, if not expired (an animation's first frame). Marks it most recently used.
     public subscript(key: ImageCacheKey) -> PlatformImage? {
         lookUp(key, \.image)
     }
@@ -89,7 +84,6 @@ public final class MemoryCache: Sendable {
 
     /// The part of an entry `project` gives, if the entry is there and not expired; marks it most recently used.
     private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
-        // Without a time to live no entry has an expiry to check.
         let now = timeToLive == nil ? nil : now()
         return storage.withLock { $0.value(forKey: key, now: now, project) }
     }
@@ -100,8 +94,7 @@ public final class MemoryCache: Sendable {
         store(Entry(image: image, animation: nil), cost: image.decodedCost, for: key)
     }
 
-    /// Stores an animation, at the cost of all its frames; ``subscript(_:)`` gives its first frame. Returns `false`
-    /// when it costs more than ``entryCostLimit`` or the limits allow nothing.
+    /// Stores an animation at the cost of all its frames; `false` when it costs more than ``entryCostLimit``.
     @discardableResult
     public func store(_ animation: AnimatedImage, for key: ImageCacheKey) -> Bool {
         store(Entry(image: animation.poster, animation: animation), cost: animation.cost, for: key)
@@ -116,7 +109,7 @@ public final class MemoryCache: Sendable {
 
     private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> Bool {
         guard cost <= entryCostLimit else {
-            // The old image for this key is stale now; never keep serving it.
+            // The old image for this key is stale now.
             storage.withLock { _ = $0.removeValue(forKey: key) }
             return false
         }
@@ -130,9 +123,8 @@ public final class MemoryCache: Sendable {
         return stored
     }
 
-    /// Marks the image for a key as shown on screen, now or once stored: the cache evicts it only after every
-    /// image that is not shown, since dropping it would free nothing while a view holds it. Each call is undone by
-    /// one ``unpin(_:)``; an image slot pins what it shows.
+    /// Marks the image for a key as shown on screen, now or once stored: it is evicted after every image not shown.
+    /// Each call is undone by one ``unpin(_:)``.
     package func pin(_ key: ImageCacheKey) {
         storage.withLock { $0.pin(key) }
     }
@@ -171,8 +163,7 @@ public final class MemoryCache: Sendable {
 
     /// The total cost of the stored images, in bytes.
     public var totalCost: Int { storage.withLock { $0.totalCost } }
-    /// The bytes of evicted images' pixels kept for the next decodes of their size (shared by every cache), for
-    /// benchmarks.
+    /// The bytes of evicted images' pixels kept for the next decodes of their size, for benchmarks.
     @_spi(Benchmarks) public static var bytesKeptForReuse: Int { PixelBufferPool.shared.byteCount }
     /// The number of stored images.
     public var totalCount: Int { storage.withLock { $0.count } }

@@ -22,27 +22,24 @@ public enum MemoryPressure: Sendable, Equatable {
 }
 
 extension MemoryCache {
-    /// Gives memory back as the system asks: under a ``MemoryPressure/warning`` the least recently used half of
-    /// the cost goes, under ``MemoryPressure/critical`` everything. On iOS, tvOS and visionOS the cache does this
-    /// by itself on memory warnings and when the app enters the background; on Linux, follow a
-    /// ``CgroupMemoryPressure`` monitor.
+    /// Gives memory back as the system asks (see ``MemoryPressure``). On iOS, tvOS and visionOS the cache does this
+    /// by itself; on Linux, follow a ``CgroupMemoryPressure`` monitor.
     public func relieve(_ pressure: MemoryPressure) {
         let kept = pressure.keptCost(of: totalCost)
         if kept == 0 { removeAll() } else { trim(toCost: kept) }
     }
 }
 
-/// Memory pressure on Linux, from the cgroup v2 `memory.events` counters of the process's cgroup: a rise of `high`
-/// is a ``MemoryPressure/warning``, a rise of `max` or `oom` is ``MemoryPressure/critical``. A value you feed with
-/// each reading (``observe(_:)``); ``poll(every:path:_:)`` reads the file on a timer of its own.
+/// Memory pressure on Linux, from the cgroup v2 `memory.events` counters: a rise of `high` is a
+/// ``MemoryPressure/warning``, of `max` or `oom` ``MemoryPressure/critical``. Feed it each reading
+/// (``observe(_:)``), or let ``poll(every:path:_:)`` read the file on a timer.
 public struct CgroupMemoryPressure: Sendable {
     private var last: [String: Int]?
 
     /// Creates a monitor; the first reading sets the baseline.
     public init() {}
 
-    /// Reads `memory.events` text (`name value` lines) and returns the pressure its counters show since the last
-    /// reading, if any.
+    /// Reads `memory.events` text and returns the pressure its counters show since the last reading, if any.
     public mutating func observe(_ text: String) -> MemoryPressure? {
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") {

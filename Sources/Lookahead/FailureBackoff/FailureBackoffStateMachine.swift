@@ -4,14 +4,12 @@ import Foundation
 
 /// The pipeline's memory of failed URLs, as a value type whose event methods return what to do.
 ///
-/// Each URL that failed has a record: how many failures in a row, the last error, and when an automatic attempt
-/// is allowed again (`nil`: never automatically). Records live in an LRU store of at most `capacity` URLs, so a
-/// feed of endlessly many broken URLs cannot grow it. Time is a `Duration` since an origin the owner chooses,
-/// so tests drive it by hand. Not thread safe: ``FailureRecords`` keeps it under a `Locked`.
+/// Each failed URL has a record (failures in a row, the last error, when an automatic attempt is allowed again)
+/// in an LRU store of at most `capacity` URLs, so endlessly many broken URLs cannot grow it. Time is a `Duration`
+/// since an origin the owner chooses. Not thread safe: ``FailureRecords`` keeps it under a lock.
 ///
-/// One failure counts per attempt: a failure counts (and the wait grows) only when an attempt was admitted
-/// since the last one counted, so the failures of every request sharing one download, or of two decodes of
-/// the same bytes, count once.
+/// A failure counts only when an attempt was admitted since the last one counted, so the failures of requests
+/// sharing one download, or of two decodes of the same bytes, count once.
 package struct FailureBackoffStateMachine {
     /// What is known about a URL that failed.
     package struct Record: Sendable {
@@ -23,8 +21,8 @@ package struct FailureBackoffStateMachine {
         package var retryAt: Duration?
         /// An attempt was admitted since the last failure counted: the next failure counts.
         package var isAttemptAdmitted = false
-        /// The host the last failure could not reach (refused, reset, offline, timed out): an answer from it
-        /// clears the record. `nil` when the last failure was an answer (a 404, an undecodable body).
+        /// The host the last failure could not reach: an answer from it clears the record. `nil` when the last
+        /// failure was an answer (a 404, an undecodable body).
         package var unreachableHost: String?
     }
 
@@ -58,18 +56,14 @@ package struct FailureBackoffStateMachine {
 
     package let policy: ImagePipeline.FailureBackoff
     private var records: LRUStorage<String, Record>
-    /// Hosts with a record whose last failure did not reach them: what ``hostAnswered(_:)`` looks for.
+    /// Hosts with a record whose last failure did not reach them.
     private(set) package var unreachableHosts: Set<String> = []
-
-    /// The number of URLs with a record.
-    package var recordCount: Int { records.count }
 
     package init(policy: ImagePipeline.FailureBackoff) {
         self.policy = policy
         self.records = LRUStorage(costLimit: .max, countLimit: max(1, policy.capacity))
     }
 
-    /// The number of URLs remembered.
     package var count: Int { records.count }
 
     /// The record of a URL, if any (marks it recently used).
@@ -79,7 +73,7 @@ package struct FailureBackoffStateMachine {
 
     // MARK: - Events
 
-    /// A request wants the URL: may it go to the network? Does not note an attempt (see ``admit(_:now:bypass:)``).
+    /// Whether a request may go to the network, without noting an attempt (see ``admit(_:now:bypass:)``).
     package mutating func check(_ url: String, now: Duration) -> Admission {
         guard let record = records.value(forKey: url, now: .zero) else { return .allow }
         return Self.admission(of: record, now: now)
@@ -97,9 +91,8 @@ package struct FailureBackoffStateMachine {
         return .allow
     }
 
-    /// A load of the URL failed. `retryAfter` is the server's `Retry-After`, already read as a delay; it is
-    /// honoured for 429 and 503 only.
-    /// `host` is the URL's host: a failure to reach it is cleared when it answers again.
+    /// A load of the URL failed. `retryAfter` (the server's `Retry-After`) is honoured for 429 and 503 only; a
+    /// failure to reach `host` is cleared when it answers again.
     @discardableResult
     package mutating func recordFailure(
         _ url: String,
@@ -122,8 +115,7 @@ package struct FailureBackoffStateMachine {
         if let existing = records.value(forKey: url, now: .zero) {
             record = existing
             guard record.isAttemptAdmitted else {
-                // The same attempt failing again (a second decode of the same bytes, a request that shared
-                // the download): keep the count and the wait, remember the newer error.
+                // The same attempt failing again: keep the count and the wait, remember the newer error.
                 record.lastError = error
                 record.unreachableHost = unreachableHost
                 records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
@@ -158,20 +150,17 @@ package struct FailureBackoffStateMachine {
         _ = records.removeValue(forKey: url)
     }
 
-    /// Forgets a URL's failures.
     package mutating func forget(_ url: String) {
         _ = records.removeValue(forKey: url)
     }
 
-    /// Forgets every failure.
     package mutating func forgetAll() {
         records.removeAll()
         unreachableHosts.removeAll()
     }
 
-    /// The host answered (any HTTP response): the records of its URLs whose last failure did not reach it are
-    /// removed, so they load at once. Returns whether the host had such failures (then the answer is news: the
-    /// network came back); `false`, and nothing scanned, for a host that never failed that way.
+    /// The host answered (any HTTP response): its URLs' records of failures that did not reach it are removed.
+    /// Returns whether it had any (the network came back).
     package mutating func hostAnswered(_ host: String) -> Bool {
         guard unreachableHosts.remove(host) != nil else { return false }
         for key in recordedKeys() where records.value(forKey: key, now: .zero)?.unreachableHost == host {
@@ -221,8 +210,8 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short.
-    /// A TLS failure reached a server that would not talk, and a status code or a body is an answer.
+    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short
+    /// (a TLS failure reached one).
     package static func isUnreachable(_ error: ImagePipelineError) -> Bool {
         switch error {
         case .failureBackoff(let lastError, _): isUnreachable(lastError)
@@ -243,8 +232,7 @@ package struct FailureBackoffStateMachine {
         return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
     }
 
-    /// A number in [0, 1) from the URL and the attempt: FNV-1a over the URL's bytes, mixed with the attempt by
-    /// the SplitMix64 finaliser. Stable across runs and processes (unlike `Hasher`).
+    /// A number in [0, 1) from the URL and the attempt (FNV-1a, then SplitMix64's finaliser), stable across runs.
     package static func jitterFraction(url: String, attempt: Int) -> Double {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.utf8 {

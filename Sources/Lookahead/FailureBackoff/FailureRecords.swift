@@ -2,22 +2,16 @@
 
 import Foundation
 
-/// The ``FailureBackoffStateMachine`` of a pipeline, under a `Locked` of its own (never the task graph's lock,
-/// so a check from a scroll callback does not wait for the graph), reading the time from the policy's clock.
-///
-/// Every record is keyed by the request's identity (``ImageRequest/imageID``, else its URL), so checking,
-/// admitting, recording and forgetting agree whatever ``ImagePipeline/Configuration/imageIDFilter`` does. The
-/// pipeline hands this type only requests that filter has identified.
+/// The ``FailureBackoffStateMachine`` of a pipeline under a lock of its own, so a check from a scroll callback
+/// never waits for the task graph. Records are keyed by the request's identity (the pipeline hands this type only
+/// requests ``ImagePipeline/Configuration/imageIDFilter`` has identified).
 ///
 /// - Important: Thread safe; every method returns at once.
 final class FailureRecords: Sendable {
     private let machine: Locked<FailureBackoffStateMachine>
     private let now: @Sendable () -> Duration
-    /// The machine's record count, updated under its lock and read without it: a request for a URL when no URL
-    /// has failed (the usual case, checked on every start) costs no lock, no clock read and no hashing.
+    /// The machine's counts, read without its lock: when nothing failed (the usual case) a check takes no lock.
     private let recordCount = AtomicInt(0)
-    /// The machine's count of unreachable hosts, read without its lock: an answer from a host when none failed to
-    /// answer (the usual case, on every download) costs one atomic load.
     private let unreachableHostCount = AtomicInt(0)
     private let recoveries: HostRecoveries
 
@@ -27,8 +21,7 @@ final class FailureRecords: Sendable {
         self.recoveries = recoveries
     }
 
-    /// The error a request fails with at once, or `nil` when it may go to the network. Requests that do not load
-    /// from the network, or that skip the backoff, always may.
+    /// The error a request fails with at once, or `nil` when it may go to the network.
     func check(_ request: ImageRequest) -> ImagePipelineError? {
         let policy = request.dataPolicy
         guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else {
@@ -45,8 +38,7 @@ final class FailureRecords: Sendable {
         return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
     }
 
-    /// A download of the request failed: counted, with the response's `Retry-After` on 429 and 503. Cancellations
-    /// never count.
+    /// A download of the request failed: counted (but a cancellation), with `Retry-After` on 429 and 503.
     func recordDownloadFailure(of request: ImageRequest, error: ImagePipelineError, response: HTTPResponseInfo?) {
         guard !error.isCancellation else { return }
         var retryAfter: Duration?
@@ -60,8 +52,7 @@ final class FailureRecords: Sendable {
         }
     }
 
-    /// The server of `url` answered (any HTTP response). When its host had failed to answer, the failures that
-    /// did not reach it are forgotten and the host's recovery is announced (``ImagePipeline/recoveredHosts``).
+    /// The server of `url` answered: failures that did not reach its host are forgotten and the recovery announced.
     func hostAnswered(_ url: URL) {
         guard unreachableHostCount.load() > 0, let host = url.host else { return }
         var recovered = false
@@ -74,8 +65,7 @@ final class FailureRecords: Sendable {
         unreachableHostCount.load() > 0 && machine.withLock { $0.unreachableHosts.contains(host) }
     }
 
-    /// Network data decoded (`nil`) or failed to: a success forgets the request's failures, a failure counts (a
-    /// 200 answer with an HTML body, asked for on every frame, is a storm too).
+    /// Network data decoded (`nil`) or failed to: a failure counts too (an HTML body asked for every frame).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
         let now = now()
         update {
@@ -92,7 +82,6 @@ final class FailureRecords: Sendable {
         update { $0.recordSuccess(request.identity) }
     }
 
-    /// Forgets the request's failures.
     func forget(_ request: ImageRequest) {
         update { $0.forget(request.identity) }
     }
@@ -101,11 +90,11 @@ final class FailureRecords: Sendable {
         update { $0.forgetAll() }
     }
 
-    /// Changes the machine under its lock and publishes its record count.
+    /// Changes the machine under its lock and publishes its counts.
     private func update(_ body: (inout FailureBackoffStateMachine) -> Void) {
         machine.withLock {
             body(&$0)
-            recordCount.store($0.recordCount)
+            recordCount.store($0.count)
             unreachableHostCount.store($0.unreachableHosts.count)
         }
     }

@@ -2,11 +2,8 @@
 
 import Foundation
 
-/// Who wants to know that a host answers again after failures to reach it: ``ImageSlot``s showing such a failure,
-/// and the streams of ``ImagePipeline/recoveredHosts``.
-///
-/// - Important: Thread safe. Observers are called outside the lock, on the thread of the download that got the
-///   answer; they must return at once.
+/// Who wants to know that a host answers again after failures to reach it: ``ImageSlot``s and the streams of
+/// ``ImagePipeline/recoveredHosts``. Observers are called outside the lock, on the download's thread.
 package final class HostRecoveries: Sendable {
     private struct State {
         var nextID = 0

@@ -12,25 +12,19 @@ extension ImagePipeline {
     /// }
     /// ```
     ///
-    /// The pipeline remembers the last failure of each URL (at most ``capacity`` URLs, least recently used
-    /// forgotten first). While a URL waits, every request for it fails at once, without the network, with
-    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``; the first request after the wait goes to the
-    /// network again. A success forgets the URL.
+    /// The pipeline remembers the last failure of each URL (at most ``capacity``, least recently used forgotten
+    /// first). While a URL waits, every request for it fails at once with
+    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``. A success forgets the URL.
     ///
-    /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a
-    ///   jitter of up to ``jitter`` of it. The jitter comes from a hash of the URL and the failure count: the
-    ///   same run waits the same, and URLs that failed together are not retried together.
+    /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a jitter of up
+    ///   to ``jitter`` of it, from a hash of the URL and the count: URLs that failed together are not retried together.
     /// - HTTP 4xx other than 408 and 429 is not retried automatically; neither is a response or image over the
-    ///   size limits, nor a URL that cannot be loaded. An explicit retry still can.
-    /// - `Retry-After` on 429 and 503 (delta-seconds or HTTP-date) is honoured: the wait is the longer of it
-    ///   (at most ``maximumRetryAfter``) and the backoff.
-    /// - Undecodable network data counts as a failure of its URL: a 200 answer with an HTML body, asked for on
-    ///   every frame, is a storm too. Data from the disk cache that fails to decode does not count.
-    /// - Cancellations never count, nor does anything after the data arrived and decoded (processing).
-    /// - When a host answers again (any HTTP response) after failures that never reached it (refused, reset,
-    ///   offline, no such host, timed out), those failures of its URLs are forgotten and the host is announced on
-    ///   ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing such a failure loads again by itself.
-    /// - One failure is counted per attempt: failures of requests sharing one download count once.
+    ///   size limits, nor a URL that cannot be loaded.
+    /// - `Retry-After` on 429 and 503 is honoured, up to ``maximumRetryAfter``, when longer than the backoff.
+    /// - Undecodable network data counts (a 200 answer with an HTML body); undecodable disk data does not.
+    /// - Cancellations and processing failures never count; failures of requests sharing a download count once.
+    /// - When a host answers again after failures that never reached it, those failures are forgotten and the host
+    ///   is announced on ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing one loads again by itself.
     /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
     ///   ``ImagePipeline/forgetFailures(for:)-(ImageRequest)`` and ``ImagePipeline/forgetAllFailures()``.
     public struct FailureBackoff: Sendable {
@@ -84,14 +78,12 @@ extension ImagePipeline {
 
 extension ImagePipeline {
     /// `true` when a load of this request would fail at once because its URL failed recently and is waiting
-    /// (see ``Configuration/failureBackoff``). A synchronous lookup, cheap enough for every row on every frame;
-    /// ``ImagePrefetcher`` uses it to skip such URLs.
+    /// (see ``Configuration/failureBackoff``); cheap enough for every row on every frame.
     public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
         failureBackoffError(for: request) != nil
     }
 
-    /// Forgets the failures of a request's image: the next request for it goes to the network. For a user's
-    /// explicit retry.
+    /// Forgets the failures of a request's image (a user's retry): the next request for it goes to the network.
     public func forgetFailures(for request: ImageRequest) {
         failureRecords?.forget(identified(request))
     }
@@ -101,8 +93,7 @@ extension ImagePipeline {
         forgetFailures(for: ImageRequest(url: url))
     }
 
-    /// The error a load of the request would fail with at once because its image failed recently and waits; `nil`
-    /// when it may go to the network.
+    /// The error a load of the request would fail with at once; `nil` when it may go to the network.
     func failureBackoffError(for request: ImageRequest) -> ImagePipelineError? {
         failureRecords?.check(identified(request))
     }
@@ -116,17 +107,15 @@ extension ImagePipeline {
 // MARK: - Host recovery
 
 extension ImagePipeline {
-    /// The hosts that answer again after failures to reach them: each time a download gets an HTTP response from a
-    /// host whose earlier downloads were refused, reset, offline, unresolved or timed out. Those URLs' failures are
-    /// already forgotten when the host is announced, so the app can load them again at once. 404s and undecodable
-    /// bodies stay backed off. Every ``ImageSlot`` already reloads by itself; this is for views of your own.
+    /// The hosts that answer again after failures to reach them (refused, reset, offline, timed out). Those URLs'
+    /// failures are forgotten when the host is announced, so they load at once; 404s stay backed off. Every
+    /// ``ImageSlot`` reloads by itself; this is for views of your own.
     ///
     /// ```swift
     /// for await host in pipeline.recoveredHosts { reloadFailedImages(of: host) }
     /// ```
     ///
-    /// Each access is a new stream, which stops observing when its iteration ends. Needs
-    /// ``Configuration/failureBackoff`` (on by default): without it, failures are not remembered.
+    /// Each access is a new stream, which stops when its iteration ends. Needs ``Configuration/failureBackoff``.
     public var recoveredHosts: AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         let recoveries = hostRecoveries

@@ -5,9 +5,8 @@ import Foundation
 /// Reads `Retry-After`: delta-seconds (`120`) or an HTTP-date in any of the three forms a recipient must accept
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`).
 ///
-/// A date is measured from the response's own `Date` header when it has a valid one, so a client whose clock
-/// is off still waits what the server meant; otherwise from `now`. A date in the past is a delay of zero.
-/// Pure functions, no `DateFormatter`: the same text always gives the same delay.
+/// A date is measured from the response's `Date` header when valid (a client whose clock is off still waits what
+/// the server meant), else from `now`. Pure functions: the same text always gives the same delay.
 package enum RetryAfter {
     /// The delay a response asks for, or `nil` when it has no valid `Retry-After`. `headers` are lowercased.
     package static func delay(in headers: [String: String], now: Date) -> Duration? {
@@ -19,8 +18,7 @@ package enum RetryAfter {
     package static func delay(_ value: String, date: String? = nil, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // Delta-seconds; absurdly long values saturate rather than fail.
-            return .seconds(Int64(text) ?? Int64.max)
+            return .seconds(Int64(text) ?? Int64.max)  // delta-seconds, saturating
         }
         guard let target = secondsSince1970(httpDate: text) else { return nil }
         let reference = date.flatMap(secondsSince1970(httpDate:)) ?? Int64(now.timeIntervalSince1970.rounded(.down))

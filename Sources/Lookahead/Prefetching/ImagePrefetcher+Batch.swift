@@ -21,9 +21,9 @@ extension ImagePrefetcher {
         public var isFinished: Bool { completed + failed + skipped == total }
     }
 
-    /// Prefetches a whole batch into the destination — an offline pack, "download this album" — at most
-    /// ``maxConcurrentRequestCount`` at a time at low priority, and returns when every request has ended.
-    /// `progress` is called after each one (on the calling task). Cancelling the calling task cancels what is left.
+    /// Prefetches a whole batch (an offline pack, "download this album"), ``maxConcurrentRequestCount`` at a time
+    /// at low priority, and returns when every request has ended. `progress` is called after each one, on the
+    /// calling task; cancelling the task cancels what is left.
     ///
     /// ```swift
     /// let prefetcher = ImagePrefetcher(destination: .diskCache, maxConcurrentRequestCount: 4)

@@ -10,21 +10,16 @@ import Foundation
 /// func cancelPrefetchingRows(_ rows: [Int]) { prefetcher.stopPrefetching(with: rows.map { urls[$0] }) }
 /// ```
 ///
-/// - Requests run at most ``maxConcurrentRequestCount`` at a time (2 by default), at ``priority`` (`.low`),
-///   in the order given. What is already in the memory cache, or already being fetched, is skipped, and so is
-///   a URL that failed recently and still waits (``ImagePipeline/isInFailureBackoff(_:)``): a wish list
-///   re-ranked every frame asks the server again only when the pipeline's backoff allows.
-/// - Starting is deferred to the prefetcher's next turn: a start followed by a stop in the same call sequence
-///   starts nothing, even when a prefetch finishing meanwhile makes the prefetcher start others in between, or
-///   when the stop lands while the prefetcher's queue is starting that very request on another thread. On a
-///   thread running a run loop (an app's main thread) the turn begins on the loop's next pass, so this holds
-///   however long the caller is preempted between its calls; elsewhere it begins 2 ms later.
-/// - When the UI asks the pipeline for an image being prefetched, it joins the download and raises its
-///   priority: the download is promoted, never restarted. Prefetches take at most part of the pipeline's
-///   download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so a fling of prefetches
-///   never makes an on-screen image wait.
-/// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded or kept in
-///   memory.
+/// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in the order given. What is in
+///   the memory cache or already being fetched is skipped, and so is a URL still in its failure backoff
+///   (``ImagePipeline/isInFailureBackoff(_:)``).
+/// - Starting is deferred to the prefetcher's next turn, so a start followed by a stop in the same call sequence
+///   starts nothing. On a thread running a run loop (an app's main thread) the turn begins on the loop's next
+///   pass; elsewhere 2 ms later.
+/// - A UI request for an image being prefetched joins the download and raises its priority. Prefetches take at
+///   most part of the download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so they never
+///   make an on-screen image wait.
+/// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded.
 /// - Releasing the prefetcher stops everything it started.
 ///
 /// - Important: Thread safe; every method returns at once.
@@ -37,7 +32,7 @@ public final class ImagePrefetcher: Sendable {
         case diskCache
     }
 
-    /// A running prefetch: the task doing it, and the image task when there is one (for priority changes).
+    /// A running prefetch: its work, and the image task when there is one (for priority changes).
     struct Running: Sendable {
         let work: OperationToken
         let imageTask: ImageTask?
@@ -58,19 +53,18 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentRequestCount: Int
     private let state: Locked<State>
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// How a caller's turn begins when the caller runs no run loop: `schedule`, a moment later.
+    /// How a turn begins when the caller runs no run loop: `schedule`, a moment later.
     private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
     /// What a prefetch did, for an observer that measures (``ListImageSlots`` learns load latency from it).
     @_spi(Simulation)
     public enum Activity: Sendable {
-        /// A prefetch started loading (it was not in memory and not waiting after a failure).
+        /// A prefetch started loading.
         case started(ImageRequest)
         /// A started prefetch ended.
         case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
-        /// A prefetch (or an adopted load) ended with an image of this cost: the bytes of its pixels, what the
-        /// memory cache counts. Reported just before its `finished`.
+        /// A prefetch (or an adopted load) ended with an image of this decoded cost, just before its `finished`.
         case decoded(ImageRequest, cost: Int)
     }
 
@@ -86,10 +80,8 @@ public final class ImagePrefetcher: Sendable {
             destination: destination,
             maxConcurrentRequestCount: maxConcurrentRequestCount,
             scheduler: { work in queue.async(execute: work) },
-            // Woken at once, the queue's thread can take the caller's core before the caller's next call (the
-            // kernel favours a thread just woken): a short wait leaves a start followed by a stop to the caller.
-            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) },
-            observer: nil
+            // A thread woken at once can take the caller's core before its next call: a short wait lets a stop in.
+            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) }
         )
     }
 
@@ -97,32 +89,16 @@ public final class ImagePrefetcher: Sendable {
     static let turnDelay = DispatchTimeInterval.milliseconds(2)
 
     /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
-    /// what it starts and finishes to `observer`.
+    /// what it starts and finishes to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a
+    /// caller that runs no run loop.
     @_spi(Simulation)
-    public convenience init(
+    public init(
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
         scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        laterScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         observer: (@Sendable (Activity) -> Void)? = nil
-    ) {
-        self.init(
-            pipeline: pipeline,
-            destination: destination,
-            maxConcurrentRequestCount: maxConcurrentRequestCount,
-            scheduler: scheduler,
-            laterScheduler: scheduler,
-            observer: observer
-        )
-    }
-
-    private init(
-        pipeline: ImagePipeline,
-        destination: Destination,
-        maxConcurrentRequestCount: Int,
-        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        laterScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        observer: (@Sendable (Activity) -> Void)?
     ) {
         self.observer = observer
         self.pipeline = pipeline
@@ -130,7 +106,7 @@ public final class ImagePrefetcher: Sendable {
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
         self.state = Locked(State(queue: PrefetchQueue(limit: max(1, maxConcurrentRequestCount))))
         self.schedule = scheduler
-        self.scheduleLater = laterScheduler
+        self.scheduleLater = laterScheduler ?? scheduler
     }
 
     deinit {
@@ -151,9 +127,8 @@ public final class ImagePrefetcher: Sendable {
         scheduleTurn(turn)
     }
 
-    /// Prefetches exactly these requests, in this order: what is running and still listed goes on, what is
-    /// running and no longer listed is cancelled, the rest waits in this order. The declarative counterpart
-    /// of start/stop, for a list's prefetch window, whose wish list is re-ranked every frame.
+    /// Prefetches exactly these requests, in this order: the declarative counterpart of start/stop, for a wish
+    /// list re-ranked every frame. Running requests still listed go on, the others are cancelled.
     ///
     /// - Parameters:
     ///   - requests: What to prefetch, most wanted first.
@@ -190,8 +165,8 @@ public final class ImagePrefetcher: Sendable {
         for running in cancelled { cancel(running) }
     }
 
-    /// Takes over a running image task — a reused cell's load whose row is still in the prefetch window — at
-    /// prefetch priority. It then counts as this prefetcher's: `stopPrefetching(with:)` for its request cancels it.
+    /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority:
+    /// `stopPrefetching(with:)` for its request then cancels it.
     public func adopt(_ task: ImageTask) {
         let key = key(for: task.request)
         let work = OperationToken()
@@ -207,13 +182,7 @@ public final class ImagePrefetcher: Sendable {
         }
         task.priority = priority
         task.onFinish { [weak self] result in
-            self?.finish(
-                key,
-                work: work,
-                request: task.request,
-                result: result,
-                cost: (try? result.get())?.decodedCost
-            )
+            self?.finish(key, work: work, request: task.request, result: result, cost: (try? result.get())?.decodedCost)
         }
     }
 
@@ -263,20 +232,15 @@ public final class ImagePrefetcher: Sendable {
         return true
     }
 
-    /// Schedules the beginning of a caller's turn. Called inside a run loop's pass (the main thread of a UIKit,
-    /// AppKit or SwiftUI app; any thread running its own loop), the turn waits for the loop's next pass, so no
-    /// other thread can start what the caller stops before it returns to its loop — however long it is
-    /// preempted. Elsewhere (a Swift task, a thread with no running loop) it goes to the prefetcher's queue after
-    /// ``turnDelay``, which a stop made in the same call sequence all but always precedes.
+    /// Schedules the beginning of a caller's turn: inside a run loop's pass, on the loop's next pass, so nothing
+    /// starts what the caller stops before it returns to its loop; elsewhere after ``turnDelay``.
     private func scheduleTurn(_ turn: Int) {
         let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
         let runLoop = RunLoop.current
         guard runLoop.currentMode != nil else { return scheduleLater(begin) }
         let schedule = schedule
         if Thread.isMainThread {
-            // The main queue runs when the main loop serves it, never inside the caller's callout, and a block
-            // sent there wakes the loop: a call from its last observer before it sleeps (a layout pass) waits for
-            // no other event.
+            // The main queue never runs inside the caller's callout, and it wakes a loop about to sleep.
             DispatchQueue.main.async { schedule(begin) }
         } else {
             runLoop.perform(inModes: [.common]) { schedule(begin) }
@@ -289,9 +253,8 @@ public final class ImagePrefetcher: Sendable {
         drain(isScheduledDrain: false)
     }
 
-    /// Starts what the queue allows. Runs on the prefetcher's turn, never inside a caller's call. Requests with
-    /// nothing to do (already in memory, or their URL waits after a failure) free their slot at once, and the
-    /// next ones are taken in the same turn. Requests whose turn has not begun are left for it.
+    /// Starts what the queue allows, on the prefetcher's turn. Requests with nothing to do free their slot at
+    /// once and the next ones are taken in the same turn.
     package func drain(isScheduledDrain: Bool = true) {
         var isFirstTurn = isScheduledDrain
         while true {
@@ -313,25 +276,20 @@ public final class ImagePrefetcher: Sendable {
             var prioritised = original
             prioritised.priority = priority
             let request = prioritised
-            if destination == .memoryCache, pipeline.cachedImage(for: request) != nil {
-                skip(key)  // already in memory: nothing to do
-                skipped = true
-                continue
-            }
-            if pipeline.isInFailureBackoff(request) {
-                skip(key)  // failed recently: the pipeline would fail it at once
+            if destination == .memoryCache && pipeline.cachedImage(for: request) != nil
+                || pipeline.isInFailureBackoff(request)
+            {
+                skip(key)  // in memory, or failed recently: nothing to do
                 skipped = true
                 continue
             }
             let work = OperationToken()
-            // Recorded before it starts: a stop from now on cancels it, and a task cancelled before it starts
-            // loads nothing.
+            // Recorded before it starts: a stop from now on cancels it, and a task cancelled unstarted loads nothing.
             let imageTask = destination == .memoryCache ? pipeline.unstartedImageTask(with: request) : nil
             let running = Running(work: work, imageTask: imageTask, request: request)
             guard state.withLock({ $0.queue.attach(running, to: key) }) else { continue }  // stopped meanwhile
             observer?(.started(request))
             if let imageTask {
-                // No Swift task per prefetch: the image task calls back when it finishes.
                 imageTask.onFinish { [weak self] result in
                     let cost = (try? result.get())?.decodedCost
                     self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
@@ -361,7 +319,7 @@ public final class ImagePrefetcher: Sendable {
         running.imageTask?.cancel()
     }
 
-    /// Frees the slot of a request skipped before it had any work; the drain in progress takes the next ones.
+    /// Frees the slot of a request skipped before it had any work.
     private func skip(_ key: ImageCacheKey) {
         state.withLock { $0.queue.finished(key) { $0 == nil } }
     }

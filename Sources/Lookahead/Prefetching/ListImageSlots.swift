@@ -15,20 +15,16 @@ import Foundation
 /// slots.unbind(row: row)
 /// ```
 ///
-/// - **Binding.** A memory hit shows in the `bind` call; a miss loads at visible priority — unless the list is
-///   flinging (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows, so the
-///   download slots go to the rows where the fling will rest.
+/// - **Binding.** A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is
+///   flinging (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
 /// - **Unbinding** does not cancel: the load becomes a prefetch, and the window decides its fate.
 /// - **No thrash.** Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a
 ///   download no longer wanted goes on for ``Configuration/cancellationDelay``, so a row that comes back joins it.
-///   Only rows a fling has passed are cancelled at once, and only when a load takes longer than that delay.
-/// - **The first screen** (row 0 and as many more as are visible) keeps its downloads wherever the list goes: a
-///   tap on the status bar returns there, and finds its images loaded rather than started again.
+/// - **The first screen** keeps its downloads wherever the list goes: a tap on the status bar returns there.
 /// - **Latency and memory.** How long prefetches take sizes the window; the window holds no more rows than the
 ///   memory cache can keep beside the visible ones (``Configuration/memoryBudgetFraction``).
 ///
-/// - Important: Thread safe, but meant to be driven from one thread, the list's; every call returns at once and
-///   blocks on nothing but its own lock.
+/// - Important: Thread safe, but meant to be driven from the list's thread; every call returns at once.
 public final class ListImageSlots: Sendable {
     /// Tuning; the defaults suit a phone-sized list of images.
     public struct Configuration: Sendable {
@@ -37,17 +33,14 @@ public final class ListImageSlots: Sendable {
         /// Rows beyond the prefetch window (on either side) whose running downloads go on; none start there.
         /// `nil`: half a viewport, at least two rows.
         public var keepMargin: Int?
-        /// How long a download no longer wanted goes on before it is cancelled (a scroll that turns back soon
-        /// finds it still running). Rows a fling has passed (when a load takes longer than this delay), and rows a
-        /// jump to the top or the end left, are cancelled at once (but for the first screen's). Other jumps are no
-        /// exception: the first frames of a very fast fling look like jumps, and cancelling their loads at once
-        /// would only send the server work nobody collects.
+        /// How long a download no longer wanted goes on before it is cancelled, so a scroll that turns back finds
+        /// it running. Rows a fling has passed (when loads take longer than this) and rows a jump to the top or the
+        /// end left are cancelled at once; other jumps are not, as they may be the first frames of a fling.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
-        /// The share of the memory cache's cost limit the visible rows and the window may take together, at the
-        /// mean decoded cost of the images seen: prefetches never evict the images on screen, nor each other before
-        /// they are shown. `nil`: no bound.
+        /// The share of the memory cache's cost limit the visible rows and the window may take together, so
+        /// prefetches evict neither the images on screen nor each other. `nil`: no bound.
         public var memoryBudgetFraction: Double? = 0.75
 
         /// The default configuration.
@@ -56,15 +49,13 @@ public final class ListImageSlots: Sendable {
 
     private struct State {
         var controller: ListPrefetchController
-        /// The slot bound to each row on screen, and the image key each row's slot shows.
+        /// The slot bound to each row on screen, and the image key it shows.
         var slots: [Int: ImageSlot] = [:]
         var keys: [Int: ImageCacheKey] = [:]
-        /// Rows whose downloads may be running (wished for, or a cell's load handed over), and when each was last
-        /// wished for or near the window.
+        /// Rows whose downloads may be running, and when each was last wished for or near the window.
         var tracked: [Int: Duration] = [:]
-        /// When each running prefetch started, by image key, for the latency feedback.
+        /// When each running prefetch started, for the latency feedback.
         var started: [ImageCacheKey: Duration] = [:]
-        /// The image cost the window is bounded by.
         var budget: PrefetchMemoryBudget
     }
 
@@ -72,7 +63,7 @@ public final class ListImageSlots: Sendable {
     public let pipeline: ImagePipeline
     /// The tuning.
     public let configuration: Configuration
-    /// The prefetcher that loads the rows ahead; every change of the window updates its wish list.
+    /// The prefetcher that loads the rows ahead.
     public let prefetcher: ImagePrefetcher
     private let shared: Shared
     private let now: @Sendable () -> Duration
@@ -95,8 +86,8 @@ public final class ListImageSlots: Sendable {
         )
     }
 
-    /// Creates the slots of a list on a clock of the caller's (`now` is the time since any fixed start) whose prefetcher runs
-    /// its turns through `prefetchScheduler`: what tests and the scroll simulation pass.
+    /// Creates the slots of a list on the caller's clock (`now`: the time since any fixed start), whose prefetcher
+    /// runs its turns through `prefetchScheduler`: for tests and the scroll simulation.
     @_spi(Simulation)
     public init(
         pipeline: ImagePipeline,
@@ -123,7 +114,6 @@ public final class ListImageSlots: Sendable {
             maxConcurrentRequestCount: configuration.maximumConcurrentPrefetches,
             scheduler: prefetchScheduler,
             observer: { activity in
-                // Latency: from the start of a prefetch to its image, the time the window ahead must cover.
                 switch activity {
                 case .started(let request):
                     shared.state.withLock { $0.started[request.imageKey] = now() }
@@ -135,7 +125,7 @@ public final class ListImageSlots: Sendable {
                             return []
                         }
                         state.controller.recordLoadLatency(now() - start)
-                        // A cell on screen that did not start its own load (during a fling) shows the image now.
+                        // A cell bound during a fling, which did not load, shows the image now.
                         return state.keys.compactMap { row, key in key == request.imageKey ? state.slots[row] : nil }
                     }
                     for slot in waiting { slot.startLoading() }
@@ -154,7 +144,6 @@ public final class ListImageSlots: Sendable {
     @_spi(Simulation) public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
 
     /// The bound rows showing an image that the memory cache no longer holds, and those images' cost.
-    /// Reads the cache's keys without marking any entry used.
     @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
         let slots = shared.state.withLock { Array($0.slots.values) }
         let cached = Set(pipeline.memoryCache?.keysByRecency ?? [])
@@ -180,8 +169,7 @@ public final class ListImageSlots: Sendable {
         }
     }
 
-    /// Whether the list flings: it moves too fast for visible rows to load before they leave, and only the rows
-    /// where the fling will rest are worth a download.
+    /// Whether the list flings: too fast for visible rows to load before they leave.
     public var isFlinging: Bool { shared.state.withLock { $0.controller.isFlinging } }
 
     /// The list now has `count` rows.
@@ -191,15 +179,13 @@ public final class ListImageSlots: Sendable {
     }
 
     /// The visible rows changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
-    /// enough, starts the loads of visible cells that were bound during a fling.
+    /// enough, starts the loads of visible cells bound during a fling.
     ///
     /// - Parameters:
     ///   - rows: The rows on screen.
-    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known: the
-    ///     speed estimate is then smooth rather than stepping by whole rows.
+    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known.
     ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
-    ///     known: a fling is then predicted from its first frame to its resting point, and a drag is never
-    ///     taken for one.
+    ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
     ///   - requests: The image request of a row; asked for the rows of the window, during this call.
     @discardableResult
     public func visibleRowsChanged(
@@ -214,8 +200,8 @@ public final class ListImageSlots: Sendable {
         }
     }
 
-    /// A cell shows `row`: binds its slot, which shows a memory hit at once and otherwise loads — at once, or when
-    /// a fling slows down. A download already running for the row (a prefetch) is joined, never restarted.
+    /// A cell shows `row`: its slot shows a memory hit at once, else loads (when a fling slows down), joining a
+    /// prefetch already running for the row.
     public func bind(row: Int, request: ImageRequest?, to slot: ImageSlot) {
         let (previous, startsLoading) = shared.state.withLock { state in
             state.keys[row] = request?.imageKey
@@ -233,7 +219,7 @@ public final class ListImageSlots: Sendable {
         let (slot, isAbandoned) = shared.state.withLock { state -> (ImageSlot?, Bool) in
             state.keys[row] = nil
             guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
-            // A row a jump to the top or the end left behind is far and not coming back soon: its load stops now.
+            // A row a jump to the top or the end left is not coming back soon: its load stops now.
             let controller = state.controller
             if controller.jumpedToAnEnd, !controller.isOnFirstScreen(row),
                 !controller.keptRows(margin: keepMargin(for: controller)).contains(row)
@@ -286,7 +272,7 @@ public final class ListImageSlots: Sendable {
         }
         let wished = plan.wish.compactMap(requests)
         let kept = plan.keep.compactMap(requests)
-        // During a fling no visible cell loads: the prefetches, for rows about to be on screen, take every slot.
+        // During a fling no visible cell loads: the prefetches, for rows about to show, go first.
         let priority: ImageRequest.Priority = plan.isFlinging ? .normal : .low
         if prefetcher.priority != priority { prefetcher.priority = priority }
         let cancelled = Set(prefetcher.prefetch(wished, keeping: kept).map(\.imageKey))
@@ -311,8 +297,7 @@ public final class ListImageSlots: Sendable {
         var update = ListPrefetchUpdate()
     }
 
-    /// Under the lock: the rows to prefetch (as many as the memory cache holds), the rows whose downloads go on,
-    /// and the rows given up.
+    /// Under the lock: the rows to prefetch (as many as the memory budget allows), to keep, and to give up.
     private func plan(_ state: inout State, at time: Duration, costLimit: Int?) -> Plan {
         let controller = state.controller
         var plan = Plan()
@@ -321,9 +306,8 @@ public final class ListImageSlots: Sendable {
         let limit = state.budget.prefetchLimit(visibleCount: visible.count, costLimit: costLimit)
         plan.wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
         let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
-        // Rows a fling has passed: behind the visible rows, in the direction of the scroll. Their downloads stop at
-        // once to free connections for where the fling rests, unless a download takes less than the cancellation
-        // delay: one let go would likely finish first, and a fling back would start it again.
+        // Rows a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
+        // than the cancellation delay (one let go would likely finish first).
         let stopsPassedRows = controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
             guard controller.isFlinging, stopsPassedRows else { return false }

@@ -4,25 +4,17 @@ import Foundation
 
 /// Decides, from the visible rows of a list over time, which rows to prefetch and which prefetches to cancel.
 ///
-/// A value type with no I/O and no clock of its own: feed it visible-range changes with timestamps (from a
-/// scroll offset, `onAppear`/`onDisappear`, or UIKit's callbacks) and it returns a ``ListPrefetchUpdate`` — rows to start
-/// prefetching and rows to cancel, nearest first. Drive it from the UI thread and hand the update to an
-/// ``ImagePrefetcher``.
+/// A value type with no I/O and no clock: feed it visible-range changes with timestamps and hand the
+/// ``ListPrefetchUpdate`` it returns (rows to start and to cancel, nearest first) to an ``ImagePrefetcher``.
 ///
-/// - **Velocity.** Rows per second, smoothed, from successive positions: the fractional scroll position when the
-///   list gives it, else the first visible row.
-/// - **Ahead, adaptively.** The window ahead holds the rows the list will reach while an image loads:
-///   `minimumAhead + |velocity| × latency × safety`, at most `maximumAhead`; `behind` rows stay behind. The
-///   latency is measured (``recordLoadLatency(_:)``).
-/// - **Flings.** A fast scroll, once confirmed, coasts as `UIScrollView` decelerates (rate 0.998 per
-///   millisecond), so it stops about `velocity × 0.5 s` ahead. From that model the controller predicts when each
-///   row enters and leaves the screen, and asks only for the rows that would still be on screen long enough
-///   after their image arrives (a share of the latency, see ``ListPrefetchWindow/minimumVisibleTime``), in the
-///   order the fling reaches them: the rows it flies past would arrive too late, the rows around its resting point
-///   matter most (``isWorthLoading(_:)`` tells the same for a visible row). The fling ends when its modelled
-///   speed falls below `coastingStopSpeed`, or on a reversal, a jump or a push faster.
-/// - **Reversal and jumps.** Reversing direction cancels the old side; a jump (scroll to top) cancels everything
-///   outside the new window.
+/// - **Ahead, adaptively.** Velocity is rows per second, smoothed. The window ahead holds the rows the list reaches
+///   while an image loads, `minimumAhead + |velocity| × latency × safety` (at most `maximumAhead`), the latency
+///   measured (``recordLoadLatency(_:)``); `behind` rows stay behind.
+/// - **Flings.** A confirmed fast scroll coasts as `UIScrollView` decelerates (0.998 per millisecond). Only the rows
+///   that stay on screen long enough after their image arrives (``ListPrefetchWindow/minimumVisibleTime``) are asked
+///   for, in the order the fling reaches them (``isWorthLoading(_:)`` for a visible row). The fling ends below
+///   `coastingStopSpeed`, or on a reversal, a jump or a push faster.
+/// - **Reversal and jumps.** A reversal cancels the old side; a jump (scroll to top) cancels all outside the window.
 ///
 /// ```swift
 /// var controller = ListPrefetchController(itemCount: photos.count)
@@ -44,23 +36,20 @@ public struct ListPrefetchController: Sendable {
     public private(set) var velocity: Double = 0
     /// The load latency in use, measured or initial.
     public private(set) var latency: Duration
-    /// Whether the last change of the visible rows moved more than ``ListPrefetchWindow/jumpThreshold`` viewports:
-    /// a jump (a scroll to the top, to a section) or the first frames of a very fast fling.
+    /// Whether the last change moved more than ``ListPrefetchWindow/jumpThreshold`` viewports: a jump (to the top,
+    /// to a section) or the first frames of a very fast fling.
     public private(set) var jumped = false
 
-    /// Whether the last change was a jump that landed at the top or the end of the list (a tap on the status bar):
-    /// not a fling's frame, and what it left is far away.
+    /// Whether the last change was a jump to the top or the end of the list (a tap on the status bar).
     public var jumpedToAnEnd: Bool {
         jumped && !visible.isEmpty && (visible.lowerBound == 0 || visible.upperBound >= itemCount)
     }
 
     private var lastPosition: Double?
     private var lastTime: Duration?
-    /// Since when the speed has been above the fling speed.
     private var fastSince: Duration?
     /// A confirmed fling coasting: its modelled speed (rows per second), direction, and when that speed held.
     private var coast: Coast?
-
     private struct Coast: Sendable {
         var speed: Double
         var sign: Double
@@ -80,18 +69,15 @@ public struct ListPrefetchController: Sendable {
 
     // MARK: - Events
 
-    /// The visible rows changed at `time` (any monotonic timestamp, e.g. since the list appeared).
+    /// The visible rows changed.
     ///
     /// - Parameters:
     ///   - range: The rows on screen.
     ///   - time: When they changed, on any monotonic clock.
-    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when the list
-    ///     knows it: the speed then follows the scroll smoothly instead of in whole-row steps. By default the
-    ///     first visible row.
-    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
-    ///     the list knows it. `true`: a fling at once, from the speed measured now, down to its resting point;
-    ///   `false`: the finger drags or the list rests, so there is no fling to predict. `nil`: inferred from the
-    ///     speed, as without the flag.
+    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known: the
+    ///     speed then follows the scroll smoothly instead of in whole-row steps. By default the first visible row.
+    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`): `true`
+    ///     is a fling from now, `false` no fling (a drag, or at rest), `nil` inferred from the speed.
     public mutating func visibleRangeChanged(
         _ range: Range<Int>,
         at time: Duration,
@@ -107,13 +93,11 @@ public struct ListPrefetchController: Sendable {
             let moved = position - lastPosition
             let viewport = Double(max(1, range.count))
             if abs(moved) > viewport * configuration.jumpThreshold {
-                // A jump (scroll to top): no velocity; the new window replaces the old one entirely.
-                velocity = 0
+                velocity = 0  // a jump: the new window replaces the old one entirely
                 jumped = true
             } else if seconds > 0 {
                 let sample = moved / seconds
-                // After a pause, the old velocity says nothing: take the new sample as it is. A list coasting
-                // on its own follows a smooth curve: a sample between fractional positions is the speed itself.
+                // After a pause, or between fractional positions of a coasting list, the sample is the speed.
                 let tau = max(1e-6, configuration.velocityTimeConstant.secondsValue)
                 let exact = isDecelerating == true && isFractional
                 let weight = seconds > 0.5 || exact ? 1 : 1 - Foundation.exp(-seconds / tau)
@@ -136,15 +120,14 @@ public struct ListPrefetchController: Sendable {
         case nil: updateCoasting(at: time, jumped: jumped)
         case true?: coastAsTold(at: time, jumped: jumped, isExact: isFractional)
         case false?:
-            // The finger is on the list, or it rests: whatever it does next, it does not coast.
-            coast = nil
+            coast = nil  // dragged or at rest: no coasting
             fastSince = nil
         }
         return recompute()
     }
 
-    /// The list says it coasts: a fling from this moment, modelled from the speed measured now when positions
-    /// are fractional (each frame re-anchors it), else from the speed at the start, decaying as the list does.
+    /// The list says it coasts: a fling modelled from the speed now when positions are fractional (each frame
+    /// re-anchors it), else from the speed at the start, decaying as the list does.
     private mutating func coastAsTold(at time: Duration, jumped: Bool, isExact: Bool) {
         fastSince = nil
         guard !jumped, velocity != 0 else {
@@ -160,8 +143,8 @@ public struct ListPrefetchController: Sendable {
         }
     }
 
-    /// A fling, once confirmed, coasts: its speed follows the deceleration model from its peak rather than the
-    /// noisy estimate from whole-row steps, until the list nearly stops, reverses, jumps or is pushed faster.
+    /// A confirmed fling's speed follows the deceleration model from its peak rather than the noisy whole-row
+    /// estimate, until the list nearly stops, reverses, jumps or is pushed faster.
     private mutating func updateCoasting(at time: Duration, jumped: Bool) {
         let viewport = Double(max(1, visible.count))
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
@@ -173,8 +156,7 @@ public struct ListPrefetchController: Sendable {
             let pushed = abs(velocity) > current.speed * 1.5 + viewport
             let stopped = current.speed < configuration.coastingStopSpeed
             coast = jumped || reversed || pushed || stopped ? nil : current
-            // A fling that ran out has stopped: what is left of the estimate is the noise of whole-row steps.
-            if stopped { velocity = 0 }
+            if stopped { velocity = 0 }  // what is left of the estimate is whole-row noise
         }
         if let fastSince, time - fastSince >= configuration.flingConfirmation, abs(velocity) > coast?.speed ?? 0 {
             coast = Coast(speed: abs(velocity), sign: velocity < 0 ? -1 : 1, time: time)
@@ -200,15 +182,13 @@ public struct ListPrefetchController: Sendable {
         return recompute()
     }
 
-    /// Whether the list moves too fast for visible rows to load before they leave: while it does, cells should
-    /// show placeholders without starting loads (``ImageSlot/configure(with:startsLoading:)``), so the download
-    /// slots go to the rows where the scroll will come to rest.
+    /// Whether the list moves too fast for visible rows to load before they leave: cells then show placeholders
+    /// without loading (``ImageSlot/configure(with:startsLoading:)``), leaving the slots to where the scroll rests.
     public var isFlinging: Bool { coast != nil }
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
     public mutating func recordLoadLatency(_ measured: Duration) {
-        // The first measurement replaces the initial guess, which carries no information of its own.
-        let weight = hasMeasuredLatency ? 0.3 : 1
+        let weight = hasMeasuredLatency ? 0.3 : 1  // the first replaces the initial guess
         hasMeasuredLatency = true
         let blended = latency.secondsValue * (1 - weight) + measured.secondsValue * weight
         latency = .milliseconds(Int64(blended * 1000))
@@ -230,8 +210,6 @@ public struct ListPrefetchController: Sendable {
             guard row >= 0, row < itemCount, !visible.contains(row), seen.insert(row).inserted else { return }
             rows.append(row)
         }
-        // A fling: only the rows it will show long enough to be worth a download, in the order it reaches them —
-        // the rows it flies past would arrive too late, and the rows around its resting point matter most.
         if isFlinging {
             for row in flingRows { add(row) }
             return rows
@@ -246,14 +224,13 @@ public struct ListPrefetchController: Sendable {
         return rows
     }
 
-    /// The rows worth keeping a running download for: from the first to the last of the visible and desired rows,
-    /// `margin` more on each side. A row just outside the window (its size changes with the speed every frame)
-    /// keeps its download; only a row well beyond it gives it up.
+    /// The rows worth keeping a running download for: the span of the visible and desired rows, `margin` more on
+    /// each side, so a row just outside the window (which changes with the speed every frame) keeps its download.
     public func keptRows(margin: Int) -> Range<Int> {
         keptRows(margin: margin, desired: desiredRows)
     }
 
-    /// ``keptRows(margin:)`` for a caller that has ``desiredRows`` already: the wish list is not built twice.
+    /// ``keptRows(margin:)`` for a caller that has ``desiredRows`` already.
     package func keptRows(margin: Int, desired: [Int]) -> Range<Int> {
         guard !visible.isEmpty, itemCount > 0 else { return 0..<0 }
         let low = min(visible.lowerBound, desired.min() ?? visible.lowerBound) - max(0, margin)
@@ -261,24 +238,20 @@ public struct ListPrefetchController: Sendable {
         return max(0, low)..<min(itemCount, high + 1)
     }
 
-    /// Whether a row is on the list's first screen (row 0 and as many more as are visible): where a tap on the status
-    /// bar returns, so its download is kept wherever the list goes.
+    /// Whether a row is on the first screen, where a tap on the status bar returns: its download is always kept.
     package func isOnFirstScreen(_ row: Int) -> Bool { row < visible.count }
 
-    /// Whether a row on screen is worth loading now: it will stay on screen long enough after its image arrives
-    /// (``ListPrefetchWindow/minimumVisibleTime``, or a share of the latency, after it), were the scroll to
-    /// decelerate from here as `UIScrollView` does. Always true when the list is slow; during a fling, only for the
-    /// rows it will rest on or pass slowly.
+    /// Whether a row on screen will stay long enough after its image arrives (see
+    /// ``ListPrefetchWindow/minimumVisibleTime``) as the scroll decelerates. Always true when the list is slow.
     public func isWorthLoading(_ row: Int) -> Bool {
         guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)
         return exit - latency.secondsValue >= minimumVisibleSeconds
     }
 
-    /// The rows a fling will show long enough to be worth a download, in the order it reaches them: each row's
-    /// time on screen comes from the deceleration, its image's arrival from the measured latency, one more latency
-    /// for every `concurrentLoads` rows queued before it. Then `behind` rows past the resting point, in case it
-    /// stops a little later.
+    /// The rows a fling shows long enough to be worth a download, in the order it reaches them (an image arrives
+    /// one latency later for every `concurrentLoads` rows queued before it), then `behind` rows past the resting
+    /// point in case it stops later.
     private var flingRows: [Int] {
         let forward = modelVelocity > 0
         let rest = restingDistance
@@ -292,7 +265,6 @@ public struct ListPrefetchController: Sendable {
         while row >= 0, row < itemCount, beyond < configuration.behind {
             let (enter, exit) = visibility(of: row)
             if enter.isInfinite {
-                // Past the resting point: a few rows for an estimate that falls short.
                 if distance(toReach: row) < rest + viewport + Double(configuration.behind) { rows.append(row) }
                 beyond += 1
             } else {
@@ -304,8 +276,7 @@ public struct ListPrefetchController: Sendable {
         return rows
     }
 
-    /// When, from now, a row enters and leaves the screen if the scroll decelerates from its current velocity
-    /// (seconds; infinity for never). A visible row has entered already (0).
+    /// When, in seconds from now, a row enters and leaves the screen as the scroll decelerates (infinity: never).
     private func visibility(of row: Int) -> (enter: Double, exit: Double) {
         let rest = restingDistance
         let rate = decelerationPerSecond
@@ -316,24 +287,23 @@ public struct ListPrefetchController: Sendable {
         }
         let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)
+        // The row shows while top ∈ (row − viewport, row].
         if modelVelocity > 0 {
-            // The top edge moves down: the row shows while top ∈ (row − viewport, row].
             return (time(Double(row) - viewport + 1 - top), time(Double(row) + 1 - top))
         } else {
-            // The top edge moves up: the row shows while top ∈ (row − viewport, row].
             return (time(top - Double(row)), time(top - Double(row) + viewport))
         }
     }
 
-    /// How long a row passed by a fling must stay on screen after its image arrives to be worth a download: a share
-    /// of the latency, within ``ListPrefetchWindow/minimumVisibleTime`` and ``ListPrefetchWindow/maximumVisibleTime``.
+    /// How long a row passed by a fling must stay on screen after its image arrives: a share of the latency, within
+    /// ``ListPrefetchWindow/minimumVisibleTime`` and ``ListPrefetchWindow/maximumVisibleTime``.
     private var minimumVisibleSeconds: Double {
         let scaled = latency.secondsValue * configuration.visibleTimePerLatency
         let ceiling = configuration.maximumVisibleTime.secondsValue
         return max(configuration.minimumVisibleTime.secondsValue, min(ceiling, scaled))
     }
 
-    /// How far the top edge must move, in the direction of the scroll, for a row to start showing.
+    /// How far the top edge must move, along the scroll, for a row to start showing.
     private func distance(toReach row: Int) -> Double {
         let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)
@@ -361,8 +331,7 @@ public struct ListPrefetchController: Sendable {
         let center = Double(visible.lowerBound + visible.upperBound) / 2
         update.cancel = prefetched.filter { !wanted.contains($0) && !visible.contains($0) }
             .sorted { abs(Double($0) - center) < abs(Double($1) - center) }
-        // Rows that became visible stop being prefetches without a cancel: their cells take the load over.
-        prefetched = desired
+        prefetched = desired  // rows now visible need no cancel: their cells take the load over
         return update
     }
 

@@ -12,14 +12,13 @@ public struct ListPrefetchWindow: Sendable {
     public var behind = 2
     /// Covers latency variance: the window ahead is `velocity × latency × safety`.
     public var safetyFactor = 1.5
-    /// During a fling, a row is worth a download only if its image would then stay on screen at least this long,
-    /// or `visibleTimePerLatency` × the load latency when that is longer, up to `maximumVisibleTime`: a slower
-    /// image's arrival is less certain, so a row passed quickly is given up sooner.
+    /// During a fling, a row is worth a download only if its image would stay on screen at least this long (or
+    /// `visibleTimePerLatency` × the latency, up to `maximumVisibleTime`: a slower arrival is less certain).
     public var minimumVisibleTime = Duration.milliseconds(33)
     /// How much of the load latency a row passed by a fling must stay on screen after its image arrives.
     public var visibleTimePerLatency = 0.7
-    /// The most on-screen time asked of a row passed by a fling, however slow the network: past it, the rows
-    /// the fling passes slowly, which a download can still reach, would be given up too.
+    /// The most on-screen time asked of a row passed by a fling, so a slow network still loads the rows it passes
+    /// slowly.
     public var maximumVisibleTime = Duration.milliseconds(150)
     /// Loads that run at once, for the fling's estimate of when a queued row's image arrives.
     public var concurrentLoads = 4
@@ -29,15 +28,14 @@ public struct ListPrefetchWindow: Sendable {
     public var decelerationRate = 0.998
     /// Above this speed (in viewports per second) a scroll is a fling.
     public var flingThreshold = 3.0
-    /// How long the speed must stay above `flingThreshold` to count as a fling: a slow scroll whose first
-    /// visible row steps by one in a single frame is not one.
+    /// How long the speed must stay above `flingThreshold` to count as a fling, so one row's step is not one.
     public var flingConfirmation = Duration.milliseconds(40)
     /// A coasting fling ends when its modelled speed falls below this many rows per second.
     public var coastingStopSpeed = 1.0
     /// A move of more than this many viewports between two updates is a jump, not a scroll.
     public var jumpThreshold = 4.0
-    /// How quickly the velocity estimate follows new samples: a sample `t` after the previous one weighs
-    /// `1 − e^(−t / velocityTimeConstant)`, so the estimate behaves the same at 60 and 120 Hz.
+    /// A sample `t` after the previous one weighs `1 − e^(−t / velocityTimeConstant)` in the velocity estimate,
+    /// so it behaves the same at 60 and 120 Hz.
     public var velocityTimeConstant = Duration.milliseconds(18)
 
     /// The default configuration.

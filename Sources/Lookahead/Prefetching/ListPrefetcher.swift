@@ -4,11 +4,9 @@ import Foundation
 /// Prefetches the images of a scrolling list and binds its cells' image views: the one type an app with a list or
 /// a grid uses.
 ///
-/// - UIKit: `LookaheadUI`'s `ListPrefetchingAdapter` calls ``visibleRowsChanged(in:)`` with the table or collection
-///   view (a ``ListViewGeometry``) on every scroll step.
-/// - SwiftUI (`List`, `LazyVGrid`): the rows say when they appear and disappear (`.prefetching(row:in:)`); the rows
-///   on screen are those that appeared and have not disappeared (``ListAppearanceTracker``). `LookaheadUI` makes
-///   the prefetcher an `ObservableObject`, to keep in a `@StateObject`.
+/// - UIKit: `LookaheadUI`'s `ListPrefetchingAdapter` calls ``visibleRowsChanged(in:)`` on every scroll step.
+/// - SwiftUI (`List`, `LazyVGrid`): the rows say when they appear and disappear (`.prefetching(row:in:)`, tracked by
+///   ``ListAppearanceTracker``); `LookaheadUI` makes the prefetcher an `ObservableObject`.
 /// - Cells: ``bind(_:row:options:)`` when a cell shows a row, ``unbind(row:)`` when it stops.
 ///
 /// ```swift
@@ -17,8 +15,8 @@ import Foundation
 /// prefetcher.bind(cell.photoView, row: indexPath.row)                // cellForRowAt
 /// ```
 ///
-/// The work is ``ListImageSlots``'s, which a program that draws its own cells off the main thread drives
-/// directly. To prefetch a list of URLs with no list on screen (an offline pack), use ``ImagePrefetcher``.
+/// The work is ``ListImageSlots``'s, which a program drawing its own cells off the main thread drives directly.
+/// To prefetch URLs with no list on screen, use ``ImagePrefetcher``.
 @MainActor
 public final class ListPrefetcher {
     /// The list's slots, prefetch window and prefetcher.
@@ -66,8 +64,8 @@ public final class ListPrefetcher {
         onUpdate?(slots.itemCountChanged(count, requests: request))
     }
 
-    /// A cell shows `row` (`cellForRowAt`): its image view shows the row's image — a memory hit at once — joining a
-    /// prefetch already running for it. The options' pipeline is the prefetcher's.
+    /// A cell shows `row` (`cellForRowAt`): its image view shows the row's image, joining a prefetch running for
+    /// it. The options' pipeline is the prefetcher's.
     public func bind(_ view: some ImageDisplaying, row: Int, options: ImageLoadingOptions? = nil) {
         var options = options ?? ImageLoadingOptions(pipeline: slots.pipeline)
         options.pipeline = slots.pipeline

@@ -1,13 +1,12 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// A scrolling list as the prefetcher sees it: the rows on screen and where the top edge is. UIKit's table and
-/// collection views conform in `LookaheadUI` by reading their properties; the arithmetic is here, tested on Linux.
+/// collection views conform in `LookaheadUI`.
 @MainActor
 public protocol ListViewGeometry: AnyObject {
     /// The rows (of section 0) on screen, in any order.
     var lookaheadVisibleRows: [Int] { get }
-    /// The vertical extent of `row` in content coordinates, when the view lays out rows one per line; `nil` for a
-    /// grid, or when unknown.
+    /// The vertical extent of `row` in content coordinates, when rows are one per line; `nil` for a grid or unknown.
     func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)?
     /// The content offset at the top edge of the viewport, below any inset (`contentOffset.y` + the top inset).
     var lookaheadViewportTop: Double { get }
@@ -54,8 +53,7 @@ public struct ListViewport: Sendable, Equatable {
     ) {
         guard let low = visibleRows.min(), let high = visibleRows.max() else { return nil }
         rows = low..<(high + 1)
-        // The fractional row at the top edge, so the loader's speed estimate follows the scroll smoothly rather than
-        // stepping by whole rows.
+        // The fractional row at the top edge, so the speed estimate does not step by whole rows.
         if let frame = extent(low), frame.height > 0 {
             position = Double(low) + min(max((viewportTop - frame.minY) / frame.height, 0), 1)
         }

@@ -5,11 +5,9 @@ import Foundation
 /// Bounds a list's prefetch window by what the memory cache can hold: the visible rows and the rows prefetched
 /// around them, at the images' decoded cost, take at most a fraction of the cache's cost limit.
 ///
-/// A window larger than the cache defeats itself: the last prefetches evict the first ones before their rows
-/// are shown (work wasted), and they evict the images of the rows on screen, which their cells then hold outside
-/// the cache (memory counted twice). The cost of an image is learned from the images the list has loaded (a
-/// running mean, deterministic); before any, from the thumbnail size of a bound request; with neither, the
-/// window is not bounded.
+/// A larger window defeats itself: the last prefetches evict the first before their rows show, and the images on
+/// screen, which their cells then hold outside the cache. An image's cost is the running mean of those loaded,
+/// before any the thumbnail size of a bound request; with neither, the window is not bounded.
 package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The share of the cache's cost limit the visible and prefetched rows may take; `nil` for no bound.
     package let fraction: Double?
@@ -22,7 +20,6 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The mean follows the last images more than the first: a sample weighs `1 / min(count, sampleWindow)`.
     static let sampleWindow = 32
 
-    /// Creates a budget taking `fraction` of the cache.
     package init(fraction: Double?) {
         self.fraction = fraction.map { min(1, max(0, $0)) }
     }
@@ -35,8 +32,7 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
         averageCost = averageCost.map { $0 + (Double(cost) - $0) * weight } ?? Double(cost)
     }
 
-    /// A cell was bound to `request`: its thumbnail size, when it has one, bounds the cost of its image (4 bytes
-    /// a pixel).
+    /// A cell was bound to `request`: its thumbnail size, if any, bounds its image's cost (4 bytes a pixel).
     package mutating func record(request: ImageRequest) {
         guard let thumbnail = request.thumbnail else { return }
         let pixels: Double
@@ -60,8 +56,8 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
         return max(0, Int(rows))
     }
 
-    /// The rows of `wish` (nearest first; in a fling, in the order the fling reaches them) to prefetch within
-    /// `limit`: the nearest ones, or, in a fling, the last ones — the rows around where it comes to rest.
+    /// The rows of `wish` to prefetch within `limit`: the first (nearest), or in a fling the last, around where it
+    /// rests.
     package static func bound(_ wish: [Int], to limit: Int?, isFlinging: Bool) -> [Int] {
         guard let limit, wish.count > limit else { return wish }
         return isFlinging ? Array(wish.suffix(limit)) : Array(wish.prefix(limit))

@@ -2,13 +2,12 @@
 
 import DequeModule
 
-/// What to prefetch next, what is running, and what to cancel. Keys are deduplicated: a key already pending
-/// or running is not added again. At most `limit` run at once; none start while paused.
+/// What to prefetch next, what is running, and what to cancel: keys deduplicated, at most `limit` running, none
+/// starting while paused.
 ///
-/// Requests are added in *turns*: `enqueue` and `replace` return the turn of what they added, and ``next()``
-/// hands out only requests of turns that have begun (``beginTurn(_:)``). The owner begins a turn on its own
-/// schedule, after the caller's call sequence, so a stop in the same sequence removes the request before any
-/// start — even when a start for another reason (a finished prefetch freed a slot) runs in between.
+/// Requests are added in *turns*, and ``next()`` hands out only those of turns that have begun
+/// (``beginTurn(_:)``). The owner begins a turn after the caller's call sequence, so a stop in the same sequence
+/// removes the request before any start, even when a finished prefetch frees a slot in between.
 package struct PrefetchQueue<Key: Hashable, Handle> {
     package private(set) var pending: Deque<Key> = []
     private var requests: [Key: (request: ImageRequest, turn: Int)] = [:]
@@ -28,8 +27,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         self.limit = max(1, limit)
     }
 
-    /// Adds requests to the end of the queue, in order, skipping keys already pending or running. Returns the
-    /// turn they belong to: they start once it has begun.
+    /// Adds requests to the end of the queue, skipping keys already pending or running; returns their turn.
     @discardableResult
     package mutating func enqueue(_ items: [(key: Key, request: ImageRequest)]) -> Int {
         lastTurn += 1
@@ -57,9 +55,8 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return cancelled
     }
 
-    /// Makes `items` the whole wish list, in order: pending requests become exactly those not already running,
-    /// in a new turn (see ``lastTurn``); running requests neither listed nor in `keeping` are returned for
-    /// cancelling.
+    /// Makes `items` the whole wish list, in a new turn; running requests neither listed nor in `keeping` are
+    /// returned for cancelling.
     package mutating func replace(with items: [(key: Key, request: ImageRequest)], keeping: Set<Key> = []) -> [Handle] {
         let wanted = Set(items.map(\.key))
         pending.removeAll()
@@ -83,8 +80,8 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
     /// Whether requests wait for a turn that has not begun.
     package var hasWaitingTurn: Bool { lastTurn > currentTurn && !pending.isEmpty }
 
-    /// Takes the next requests to start, marking them running (their handles come later, through `attach`).
-    /// Stops at the first request whose turn has not begun: turns only grow along the queue.
+    /// Takes the next requests to start, marking them running (their handles come later, through `attach`), up to
+    /// the first whose turn has not begun.
     package mutating func next() -> [(key: Key, request: ImageRequest)] {
         var started: [(key: Key, request: ImageRequest)] = []
         while !isPaused, running.count < limit, let key = pending.first {
@@ -102,8 +99,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return started
     }
 
-    /// Takes over a request already running elsewhere (a reused cell's load), beyond the limit; `false` when
-    /// the key is already running here.
+    /// Takes over a request running elsewhere, beyond the limit; `false` when the key is already running here.
     package mutating func adopt(_ key: Key, handle: Handle) -> Bool {
         guard running[key] == nil else { return false }
         if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
@@ -121,13 +117,12 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return true
     }
 
-    /// A running request finished (or was skipped): its slot is free. `isCurrent` tells whether the running
-    /// entry is the one that finished, not a later start of the same key after a stop.
+    /// A running request finished or was skipped; `isCurrent` tells whether the entry is that one, not a later
+    /// start of the same key.
     package mutating func finished(_ key: Key, isCurrent: (Handle?) -> Bool) {
         guard let entry = running[key], isCurrent(entry) else { return }
         running[key] = nil
     }
 
-    /// The handles of running requests.
     package var runningHandles: [Handle] { runningOrder.compactMap { running[$0] ?? nil } }
 }

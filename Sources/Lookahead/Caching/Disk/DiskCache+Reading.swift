@@ -52,9 +52,7 @@ extension DiskCache {
     /// Looks a key up with one lock: the index is told of the use before the read, and forgets the entry if the read
     /// fails.
     private func lookUp(_ indexName: DiskCacheIndex.Name, now: Double) -> Lookup {
-        // The file's name as a string is made only off the common path (staged or removed entries): a hit opens the
-        // file by a name spelled on the stack.
-        var name: String { indexName.string }
+        var name: String { indexName.string }  // spelled only off the common path
         let maximumAge = maximumAge?.secondsValue
         return state.withLock { state -> Lookup in
             if !state.staging.isEmpty, let staged = state.staging[name] {
@@ -65,12 +63,10 @@ extension DiskCache {
                 return .expired
             }
             let known = state.index.recordHit(indexName, now: now, touchInterval: Double(DiskCacheFile.touchInterval))
-            // The order of use is saved with the next change's snapshot, or by `flush()`.
-            if known != nil { state.snapshotDue = true }
+            if known != nil { state.snapshotDue = true }  // the order of use is saved with the next snapshot
             if known == nil, state.removingAll > 0 || state.removing[name] != nil { return .removed }
-            // The index knows every entry on disk unless another cache changed the folder since this one counted
-            // it: while the folder's generation says no other did, a miss costs one `pread`. A cache that cannot
-            // write keeps no ledger, so it always looks.
+            // The index knows every entry on disk unless another cache changed the folder since this one counted it
+            // (a read-only cache keeps no ledger, so it always looks).
             if known == nil, state.isIndexLoaded, !isReadOnly, !state.othersWrite,
                 let generation = state.folderGeneration
             {
@@ -88,8 +84,7 @@ extension DiskCache {
         }
     }
 
-    /// Whether another cache changed the folder since `generation`, the one this cache last saw: a key missing from
-    /// the index may then be on disk.
+    /// Whether another cache changed the folder since `generation`, the one this cache last saw.
     private func othersChangedFolder(since generation: UInt64) -> Bool {
         let peeked = ledger?.peekGeneration()
         guard peeked != generation else { return false }
@@ -142,7 +137,7 @@ extension DiskCache {
         switch result {
         case .hit(let data):
             if !wasIndexed, !isReadOnly {
-                // Another cache wrote it: from now on this one counts it, and may evict it.
+                // Another cache wrote it: this one counts it from now on.
                 let size = DiskCacheFile.fileSize(dataCount: data.count)
                 state.withLock { state in
                     if !state.index.contains(name) { state.index.insert(name, size: size, touchedAt: now) }
@@ -163,9 +158,8 @@ extension DiskCache {
         return nil
     }
 
-    /// Opens an entry file for reading, relative to the open folder when there is one. An entry missing from the
-    /// open folder is looked for by path too: if it is there, the folder was replaced since it was opened (deleted
-    /// and created again), and the new one is opened for the reads that follow.
+    /// Opens an entry file for reading, relative to the open folder. An entry missing there is looked for by path
+    /// too: if found, the folder was replaced, and the new one is opened for the reads that follow.
     private func openEntry(
         _ name: DiskCacheIndex.Name,
         in folder: DiskCacheFolderHandle?

@@ -3,9 +3,8 @@
 import Foundation
 import Logging
 
-/// Sharing the folder with other caches, in this process or others: every change holds the folder's lock
-/// (``DiskCacheLedger``) and advances its generation; the index is loaded from the folder's snapshot or counted,
-/// and counted again when another cache's changes matter.
+/// Sharing the folder with other caches: every change holds the folder's lock (``DiskCacheLedger``) and advances its
+/// generation; the index is loaded from the snapshot or counted, and counted again when another cache's changes matter.
 extension DiskCache {
     /// Loads the index when the cache opens, then evicts what expired or passes the limit.
     func loadIndex() {
@@ -32,15 +31,13 @@ extension DiskCache {
         }
     }
 
-    /// Counts the folder while holding its lock: the index learns every entry on disk and forgets those gone (the
-    /// entries still waiting to be written stay), and the ledger's total becomes exact.
+    /// Counts the folder holding its lock: the index learns every entry on disk and forgets those gone (staged
+    /// entries stay), and the ledger's total becomes exact. A folder that cannot be listed changes nothing.
     func count(_ held: inout DiskCacheLedger.Held) {
-        // A folder that cannot be listed (no descriptors left) says nothing: the ledger and the index stay as they were.
         guard let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked) else {
             state.withLock { $0.isIndexLoaded = true }
             return
         }
-        // Built outside the lock; moved into the index under it, so the index's next change copies nothing.
         var counted: DiskCacheIndex? = DiskCacheIndex(counting: scanned)
         let total = scanned.reduce(0) { $0 + $1.size }
         // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
@@ -50,8 +47,8 @@ extension DiskCache {
         adopt(counted.take()!, generation: held.values?.generation, fromSnapshot: false)
     }
 
-    /// Makes a counted or loaded index of the whole folder, at a generation, the cache's own: the entries still
-    /// waiting to be written stay. A counted index is saved for the next open.
+    /// Makes a counted or loaded index of the whole folder the cache's own (staged entries stay); a counted one is
+    /// saved for the next open.
     private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
         var taken: DiskCacheIndex? = index
         state.withLock { state in
@@ -63,9 +60,8 @@ extension DiskCache {
         }
     }
 
-    /// Loads the index from the folder's snapshot when it describes the folder as it is: taken at the generation the
-    /// ledger holds now, with as many entries as the folder lists by name (a listing with no `stat` per file, which
-    /// also removes temporary files left by dead processes). Returns `false` when the folder must be counted instead.
+    /// Loads the index from the folder's snapshot when it describes the folder as it is (the ledger's generation,
+    /// as many entries as the folder lists); `false` when the folder must be counted instead.
     private func loadSnapshot(_ held: DiskCacheLedger.Held) -> Bool {
         guard held.isLocked, let values = held.values, let snapshot = DiskCacheIndexSnapshot.read(directory: path),
             snapshot.generation == values.generation, snapshot.totalSize == values.totalSize,
@@ -75,8 +71,7 @@ extension DiskCache {
         return true
     }
 
-    /// Saves the index as the folder's snapshot when it changed and holds exactly what is on disk: no job that
-    /// changes the folder waits, and no other cache changed it since this one last did.
+    /// Saves the index as the folder's snapshot when it changed and holds exactly what is on disk.
     func saveSnapshotIfDue() {
         guard let ledger else { return }
         let captured = state.withLock { state -> (generation: UInt64, records: DiskCacheIndexSnapshot.Unsorted)? in
@@ -114,8 +109,7 @@ extension DiskCache {
     /// How long after a change the snapshot is saved, unless `flush()` saves it first.
     private static let snapshotDelay = DispatchTimeInterval.seconds(10)
 
-    /// Makes one change to the folder holding its lock (`withLock` when the caller does not hold it yet), then
-    /// advances the folder's generation.
+    /// Makes one change to the folder holding its lock, then advances the folder's generation.
     func change<Result>(_ body: (inout DiskCacheLedger.Held) -> Result) -> Result {
         guard let ledger else {
             var held = DiskCacheLedger.Held.unlocked
@@ -135,8 +129,7 @@ extension DiskCache {
             state.ownChangeBase = before
             return state.duringChange
         }
-        // Advanced before the change too: a snapshot taken at `before` no longer describes the folder, even if this
-        // process is killed before the change ends.
+        // Advanced before the change too, so a snapshot at `before` is void even if the process dies mid-change.
         held.values?.generation &+= 1
         held.save()
         duringChange?()
@@ -152,8 +145,7 @@ extension DiskCache {
         return result
     }
 
-    /// The folder was deleted from outside, and with it every entry written so far: the index keeps only the entries
-    /// still waiting to be written, so ``totalSize`` and ``totalCount`` count what is really there.
+    /// The folder was deleted from outside, with every entry written so far: the index keeps only staged entries.
     func forgetEntriesOnDisk() {
         let now = now()
         let folder = DiskCacheFolderHandle(path: path)

@@ -10,8 +10,8 @@ extension DiskCache {
         case paused
         /// The writes are ``pendingWriteLimit`` behind.
         case skipped(startsSkipping: Bool, replacesEntry: Bool)
-        /// Staged and indexed: its write follows the removals of `evicted`, and a sweep first when the index is
-        /// too large to sweep under the lock.
+        /// Staged and indexed: its write follows the removals of `evicted`, and a sweep if the index was too large
+        /// to sweep under the lock.
         case staged(generation: Int, evicted: [String], needsSweep: Bool)
     }
 
@@ -27,8 +27,8 @@ extension DiskCache {
         let generation = state.staging.stage(data, as: name)
         state.index.insert(name, size: size, touchedAt: now)
         var evicted = now - state.lastExpirySweep >= 3_600 ? removeExpired(now: now, in: &state) : []
-        // A small index is swept here, so the total never passes the limit; a large one on the queue, before
-        // this write, sorting a copy outside the lock (a read never waits for a sort of 100,000 entries).
+        // A small index is swept here, so the total never passes the limit; a large one on the queue, outside the
+        // lock, so no read waits for its sort.
         if state.index.count <= Self.inlineSweepLimit {
             evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
         }
@@ -63,8 +63,8 @@ extension DiskCache {
         }
     }
 
-    /// Runs a job that changes the folder on the job queue. The caller counted it in ``State/pendingJobs`` under
-    /// the lock it changed the index with, so no snapshot is taken of an index ahead of the disk.
+    /// Runs a job that changes the folder on the job queue. The caller counted it in ``State/pendingJobs`` with its
+    /// change of the index, so no snapshot is taken of an index ahead of the disk.
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         writes.jobs.async {
             self.writes.exclusively(job)
@@ -73,8 +73,7 @@ extension DiskCache {
         }
     }
 
-    /// Deletes files, except those whose key was stored again after the deletion was decided: their new
-    /// write is queued behind this job (or already done) and must survive.
+    /// Deletes files, except those stored again since the deletion was decided (their write follows).
     func removeFilesUnlessStoredAgain(_ names: [String]) {
         guard !names.isEmpty else { return }
         let doomed = state.withLock { state in names.filter { !state.index.contains($0) } }
@@ -82,13 +81,12 @@ extension DiskCache {
         change { removeFiles(doomed, &$0) }
     }
 
-    /// The most entries whose index a store sweeps under the lock (a sort of 4,096 entries takes well under a
-    /// millisecond); a larger index is swept by ``sweepIndex()``.
+    /// The most entries a store sweeps under the lock: few enough to sort without keeping reads waiting. A larger
+    /// index is swept by ``sweepIndex()``.
     static let inlineSweepLimit = 4096
 
-    /// Sweeps the index down to the low mark when it is over the limit and returns the names evicted. The least
-    /// recently used are sorted on a copy, outside the lock, and removed a batch per lock, so no read waits for
-    /// more than a batch.
+    /// Sweeps the index down to the low mark when over the limit; returns the names evicted. The sort is on a copy
+    /// outside the lock, and removal a batch per lock, so no read waits for more than a batch.
     func sweepIndex() -> [String] {
         guard let candidates = state.withLock({ $0.index.sweepCandidates(limit: sizeLimit, lowMark: lowMark) }) else {
             return []
@@ -165,8 +163,8 @@ extension DiskCache {
         preconditionFailure("the second attempt returns or throws")
     }
 
-    /// Renames a written entry into place and, when the caches on the folder together hold more than the size limit,
-    /// evicts: the total is raised before the rename and lowered after, so a kill in between leaves it too high.
+    /// Renames a written entry into place, then evicts when the caches on the folder pass the size limit. The total
+    /// is raised before the rename and lowered after, so a kill in between leaves it too high, never too low.
     private func install(
         _ temporary: String,
         as name: String,
@@ -174,7 +172,7 @@ extension DiskCache {
         _ held: inout DiskCacheLedger.Held
     ) -> Result<Void, DiskCacheFile.IOError> {
         guard held.isLocked else {
-            // Without the folder's lock the entry could not be counted: other caches would trust a total too low.
+            // Uncounted, the entry would leave other caches a total too low.
             DiskCacheFile.remove(path: path + "/" + temporary)
             return .failure(DiskCacheFile.IOError(operation: "lock the folder", code: ENOLCK))
         }
@@ -192,8 +190,7 @@ extension DiskCache {
         }
         if replaced > size { held.values?.totalSize -= replaced - size }
         guard let total = held.values?.totalSize, total > sizeLimit else { return .success(()) }
-        // Other caches wrote too: learn their entries, then evict the least recently used of them all.
-        count(&held)
+        count(&held)  // other caches wrote too: learn their entries, then evict from them all
         removeFiles(sweepIndex(), &held)
         return .success(())
     }

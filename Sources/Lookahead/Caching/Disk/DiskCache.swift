@@ -8,18 +8,13 @@ import Logging
 ///
 /// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background
 /// (`flush()` waits for the writes), private to their user, and evicted least recently used first to stay under
-/// ``sizeLimit``.
-///
-/// Several caches may share a folder, in one process or in several (an app and its extensions in an app group): each
-/// reads and writes, and together they keep to the size limit. Each change to the folder takes the folder's lock for
-/// as long as that change lasts. A cache learns of another's entries when it reads them, when it must evict, and
-/// when it opens.
+/// ``sizeLimit``. Several caches, in one process or several (an app and its extensions), may share a folder and
+/// keep to the size limit together; each change to the folder holds the folder's lock.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }
 /// ```
-/// - Important: Thread safe. `cachedData(for:)` may block on disk I/O; call it off the main thread (the
-///   pipeline calls it on its I/O queue).
+/// - Important: Thread safe. `cachedData(for:)` may block on disk I/O; call it off the main thread.
 public final class DiskCache: DataCaching {
     /// The folder holding the entries.
     public let directory: URL
@@ -29,15 +24,14 @@ public final class DiskCache: DataCaching {
     public let trimRatio: Double
     /// `fsync` each entry before renaming it into place.
     public let synchronizesWrites: Bool
-    /// `true` when the folder cannot be written (a read-only file system, or a folder of another user): this cache
-    /// only reads.
+    /// `true` when the folder cannot be written (a read-only file system, another user's folder): the cache only reads.
     public let isReadOnly: Bool
     /// How long writing pauses after the disk was found full or read-only, before a store tries again.
     public let writeRetryInterval: Duration
     /// How long an entry may go unused before it is removed; `nil` keeps entries until the size limit evicts them.
     public let maximumAge: Duration?
-    /// The most bytes of entries stored and not yet written. The writes yield to other work; while they are this
-    /// far behind (a processor kept busy for long), further stores are skipped, so memory stays bounded.
+    /// The most bytes of entries stored and not yet written: while the writes are this far behind, further stores
+    /// are skipped, so memory stays bounded.
     public let pendingWriteLimit: Int
 
     struct State {
@@ -50,26 +44,22 @@ public final class DiskCache: DataCaching {
         var folder: DiskCacheFolderHandle?
         /// The folder's generation after this cache's last change (``DiskCacheLedger``).
         var folderGeneration: UInt64?
-        /// Another cache changed the folder since this one last counted it: a key missing from the index may be on
-        /// disk.
+        /// Another cache changed the folder since this one counted it: a key missing from the index may be on disk.
         var othersWrite = false
-        /// The folder's generation before the change this cache is making, while it makes it: the ledger then shows
-        /// one or two more, which is no other cache's doing.
+        /// The folder's generation before this cache's change in progress, which adds one or two to it.
         var ownChangeBase: UInt64?
         /// Runs inside each change to the folder, before its body (tests).
         var duringChange: (@Sendable () -> Void)?
         var writeFailure: String?
         /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
         var writesPausedUntil: TimeInterval = 0
-        /// Stores were skipped because the writes were ``pendingWriteLimit`` behind, and they have not caught up
-        /// since (logged once until they do).
+        /// Stores are skipped until the writes catch up (logged once).
         var skippingStores = false
         /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
         /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
         var pendingJobs = 0
-        /// Entries removed whose files are not yet gone (with how many removals are queued for each), and the
-        /// queued removals of everything: until they run, such a file on disk is a miss, never counted again.
+        /// Queued removals by entry, and of everything: until they run, such a file on disk is a miss.
         var removing: [String: Int] = [:]
         var removingAll = 0
         /// The index changed since the snapshot was last saved (``DiskCacheIndexSnapshot``).
@@ -122,7 +112,7 @@ public final class DiskCache: DataCaching {
     ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
     ///   - maximumAge: How long an entry may go unused before it is removed. Default `nil`: no expiry.
     ///   - pendingWriteLimit: The most bytes of entries waiting to be written; stores beyond it are skipped until
-    ///     the writes catch up. Default 32 MiB. An entry larger than the limit is stored when nothing else waits.
+    ///     the writes catch up (a larger entry is stored when nothing else waits). Default 32 MiB.
     ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
     ///   - now: The clock entries' ages are measured on; tests pass one they move by hand.
     public init(
@@ -186,8 +176,7 @@ public final class DiskCache: DataCaching {
             if startsSkipping {
                 logger.notice("Disk cache at \(path) skips stores: \(pendingWriteLimit) bytes wait to be written")
             }
-            // An older version of this entry would be served in place of the one skipped.
-            if replacesEntry { removeEntry(named: name) }
+            if replacesEntry { removeEntry(named: name) }  // an older version must not be served in its place
         case .staged(let generation, let evicted, let needsSweep):
             writes.enqueue {
                 self.removeFilesUnlessStoredAgain(evicted + (needsSweep ? self.sweepIndex() : []))
@@ -231,11 +220,10 @@ public final class DiskCache: DataCaching {
     /// Waits until every write and removal issued so far is on disk, and the index is saved, blocking the thread.
     public func flush() { writes.jobs.sync { flushOnQueue() } }
 
-    /// `flush()` without blocking a thread: the writes run on the cache's own queue, never on the cooperative pool.
-    /// Call it before a program exits.
+    /// `flush()` without blocking a thread; call it before a program exits.
     public func flush() async { await writes.jobs.run { self.flushOnQueue() } }
 
-    /// `flush()` on the job queue: the jobs queued there before it are done; the writes still waiting are done now.
+    /// `flush()` on the job queue, after the jobs queued before it: the writes still waiting run now.
     private func flushOnQueue() {
         writes.exclusively {
             writes.runPending(upTo: .max)
@@ -254,8 +242,7 @@ public final class DiskCache: DataCaching {
     /// The bytes the in-memory index takes, for benchmarks.
     @_spi(Benchmarks) public var indexFootprint: Int { state.withLock { $0.index.footprint } }
 
-    /// The bytes the entries take (staged ones included), as the index counts them: 0 once the folder has been
-    /// deleted from outside.
+    /// The bytes the entries take (staged ones included), as the index counts them.
     public var totalSize: Int {
         forgetEntriesIfFolderDeleted()
         return state.withLock { $0.index.totalSize }
@@ -275,7 +262,7 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Tests
 
-    /// Whether a key missing from the index may be on disk, another cache having changed the folder (tests).
+    /// Whether another cache changed the folder, so a key missing from the index may be on disk (tests).
     var othersMayHaveWritten: Bool { state.withLock { $0.othersWrite } }
 
     /// Sets what runs inside each change to the folder, before its body (tests).

@@ -4,13 +4,11 @@
 import CXXHash
 #endif
 
-/// The checksum of an entry's data, verified on every hit. It detects corruption (a flipped bit, a torn or
-/// truncated write), not tampering: the folder is private to its user, and the key is matched by a SHA-256.
+/// The checksum of an entry's data, verified on every hit. It detects corruption (a flipped bit, a torn write), not
+/// tampering: the folder is private to its user, and the key is matched by a SHA-256.
 ///
-/// Where libxxhash is linked (Linux) it is XXH3-64. Apple platforms ship no xxHash, so there it is the first 8 bytes
-/// of a SHA-256.
-/// The two are different functions: an entry records its ``Kind`` in its header, and an entry of another kind is
-/// never verified with this platform's function: it is a miss, as an entry of another format version is.
+/// XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256. An entry records its ``Kind``; one
+/// of another kind is a miss.
 enum DiskCacheChecksum {
     /// Which function computed an entry's checksum; stored in the entry header.
     enum Kind: UInt8 {

@@ -2,16 +2,14 @@
 
 /// What the disk cache keeps of a request. Set it with ``ImagePipeline/Configuration/diskCacheContent``.
 ///
-/// Final images keep a cache of thumbnails small and the next launch fast (no decode of a large original); the
-/// original serves every other size of the same URL without a download.
+/// Final images keep a cache of thumbnails small and the next launch fast; the original serves every other size of
+/// the same URL without a download.
 public enum DiskCacheContent: Sendable, Hashable {
     /// The downloaded bytes, whatever the request; every size and processing of a URL shares one entry. The default.
     case originalData
-    /// For a request with a thumbnail or processors: its final image, encoded (JPEG when opaque, PNG with
-    /// transparency) under the request's own key, read back before anything is downloaded or decoded; its
-    /// original bytes are not kept. For a request with neither, the downloaded bytes.
+    /// For a request with a thumbnail or processors, its final image, encoded (JPEG, or PNG with transparency) under
+    /// the request's own key, without the original; for a request with neither, the downloaded bytes.
     case automatic
-    /// Both: the downloaded bytes of every request, and the final image of a request with a thumbnail or
-    /// processors.
+    /// Both: the downloaded bytes of every request, and the final image of a request with a thumbnail or processors.
     case all
 }

@@ -1,11 +1,10 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache's folder: private permissions, the migration from older entry formats, and listing.
 
 import Foundation
 
 extension DiskCacheFile {
     /// Creates the folder (and its parents) if missing, then makes it `0700` if this user owns it: the entries
-    /// name what the user looked at, so no one else may list or read them. Parents keep the default mode.
+    /// name what the user looked at.
     static func prepareDirectory(_ path: String) {
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty {
@@ -17,18 +16,15 @@ extension DiskCacheFile {
         _ = chmod(path, directoryMode)
     }
 
-    /// Takes group and other permissions away from an open file this user owns (a lock file made by an older
-    /// version, say).
+    /// Takes group and other permissions away from an open file this user owns.
     static func tighten(descriptor: Int32, to mode: mode_t) {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o777 != mode else { return }
         _ = fchmod(descriptor, mode)
     }
 
-    /// Removes the entries of other format versions, once per folder: a marker file records that the folder holds
-    /// only the current format, so later opens cost one small read. Returns how many entries were removed. Only
-    /// the lock owner may call it. Entries an older program adds later are still never served: reads check the
-    /// version.
+    /// Removes the entries of other format versions, once per folder (a marker file records it); returns how many.
+    /// Only the lock owner may call it.
     static func migrate(directory: String) -> Int {
         let marker = directory + "/" + formatMarkerName
         if (try? String(contentsOfFile: marker, encoding: .utf8)) == "\(version)\n" { return 0 }
@@ -78,8 +74,7 @@ extension DiskCacheFile {
         return listed ? found : nil
     }
 
-    /// Counts the entry files of a folder by name alone, with no `stat` of each; removes temporary files left by dead
-    /// processes when asked. `nil` when the folder cannot be listed whole.
+    /// Counts the entry files of a folder by name alone, like ``scan(directory:removeStaleTemporaries:)``.
     static func countEntries(directory: String, removeStaleTemporaries: Bool) -> Int? {
         var count = 0
         let listed = list(directory: directory, removeStaleTemporaries: removeStaleTemporaries) { _, _ in count += 1 }
@@ -93,16 +88,13 @@ extension DiskCacheFile {
         removeStaleTemporaries: Bool,
         entry: (Int32, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
-        // readdir and fstatat relative to the folder: no path is built or walked per entry (100,000 of them take a
-        // few hundred milliseconds, mostly the kernel's name lookups).
+        // readdir and fstatat relative to the folder: no path is built or walked per entry.
         guard let folder = opendir(directory) else { return false }
         defer { closedir(folder) }
         let descriptor = dirfd(folder)
         let now = Date().timeIntervalSince1970
         while true {
-            // A listing cut short by an error says nothing, like one that cannot start: entries it did not reach
-            // must not look deleted.
-            errno = 0
+            errno = 0  // a listing cut short says nothing: entries it did not reach must not look deleted
             guard let item = readdir(folder) else { return errno == 0 }
             withUnsafeBytes(of: item.pointee.d_name) { raw in
                 let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
@@ -121,8 +113,8 @@ extension DiskCacheFile {
         }
     }
 
-    /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be reused,
-    /// and a sandbox may not say whether another app's process lives).
+    /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be
+    /// reused, and a sandbox may hide another app's process).
     private static func isStale(temporaryName: String, modified: Double, now: Double) -> Bool {
         guard now - modified < 3_600 else { return true }
         let parts = temporaryName.split(separator: "-")

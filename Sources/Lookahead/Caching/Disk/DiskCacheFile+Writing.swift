@@ -24,7 +24,6 @@ extension DiskCacheFile {
         synchronize: Bool
     ) throws(IOError) -> String {
         let headerBytes = Self.header(keyDigest: keyDigest(for: key), data: data)
-        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
         return try headerBytes.withUnsafeBytes { header in
             data.withUnsafeBytes { body in
                 Result { () throws(IOError) in

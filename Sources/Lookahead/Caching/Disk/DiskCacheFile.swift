@@ -16,14 +16,12 @@ import Foundation
 ///     56     …  data
 /// ```
 ///
-/// The key itself is never written: URLs can carry credentials and tokens (`user:secret@`, `?token=`). Entries of
-/// other versions are removed when a writer opens the folder (see ``migrate(directory:)``), and a read of one is a
-/// miss that removes it. An entry whose checksum is of another kind than this platform computes is a miss too.
+/// The key itself is never written: URLs can carry credentials and tokens. Entries of other versions are removed
+/// when a writer opens the folder (``migrate(directory:)``); a read of one, or of another checksum kind, is a miss.
 ///
-/// A file is written whole under a temporary name and renamed into place, so a reader sees either no entry or a
-/// complete one. Every read checks the magic, the version, the checksum kind, the key's digest, the length against
-/// the file size, and the checksum; any mismatch makes the entry a miss. Folders are created `0700` and files
-/// `0600`: the cache shows what its user looked at.
+/// A file is written under a temporary name and renamed into place, so a reader sees no entry or a complete one.
+/// Every read checks the header, the key's digest, the length and the checksum; any mismatch is a miss. Folders are
+/// `0700` and files `0600`: the cache shows what its user looked at.
 enum DiskCacheFile {
     static let headerSize = 56
     /// The first four bytes of every entry file.
@@ -53,8 +51,7 @@ enum DiskCacheFile {
         var isOutOfSpaceOrReadOnly: Bool { [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) }
     }
 
-    /// The SHA-256 of a key's UTF-8 bytes, as the index names it: the entry's name (in hex) and the digest its
-    /// header holds. Computed on the stack: a read needs it and nothing else.
+    /// The SHA-256 of a key's UTF-8 bytes, as the index names it: the entry's name (in hex) and its header's digest.
     static func keyName(for key: String) -> DiskCacheIndex.Name {
         var key = key
         return key.withUTF8 { utf8 in
@@ -82,8 +79,8 @@ enum DiskCacheFile {
         DiskCacheIndex.Name(digest: digest).string
     }
 
-    /// Recency on disk only orders entries for eviction after a relaunch (the index keeps it in memory): an entry
-    /// read within this many seconds of its last touch keeps its modification time.
+    /// An entry read within this many seconds of its last touch keeps its modification time: recency on disk only
+    /// orders eviction after a relaunch.
     static let touchInterval = 60
 
     /// Whether a directory entry is an entry file (64 lowercase hex digits).
@@ -96,7 +93,6 @@ enum DiskCacheFile {
         name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The size a stored entry takes on disk.
     static func fileSize(dataCount: Int) -> Int {
         headerSize + dataCount
     }
@@ -106,13 +102,11 @@ enum DiskCacheFile {
     /// Reads and verifies an entry file the caller opened (and closes), of the key the index names `keyName`.
     ///
     /// - Parameters:
-    ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails. Knowing the size, one
-    ///     `pread` takes the header and the data into the buffer the data is returned in (and one spare byte, which
-    ///     shows a longer file). Any surprise falls back to measuring the file.
-    ///   - touch: Set the file's modification time to now, which is how recency survives a relaunch. The caller
-    ///     asks for it at most once per ``touchInterval`` per entry.
-    ///   - trusted: The stamp of the file when this process last verified it: while the file still has it, the
-    ///     data's checksum is not computed again.
+    ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails, so one `pread` reads
+    ///     the whole file.
+    ///   - touch: Set the file's modification time to now (at most once per ``touchInterval`` per entry).
+    ///   - trusted: The stamp of the file when this process last verified it: while it holds, the checksum is not
+    ///     computed again.
     ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
     /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
     static func read(
@@ -125,8 +119,6 @@ enum DiskCacheFile {
     ) -> (result: ReadResult, verified: Stamp?) {
         var info = stat()
         let stamp = fstat(descriptor, &info) == 0 ? Stamp(info) : nil
-        // A file this process verified, unchanged since (same inode, size and status-change time): its data is
-        // what was verified, so the checksum is not computed again. The header is still checked.
         let checksums = stamp == nil || stamp != trusted
         let fileSize = stamp.map { Int($0.size) } ?? expectedFileSize
         let result: ReadResult
@@ -172,16 +164,15 @@ enum DiskCacheFile {
             #endif
         }
 
-        /// Whether a later change is sure to show: the file last changed over a second ago. A change within the
-        /// file system's timestamp granularity of the last one could otherwise leave the same time (git's "racily
-        /// clean" files).
+        /// Whether a later change is sure to show: the file last changed over a second ago, beyond the file
+        /// system's timestamp granularity.
         func isTrustworthy(now: Double) -> Bool {
             Double(changedSeconds) < now.rounded(.down) - 1
         }
     }
 
-    /// One `pread` of a file whose size is known, header and data into one buffer, with a spare byte that shows a
-    /// longer file; `nil` when the file is not that size.
+    /// One `pread` of a file whose size is known, with a spare byte that shows a longer file; `nil` when the file is
+    /// not that size.
     private static func readKnownSize(
         _ descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -202,15 +193,15 @@ enum DiskCacheFile {
         guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
         let fileSize = Int(info.st_size)
         guard let storage = malloc(max(1, fileSize)) else { return .corrupt("out of memory") }
-        guard preadFully(descriptor, UnsafeMutableRawBufferPointer(start: storage, count: fileSize), at: 0) else {
+        guard readFully(descriptor, UnsafeMutableRawBufferPointer(start: storage, count: fileSize)) else {
             free(storage)
             return .corrupt("short read")
         }
         return verified(storage, fileSize: fileSize, keyName: keyName, checksums: true)
     }
 
-    /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies, after the header
-    /// (freeing it frees the whole buffer); anything else frees `storage`.
+    /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies; anything else frees
+    /// `storage`.
     private static func verified(
         _ storage: UnsafeMutableRawPointer,
         fileSize: Int,
@@ -240,8 +231,8 @@ enum DiskCacheFile {
         )
     }
 
-    /// Checks a header (`count` bytes of it were read) against the key's digest (as the index names it) and the data
-    /// that follows it; `.hit` with empty data when everything matches (the caller hands out its own buffer).
+    /// Checks a header (`count` bytes of it read) against the key's digest and the data; `.hit` with empty data when
+    /// everything matches.
     private static func verify(
         _ header: UnsafeRawBufferPointer,
         count: Int,
@@ -269,15 +260,9 @@ enum DiskCacheFile {
 
     /// Fills the buffer from the start of a file; `false` on an error or a file too short.
     static func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        preadFully(descriptor, buffer, at: 0)
-    }
-
-    private static func preadFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, at start: off_t)
-        -> Bool
-    {
         var offset = 0
         while offset < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress! + offset, buffer.count - offset, start + off_t(offset))
+            let count = pread(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             offset += count

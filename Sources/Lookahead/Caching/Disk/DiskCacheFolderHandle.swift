@@ -2,10 +2,8 @@
 
 import Foundation
 
-/// The cache folder, open: a hit opens its entry relative to it, so `open` looks up one name instead of walking
-/// the whole path. Held by reference, so a reader keeps the descriptor open while it uses it even if the cache
-/// opens the folder again meanwhile. A folder deleted and made again is noticed at the first entry missing from the
-/// old one; a folder renamed away (not deleted) is read where it went until then.
+/// The cache folder, open: a hit opens its entry relative to it, looking up one name instead of the whole path. A
+/// reference, so a reader keeps the descriptor open even if the cache opens the folder again meanwhile.
 final class DiskCacheFolderHandle: Sendable {
     let descriptor: Int32
 

@@ -1,13 +1,11 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache index's table: names and entries in two dense arrays, found through a table of slots.
 
 extension DiskCacheIndex {
-    /// A map from entry names to entries, smaller than a `Dictionary` of them: the names (32 bytes) and entries
-    /// (16 bytes) sit in dense arrays, and the open-addressed table that finds them holds a 4-byte position per
-    /// slot, so the slots left empty to keep probes short cost 4 bytes each instead of 48.
+    /// A map from entry names to entries, smaller than a `Dictionary`: names and entries sit in dense arrays, and
+    /// the open-addressed table that finds them holds a 4-byte position per slot, so empty slots cost little.
     ///
-    /// Names are SHA-256 digests of keys a server may choose, so a slot is picked by multiply-shift hashing with
-    /// multipliers drawn at random for each table: which names share a slot cannot be known in advance.
+    /// Names are digests of keys a server may choose, so the multiply-shift hashing draws its multipliers at random
+    /// for each table: which names share a slot cannot be known in advance.
     struct Table: Sequence {
         private(set) var names: [Name] = []
         private var entries: [Entry] = []
@@ -58,7 +56,7 @@ extension DiskCacheIndex {
                 found = find(key)
             }
             if names.count == names.capacity {
-                // A growth of a half, not a doubling: the arrays are most of the table's memory.
+                // Grows by half, not double: the arrays are most of the table's memory.
                 let capacity = names.count + names.count / 2 + 16
                 names.reserveCapacity(capacity)
                 entries.reserveCapacity(capacity)

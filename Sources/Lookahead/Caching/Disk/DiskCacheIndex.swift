@@ -2,10 +2,9 @@
 
 /// The in-memory index of a disk cache: every entry's size and when it was last used.
 ///
-/// File access times are not trusted (Linux often mounts with `relatime` or `noatime`), so recency is a
-/// logical clock kept here; across launches it is rebuilt from modification times, which the cache sets itself
-/// on a hit at most once per ``DiskCacheFile/touchInterval`` (the index remembers when, so deciding costs no
-/// syscall). Not thread safe: ``DiskCache`` keeps it under its lock, and tests drive it directly.
+/// Access times are not trusted (`relatime`, `noatime`), so recency is a logical clock kept here, rebuilt across
+/// launches from modification times, which the cache sets on a hit at most once per
+/// ``DiskCacheFile/touchInterval``. Not thread safe: ``DiskCache`` keeps it under its lock.
 struct DiskCacheIndex {
     /// An entry as the index keeps it: 16 bytes, with its 32-byte name (``Table``).
     struct Entry: Equatable {
@@ -32,8 +31,7 @@ struct DiskCacheIndex {
         }
     }
 
-    /// An entry's file name (64 hex digits, ``DiskCacheFile/isEntryName(_:)``) as the 32 bytes they spell: no
-    /// string allocation per entry.
+    /// An entry's file name (64 hex digits) as the 32 bytes they spell: no string per entry.
     struct Name: Hashable {
         private var words: (UInt64, UInt64, UInt64, UInt64)
 
@@ -61,8 +59,7 @@ struct DiskCacheIndex {
             self.words = words
         }
 
-        /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``): the same as the name its 64 hex digits
-        /// spell, without making or parsing them.
+        /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``), without spelling or parsing its digits.
         init(digest: [UInt8]) {
             precondition(digest.count == 32, "a SHA-256 digest")
             self = digest.withUnsafeBytes { Self(bytes: $0, at: 0) }
@@ -93,7 +90,7 @@ struct DiskCacheIndex {
             }
         }
 
-        /// Calls `body` with the name as a C string on the stack: what opening the file needs, without a `String`.
+        /// Calls `body` with the name as a C string on the stack, to open the file.
         func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { buffer in
                 spell(into: buffer)
@@ -132,24 +129,18 @@ struct DiskCacheIndex {
     }
 
     private var table = Table()
-
-    /// An empty index.
-    init() {}
     /// The sum of the sizes of all entries, in bytes.
     private(set) var totalSize = 0
     private var clock: UInt64 = 0
 
+    init() {}
+
     var count: Int { table.count }
-
-    /// The bytes the table's storage takes.
     var footprint: Int { table.footprint }
-
     func contains(_ name: String) -> Bool { entry(name) != nil }
 
     /// The entry of a name, if indexed.
     func entry(_ name: String) -> Entry? { Name(name).flatMap { table[$0] } }
-
-    /// The entry of a name, if indexed.
     func entry(_ key: Name) -> Entry? { table[key] }
 
     /// Marks an entry as just used.
@@ -159,9 +150,8 @@ struct DiskCacheIndex {
         table[at: index].tick = clock
     }
 
-    /// Marks an entry as just used, `now` seconds since 1970, and returns its file size and whether its
-    /// modification time is older than `touchInterval` seconds (then it counts as set now: the caller sets it).
-    /// `nil` when the entry is not indexed.
+    /// Marks an entry as used at `now` and returns its file size and whether its modification time is older than
+    /// `touchInterval` (then the caller sets it, and it counts as set); `nil` when not indexed.
     mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
         guard let index = table.index(forKey: key) else { return nil }
         clock += 1
@@ -173,8 +163,7 @@ struct DiskCacheIndex {
         return (entry.size, touch)
     }
 
-    /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written. A name that
-    /// is not an entry file's is not indexed.
+    /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written.
     mutating func insert(_ name: String, size: Int, touchedAt: Double = 0) {
         guard let key = Name(name) else { return }
         clock += 1
@@ -183,7 +172,6 @@ struct DiskCacheIndex {
         totalSize += entry.size
     }
 
-    /// Removes an entry.
     @discardableResult
     mutating func remove(_ name: String) -> Entry? {
         Name(name).flatMap { remove($0) }
@@ -203,22 +191,20 @@ struct DiskCacheIndex {
         return keys.map(\.string)
     }
 
-    /// Removes every entry.
     mutating func removeAll() {
         table.removeAll()
         totalSize = 0
     }
 
-    /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`, and
-    /// returns their names, oldest first. Returns nothing while the total is within the limit.
+    /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`; returns
+    /// their names, oldest first.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
         guard let candidates = sweepCandidates(limit: limit, lowMark: lowMark) else { return [] }
         return evict(Self.plan(candidates)[...], lowMark: lowMark)
     }
 
     /// Every entry with its recency, and the bytes to free, when the total exceeds `limit`: a flat copy taken under
-    /// the cache's lock (no copy-on-write left shared with the index, whose next change would then copy it all
-    /// under the lock), to be sorted by ``plan(_:)`` outside it.
+    /// the cache's lock, to be sorted by ``plan(_:)`` outside it.
     func sweepCandidates(limit: Int, lowMark: Int) -> SweepCandidates? {
         guard totalSize > limit else { return nil }
         var entries: [(name: Name, tick: UInt64, size: Int)] = []
@@ -264,8 +250,7 @@ struct DiskCacheIndex {
         let found = scanned.compactMap { file in Name(file.name).map { (key: $0, file: file) } }
             .filter { table[$0.key] == nil }.sorted { $0.file.modified < $1.file.modified }
         guard !found.isEmpty else { return }
-        // Shift the existing entries up so the scanned ones come first in LRU order.
-        let shift = UInt64(found.count)
+        let shift = UInt64(found.count)  // the existing entries move up: the scanned ones are older
         for index in 0..<table.count { table[at: index].tick += shift }
         clock += shift
         table.reserveCapacity(table.count + found.count)
@@ -277,16 +262,14 @@ struct DiskCacheIndex {
     }
 
     /// The index of a scan alone, oldest modification first: built outside the cache's lock, then joined in by
-    /// ``reconcile(with:keeping:)``, which costs the entries already indexed, not those counted.
+    /// ``reconcile(with:keeping:)``.
     init(counting scanned: [(name: String, size: Int, modified: Double)]) {
         merge(scanned: scanned)
     }
 
     /// Makes the index match `counted` (``init(counting:)``): the entries this index holds stay, more recently used
-    /// than every counted one, with the size on disk, if the scan found them or `keeping` names them; the others
-    /// are forgotten.
+    /// than every counted one, if the scan found them or `keeping` names them; the others are forgotten.
     mutating func reconcile(with counted: consuming DiskCacheIndex, keeping: Set<String>) {
-        // Consumed, so changing it copies nothing: it holds every entry of the folder.
         let shift = counted.clock
         var merged = counted
         let kept = Set(keeping.compactMap(Name.init))
@@ -305,8 +288,7 @@ struct DiskCacheIndex {
         self = merged
     }
 
-    /// Every entry as a snapshot's record with its recency, in no order: a flat copy taken under the cache's lock,
-    /// sorted outside it (``DiskCacheIndexSnapshot/init(generation:totalSize:unsorted:)``).
+    /// Every entry as a snapshot's record with its recency, in no order, to be sorted outside the cache's lock.
     var unsortedSnapshotRecords: DiskCacheIndexSnapshot.Unsorted {
         var records: DiskCacheIndexSnapshot.Unsorted = []
         records.reserveCapacity(table.count)

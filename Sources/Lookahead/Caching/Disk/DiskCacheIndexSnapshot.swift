@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache index saved to a file, so an open loads it instead of counting the folder.
 
 import Foundation
 
@@ -18,10 +17,8 @@ import Foundation
 ///               when its modification time was last set (seconds since 1970), 4 bytes each
 /// ```
 ///
-/// All numbers are little endian. Every change to the folder advances the generation before it touches a file and
-/// again after (``DiskCache``), so a snapshot whose generation is the ledger's describes the folder exactly, even
-/// after a process was killed mid-change. Any other snapshot, or one that fails a check, is ignored: the folder is
-/// counted instead.
+/// All numbers are little endian. Every change to the folder advances the generation before and after it, so a snapshot
+/// whose generation is the ledger's describes the folder exactly; any other is ignored and the folder counted.
 struct DiskCacheIndexSnapshot: Equatable {
     struct Record: Equatable {
         var name: DiskCacheIndex.Name
@@ -42,7 +39,6 @@ struct DiskCacheIndexSnapshot: Equatable {
     /// Least recently used first.
     var records: [Record]
 
-    /// The snapshot's bytes.
     func encoded() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.headerSize + records.count * Self.recordSize)
         var offset = Self.headerSize
@@ -62,8 +58,7 @@ struct DiskCacheIndexSnapshot: Equatable {
         return bytes
     }
 
-    /// Parses a snapshot; `nil` unless every check passes: magic, checksum, checksum kind, length, and sizes that add
-    /// up to the total.
+    /// Parses a snapshot; `nil` unless every check passes (magic, checksum, length, total).
     init?(decoding bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.headerSize, Self.load(bytes, 0) == Self.magic,
             Self.load(bytes, 8) == DiskCacheChecksum.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])),
@@ -97,8 +92,7 @@ struct DiskCacheIndexSnapshot: Equatable {
         self.records = records
     }
 
-    /// A snapshot of records copied from an index (``DiskCacheIndex/unsortedSnapshotRecords``), put in their order
-    /// of use.
+    /// A snapshot of records copied from an index, put in their order of use.
     init(generation: UInt64, unsorted: Unsorted) {
         var unsorted = unsorted
         unsorted.sort { $0.tick < $1.tick }
@@ -124,8 +118,7 @@ struct DiskCacheIndexSnapshot: Equatable {
         return Self(decoding: UnsafeRawBufferPointer(buffer))
     }
 
-    /// Saves the snapshot in a folder: written under a temporary name and renamed over the last one, so a reader
-    /// sees a whole snapshot or the one before.
+    /// Saves the snapshot in a folder, atomically.
     func write(directory: String) throws(DiskCacheFile.IOError) {
         let bytes = encoded()
         let temporary = try bytes.withUnsafeBytes { buffer in

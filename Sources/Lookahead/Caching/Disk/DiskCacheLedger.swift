@@ -1,15 +1,13 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the disk cache folder's ledger: one lock and two numbers shared by every cache open on the folder.
 
 import Foundation
 
-/// What the caches open on one folder share, in this process or in others (an app and its extensions in an app
-/// group): a lock taken around every change to the folder, the bytes the entries take, and a generation that every
-/// change advances.
+/// What the caches open on one folder share, in any process: a lock taken around every change to the folder, the
+/// bytes the entries take, and a generation that every change advances.
 ///
-/// The lock is held for one change at a time and never while waiting for anything else: iOS ends a suspended app that
-/// holds a lock on a file in a shared container. The total is raised before a file grows and lowered after it shrinks
-/// or goes, so a process killed in between leaves it too high, never too low; the next open counts again.
+/// The lock is never held while waiting for anything else: iOS ends a suspended app that holds a lock on a file in
+/// a shared container. The total is raised before a file grows and lowered after it shrinks, so a process killed in
+/// between leaves it too high, never too low.
 final class DiskCacheLedger: Sendable {
     /// The numbers the ledger file holds.
     struct Values: Equatable {
@@ -47,8 +45,7 @@ final class DiskCacheLedger: Sendable {
 
     private let path: String
     private let directory: String
-    /// Read only, for ``peekGeneration()``: a descriptor open for writing would keep the file system from being
-    /// remounted read-only. Replaced when the file is made again.
+    /// Read only, for ``peekGeneration()``, so the file system can still be remounted read-only.
     private let reader: Locked<(descriptor: Int32, inode: UInt64)>
 
     /// Opens (creating if needed) the ledger of a folder that exists.
@@ -81,14 +78,12 @@ final class DiskCacheLedger: Sendable {
                 var held = Held.unlocked
                 return body(&held)
             }
-            // Closing the descriptor lets the lock go.
-            defer { close(descriptor) }
+            defer { close(descriptor) }  // lets the lock go
             guard Self.lock(descriptor) else {
                 var held = Held.unlocked
                 return body(&held)
             }
-            // The file locked must still be the one at the path: deleted, or renamed aside with its folder, another
-            // cache would lock another file.
+            // The file locked must still be the one at the path, or another cache would lock another file.
             var info = stat()
             var atPath = stat()
             let isCurrent =

@@ -26,10 +26,9 @@ public struct DiskCachePolicy: Sendable {
     ///   stored but revalidated before its next use; `no-cache` is revalidated before every use;
     /// - `immutable` is fresh for as long as it is stored;
     /// - a stale entry is revalidated with `If-None-Match` / `If-Modified-Since` when it has a validator (else
-    ///   downloaded again): `304 Not Modified` serves the stored data and refreshes its freshness without a body,
-    ///   `200` replaces it;
-    /// - when the revalidation cannot reach the server (connection failure, time-out, truncated body), the stale
-    ///   data is served rather than an error; a status code from the server (404, 500) fails the request.
+    ///   downloaded again): `304 Not Modified` serves the stored data and refreshes it, `200` replaces it;
+    /// - when the revalidation cannot reach the server, the stale data is served rather than an error; a status code
+    ///   from the server (404, 500) fails the request.
     /// - A request that may not load from the network serves stale data as it is.
     public static var httpSemantics: DiskCachePolicy { .httpSemantics(now: { Date() }) }
 

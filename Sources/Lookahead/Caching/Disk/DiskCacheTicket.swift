@@ -2,15 +2,13 @@
 
 import Foundation
 
-/// Ties loaded data to the disk cache until decoding settles its fate, once, however many decode stages (thumbnails
-/// of different sizes) share the download:
+/// Ties loaded data to the disk cache until decoding settles its fate, once, however many decodes share it:
 ///
-/// - Data from the **network** is stored only when a decode succeeds (or, for data-only requests, when
-///   ``ImageDecoders/validateStructure(_:decoders:)`` passes): an HTML error page or a body cut short is never
-///   kept, so the next load asks the server again.
+/// - Data from the **network** is stored only when a decode succeeds (or, for data-only requests,
+///   ``ImageDecoders/validateStructure(_:decoders:)`` passes): an HTML error page is never kept.
 /// - Data from the **disk cache** that fails to decode is removed, so it is not served again.
 ///
-/// The first verdict wins: data that decoded once is neither stored twice nor removed by a later failure.
+/// The first verdict wins.
 package final class DiskCacheTicket: Sendable {
     /// Where the data came from.
     package enum Origin: Sendable {
@@ -22,7 +20,7 @@ package final class DiskCacheTicket: Sendable {
     private let cache: any DataCaching
     private let key: String
     private let data: Data
-    /// An entry stored beside the data when it is accepted (the HTTP cache metadata, see ``HTTPCacheMetadata``).
+    /// An entry stored beside the data when it is accepted (``HTTPCacheMetadata``).
     private let sidecar: (key: String, data: Data)?
     private let isSettled = AtomicInt(0)
 

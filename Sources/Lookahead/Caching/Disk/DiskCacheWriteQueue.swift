@@ -3,12 +3,11 @@
 import Dispatch
 
 /// Runs a disk cache's background jobs one at a time: its writes, which yield to decoding, and every other job
-/// (removals, the index's load and snapshots, and the drains of writes) on ``jobs``.
+/// (removals, the index's load and snapshots, drains of writes) on ``jobs``.
 ///
-/// While a pipeline using the cache decodes (``holdWrites()``), a store's write waits: an image reaches the screen
-/// before its bytes reach the disk. It runs once no hold has been left for ``State/idleDelay``. A write still
-/// waiting ``State/delay`` after it was queued is done by a drain on ``jobs`` instead, so decoding that never stops
-/// delays writes by that much at most (the cache's `pendingWriteLimit` bounds what waits).
+/// While the pipeline decodes (``holdWrites()``) a write waits, so an image reaches the screen before its bytes reach
+/// the disk, until no hold has been left for ``State/idleDelay``. A write still waiting ``State/delay`` after it was
+/// queued is done by a drain on ``jobs``, so decoding that never stops delays writes by that much at most.
 final class DiskCacheWriteQueue: Sendable {
     private struct State {
         /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
@@ -16,13 +15,12 @@ final class DiskCacheWriteQueue: Sendable {
         /// Runs after a batch of writes; `nil` until ``start(afterWrites:)``, and until then only drains write.
         var afterWrites: (@Sendable () -> Void)?
         var isDrainScheduled = false
-        /// Holds running (``holdWrites()``); when the last of them ended; whether a pass of the write queue is due
-        /// for the writes that wait.
+        /// Holds running (``holdWrites()``), when the last ended, and whether a pass for the waiting writes is due.
         var holds = 0
         var lastHoldEnded: DispatchTime?
         var isIdlePassScheduled = false
-        /// How long no hold must last before the waiting writes run: longer than the gaps between the decodes of
-        /// images arriving together, so the writes wait for the batch rather than take a core in its gaps.
+        /// How long no hold must last before the waiting writes run: longer than the gaps between the decodes of a
+        /// batch of images, so the writes do not take a core in its gaps.
         var idleDelay = DispatchTimeInterval.milliseconds(50)
         /// The longest a write waits for the write queue before a drain does it.
         var delay = DispatchTimeInterval.milliseconds(500)
@@ -33,7 +31,7 @@ final class DiskCacheWriteQueue: Sendable {
         }
 
         /// Claims the pass that runs the waiting writes when the quiet time after the last hold is over, if one is
-        /// due: no hold runs, the last ended at most ``idleDelay`` ago, writes wait, and no pass is scheduled.
+        /// due and none is scheduled.
         mutating func claimIdlePass(at now: DispatchTime) -> DispatchTime? {
             guard holds == 0, let ended = lastHoldEnded, !pending.isEmpty, !isIdlePassScheduled,
                 now <= ended + idleDelay
@@ -46,8 +44,7 @@ final class DiskCacheWriteQueue: Sendable {
     private let state = Locked(State())
     /// Every job but the writes.
     let jobs = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
-    /// The writes. Its QoS yields too, but not enough on Linux: libdispatch gives a queue's threads only a nice
-    /// value for it (utility 2, background 10), and even at 10 a write between two decodes takes a core.
+    /// The writes. Its QoS alone does not yield enough on Linux, where it only sets a nice value.
     private let writes = DispatchQueue(label: "Lookahead.DiskCache.writes", qos: writeQoS)
     #if canImport(Darwin)
     private static let writeQoS = DispatchQoS.utility
@@ -62,20 +59,18 @@ final class DiskCacheWriteQueue: Sendable {
         jobLock.withLock { _ in body() }
     }
 
-    /// Lets the write queue write, once the cache has loaded its index (a count of the folder before would find a
-    /// file written here whose removal is queued behind it, and keep it). `afterWrites` runs after each batch.
+    /// Lets the write queue write once the cache has loaded its index (a count before could keep a file whose
+    /// removal is queued). `afterWrites` runs after each batch.
     func start(afterWrites: @escaping @Sendable () -> Void) {
         state.withLock { $0.afterWrites = afterWrites }
     }
 
-    /// Queues a store's write on the write queue, and a drain ``State/delay`` later on ``jobs`` when none is due:
-    /// whatever still waits then is written at once.
+    /// Queues a store's write on the write queue, and a drain ``State/delay`` later on ``jobs`` when none is due.
     func enqueue(_ write: @escaping @Sendable () -> Void) {
         let (schedulesDrain, delay, idlePass) = state.withLock { state -> (Bool, DispatchTimeInterval, DispatchTime?) in
             state.pending.append(write)
             let schedulesDrain = !state.isDrainScheduled
             state.isDrainScheduled = true
-            // Stored just after a hold ended: the write runs when the quiet time does.
             return (schedulesDrain, state.delay, state.claimIdlePass(at: .now()))
         }
         writes.async {
@@ -95,7 +90,6 @@ final class DiskCacheWriteQueue: Sendable {
 
     /// Runs the oldest waiting writes, at most `count`; the caller holds the job lock.
     func runPending(upTo count: Int) {
-        // Taken in one go: a drain of many does not shift the queue once per write.
         let (writes, afterWrites) = state.withLock { state in
             let writes = Array(state.pending.prefix(count))
             state.pending.removeFirst(writes.count)
@@ -107,14 +101,13 @@ final class DiskCacheWriteQueue: Sendable {
 
     // MARK: - Yielding to decoding
 
-    /// Holds the writes back: a pipeline calls it as each decode starts. Every call is ended by one
-    /// ``releaseWrites()``.
+    /// Holds the writes back as each decode starts; every call is ended by one ``releaseWrites()``.
     func holdWrites() {
         state.withLock { $0.holds += 1 }
     }
 
-    /// Ends one ``holdWrites()``. Once the last has ended and no new one has begun for ``State/idleDelay``, the
-    /// waiting writes run on the write queue, one at a time, until a new hold begins.
+    /// Ends one ``holdWrites()``. Once none has run for ``State/idleDelay``, the waiting writes run one at a time
+    /// until a new hold begins.
     func releaseWrites() {
         let idlePass = state.withLock { state -> DispatchTime? in
             precondition(state.holds > 0, "releaseWrites() without holdWrites()")
@@ -127,8 +120,7 @@ final class DiskCacheWriteQueue: Sendable {
         if let idlePass { scheduleIdlePass(at: idlePass) }
     }
 
-    /// Runs the waiting writes at `deadline` if no hold has begun by then; else again once the quiet time after
-    /// the last hold has passed. A hold still running leaves them to its release (or the drain).
+    /// Runs the waiting writes at `deadline` if no hold has begun by then, else once the next quiet time is over.
     private func scheduleIdlePass(at deadline: DispatchTime) {
         let run: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
@@ -164,7 +156,7 @@ final class DiskCacheWriteQueue: Sendable {
                 return .stop
             }
             if state.mayRun(at: now) { return .write }
-            // A hold began and ended since this pass was scheduled: the quiet time starts again.
+            // A hold began and ended since: the quiet time starts again.
             return .wait(until: (state.lastHoldEnded ?? now) + state.idleDelay)
         }
     }
@@ -193,8 +185,7 @@ final class DiskCacheWriteQueue: Sendable {
         return try body()
     }
 
-    /// Runs `body` while both queues run nothing: writes and removals issued meanwhile wait. A job already running
-    /// ends first, since a drain would also write what `body` stores.
+    /// Runs `body` while both queues run nothing (a job already running ends first).
     func holdingQueues<Result>(_ body: () -> Result) -> Result {
         jobs.suspend()
         writes.suspend()
