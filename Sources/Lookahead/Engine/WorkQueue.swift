@@ -74,12 +74,12 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// Takes the next stage if a slot is free for it, and counts it as running.
     mutating func next() -> (node: Node, isBackground: Bool)? {
         guard runningCount < limit else { return nil }
-        for level in levels.indices.reversed() where !levels[level].isEmpty {
-            let isBackground = Self.isBackground(ImageRequest.Priority(rawValue: level)!)
+        for priority in ImageRequest.Priority.allCases.reversed() where !levels[priority.rawValue].isEmpty {
+            let isBackground = Self.isBackground(priority)
             if isBackground, runningBackgroundCount >= backgroundLimit { return nil }
             runningCount += 1
             if isBackground { runningBackgroundCount += 1 }
-            return (levels[level].removeFirst(), isBackground)
+            return (levels[priority.rawValue].removeFirst(), isBackground)
         }
         return nil
     }
