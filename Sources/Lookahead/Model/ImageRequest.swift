@@ -129,14 +129,14 @@ extension ImageRequest {
         let fields: Fields
         let imageKey: ImageCacheKey
 
-        init(_ fields: Fields) {
-            self.fields = fields
+        init(_ fields: consuming Fields) {
             imageKey = ImageCacheKey(
                 imageID: fields.imageID ?? fields.url?.absoluteString ?? "",
                 thumbnail: fields.thumbnail,
                 processors: fields.processors.map(\.identifier),
                 isAnimated: fields.isAnimated
             )
+            self.fields = fields
         }
     }
 }
