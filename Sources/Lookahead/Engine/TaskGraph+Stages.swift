@@ -15,21 +15,22 @@ extension TaskGraph {
         seed: Seed? = nil
     ) -> (stage: StageID, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
-        if let existing = stageToJoin(key) {
-            join(existing, subscriber, priority: priority)
+        if isCoalescingEnabled, let existing = existingStage(for: key) ?? downloadJoinableByReload(key) {
+            stages[existing]?.subscribers[subscriber] = priority
+            updatePriority(of: existing)
             return (existing, true)
         }
-        let id = insert(
-            Stage(
-                key: key,
-                request: request,
-                subscribers: Subscribers(subscriber, priority: priority),
-                priority: priority,
-                state: .queued(.data, .load(request))  // set by attachDependency below
-            )
+        let id = newStageID()
+        let (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
+        stages[id] = Stage(
+            key: key,
+            request: request,
+            subscribers: Subscribers(subscriber, priority: priority),
+            priority: priority,
+            state: state
         )
         if isCoalescingEnabled { register(key, id) }
-        return (id, attachDependency(of: id, kind: kind, request: request, priority: priority, seed: seed))
+        return (id, joined)
     }
 
     /// A stage whose first work is to look its final image up in the disk cache (on the data queue: it reads a
@@ -55,93 +56,34 @@ extension TaskGraph {
         return id
     }
 
-    /// Creates (or joins) what a new stage waits on and sets its state; returns whether it joined work in flight.
-    mutating func attachDependency(
+    /// What a new stage does first: a data stage queues its load; a decode stage waits on the data stage; a process
+    /// stage runs its last processor on a seed that has all the others, or waits on the stage without it. Creates
+    /// (or joins) the stage waited on, with `id` as its subscriber; `joined` when that work was in flight.
+    mutating func firstState(
         of id: StageID,
         kind: StageKind,
         request: ImageRequest,
         priority: ImageRequest.Priority,
         seed: Seed?
-    ) -> Bool {
+    ) -> (state: StageState, joined: Bool) {
         switch kind {
         case .data:
-            stages[id]?.state = .queued(.data, .load(request))
             dataQueue.enqueue(id, priority: priority)
-            return false
+            return (.queued(.data, .load(request)), false)
         case .decode:
-            let dataKey = Self.key(for: request, kind: .data)
-            if let existing = stageToJoin(dataKey) {
-                join(existing, .stage(id), priority: priority)
-                stages[id]?.state = .waiting(on: existing)
-                return true
-            }
-            // Nobody else wants the data: the stage loads it itself.
-            update(id) {
-                $0.state = .queued(.data, .load(request))
-                $0.ownDataKey = dataKey
-            }
-            if isCoalescingEnabled { register(dataKey, id) }
-            dataQueue.enqueue(id, priority: priority)
-            return false
+            let data = attach(.stage(id), priority: priority, request: request, kind: .data)
+            return (.waiting(on: data.stage), data.joined)
         case .process:
             if let seed, seed.processorCount == request.processors.count - 1 {
-                // The image before the last processor is at hand: only the last processor runs.
-                enqueue(id, work: .process(seed.output, request))
-                return false
+                decodeQueue.enqueue(id, priority: priority)
+                return (.queued(.decode, .process(seed.output, request)), false)
             }
             var shorter = request
             shorter.processors.removeLast()
-            let dependency = attach(
-                .stage(id),
-                priority: priority,
-                request: shorter,
-                kind: shorter.processors.isEmpty ? .decode : .process,
-                seed: seed
-            )
-            stages[id]?.state = .waiting(on: dependency.stage)
-            return dependency.joined
+            let kind: StageKind = shorter.processors.isEmpty ? .decode : .process
+            let dependency = attach(.stage(id), priority: priority, request: shorter, kind: kind, seed: seed)
+            return (.waiting(on: dependency.stage), dependency.joined)
         }
-    }
-
-    /// The stage in flight that a new subscriber of `key` shares, if any. A decode stage found under a data key (it
-    /// loads its own data) first hands its load to a data stage of its own, which is returned.
-    private mutating func stageToJoin(_ key: Key) -> StageID? {
-        guard isCoalescingEnabled, let existing = existingStage(for: key) ?? downloadJoinableByReload(key) else {
-            return nil
-        }
-        guard key.kind == .data, let kind = stages[existing]?.key.kind, kind != .data else { return existing }
-        return giveDataStage(to: existing)
-    }
-
-    private mutating func join(_ existing: StageID, _ subscriber: Subscriber, priority: ImageRequest.Priority) {
-        stages[existing]?.subscribers[subscriber] = priority
-        updatePriority(of: existing)
-    }
-
-    /// A decode stage that loads its own data hands the load, queued or running, to a new data stage, and waits on
-    /// it: another subscriber may now share the data. Returns the data stage.
-    private mutating func giveDataStage(to id: StageID) -> StageID {
-        guard let decode = stages[id], let key = decode.ownDataKey else {
-            preconditionFailure("Internal inconsistency: \(id) does not load its own data")
-        }
-        let data = insert(
-            Stage(
-                key: key,
-                request: decode.request,
-                subscribers: Subscribers(.stage(id), priority: decode.priority),
-                priority: decode.priority,
-                state: decode.state
-            )
-        )
-        stages[id]?.ownDataKey = nil
-        stages[id]?.state = .waiting(on: data)
-        switch decode.state {
-        case .queued(let kind, _): withQueue(kind) { $0.replace(id, with: data, priority: decode.priority) }
-        case .running(let operation): operations[operation]?.stage = data
-        case .waiting: preconditionFailure("Internal inconsistency: \(id) loads and waits")
-        }
-        register(key, data)
-        return data
     }
 
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
@@ -191,7 +133,7 @@ extension TaskGraph {
     mutating func cancelOperation(_ operation: OperationID, of stage: Stage) {
         guard let index = operations.index(forKey: operation) else { return }
         operations.values[index].stage = nil
-        if recordsEvents, stage.key.kind == .data || stage.ownDataKey != nil, let url = stage.request.url {
+        if recordsEvents, stage.key.kind == .data, let url = stage.request.url {
             actions.events.append(.dataLoadCancelled(url))
         }
         if let token = operations.values[index].token {

@@ -230,8 +230,6 @@ extension TaskGraph {
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
         var storesProcessedImage = false
-        /// A decode stage loading its own data: the data stage's key, under which it is found too.
-        var ownDataKey: Key?
     }
 
     /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
@@ -277,7 +275,7 @@ extension TaskGraph {
     }
     /// The priority of the data stage for a URL.
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
-        stages.values.first { ($0.key.kind == .data ? $0.key : $0.ownDataKey)?.image.imageID == url }?.priority
+        stages.values.first { $0.key.kind == .data && $0.key.image.imageID == url }?.priority
     }
     /// The bytes a running operation has reported; 0 for an unknown one.
     package func progress(ofOperation operation: OperationID) -> Int64 {
@@ -317,9 +315,13 @@ extension TaskGraph {
 
     // MARK: Helpers
 
-    mutating func insert(_ stage: Stage) -> StageID {
+    mutating func newStageID() -> StageID {
         nextID += 1
-        let id = StageID(rawValue: nextID)
+        return StageID(rawValue: nextID)
+    }
+
+    mutating func insert(_ stage: Stage) -> StageID {
+        let id = newStageID()
         stages[id] = stage
         return id
     }
@@ -349,11 +351,10 @@ extension TaskGraph {
     mutating func removeStage(_ id: StageID) -> Stage? {
         guard let stage = stages.removeValue(forKey: id) else { return nil }
         unregister(stage.key, of: id)
-        if let key = stage.ownDataKey { unregister(key, of: id) }
         return stage
     }
 
-    /// The stage found under `key`: a stage's own key, or the data key of a decode stage loading its own data.
+    /// The stage in flight found under `key`.
     func existingStage(for key: Key) -> StageID? {
         guard let id = stagesByKey[key], stages[id] != nil else { return nil }
         return id

@@ -19,10 +19,6 @@ import Foundation
 /// ``Actions`` the runner performs once the lock is released. Nothing here does I/O or blocks. A stage runs at the
 /// highest priority of its subscribers and is cancelled when the last one leaves.
 ///
-/// A decode stage whose data nobody else wants loads it itself: a plain request is one stage, not two. It is
-/// found under the data key too while it loads, and when another subscriber wants that data it hands the load
-/// (queued or running) to a data stage of its own and waits on it, as if it had been two stages all along.
-///
 /// A started download waits in ``pendingLoads`` until the runner's launcher takes it, so a request started and
 /// cancelled before then (a fling's worth of prefetches) costs no Swift task and no cancellation token.
 package struct TaskGraph: Sendable {
@@ -194,31 +190,31 @@ package struct TaskGraph: Sendable {
     /// (from its seed, a shorter stage or the data) and waits on it.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
         if let id = release(operation)?.stage, let stage = stages[id] {
-            stages[id]?.looksUpProcessedImage = false
-            stages[id]?.seed = nil
-            _ = attachDependency(
+            let (state, _) = firstState(
                 of: id,
                 kind: stage.key.kind,
                 request: stage.request,
                 priority: stage.priority,
                 seed: stage.seed
             )
+            update(id) {
+                $0.looksUpProcessedImage = false
+                $0.seed = nil
+                $0.state = state
+            }
         }
         startQueuedWork()
         return takeActions()
     }
 
-    /// A decode found that data read from the disk cache is not an image (the entry is removed): the stage loads
-    /// the data again, skipping the disk cache, and decodes what arrives.
+    /// A decode found that data read from the disk cache is not an image (the entry is removed): the stage waits on
+    /// a load that skips the disk cache, and decodes what arrives.
     package mutating func operationFoundInvalidDiskData(_ operation: OperationID) -> Actions {
         if let id = release(operation)?.stage, let stage = stages[id] {
             var fresh = stage.request
             fresh.options.insert(.disableDiskCacheReads)
-            let dataKey = Self.key(for: fresh, kind: .data)
-            stages[id]?.ownDataKey = dataKey
-            stages[id]?.state = .queued(.data, .load(fresh))
-            if isCoalescingEnabled, existingStage(for: dataKey) == nil { register(dataKey, id) }
-            dataQueue.enqueue(id, priority: stage.priority)
+            let data = attach(.stage(id), priority: stage.priority, request: fresh, kind: .data)
+            stages[id]?.state = .waiting(on: data.stage)
         }
         startQueuedWork()
         return takeActions()
@@ -229,15 +225,8 @@ package struct TaskGraph: Sendable {
         _ operation: OperationID,
         with result: Result<StageResult, ImagePipelineError>
     ) -> Actions {
-        if let id = release(operation)?.stage {
-            if case .success(.data(let data)) = result, let stage = stages[id], let dataKey = stage.ownDataKey {
-                // A decode stage loaded its own data: it decodes it now, and nobody joins the load any more.
-                unregister(dataKey, of: id)
-                stages[id]?.ownDataKey = nil
-                enqueue(id, work: .decode(data, stage.request))
-            } else if let stage = removeStage(id) {
-                finish(stage, with: result)
-            }
+        if let id = release(operation)?.stage, let stage = removeStage(id) {
+            finish(stage, with: result)
         }
         startQueuedWork()
         return takeActions()

@@ -132,7 +132,7 @@ import Testing
         slot.configure(with: request(1))  // the same request again, now loading
         slot.startLoading()  // already started: nothing more
         await loader.waitForStarts(1)
-        #expect(pipeline.inspectGraph { $0.stageCount } == 1, "one request, one stage")
+        #expect(pipeline.inspectGraph { $0.stageCount } == 2, "one request: one data stage, one decode stage")
         loader.release()
         await changes.wait { $0.last == "loaded 1.jpg network" }
         #expect(loader.record.value.started.count == 1)

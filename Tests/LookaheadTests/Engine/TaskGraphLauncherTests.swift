@@ -88,8 +88,8 @@ import Testing
         var machine = machine()
         let receiver = Receiver(1, url: "https://example.com/1.jpg")
         _ = machine.submit(receiver)
-        // One task, its one stage (it loads its own data) and the download: nothing counted twice.
-        #expect(machine.liveCount == 3)
+        // One task, its decode and data stages and the download: nothing counted twice.
+        #expect(machine.liveCount == 4)
         _ = machine.cancel(task: 1)
         #expect(machine.liveCount == 0, "a download cancelled before launch stops at once")
         let pending = machine.takePendingLoads()

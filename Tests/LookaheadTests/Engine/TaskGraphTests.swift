@@ -62,25 +62,25 @@ import Testing
         #expect(graph.liveCount == 0)
     }
 
-    @Test func aPlainRequestIsOneStageThatLoadsThenDecodes() {
+    @Test func aPlainRequestIsADataStageThenADecodeStage() {
         var graph = LaunchingTaskGraph(dataLoadLimit: 6, decodeLimit: 2)
         let load = starts(graph.submit(task: 1, request: request(1)))
-        #expect(load.count == 1 && graph.stageCount == 1)
+        #expect(load.count == 1 && graph.stageCount == 2)
         let decode = starts(graph.operationFinished(load[0].operation, with: .success(data)))
-        #expect(decode.count == 1 && graph.stageCount == 1)
+        #expect(decode.count == 1 && graph.stageCount == 1, "the data stage is done")
         if case .decode = decode.first?.work {} else { Issue.record("expected a decode") }
         // Its load has finished: data wanted now is loaded again (from the caches), not waited for.
         #expect(starts(graph.submit(task: 2, request: request(1), dataOnly: true)).count == 1)
         #expect(finished(graph.operationFinished(decode[0].operation, with: .success(image))) == [1])
     }
 
-    @Test func dataWantedByAnotherTakesOverAQueuedLoadInItsPlace() {
+    @Test func dataWantedByAnotherJoinsAQueuedLoadInItsPlace() {
         var graph = LaunchingTaskGraph(dataLoadLimit: 1, decodeLimit: 2)
         let first = starts(graph.submit(task: 1, request: request(1)))[0]
         _ = graph.submit(task: 2, request: request(2))
         _ = graph.submit(task: 3, request: request(3))
         #expect(starts(graph.submit(task: 4, request: request(2), dataOnly: true)).isEmpty)
-        #expect(graph.stageCount == 4, "the second request's stage now waits on a data stage of its own")
+        #expect(graph.stageCount == 6, "three decode stages and three data stages; the data-only task joins one")
         #expect(graph.queuedDataURLs.map { $0.suffix(5) } == ["2.jpg", "3.jpg"], "the load kept its place")
         let next = starts(graph.operationFinished(first.operation, with: .success(data)))
         let load = next.filter { if case .load = $0.work { true } else { false } }
@@ -145,7 +145,7 @@ import Testing
         _ = graph.submit(task: 1, request: request(1))
         _ = graph.submit(task: 2, request: request(1))
         #expect(cancels(graph.cancel(task: 1)).isEmpty)
-        #expect(graph.stageCount == 1, "a plain request's one stage loads its own data")
+        #expect(graph.stageCount == 2, "the decode stage and its data stage stay")
     }
 
     @Test func cancellingTheLastSubscriberCancelsTheRunningLoad() {
@@ -285,7 +285,7 @@ import Testing
         let load = starts(graph.submit(task: 1, request: request(1)))[0]
         let decode = starts(graph.operationFinished(load.operation, with: .success(data)))[0]
         let reload = starts(graph.operationFoundInvalidDiskData(decode.operation))
-        #expect(reload.count == 1 && graph.stageCount == 1)
+        #expect(reload.count == 1 && graph.stageCount == 2, "the decode stage waits on a new data stage")
         guard case .load(let fresh) = reload.first?.work else {
             Issue.record("expected a load")
             return

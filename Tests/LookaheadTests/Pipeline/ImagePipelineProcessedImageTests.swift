@@ -125,7 +125,10 @@ import Testing
         let first = pipeline.imageTask(with: request)
         let second = pipeline.imageTask(with: request)
         await gated.waitForStarts(1)
-        #expect(pipeline.inspectGraph { $0.stageCount } == 1, "one stage that looked up, then loads and decodes")
+        #expect(
+            pipeline.inspectGraph { $0.stageCount } == 2,
+            "one stage that looked up, then waits on one data stage"
+        )
         #expect(gated.release())
         let (a, b) = try await (first.response, second.response)
         #expect(a.image == b.image)
