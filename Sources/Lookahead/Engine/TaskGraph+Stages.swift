@@ -15,7 +15,7 @@ extension TaskGraph {
         seed: Seed? = nil
     ) -> (stage: StageID, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
-        if isCoalescingEnabled, let existing = existingStage(for: key) ?? downloadJoinableByReload(key) {
+        if let existing = stageToJoin(key) {
             stages[existing]?.subscribers[subscriber] = priority
             updatePriority(of: existing)
             return (existing, true)
@@ -29,7 +29,7 @@ extension TaskGraph {
             priority: priority,
             state: state
         )
-        if isCoalescingEnabled { register(key, id) }
+        if isCoalescingEnabled { stagesByKey[key] = id }
         return (id, joined)
     }
 
@@ -51,7 +51,7 @@ extension TaskGraph {
         stage.looksUpProcessedImage = true
         stage.seed = seed
         let id = insert(stage)
-        if isCoalescingEnabled { register(stage.key, id) }
+        if isCoalescingEnabled { stagesByKey[stage.key] = id }
         dataQueue.enqueue(id, priority: request.priority)
         return id
     }
@@ -86,6 +86,13 @@ extension TaskGraph {
         }
     }
 
+    /// The stage in flight that a new subscriber of `key` shares, if any.
+    private mutating func stageToJoin(_ key: Key) -> StageID? {
+        guard isCoalescingEnabled else { return nil }
+        if let existing = stagesByKey[key] { return existing }
+        return downloadJoinableByReload(key)
+    }
+
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
     /// URL that differs only in reading the disk cache, unless it answers from the disk. Still queued, it is made to
     /// skip the disk cache; looking it up, to download whatever it finds. One download serves both.
@@ -93,7 +100,7 @@ extension TaskGraph {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
         var readingPolicy = key.policy
         readingPolicy.readsDiskCache = true
-        guard let existing = existingStage(for: key.with(policy: readingPolicy)), let state = stages[existing]?.state
+        guard let existing = stagesByKey[key.with(policy: readingPolicy)], let state = stages[existing]?.state
         else { return nil }
         switch state {
         case .running(let operation):
@@ -111,13 +118,11 @@ extension TaskGraph {
     }
 
     mutating func detach(_ subscriber: Subscriber, from id: StageID) {
-        let isLeft = update(id) { stage in
-            stage.subscribers[subscriber] = nil
-            return stage.subscribers.isEmpty
-        }
-        guard let isLeft else { return }
-        guard isLeft else { return updatePriority(of: id) }
-        guard let stage = removeStage(id) else { return }
+        guard let index = stages.index(forKey: id) else { return }
+        stages.values[index].subscribers[subscriber] = nil
+        guard stages.values[index].subscribers.isEmpty else { return updatePriority(of: id) }
+        let stage = stages.remove(at: index).value
+        unregister(stage.key, of: id)
         switch stage.state {
         case .waiting(let dependency):
             detach(.stage(id), from: dependency)
@@ -217,7 +222,7 @@ extension TaskGraph {
             let isLoad = if case .load = work { true } else { false }
             let token = isLoad ? nil : OperationToken()
             let operation = insert(Operation(queue: kind, stage: id, token: token, isBackground: isBackground))
-            update(id) { $0.state = .running(operation) }
+            stages.values[index].state = .running(operation)
             if let token {
                 actions.starts.append(
                     Actions.Start(operation: operation, token: token, work: work, priority: priority)

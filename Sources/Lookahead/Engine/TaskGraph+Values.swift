@@ -354,16 +354,6 @@ extension TaskGraph {
         return stage
     }
 
-    /// The stage in flight found under `key`.
-    func existingStage(for key: Key) -> StageID? {
-        guard let id = stagesByKey[key], stages[id] != nil else { return nil }
-        return id
-    }
-
-    mutating func register(_ key: Key, _ id: StageID) {
-        stagesByKey[key] = id
-    }
-
     /// Removes `key` from the stages found by key if it finds stage `id`.
     mutating func unregister(_ key: Key, of id: StageID) {
         if let index = stagesByKey.index(forKey: key), stagesByKey.values[index] == id {

@@ -23,7 +23,7 @@ import Foundation
 /// cancelled before then (a fling's worth of prefetches) costs no Swift task and no cancellation token.
 package struct TaskGraph: Sendable {
     var stages: [StageID: Stage] = [:]
-    /// Stages found by key, for coalescing.
+    /// Stages found by key, for coalescing: every entry is a stage in `stages`.
     var stagesByKey: [Key: StageID] = [:]
     var tasks: [TaskID: TaskRecord] = [:]
     var operations: [OperationID: Operation] = [:]
@@ -80,7 +80,7 @@ package struct TaskGraph: Sendable {
         let stage: StageID
         let joined: Bool
         if !dataOnly, let processedImage, processedImage.reads,
-            !isCoalescingEnabled || existingStage(for: Self.key(for: request, kind: kind)) == nil
+            !isCoalescingEnabled || stagesByKey[Self.key(for: request, kind: kind)] == nil
         {
             stage = lookUpProcessedImage(for: .task(task), request: request, kind: kind, seed: seed)
             joined = false
