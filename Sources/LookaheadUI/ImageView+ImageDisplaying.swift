@@ -7,7 +7,7 @@ import ObjectiveC
 public import UIKit
 
 /// The key of the view's binding among its associated objects: the address of one byte, allocated once.
-@MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+@MainActor private let bindingKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 extension UIImageView: Lookahead.ImageDisplaying {
     /// Sets the image; `.fadeIn` cross-dissolves from what the view showed.
@@ -27,8 +27,8 @@ extension UIImageView: Lookahead.ImageDisplaying {
 
     /// The view's binding, kept as an associated object (released with the view, which cancels its load).
     public var lookaheadBinding: ImageViewBinding? {
-        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
-        set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
+        get { objc_getAssociatedObject(self, bindingKey) as? ImageViewBinding }
+        set { objc_setAssociatedObject(self, bindingKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }
 
@@ -39,7 +39,7 @@ import ObjectiveC
 import QuartzCore
 
 /// The key of the view's binding among its associated objects: the address of one byte, allocated once.
-@MainActor private let loaderKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+@MainActor private let bindingKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 extension NSImageView: Lookahead.ImageDisplaying {
     /// Sets the image; `.fadeIn` cross-dissolves from what the view showed (a fade transition on its layer).
@@ -56,8 +56,8 @@ extension NSImageView: Lookahead.ImageDisplaying {
 
     /// The view's binding, kept as an associated object (released with the view, which cancels its load).
     public var lookaheadBinding: ImageViewBinding? {
-        get { objc_getAssociatedObject(self, loaderKey) as? ImageViewBinding }
-        set { objc_setAssociatedObject(self, loaderKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
+        get { objc_getAssociatedObject(self, bindingKey) as? ImageViewBinding }
+        set { objc_setAssociatedObject(self, bindingKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }
 #endif
