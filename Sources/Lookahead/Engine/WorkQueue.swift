@@ -55,12 +55,6 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
         }
     }
 
-    /// Puts `other` in `node`'s place in the queue.
-    mutating func replace(_ node: Node, with other: Node, priority: ImageRequest.Priority) {
-        guard let index = levels[priority.rawValue].firstIndex(of: node) else { return }
-        levels[priority.rawValue][index] = other
-    }
-
     mutating func move(_ node: Node, from old: ImageRequest.Priority, to new: ImageRequest.Priority) {
         guard let index = levels[old.rawValue].firstIndex(of: node) else { return }
         levels[old.rawValue].remove(at: index)
