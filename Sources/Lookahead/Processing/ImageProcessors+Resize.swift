@@ -104,8 +104,11 @@ extension Bitmap {
         let width = max(1, min(width, self.width))
         let height = max(1, min(height, self.height))
         guard width != self.width || height != self.height else { return self }
-        let left = (self.width - width) / 2
-        let top = (self.height - height) / 2
+        return region(left: (self.width - width) / 2, top: (self.height - height) / 2, width: width, height: height)
+    }
+
+    /// A copy of the `width` × `height` pixels from (`left`, `top`), its rows exactly `width * 4` bytes apart.
+    func region(left: Int, top: Int, width: Int, height: Int) -> Bitmap {
         var output = [UInt8]()
         output.reserveCapacity(width * height * 4)
         for row in top..<(top + height) {
