@@ -43,15 +43,11 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            _ = Self.initialized
-            let inspection = HEIFCodedSizes.inspect(data)
-            guard inspection.referencesAreBounded else {
-                throw Self.failure("its item references loop or chain too deep to be followed")
-            }
-            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
-                try Self.decode(base, count, context, codedSizes: inspection.sizes)
-            }
-            return PlatformImage.make(from: bitmap)
+            PlatformImage.make(
+                from: try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
+                    try Self.decode(primary, context, codedSizes: codedSizes)
+                }
+            )
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
@@ -59,21 +55,36 @@ extension ImageDecoders {
             heif_init(nil).code == heif_error_Ok
         }()
 
+        /// Reads the file with libheif, once its boxes show that is safe, and hands `body` its primary image and the
+        /// sizes its coded pictures declare.
+        fileprivate static func withPrimaryImage<T>(
+            of data: Data,
+            _ body: (OpaquePointer, [HEIFCodedSizes.Size]?) throws(ImageDecodingError) -> T
+        ) throws(ImageDecodingError) -> T {
+            _ = initialized
+            let inspection = HEIFCodedSizes.inspect(data)
+            guard inspection.referencesAreBounded else {
+                throw failure("its item references loop or chain too deep to be followed")
+            }
+            return try ImageDecoders.withBytes(of: data, codec: "HEIF") { base, count throws(ImageDecodingError) in
+                guard let heif = heif_context_alloc() else { throw failure("out of memory") }
+                defer { heif_context_free(heif) }
+                // Grid tiles are decoded on this thread: the pipeline's decode queue already runs one decode per core.
+                heif_context_set_max_decoding_threads(heif, 0)
+                try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
+                var primary: OpaquePointer?
+                try check(heif_context_get_primary_image_handle(heif, &primary))
+                guard let primary else { throw failure("no primary image") }
+                defer { heif_image_handle_release(primary) }
+                return try body(primary, inspection.sizes)
+            }
+        }
+
         private static func decode(
-            _ base: UnsafeRawPointer,
-            _ count: Int,
+            _ primary: OpaquePointer,
             _ context: ImageDecodingContext,
             codedSizes: [HEIFCodedSizes.Size]?
         ) throws(ImageDecodingError) -> Bitmap {
-            guard let heif = heif_context_alloc() else { throw failure("out of memory") }
-            defer { heif_context_free(heif) }
-            // Tiles of a grid are decoded on this thread: the pipeline's decode queue already runs one decode per core.
-            heif_context_set_max_decoding_threads(heif, 0)
-            try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
-            var primary: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(heif, &primary))
-            guard let primary else { throw failure("no primary image") }
-            defer { heif_image_handle_release(primary) }
             // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
@@ -215,13 +226,9 @@ extension ImageDecoders {
                 let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                 Int(stride) >= width * 4
             else { throw failure("decoded image has no RGBA plane") }
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            pixels.withUnsafeMutableBufferPointer { destination in
+            let pixels = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { buffer in
                 for row in 0..<height {
-                    (destination.baseAddress! + row * width * 4).update(
-                        from: plane + row * Int(stride),
-                        count: width * 4
-                    )
+                    (buffer.baseAddress! + row * width * 4).update(from: plane + row * Int(stride), count: width * 4)
                 }
             }
             return Bitmap(width: width, height: height, pixels: pixels)
@@ -241,19 +248,8 @@ extension ImageDecoders {
 extension ImageDecoders.HEIF: ImageMetadataReading {
     /// The primary image's colour profile; HEIF's rotation and mirroring are boxes, not EXIF, and always applied.
     package func metadata(of data: Data) -> ImageMetadata {
-        _ = Self.initialized
-        guard HEIFCodedSizes.inspect(data).referencesAreBounded else { return ImageMetadata(format: name) }
-        return data.withUnsafeBytes { raw in
-            guard let heif = heif_context_alloc() else { return ImageMetadata(format: name) }
-            defer { heif_context_free(heif) }
-            var primary: OpaquePointer?
-            guard let base = raw.baseAddress,
-                heif_context_read_from_memory_without_copy(heif, base, raw.count, nil).code == heif_error_Ok,
-                heif_context_get_primary_image_handle(heif, &primary).code == heif_error_Ok, let primary
-            else { return ImageMetadata(format: name) }
-            defer { heif_image_handle_release(primary) }
-            return ImageDecoders.metadata(format: name, orientation: .up, profile: Self.colorProfile(primary))
-        }
+        let profile = try? Self.withPrimaryImage(of: data) { primary, _ in Self.colorProfile(primary) }
+        return ImageDecoders.metadata(format: name, orientation: .up, profile: profile)
     }
 }
 #endif
