@@ -8,28 +8,18 @@ import Foundation
 /// the pipeline is in. Untagged images are taken as sRGB; a profile that is sRGB itself, or that is not an RGB
 /// profile (grey, CMYK), leaves the pixels as they are.
 package enum ColorManagement {
-    /// What a profile is, for `lookahead decode` and for the decision to convert.
-    package struct ProfileInfo: Sendable, Equatable {
-        /// The profile's own description ("Display P3", "sRGB IEC61966-2.1").
-        package var description: String
-        /// Whether pixels in it are converted (an RGB profile that is not sRGB).
-        package var isConverted: Bool
-    }
-
-    /// A transform from one profile to sRGB. Made with `cmsFLAGS_NOCACHE`, it keeps no state between calls, so one
-    /// transform converts images on several decode threads at once.
+    /// A transform from one profile to sRGB, shared by the decode threads.
     private final class Transform: @unchecked Sendable {
-        // SAFETY: the handle is created once and only read afterwards: `cmsDoTransform` on a transform made with
-        // `cmsFLAGS_NOCACHE` uses no per-transform cache, which Little CMS documents as safe to share between
+        // SAFETY: the handle is only read after creation, and `cmsDoTransform` on a transform made with
+        // `cmsFLAGS_NOCACHE` keeps no per-transform state, which Little CMS documents as safe to share between
         // threads; it is deleted in `deinit`, when no thread can hold it any more.
         let handle: UnsafeMutableRawPointer
         init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
         deinit { cmsDeleteTransform(handle) }
     }
 
-    /// Transforms by the SHA-256 of their profile, so photos from one camera build theirs once and the cache holds
-    /// 32 bytes a profile, not the profile (a server could send many large ones); `nil` for profiles that need none.
-    /// At most 32 are kept of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
+    /// Transforms by the SHA-256 of their profile (a server could send many large profiles), `nil` for profiles that
+    /// need none; at most 32 of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
     private static let transforms = Locked<[Bool: [[UInt8]: Transform?]]>([:])
 
     /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
@@ -81,17 +71,17 @@ package enum ColorManagement {
         }
     }
 
-    /// The description of a profile and whether its pixels are converted; `nil` when it cannot be read.
-    package static func info(_ profile: [UInt8]) -> ProfileInfo? {
+    /// A profile's own description ("Display P3") and whether pixels in it are converted (a CMYK profile, or an RGB
+    /// one that is not sRGB); `nil` when it cannot be read.
+    package static func info(_ profile: [UInt8]) -> (description: String, isConverted: Bool)? {
         guard let handle = open(profile) else { return nil }
         defer { cmsCloseProfile(handle) }
         let isCMYK = cmsGetColorSpace(handle) == cmsSigCmykData
-        return ProfileInfo(description: description(of: handle), isConverted: isCMYK || needsConversion(handle))
+        return (description(of: handle), isCMYK || needsConversion(handle))
     }
 
-    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB transfer curve, or a pure power curve
-    /// of exponent `gamma`: how HEIF's `nclx` colour (Display P3, BT.2020 primaries) and PNG's `cHRM` and `gAMA`
-    /// become a profile to convert from.
+    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB curve, or a power curve of exponent
+    /// `gamma`: HEIF's `nclx` colour and PNG's `cHRM` and `gAMA` as a profile to convert from.
     package static func profile(
         red: (Double, Double),
         green: (Double, Double),
@@ -114,7 +104,7 @@ package enum ColorManagement {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let handle = cmsCreateRGBProfile(&whitePoint, &primaries, &curves) else { return nil }
         defer { cmsCloseProfile(handle) }
-        // The description `lookahead decode` shows (never "sRGB": that would mean nothing to convert).
+        // Never "sRGB", which would mean nothing to convert.
         if let description = cmsMLUalloc(nil, 1) {
             defer { cmsMLUfree(description) }
             cmsMLUsetASCII(description, "en", "US", name)
