@@ -2,11 +2,8 @@
 
 import Foundation
 
-/// Reads, without decoding, the largest picture a HEIF file's decoder configurations declare.
-///
-/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets, which a
-/// hostile file makes far larger. libheif's API gives neither those sizes nor a way to refuse a reference loop before
-/// it recurses into it, so these boxes are read here, before libheif reads the file.
+/// Reads a HEIF file's boxes before libheif does: the HEVC and AV1 decoders allocate for the sizes in the parameter
+/// sets, not the `ispe` box libheif checks, and libheif recurses into reference loops. Its API shows neither.
 package enum HEIFCodedSizes {
     package typealias Size = (width: Int, height: Int)
 
@@ -22,9 +19,8 @@ package enum HEIFCodedSizes {
     package struct Inspection {
         /// ``declaredSizes(in:)``.
         package var sizes: [Size]?
-        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``.
-        /// libheif follows them recursively as it reads the file: a grid whose tile is the grid itself overflows
-        /// its stack, so such a file is never handed to it.
+        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``: libheif
+        /// follows them recursively, and a grid whose tile is the grid itself overflows its stack.
         package var referencesAreBounded: Bool
     }
 
@@ -132,8 +128,7 @@ package enum HEIFCodedSizes {
     }
 
     private static func read32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-            | UInt32(bytes[offset + 3])
+        bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// What the box walk collects: decoder configurations, items, their locations and the `idat` box.

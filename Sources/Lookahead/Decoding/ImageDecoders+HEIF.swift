@@ -6,9 +6,7 @@ public import Foundation
 
 extension ImageDecoders {
     /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image with its rotation, mirroring and
-    /// crop applied, a grid decoded whole, alpha kept. The size and the sizes the coded pictures declare
-    /// (`HEIFCodedSizes`) are checked against the pixel limit first; a thumbnail request uses the smallest stored
-    /// thumbnail that covers the target. Recognised by the `ftyp` box's brands.
+    /// crop applied, alpha kept, or the smallest stored thumbnail that covers a thumbnail request's target.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
         /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
@@ -43,11 +41,41 @@ extension ImageDecoders {
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            PlatformImage.make(
-                from: try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
-                    try Self.decode(primary, context, codedSizes: codedSizes)
+            let bitmap = try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
+                // The size as shown (rotation applied), from the boxes, and every picture the video decoder
+                // allocates for must be within the limit.
+                let width = Int(heif_image_handle_get_width(primary))
+                let height = Int(heif_image_handle_get_height(primary))
+                try context.checkSize(codec: name, width: width, height: height)
+                guard let codedSizes else {
+                    throw Self.failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
                 }
-            )
+                for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
+                    throw .tooLarge(
+                        codec: name,
+                        width: size.width,
+                        height: size.height,
+                        limit: context.maximumPixelCount,
+                        picture: "a coded picture"
+                    )
+                }
+                if let options = context.thumbnail,
+                    let thumbnail = Self.smallestThumbnail(
+                        of: primary,
+                        covering: options.targetSize(forWidth: width, height: height)
+                    )
+                {
+                    defer { heif_image_handle_release(thumbnail) }
+                    if let small = try? Self.decodeImage(thumbnail),
+                        Self.hasSameShape(small.width, small.height, as: width, height)
+                    {
+                        return small.convertedToSRGB(from: Self.colorProfile(thumbnail) ?? Self.colorProfile(primary))
+                    }
+                }
+                // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
+                return try Self.decodeImage(primary).convertedToSRGB(from: Self.colorProfile(primary))
+            }
+            return PlatformImage.make(from: bitmap)
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
@@ -77,51 +105,6 @@ extension ImageDecoders {
                 guard let primary else { throw failure("no primary image") }
                 defer { heif_image_handle_release(primary) }
                 return try body(primary, inspection.sizes)
-            }
-        }
-
-        private static func decode(
-            _ primary: OpaquePointer,
-            _ context: ImageDecodingContext,
-            codedSizes: [HEIFCodedSizes.Size]?
-        ) throws(ImageDecodingError) -> Bitmap {
-            // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
-            let width = Int(heif_image_handle_get_width(primary))
-            let height = Int(heif_image_handle_get_height(primary))
-            try context.checkSize(codec: "HEIF", width: width, height: height)
-            try checkCodedSizes(codedSizes, context)
-            if let options = context.thumbnail,
-                let thumbnail = smallestThumbnail(
-                    of: primary,
-                    covering: options.targetSize(forWidth: width, height: height)
-                )
-            {
-                defer { heif_image_handle_release(thumbnail) }
-                if let small = try? decodeImage(thumbnail), hasSameShape(small.width, small.height, as: width, height) {
-                    return small.convertedToSRGB(from: colorProfile(thumbnail) ?? colorProfile(primary))
-                }
-            }
-            // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
-            return try decodeImage(primary).convertedToSRGB(from: colorProfile(primary))
-        }
-
-        /// Fails unless every picture the video decoder allocates for is within the pixel limit.
-        private static func checkCodedSizes(
-            _ sizes: [HEIFCodedSizes.Size]?,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) {
-            guard let sizes else {
-                throw failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
-            }
-            for size in sizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
-                let limit = context.maximumPixelCount
-                throw .tooLarge(
-                    codec: "HEIF",
-                    width: size.width,
-                    height: size.height,
-                    limit: limit,
-                    picture: "a coded picture"
-                )
             }
         }
 
