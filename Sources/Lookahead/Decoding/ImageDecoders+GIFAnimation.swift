@@ -137,8 +137,7 @@ extension ImageDecoders.GIF {
         }
     }
 
-    /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent
-    /// pixels.
+    /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent pixels.
     static func draw(
         _ file: UnsafeMutablePointer<GifFileType>,
         on canvas: inout Canvas,

@@ -6,17 +6,13 @@ public import Foundation
 
 extension ImageDecoders {
     /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK, the EXIF orientation applied.
-    ///
-    /// - Thumbnails use DCT scaling (1/8 … 1) to the smallest scale still covering the target. The pixel limit
-    ///   counts the output of a one-pass (sequential) decode, else the declared size: a progressive decode holds
-    ///   every block until its last scan.
-    /// - Any library warning (a truncated file, a corrupt segment) fails: a partly grey image is never shown.
-    /// - A progressive file's scans × 8×8 blocks may not exceed ``maximumProgressiveWork``, so a small file of
-    ///   thousands of scans cannot hold a decode thread for long.
+    /// Thumbnails use the smallest DCT scale (1/8 … 1) that covers the target. Any library warning (a truncated file,
+    /// a corrupt segment) fails, so a partly grey image is never shown.
     public struct JPEG: ImageDecoding {
         public let name = "JPEG"
         public var mediaTypes: [String] { ["image/jpeg"] }
-        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks. Default 2²⁶.
+        /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks, so a small file of thousands
+        /// of scans cannot hold a decode thread for long. Default 2²⁶.
         public var maximumProgressiveWork: Int
 
         /// Creates the decoder.
@@ -43,7 +39,8 @@ extension ImageDecoders {
         /// What a decode needs from the header: the size it writes and whether the samples are CMYK (or YCCK).
         private typealias Header = (width: Int, height: Int, isCMYK: Bool)
 
-        /// Reads the header and picks the DCT scale; fails when the pixels the decode holds exceed the limit.
+        /// Reads the header and picks the DCT scale; fails when the pixels the decode holds exceed the limit: the output
+        /// of a one-pass (sequential) decode, else the declared size, since a progressive decode holds every block.
         private static func readHeader(
             _ handle: tjhandle,
             _ bytes: UnsafeRawBufferPointer,
@@ -64,7 +61,6 @@ extension ImageDecoders {
             let output = (
                 width: Int(lookahead_tj_scaled(width, factor)), height: Int(lookahead_tj_scaled(height, factor))
             )
-            // What the decode holds in memory: the output alone for a scaled one-pass decode, else the whole image.
             let isStreamed = output != (Int(width), Int(height)) && decodesInOnePass(bytes)
             let counted = isStreamed ? output.width * output.height : Int(width) * Int(height)
             if counted > context.maximumPixelCount {

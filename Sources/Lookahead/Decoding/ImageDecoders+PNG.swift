@@ -148,10 +148,8 @@ extension ImageDecoders {
             let green = hasChromaticities ? xy(chrm.green_x, chrm.green_y) : sRGB.green
             let blue = hasChromaticities ? xy(chrm.blue_x, chrm.blue_y) : sRGB.blue
             let white = hasChromaticities ? xy(chrm.white_point_x, chrm.white_point_y) : sRGB.white
-            let isSRGBGamut = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)].allSatisfy
-            {
-                abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005
-            }
+            let pairs = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)]
+            let isSRGBGamut = pairs.allSatisfy { abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005 }
             guard gamma != nil || !isSRGBGamut else { return nil }
             return ColorManagement.profile(
                 red: red,

@@ -50,8 +50,7 @@ extension ImageDecoders {
             }
         }
 
-        /// The canvas and frame count the demuxer reads, checked against the limits; `nil` for a still WebP or an
-        /// animation of one frame.
+        /// The canvas and frame count, checked against the limits; `nil` for a still WebP or one frame.
         private static func animationCanvas(
             _ input: inout WebPData,
             _ context: ImageDecodingContext

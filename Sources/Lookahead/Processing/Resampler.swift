@@ -102,12 +102,7 @@ extension Bitmap {
     /// Whether every pixel is fully opaque.
     public var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { buffer in
-            var index = 3
-            while index < buffer.count {
-                if buffer[index] != 255 { return false }
-                index += 4
-            }
-            return true
+            stride(from: 3, to: buffer.count, by: 4).allSatisfy { buffer[$0] == 255 }
         }
     }
 }
