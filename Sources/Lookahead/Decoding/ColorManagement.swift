@@ -26,9 +26,7 @@ package enum ColorManagement {
     /// or the profile cannot be read (it is then taken as sRGB).
     package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8]) -> Bitmap {
         guard let transform = transform(for: profile, cmyk: false) else { return bitmap }
-        var output = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
-        apply(transform, to: bitmap.pixels, rowBytes: bitmap.bytesPerRow, into: &output, width: bitmap.width)
-        return Bitmap(width: bitmap.width, height: bitmap.height, pixels: output)
+        return apply(transform, to: bitmap, fill: 0)
     }
 
     /// RGBA pixels from inverted (Adobe) CMYK ones, 4 bytes a pixel, through a CMYK profile; `nil` when the profile
@@ -43,32 +41,23 @@ package enum ColorManagement {
             return nil
         }
         // Alpha is not written by the transform: opaque from the start.
-        var output = [UInt8](repeating: 255, count: pixels.count)
-        apply(transform, to: pixels, rowBytes: width * 4, into: &output, width: width)
-        return Bitmap(width: width, height: height, pixels: output)
+        return apply(transform, to: Bitmap(width: width, height: height, pixels: pixels), fill: 255)
     }
 
-    /// Transforms rows of `width` pixels, `rowBytes` apart in `pixels`, into tightly packed rows of `output`.
-    private static func apply(
-        _ transform: Transform,
-        to pixels: [UInt8],
-        rowBytes: Int,
-        into output: inout [UInt8],
-        width: Int
-    ) {
-        pixels.withUnsafeBytes { source in
+    /// The bitmap's rows through the transform, into tightly packed rows first filled with `fill`.
+    private static func apply(_ transform: Transform, to bitmap: Bitmap, fill: UInt8) -> Bitmap {
+        let width = bitmap.width
+        var output = [UInt8](repeating: fill, count: width * bitmap.height * 4)
+        bitmap.pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
                 for row in 0..<(target.count / max(1, width * 4)) {
-                    let from = source.baseAddress! + row * rowBytes
-                    cmsDoTransform(
-                        transform.handle,
-                        from,
-                        target.baseAddress! + row * width * 4,
-                        cmsUInt32Number(width)
-                    )
+                    let from = source.baseAddress! + row * bitmap.bytesPerRow
+                    let to = target.baseAddress! + row * width * 4
+                    cmsDoTransform(transform.handle, from, to, cmsUInt32Number(width))
                 }
             }
         }
+        return Bitmap(width: width, height: bitmap.height, pixels: output)
     }
 
     /// A profile's own description ("Display P3") and whether pixels in it are converted (a CMYK profile, or an RGB
