@@ -46,12 +46,8 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         }
         func value(_ offset: Int, _ size: Int) -> Int? {
             guard offset >= 0, offset + size <= tiff.count else { return nil }
-            var result = 0
-            for index in 0..<size {
-                let byte = Int(tiff[offset + (little ? size - 1 - index : index)])
-                result = result << 8 | byte
-            }
-            return result
+            let bytes = tiff[offset..<(offset + size)]
+            return (little ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
         }
         guard value(2, 2) == 42, let ifd = value(4, 4), let count = value(ifd, 2) else { return nil }
         for entry in 0..<min(count, 512) {

@@ -32,9 +32,7 @@ extension ImageDecoders {
             let bytes = [UInt8](header.prefix(32))
             guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
             let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-            var offsets = [8]
-            offsets += stride(from: 16, to: min(max(size, 16), bytes.count) - 3, by: 4)
-            return offsets.contains { offset in
+            return ([8] + stride(from: 16, to: min(max(size, 16), bytes.count) - 3, by: 4)).contains { offset in
                 offset + 4 <= bytes.count
                     && Self.brands.contains(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self))
             }

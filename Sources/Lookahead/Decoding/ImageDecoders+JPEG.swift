@@ -181,9 +181,7 @@ extension ImageDecoders {
         private static func convertCMYKToRGBA(_ pixels: inout [UInt8]) {
             for offset in stride(from: 0, to: pixels.count, by: 4) {
                 let k = UInt16(pixels[offset + 3])
-                pixels[offset] = UInt8(UInt16(pixels[offset]) * k / 255)
-                pixels[offset + 1] = UInt8(UInt16(pixels[offset + 1]) * k / 255)
-                pixels[offset + 2] = UInt8(UInt16(pixels[offset + 2]) * k / 255)
+                for channel in offset..<(offset + 3) { pixels[channel] = UInt8(UInt16(pixels[channel]) * k / 255) }
                 pixels[offset + 3] = 255
             }
         }

@@ -71,13 +71,8 @@ extension ImageProcessors {
         public func scaledSize(forWidth imageWidth: Int, height imageHeight: Int) -> (width: Int, height: Int) {
             let sx = width.map { Double($0) / Double(imageWidth) }
             let sy = height.map { Double($0) / Double(imageHeight) }
-            var scale: Double
-            switch (sx, sy) {
-            case (let sx?, let sy?): scale = contentMode == .aspectFit ? min(sx, sy) : max(sx, sy)
-            case (let sx?, nil): scale = sx
-            case (nil, let sy?): scale = sy
-            case (nil, nil): scale = 1
-            }
+            let scales = [sx, sy].compactMap { $0 }
+            var scale = (contentMode == .aspectFit ? scales.min() : scales.max()) ?? 1
             if !upscale { scale = min(1, scale) }
             return (
                 max(1, Int((Double(imageWidth) * scale).rounded())),
