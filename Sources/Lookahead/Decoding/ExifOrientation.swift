@@ -88,10 +88,7 @@ extension Bitmap {
                         }
                         let from = sy * bytesPerRow + sx * 4
                         let to = (y * outWidth + x) * 4
-                        target[to] = source[from]
-                        target[to + 1] = source[from + 1]
-                        target[to + 2] = source[from + 2]
-                        target[to + 3] = source[from + 3]
+                        for channel in 0..<4 { target[to + channel] = source[from + channel] }
                     }
                 }
             }

@@ -257,19 +257,17 @@ package enum HEIFCodedSizes {
         /// The byte range of an item's first extent, within the file.
         func firstExtent(of id: Int, in fileSize: Int) -> Range<Int>? {
             guard let location = locations[id] else { return nil }
-            let start: Int
-            let end: Int
+            // Offsets are from the start of the file (method 0) or of the `idat` box (method 1).
+            let base: Range<Int>
             switch location.method {
-            case 0:
-                start = location.offset
-                end = location.length == 0 ? fileSize : location.offset + location.length
+            case 0: base = 0..<fileSize
             case 1:
                 guard let itemData else { return nil }
-                start = itemData.lowerBound + location.offset
-                end = location.length == 0 ? itemData.upperBound : start + location.length
-            default:
-                return nil
+                base = itemData
+            default: return nil
             }
+            let start = base.lowerBound + location.offset
+            let end = location.length == 0 ? base.upperBound : start + location.length
             guard start >= 0, start < end, end <= fileSize else { return nil }
             return start..<end
         }

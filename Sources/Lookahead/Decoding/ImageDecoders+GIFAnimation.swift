@@ -129,10 +129,7 @@ extension ImageDecoders.GIF {
             guard right > left else { return }
             for y in min(Int(rect.Top), height)..<min(Int(rect.Top) + Int(rect.Height), height) {
                 let start = (y * width + left) * 4
-                pixels.replaceSubrange(
-                    start..<(start + (right - left) * 4),
-                    with: repeatElement(0, count: (right - left) * 4)
-                )
+                pixels[start..<(start + (right - left) * 4)] = ArraySlice(repeating: 0, count: (right - left) * 4)
             }
         }
     }
