@@ -8,37 +8,25 @@ import Foundation
 /// the pipeline is in. Untagged images are taken as sRGB; a profile that is sRGB itself, or that is not an RGB
 /// profile (grey, CMYK), leaves the pixels as they are.
 package enum ColorManagement {
-    /// What a profile is, for `lookahead decode` and for the decision to convert.
-    package struct ProfileInfo: Sendable, Equatable {
-        /// The profile's own description ("Display P3", "sRGB IEC61966-2.1").
-        package var description: String
-        /// Whether pixels in it are converted (an RGB profile that is not sRGB).
-        package var isConverted: Bool
-    }
-
-    /// A transform from one profile to sRGB. Made with `cmsFLAGS_NOCACHE`, it keeps no state between calls, so one
-    /// transform converts images on several decode threads at once.
+    /// A transform from one profile to sRGB, shared by the decode threads.
     private final class Transform: @unchecked Sendable {
-        // SAFETY: the handle is created once and only read afterwards: `cmsDoTransform` on a transform made with
-        // `cmsFLAGS_NOCACHE` uses no per-transform cache, which Little CMS documents as safe to share between
+        // SAFETY: the handle is only read after creation, and `cmsDoTransform` on a transform made with
+        // `cmsFLAGS_NOCACHE` keeps no per-transform state, which Little CMS documents as safe to share between
         // threads; it is deleted in `deinit`, when no thread can hold it any more.
         let handle: UnsafeMutableRawPointer
         init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
         deinit { cmsDeleteTransform(handle) }
     }
 
-    /// Transforms by the SHA-256 of their profile, so photos from one camera build theirs once and the cache holds
-    /// 32 bytes a profile, not the profile (a server could send many large ones); `nil` for profiles that need none.
-    /// At most 32 are kept of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
+    /// Transforms by the SHA-256 of their profile (a server could send many large profiles), `nil` for profiles that
+    /// need none; at most 32 of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
     private static let transforms = Locked<[Bool: [[UInt8]: Transform?]]>([:])
 
     /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
     /// or the profile cannot be read (it is then taken as sRGB).
     package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8]) -> Bitmap {
         guard let transform = transform(for: profile, cmyk: false) else { return bitmap }
-        var output = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
-        apply(transform, to: bitmap.pixels, rowBytes: bitmap.bytesPerRow, into: &output, width: bitmap.width)
-        return Bitmap(width: bitmap.width, height: bitmap.height, pixels: output)
+        return apply(transform, to: bitmap, fill: 0)
     }
 
     /// RGBA pixels from inverted (Adobe) CMYK ones, 4 bytes a pixel, through a CMYK profile; `nil` when the profile
@@ -53,45 +41,36 @@ package enum ColorManagement {
             return nil
         }
         // Alpha is not written by the transform: opaque from the start.
-        var output = [UInt8](repeating: 255, count: pixels.count)
-        apply(transform, to: pixels, rowBytes: width * 4, into: &output, width: width)
-        return Bitmap(width: width, height: height, pixels: output)
+        return apply(transform, to: Bitmap(width: width, height: height, pixels: pixels), fill: 255)
     }
 
-    /// Transforms rows of `width` pixels, `rowBytes` apart in `pixels`, into tightly packed rows of `output`.
-    private static func apply(
-        _ transform: Transform,
-        to pixels: [UInt8],
-        rowBytes: Int,
-        into output: inout [UInt8],
-        width: Int
-    ) {
-        pixels.withUnsafeBytes { source in
+    /// The bitmap's rows through the transform, into tightly packed rows first filled with `fill`.
+    private static func apply(_ transform: Transform, to bitmap: Bitmap, fill: UInt8) -> Bitmap {
+        let width = bitmap.width
+        var output = [UInt8](repeating: fill, count: width * bitmap.height * 4)
+        bitmap.pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
                 for row in 0..<(target.count / max(1, width * 4)) {
-                    let from = source.baseAddress! + row * rowBytes
-                    cmsDoTransform(
-                        transform.handle,
-                        from,
-                        target.baseAddress! + row * width * 4,
-                        cmsUInt32Number(width)
-                    )
+                    let from = source.baseAddress! + row * bitmap.bytesPerRow
+                    let to = target.baseAddress! + row * width * 4
+                    cmsDoTransform(transform.handle, from, to, cmsUInt32Number(width))
                 }
             }
         }
+        return Bitmap(width: width, height: bitmap.height, pixels: output)
     }
 
-    /// The description of a profile and whether its pixels are converted; `nil` when it cannot be read.
-    package static func info(_ profile: [UInt8]) -> ProfileInfo? {
+    /// A profile's own description ("Display P3") and whether pixels in it are converted (a CMYK profile, or an RGB
+    /// one that is not sRGB); `nil` when it cannot be read.
+    package static func info(_ profile: [UInt8]) -> (description: String, isConverted: Bool)? {
         guard let handle = open(profile) else { return nil }
         defer { cmsCloseProfile(handle) }
         let isCMYK = cmsGetColorSpace(handle) == cmsSigCmykData
-        return ProfileInfo(description: description(of: handle), isConverted: isCMYK || needsConversion(handle))
+        return (description(of: handle), isCMYK || needsConversion(handle))
     }
 
-    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB transfer curve, or a pure power curve
-    /// of exponent `gamma`: how HEIF's `nclx` colour (Display P3, BT.2020 primaries) and PNG's `cHRM` and `gAMA`
-    /// become a profile to convert from.
+    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB curve, or a power curve of exponent
+    /// `gamma`: HEIF's `nclx` colour and PNG's `cHRM` and `gAMA` as a profile to convert from.
     package static func profile(
         red: (Double, Double),
         green: (Double, Double),
@@ -114,7 +93,7 @@ package enum ColorManagement {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let handle = cmsCreateRGBProfile(&whitePoint, &primaries, &curves) else { return nil }
         defer { cmsCloseProfile(handle) }
-        // The description `lookahead decode` shows (never "sRGB": that would mean nothing to convert).
+        // Never "sRGB", which would mean nothing to convert.
         if let description = cmsMLUalloc(nil, 1) {
             defer { cmsMLUfree(description) }
             cmsMLUsetASCII(description, "en", "US", name)

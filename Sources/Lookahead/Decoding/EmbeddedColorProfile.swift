@@ -55,8 +55,8 @@ package enum JPEGSegments {
 }
 
 extension Bitmap {
-    /// The bitmap in sRGB: converted from `profile` (an embedded ICC profile) where the platform's decoders leave that
-    /// to Lookahead (Linux, with Little CMS); as it is when there is no profile.
+    /// The bitmap converted to sRGB from an embedded ICC profile, where Lookahead manages colour (Linux, with Little
+    /// CMS); as it is otherwise.
     package func convertedToSRGB(from profile: [UInt8]?) -> Bitmap {
         #if canImport(CLCMS)
         guard let profile else { return self }

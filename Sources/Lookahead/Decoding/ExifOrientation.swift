@@ -17,11 +17,11 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     public var swapsDimensions: Bool { rawValue >= 5 }
 
     /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it cannot be read.
-    /// Pure byte parsing with bounds checks: malformed Exif is ignored, never trusted.
+    /// Malformed Exif is ignored, never trusted.
     public static func jpeg(_ data: Data) -> ExifOrientation {
         var orientation: ExifOrientation?
         JPEGSegments.walk(data) { marker, payload in
-            if marker == 0xE1 { orientation = exif([UInt8](payload)) }
+            if marker == 0xE1, payload.starts(with: exifHeader) { orientation = tiff([UInt8](payload.dropFirst(6))) }
             return orientation == nil
         }
         return orientation ?? .up
@@ -30,15 +30,10 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     /// Reads the orientation from an EXIF payload as PNG's `eXIf` chunk and WebP's `EXIF` chunk hold it: TIFF data,
     /// with or without the `Exif\0\0` header a JPEG segment has. `.up` when it cannot be read.
     public static func exifPayload(_ bytes: [UInt8]) -> ExifOrientation {
-        let prefix = Array("Exif".utf8) + [0, 0]
-        return (bytes.starts(with: prefix) ? exif(bytes) : tiff(bytes)) ?? .up
+        tiff(bytes.starts(with: exifHeader) ? Array(bytes.dropFirst(6)) : bytes) ?? .up
     }
 
-    /// Parses `Exif\0\0` + TIFF.
-    private static func exif(_ segment: [UInt8]) -> ExifOrientation? {
-        guard segment.count >= 14, segment.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
-        return tiff(Array(segment[6...]))
-    }
+    private static let exifHeader = Array("Exif".utf8) + [0, 0]
 
     /// Parses TIFF: byte order, IFD0, tag 0x0112.
     private static func tiff(_ tiff: [UInt8]) -> ExifOrientation? {
@@ -51,12 +46,8 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         }
         func value(_ offset: Int, _ size: Int) -> Int? {
             guard offset >= 0, offset + size <= tiff.count else { return nil }
-            var result = 0
-            for index in 0..<size {
-                let byte = Int(tiff[offset + (little ? size - 1 - index : index)])
-                result = result << 8 | byte
-            }
-            return result
+            let bytes = tiff[offset..<(offset + size)]
+            return (little ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
         }
         guard value(2, 2) == 42, let ifd = value(4, 4), let count = value(ifd, 2) else { return nil }
         for entry in 0..<min(count, 512) {
@@ -97,10 +88,7 @@ extension Bitmap {
                         }
                         let from = sy * bytesPerRow + sx * 4
                         let to = (y * outWidth + x) * 4
-                        target[to] = source[from]
-                        target[to + 1] = source[from + 1]
-                        target[to + 2] = source[from + 2]
-                        target[to + 3] = source[from + 3]
+                        for channel in 0..<4 { target[to + channel] = source[from + channel] }
                     }
                 }
             }

@@ -5,23 +5,16 @@ extension HEIFCodedSizes {
 
     /// The largest picture of the SPS NAL units in an `hvcC` (ISO/IEC 14496-15 8.3.3.1), or `nil` when it has none.
     static func hevcSize(_ hvcC: [UInt8]) -> Size? {
-        guard hvcC.count >= 23 else { return nil }
-        var offset = 23
+        var reader = ByteReader(hvcC)
+        guard reader.skip(22), let arrays = reader.read(1) else { return nil }
         var largest: Size?
-        for _ in 0..<Int(hvcC[22]) {
-            guard offset + 3 <= hvcC.count else { return largest }
-            let type = hvcC[offset] & 0x3F
-            let count = Int(hvcC[offset + 1]) << 8 | Int(hvcC[offset + 2])
-            offset += 3
+        for _ in 0..<arrays {
+            guard let type = reader.read(1), let count = reader.read(2) else { return largest }
             for _ in 0..<count {
-                guard offset + 2 <= hvcC.count else { return largest }
-                let length = Int(hvcC[offset]) << 8 | Int(hvcC[offset + 1])
-                offset += 2
-                guard offset + length <= hvcC.count else { return largest }
-                if type == 33, let size = spsSize(Array(hvcC[offset..<(offset + length)])) {
+                guard let length = reader.read(2), let nal = reader.take(length) else { return largest }
+                if type & 0x3F == 33, let size = spsSize(nal) {
                     largest = largest.map { $0.width * $0.height >= size.width * size.height ? $0 : size } ?? size
                 }
-                offset += length
             }
         }
         return largest
@@ -106,7 +99,7 @@ extension HEIFCodedSizes {
             var bufferDelayLength = 0
             if timing == 1 {
                 guard reader.skip(64), let equalInterval = reader.bits(1) else { return nil }
-                if equalInterval == 1, reader.uvlc() == nil { return nil }
+                if equalInterval == 1, reader.exponentialGolomb(saturating: true) == nil { return nil }
                 guard let model = reader.bits(1) else { return nil }
                 decoderModel = model
                 if decoderModel == 1 {
@@ -132,5 +125,83 @@ extension HEIFCodedSizes {
             let width = reader.bits(widthBits + 1), let height = reader.bits(heightBits + 1)
         else { return nil }
         return (width + 1, height + 1)
+    }
+
+    // MARK: - Readers
+
+    /// Reads big-endian integers from bytes.
+    struct ByteReader {
+        private let bytes: [UInt8]
+        private var position = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) { self.bytes = Array(buffer[range]) }
+
+        /// The next `size` (0 to 7) bytes as an unsigned integer (0 for a size of 0), or `nil` past the end.
+        mutating func read(_ size: Int) -> Int? {
+            guard size >= 0, size <= 7, position + size <= bytes.count else { return nil }
+            var value = 0
+            for _ in 0..<size {
+                value = value << 8 | Int(bytes[position])
+                position += 1
+            }
+            return value
+        }
+
+        /// The next `count` bytes, or `nil` past the end.
+        mutating func take(_ count: Int) -> [UInt8]? {
+            guard count >= 0, position + count <= bytes.count else { return nil }
+            defer { position += count }
+            return Array(bytes[position..<(position + count)])
+        }
+
+        /// Skips `count` bytes; `false` past the end.
+        mutating func skip(_ count: Int) -> Bool {
+            guard count >= 0, position + count <= bytes.count else { return false }
+            position += count
+            return true
+        }
+
+        /// The next four bytes as text (a box or item type).
+        mutating func fourCC() -> String? {
+            take(4).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// Reads bits most significant first, with the two variable-length codes of HEVC and AV1.
+    struct BitReader {
+        private let bytes: [UInt8]
+        private var position = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// The next `count` (at most 32) bits, or `nil` past the end.
+        mutating func bits(_ count: Int) -> Int? {
+            guard count >= 0, count <= 32, position + count <= bytes.count * 8 else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                value = value << 1 | Int(bytes[position >> 3] >> (7 - UInt8(position & 7)) & 1)
+                position += 1
+            }
+            return value
+        }
+
+        /// Skips `count` bits; `false` past the end.
+        mutating func skip(_ count: Int) -> Bool {
+            guard count >= 0, position + count <= bytes.count * 8 else { return false }
+            position += count
+            return true
+        }
+
+        /// H.265's ue(v); with `saturating`, AV1's uvlc(), which reads 32 leading zeros or more as 2³² − 1.
+        mutating func exponentialGolomb(saturating: Bool = false) -> Int? {
+            var zeros = 0
+            while let bit = bits(1), bit == 0 {
+                zeros += 1
+                guard zeros < 32 else { return saturating ? Int(UInt32.max) : nil }
+            }
+            guard let rest = bits(zeros) else { return nil }
+            return (1 << zeros) - 1 + rest
+        }
     }
 }

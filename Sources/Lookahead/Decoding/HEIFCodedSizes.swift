@@ -2,11 +2,8 @@
 
 import Foundation
 
-/// Reads, without decoding, the largest picture a HEIF file's decoder configurations declare.
-///
-/// libheif checks the `ispe` box, but the HEVC and AV1 decoders allocate for the sizes in the parameter sets, which a
-/// hostile file makes far larger. libheif's API gives neither those sizes nor a way to refuse a reference loop before
-/// it recurses into it, so these boxes are read here, before libheif reads the file.
+/// Reads a HEIF file's boxes before libheif does: the HEVC and AV1 decoders allocate for the sizes in the parameter
+/// sets, not the `ispe` box libheif checks, and libheif recurses into reference loops. Its API shows neither.
 package enum HEIFCodedSizes {
     package typealias Size = (width: Int, height: Int)
 
@@ -22,9 +19,8 @@ package enum HEIFCodedSizes {
     package struct Inspection {
         /// ``declaredSizes(in:)``.
         package var sizes: [Size]?
-        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``.
-        /// libheif follows them recursively as it reads the file: a grid whose tile is the grid itself overflows
-        /// its stack, so such a file is never handed to it.
+        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``: libheif
+        /// follows them recursively, and a grid whose tile is the grid itself overflows its stack.
         package var referencesAreBounded: Bool
     }
 
@@ -64,8 +60,6 @@ package enum HEIFCodedSizes {
         return needsSequenceHeader ? nil : sizes
     }
 
-    /// What the box walk collects: decoder configurations, items, their locations and the `idat` box.
-
     /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, `skipping` 2 bytes of rows and
     /// columns) or an overlay (6.6.2.4.2, `skipping` four 16-bit fill values). The flags say whether the width and
     /// height take 2 bytes or 4.
@@ -77,22 +71,13 @@ package enum HEIFCodedSizes {
         return (width, height)
     }
 
-    /// The sizes of SPS NAL units among an HEVC item's first NAL units (4-byte lengths, as libheif reads them).
+    /// The sizes of SPS NAL units among an HEVC item's first 64 NAL units (4-byte lengths, as libheif reads them).
     static func inBandSPSSizes(_ data: [UInt8]) -> [Size] {
+        var reader = ByteReader(data)
         var sizes: [Size] = []
-        var offset = 0
-        var count = 0
-        while offset + 4 <= data.count, count < 64 {
-            let length =
-                Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8
-                | Int(data[offset + 3])
-            offset += 4
-            guard length > 0, offset + length <= data.count else { break }
-            if (data[offset] >> 1) & 0x3F == 33, let size = spsSize(Array(data[offset..<(offset + length)])) {
-                sizes.append(size)
-            }
-            offset += length
-            count += 1
+        for _ in 0..<64 {
+            guard let length = reader.read(4), length > 0, let nal = reader.take(length) else { break }
+            if (nal[0] >> 1) & 0x3F == 33, let size = spsSize(nal) { sizes.append(size) }
         }
         return sizes
     }
@@ -143,7 +128,148 @@ package enum HEIFCodedSizes {
     }
 
     private static func read32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-            | UInt32(bytes[offset + 3])
+        bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// What the box walk collects: decoder configurations, items, their locations and the `idat` box.
+    struct FileLayout {
+        var configurationSizes: [Size] = []
+        var av1ConfigurationsWithoutSequenceHeader = 0
+        var items: [(id: Int, type: String)] = []
+        /// Per item: construction method (0 file, 1 idat), the first extent's offset (base included) and length.
+        var locations: [Int: (method: Int, offset: Int, length: Int)] = [:]
+        var itemData: Range<Int>?
+        /// Item references, of every type, from each item to the items it names.
+        var references: [Int: [Int]] = [:]
+        /// More references than are followed: the check of ``referencesAreBounded(depth:)`` fails.
+        var hasTooManyReferences = false
+
+        mutating func read(_ type: String, _ payload: Range<Int>, in bytes: UnsafeRawBufferPointer) {
+            switch type {
+            case "hvcC":
+                if let size = hevcSize(Array(bytes[payload])) { configurationSizes.append(size) }
+            case "av1C":
+                if let size = av1Size(Array(bytes[payload])) {
+                    configurationSizes.append(size)
+                } else {
+                    av1ConfigurationsWithoutSequenceHeader += 1
+                }
+            case "infe":
+                // A full box; a 16-bit item ID (version 2) or 32-bit (3), a protection index, the item type.
+                var reader = ByteReader(bytes, payload)
+                guard let version = reader.read(1), reader.skip(3), version >= 2,
+                    let id = reader.read(version == 2 ? 2 : 4), reader.skip(2), let type = reader.fourCC()
+                else { return }
+                items.append((id, type))
+            case "iloc":
+                readLocations(ByteReader(bytes, payload))
+            case "idat":
+                itemData = payload
+            case "iref":
+                readReferences(ByteReader(bytes, payload))
+            default:
+                break
+            }
+        }
+
+        /// ISO/IEC 14496-12 8.11.3: each item's first extent.
+        private mutating func readLocations(_ box: ByteReader) {
+            var reader = box
+            guard let version = reader.read(1), version <= 2, reader.skip(3), let sizes = reader.read(1),
+                let moreSizes = reader.read(1)
+            else { return }
+            let (offsetSize, lengthSize, baseSize) = (sizes >> 4, sizes & 15, moreSizes >> 4)
+            let indexSize = version >= 1 ? moreSizes & 15 : 0
+            guard let count = reader.read(version < 2 ? 2 : 4) else { return }
+            for _ in 0..<min(count, 4_096) {
+                guard let id = reader.read(version < 2 ? 2 : 4) else { return }
+                var method = 0
+                if version >= 1 {
+                    guard let value = reader.read(2) else { return }
+                    method = value & 15
+                }
+                guard reader.skip(2), let base = reader.read(baseSize), let extents = reader.read(2) else { return }
+                for index in 0..<extents {
+                    guard reader.skip(indexSize), let offset = reader.read(offsetSize),
+                        let length = reader.read(lengthSize)
+                    else { return }
+                    if index == 0 { locations[id] = (method, base + offset, length) }
+                }
+            }
+        }
+
+        /// ISO/IEC 14496-12 8.11.12: a full box of boxes, each one type of reference from one item to others (item
+        /// IDs of 16 bits in version 0, 32 in version 1).
+        private mutating func readReferences(_ box: ByteReader) {
+            var reader = box
+            guard let version = reader.read(1), version <= 1, reader.skip(3) else { return }
+            let idSize = version == 0 ? 2 : 4
+            var count = 0
+            while let size = reader.read(4), reader.fourCC() != nil {
+                guard let from = reader.read(idSize), let targets = reader.read(2) else { return }
+                let rest = size - (8 + idSize + 2 + targets * idSize)
+                guard rest >= 0 else { return }
+                for _ in 0..<targets {
+                    guard let to = reader.read(idSize) else { return }
+                    count += 1
+                    guard count <= 65_536 else {
+                        hasTooManyReferences = true
+                        return
+                    }
+                    references[from, default: []].append(to)
+                }
+                guard reader.skip(rest) else { return }
+            }
+        }
+
+        /// Whether the references form no loop and no chain of more than `depth` items, by a walk that keeps its
+        /// own stack.
+        func referencesAreBounded(depth limit: Int) -> Bool {
+            guard !hasTooManyReferences else { return false }
+            var longest: [Int: Int] = [:]  // finished items: the longest chain from each
+            var onPath = Set<Int>()
+            for root in references.keys where longest[root] == nil {
+                var stack = [(item: root, next: 0)]
+                onPath.insert(root)
+                while let (item, next) = stack.last {
+                    let targets = references[item] ?? []
+                    if next < targets.count {
+                        stack[stack.count - 1].next += 1
+                        let target = targets[next]
+                        if onPath.contains(target) { return false }  // a loop
+                        if longest[target] == nil {
+                            guard stack.count < limit else { return false }
+                            onPath.insert(target)
+                            stack.append((target, 0))
+                        }
+                    } else {
+                        let chain = 1 + (targets.compactMap { longest[$0] }.max() ?? 0)
+                        guard chain <= limit else { return false }
+                        longest[item] = chain
+                        onPath.remove(item)
+                        stack.removeLast()
+                    }
+                }
+            }
+            return true
+        }
+
+        /// The byte range of an item's first extent, within the file.
+        func firstExtent(of id: Int, in fileSize: Int) -> Range<Int>? {
+            guard let location = locations[id] else { return nil }
+            // Offsets are from the start of the file (method 0) or of the `idat` box (method 1).
+            let base: Range<Int>
+            switch location.method {
+            case 0: base = 0..<fileSize
+            case 1:
+                guard let itemData else { return nil }
+                base = itemData
+            default: return nil
+            }
+            let start = base.lowerBound + location.offset
+            let end = location.length == 0 ? base.upperBound : start + location.length
+            guard start >= 0, start < end, end <= fileSize else { return nil }
+            return start..<end
+        }
     }
 }

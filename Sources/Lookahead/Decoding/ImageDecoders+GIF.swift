@@ -14,9 +14,7 @@ extension ImageDecoders {
         /// Creates the decoder.
         public init() {}
 
-        public func canDecode(_ header: Data) -> Bool {
-            header.starts(with: Array("GIF87a".utf8)) || header.starts(with: Array("GIF89a".utf8))
-        }
+        public func canDecode(_ header: Data) -> Bool { header.isGIF }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             PlatformImage.make(
@@ -111,7 +109,7 @@ extension ImageDecoders {
                 if let error = context.pixelLimitError(codec: "GIF", width: w, height: h) { throw error }
             }
             var canvas = Canvas(width: canvasWidth, height: canvasHeight)
-            _ = try draw(file, on: &canvas, transparentIndex: transparentIndex)
+            try draw(file, on: &canvas, transparentIndex: transparentIndex)
             return canvas.bitmap
         }
 
@@ -119,6 +117,83 @@ extension ImageDecoders {
             let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
             return ImageDecodingError(codec: "GIF", message: message)
         }
+    }
+}
+
+extension ImageDecoders.GIF {
+    /// Opens the data with giflib, hands the file to `body`, and closes it.
+    static func withFile<T>(
+        _ data: Data,
+        _ body: (UnsafeMutablePointer<GifFileType>) throws(ImageDecodingError) -> T
+    ) throws(ImageDecodingError) -> T {
+        try ImageDecoders.withBytes(of: data, codec: "GIF") { base, count throws(ImageDecodingError) in
+            var unread = UnsafeBufferPointer(start: base, count: count)
+            return try withUnsafeMutablePointer(to: &unread) { source throws(ImageDecodingError) in
+                var status: Int32 = 0
+                guard let file = DGifOpen(source, read, &status) else { throw error(status) }
+                defer { DGifCloseFile(file, &status) }
+                return try body(file)
+            }
+        }
+    }
+
+    /// How a walk over a file's records ended: the image visitor stopped it, it reached the trailer, giflib could not
+    /// read on (the file is cut short or corrupt; its error code), or a record was of no known type.
+    enum WalkEnd {
+        case stopped
+        case trailer
+        case readFailed(Int32)
+        case unknownRecord
+    }
+
+    /// Reads an open file's records in order. `visitExtension` sees each extension's function code and each of
+    /// its data blocks, with `true` for the first. `visitImage` is called once an image's descriptor is read
+    /// (`file.pointee.Image`): to read on, it reads or skips the image's data and returns `nil`; else it returns
+    /// how the walk ends.
+    static func walk(
+        _ file: UnsafeMutablePointer<GifFileType>,
+        extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,
+        image visitImage: () throws(ImageDecodingError) -> WalkEnd?
+    ) throws(ImageDecodingError) -> WalkEnd {
+        while true {
+            var record = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &record) == GIF_OK else { return .readFailed(file.pointee.Error) }
+            switch record {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(file, &code, &block) == GIF_OK else {
+                    return .readFailed(file.pointee.Error)
+                }
+                var isFirst = true
+                while let current = block {
+                    visitExtension(code, current, isFirst)
+                    isFirst = false
+                    guard DGifGetExtensionNext(file, &block) == GIF_OK else {
+                        return .readFailed(file.pointee.Error)
+                    }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(file) == GIF_OK else { return .readFailed(file.pointee.Error) }
+                if let end = try visitImage() { return end }
+            case TERMINATE_RECORD_TYPE:
+                return .trailer
+            default:
+                return .unknownRecord
+            }
+        }
+    }
+
+    /// Hands giflib the next of the unread bytes its `UserData` points to.
+    private static let read: InputFunc = { file, buffer, length in
+        guard let file, let buffer,
+            let unread = file.pointee.UserData?.assumingMemoryBound(to: UnsafeBufferPointer<UInt8>.self)
+        else { return 0 }
+        let count = min(Int(length), unread.pointee.count)
+        guard count > 0 else { return 0 }
+        buffer.update(from: unread.pointee.baseAddress!, count: count)
+        unread.pointee = UnsafeBufferPointer(rebasing: unread.pointee.dropFirst(count))
+        return Int32(count)
     }
 }
 #endif

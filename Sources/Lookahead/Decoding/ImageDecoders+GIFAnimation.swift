@@ -85,7 +85,8 @@ extension ImageDecoders.GIF {
             if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
         } image: { () throws(ImageDecodingError) -> WalkEnd? in
             let saved = control.disposal == 3 ? canvas.pixels : nil
-            let rect = try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
+            let rect = file.pointee.Image
+            try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
             frames.append(
                 AnimatedImage.Frame(
                     image: try ImageDecoders.fitThumbnail(PlatformImage.make(from: canvas.bitmap), context: context),
@@ -107,14 +108,6 @@ extension ImageDecoders.GIF {
         }
     }
 
-    /// The part of the canvas a frame covers.
-    struct FrameRect {
-        var left: Int
-        var top: Int
-        var width: Int
-        var height: Int
-    }
-
     /// The logical screen the frames are drawn on: RGBA, transparent at first.
     struct Canvas {
         let width: Int
@@ -130,60 +123,50 @@ extension ImageDecoders.GIF {
         var bitmap: Bitmap { Bitmap(width: width, height: height, pixels: pixels) }
 
         /// Clears a frame's rectangle (clipped to the canvas) to transparent: disposal to the background.
-        mutating func clear(_ rect: FrameRect) {
-            let left = min(rect.left, width)
-            let right = min(rect.left + rect.width, width)
+        mutating func clear(_ rect: GifImageDesc) {
+            let left = min(Int(rect.Left), width)
+            let right = min(Int(rect.Left) + Int(rect.Width), width)
             guard right > left else { return }
-            for y in min(rect.top, height)..<min(rect.top + rect.height, height) {
+            for y in min(Int(rect.Top), height)..<min(Int(rect.Top) + Int(rect.Height), height) {
                 let start = (y * width + left) * 4
-                pixels.replaceSubrange(
-                    start..<(start + (right - left) * 4),
-                    with: repeatElement(0, count: (right - left) * 4)
-                )
+                pixels[start..<(start + (right - left) * 4)] = ArraySlice(repeating: 0, count: (right - left) * 4)
             }
         }
     }
 
-    /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent
-    /// pixels; returns the rectangle it covers.
+    /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent pixels.
     static func draw(
         _ file: UnsafeMutablePointer<GifFileType>,
         on canvas: inout Canvas,
         transparentIndex: Int?
-    ) throws(ImageDecodingError) -> FrameRect {
+    ) throws(ImageDecodingError) {
         let image = file.pointee.Image
-        let rect = FrameRect(
-            left: Int(image.Left),
-            top: Int(image.Top),
-            width: Int(image.Width),
-            height: Int(image.Height)
-        )
+        let (left, top, width, height) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
         guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
             throw ImageDecodingError(codec: "GIF", message: "no colour table")
         }
         let colorCount = Int(colorMap.pointee.ColorCount)
-        var line = [GifPixelType](repeating: 0, count: rect.width)
+        var line = [GifPixelType](repeating: 0, count: width)
         let rows: [Int] =
             image.Interlace
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: rect.height, by: $0.1) }
-            : Array(0..<rect.height)
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
+            : Array(0..<height)
         for row in rows {
-            guard DGifGetLine(file, &line, Int32(rect.width)) == GIF_OK else { throw error(file.pointee.Error) }
-            let y = rect.top + row
+            guard DGifGetLine(file, &line, Int32(width)) == GIF_OK else { throw error(file.pointee.Error) }
+            let y = top + row
             guard y < canvas.height else { continue }
             // A frame may lie partly or wholly outside the canvas: only its visible part is drawn.
-            for x in 0..<max(0, min(rect.width, canvas.width - rect.left)) {
+            for x in 0..<max(0, min(width, canvas.width - left)) {
                 let index = Int(line[x])
                 guard index != transparentIndex, index < colorCount else { continue }
                 let color = colors[index]
-                let offset = (y * canvas.width + rect.left + x) * 4
+                let offset = (y * canvas.width + left + x) * 4
                 canvas.pixels[offset] = color.Red
                 canvas.pixels[offset + 1] = color.Green
                 canvas.pixels[offset + 2] = color.Blue
                 canvas.pixels[offset + 3] = 255
             }
         }
-        return rect
     }
 }
 #endif

@@ -6,9 +6,7 @@ public import Foundation
 
 extension ImageDecoders {
     /// Decodes HEIC (HEVC) and AVIF (AV1) images with libheif: the primary image with its rotation, mirroring and
-    /// crop applied, a grid decoded whole, alpha kept. The size and the sizes the coded pictures declare
-    /// (`HEIFCodedSizes`) are checked against the pixel limit first; a thumbnail request uses the smallest stored
-    /// thumbnail that covers the target. Recognised by the `ftyp` box's brands.
+    /// crop applied, alpha kept, or the smallest stored thumbnail that covers a thumbnail request's target.
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
         /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
@@ -34,22 +32,46 @@ extension ImageDecoders {
             let bytes = [UInt8](header.prefix(32))
             guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
             let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-            var offsets = [8]
-            offsets += stride(from: 16, to: min(max(size, 16), bytes.count) - 3, by: 4)
-            return offsets.contains { offset in
+            return ([8] + stride(from: 16, to: min(max(size, 16), bytes.count) - 3, by: 4)).contains { offset in
                 offset + 4 <= bytes.count
                     && Self.brands.contains(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self))
             }
         }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            _ = Self.initialized
-            let inspection = HEIFCodedSizes.inspect(data)
-            guard inspection.referencesAreBounded else {
-                throw Self.failure("its item references loop or chain too deep to be followed")
-            }
-            let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
-                try Self.decode(base, count, context, codedSizes: inspection.sizes)
+            let bitmap = try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
+                // The size as shown (rotation applied), from the boxes, and every picture the video decoder
+                // allocates for must be within the limit.
+                let width = Int(heif_image_handle_get_width(primary))
+                let height = Int(heif_image_handle_get_height(primary))
+                try context.checkSize(codec: name, width: width, height: height)
+                guard let codedSizes else {
+                    throw Self.failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
+                }
+                for size in codedSizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
+                    throw .tooLarge(
+                        codec: name,
+                        width: size.width,
+                        height: size.height,
+                        limit: context.maximumPixelCount,
+                        picture: "a coded picture"
+                    )
+                }
+                if let options = context.thumbnail,
+                    let thumbnail = Self.smallestThumbnail(
+                        of: primary,
+                        covering: options.targetSize(forWidth: width, height: height)
+                    )
+                {
+                    defer { heif_image_handle_release(thumbnail) }
+                    if let small = try? Self.decodeImage(thumbnail),
+                        Self.hasSameShape(small.width, small.height, as: width, height)
+                    {
+                        return small.convertedToSRGB(from: Self.colorProfile(thumbnail) ?? Self.colorProfile(primary))
+                    }
+                }
+                // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
+                return try Self.decodeImage(primary).convertedToSRGB(from: Self.colorProfile(primary))
             }
             return PlatformImage.make(from: bitmap)
         }
@@ -59,58 +81,28 @@ extension ImageDecoders {
             heif_init(nil).code == heif_error_Ok
         }()
 
-        private static func decode(
-            _ base: UnsafeRawPointer,
-            _ count: Int,
-            _ context: ImageDecodingContext,
-            codedSizes: [HEIFCodedSizes.Size]?
-        ) throws(ImageDecodingError) -> Bitmap {
-            guard let heif = heif_context_alloc() else { throw failure("out of memory") }
-            defer { heif_context_free(heif) }
-            // Tiles of a grid are decoded on this thread: the pipeline's decode queue already runs one decode per core.
-            heif_context_set_max_decoding_threads(heif, 0)
-            try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
-            var primary: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(heif, &primary))
-            guard let primary else { throw failure("no primary image") }
-            defer { heif_image_handle_release(primary) }
-            // The size as shown (rotation applied), from the boxes: nothing is decoded yet.
-            let width = Int(heif_image_handle_get_width(primary))
-            let height = Int(heif_image_handle_get_height(primary))
-            try context.checkSize(codec: "HEIF", width: width, height: height)
-            try checkCodedSizes(codedSizes, context)
-            if let options = context.thumbnail,
-                let thumbnail = smallestThumbnail(
-                    of: primary,
-                    covering: options.targetSize(forWidth: width, height: height)
-                )
-            {
-                defer { heif_image_handle_release(thumbnail) }
-                if let small = try? decodeImage(thumbnail), hasSameShape(small.width, small.height, as: width, height) {
-                    return small.convertedToSRGB(from: colorProfile(thumbnail) ?? colorProfile(primary))
-                }
+        /// Reads the file with libheif, once its boxes show that is safe, and hands `body` its primary image and the
+        /// sizes its coded pictures declare.
+        fileprivate static func withPrimaryImage<T>(
+            of data: Data,
+            _ body: (OpaquePointer, [HEIFCodedSizes.Size]?) throws(ImageDecodingError) -> T
+        ) throws(ImageDecodingError) -> T {
+            _ = initialized
+            let inspection = HEIFCodedSizes.inspect(data)
+            guard inspection.referencesAreBounded else {
+                throw failure("its item references loop or chain too deep to be followed")
             }
-            // No thumbnail, or one whose coded picture is not the shape its boxes claim: the primary image.
-            return try decodeImage(primary).convertedToSRGB(from: colorProfile(primary))
-        }
-
-        /// Fails unless every picture the video decoder allocates for is within the pixel limit.
-        private static func checkCodedSizes(
-            _ sizes: [HEIFCodedSizes.Size]?,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) {
-            guard let sizes else {
-                throw failure("an AV1 configuration without a sequence header: the decode cannot be bounded")
-            }
-            for size in sizes where context.exceedsPixelLimit(width: size.width, height: size.height) {
-                let limit = context.maximumPixelCount
-                throw .tooLarge(
-                    codec: "HEIF",
-                    width: size.width,
-                    height: size.height,
-                    limit: limit,
-                    picture: "a coded picture"
-                )
+            return try ImageDecoders.withBytes(of: data, codec: "HEIF") { base, count throws(ImageDecodingError) in
+                guard let heif = heif_context_alloc() else { throw failure("out of memory") }
+                defer { heif_context_free(heif) }
+                // Grid tiles are decoded on this thread: the pipeline's decode queue already runs one decode per core.
+                heif_context_set_max_decoding_threads(heif, 0)
+                try check(heif_context_read_from_memory_without_copy(heif, base, count, nil))
+                var primary: OpaquePointer?
+                try check(heif_context_get_primary_image_handle(heif, &primary))
+                guard let primary else { throw failure("no primary image") }
+                defer { heif_image_handle_release(primary) }
+                return try body(primary, inspection.sizes)
             }
         }
 
@@ -215,13 +207,9 @@ extension ImageDecoders {
                 let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                 Int(stride) >= width * 4
             else { throw failure("decoded image has no RGBA plane") }
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            pixels.withUnsafeMutableBufferPointer { destination in
+            let pixels = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { buffer in
                 for row in 0..<height {
-                    (destination.baseAddress! + row * width * 4).update(
-                        from: plane + row * Int(stride),
-                        count: width * 4
-                    )
+                    (buffer.baseAddress! + row * width * 4).update(from: plane + row * Int(stride), count: width * 4)
                 }
             }
             return Bitmap(width: width, height: height, pixels: pixels)
@@ -241,19 +229,8 @@ extension ImageDecoders {
 extension ImageDecoders.HEIF: ImageMetadataReading {
     /// The primary image's colour profile; HEIF's rotation and mirroring are boxes, not EXIF, and always applied.
     package func metadata(of data: Data) -> ImageMetadata {
-        _ = Self.initialized
-        guard HEIFCodedSizes.inspect(data).referencesAreBounded else { return ImageMetadata(format: name) }
-        return data.withUnsafeBytes { raw in
-            guard let heif = heif_context_alloc() else { return ImageMetadata(format: name) }
-            defer { heif_context_free(heif) }
-            var primary: OpaquePointer?
-            guard let base = raw.baseAddress,
-                heif_context_read_from_memory_without_copy(heif, base, raw.count, nil).code == heif_error_Ok,
-                heif_context_get_primary_image_handle(heif, &primary).code == heif_error_Ok, let primary
-            else { return ImageMetadata(format: name) }
-            defer { heif_image_handle_release(primary) }
-            return ImageDecoders.metadata(format: name, orientation: .up, profile: Self.colorProfile(primary))
-        }
+        let profile = try? Self.withPrimaryImage(of: data) { primary, _ in Self.colorProfile(primary) }
+        return ImageDecoders.metadata(format: name, orientation: .up, profile: profile)
     }
 }
 #endif

@@ -112,7 +112,6 @@ extension ImageDecoders {
                 let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
-            // The limit is checked from the header, before anything is decoded.
             if let error = context.pixelLimitError(codec: name, width: storedWidth, height: storedHeight) {
                 throw error
             }

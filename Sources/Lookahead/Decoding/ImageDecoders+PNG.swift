@@ -21,34 +21,17 @@ extension ImageDecoders {
             self.convertsGammaAndChromaticities = convertsGammaAndChromaticities
         }
 
-        private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-        public func canDecode(_ header: Data) -> Bool {
-            header.starts(with: Self.signature)
-        }
+        public func canDecode(_ header: Data) -> Bool { header.isPNG }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             var status: Int32 = 0
             do {
-                return PlatformImage.make(from: try decode(data, context: context, status: &status))
+                return PlatformImage.make(from: try decodeBitmap(data, context, status: &status))
             } catch {
                 // Metadata past the chunk limits stops libspng; the image does not need it.
                 guard status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data)
                 else { throw error }
-                return PlatformImage.make(from: try decode(essential, context: context, status: &status))
-            }
-        }
-
-        private func decode(
-            _ data: Data,
-            context: ImageDecodingContext,
-            status: inout Int32
-        ) throws(ImageDecodingError) -> Bitmap {
-            guard let decoder = spng_ctx_new(0) else { throw ImageDecodingError(codec: name, message: "out of memory") }
-            defer { spng_ctx_free(decoder) }
-            let gammaAndChromaticities = convertsGammaAndChromaticities
-            return try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
-                try Self.decode(decoder, base, count, context, gammaAndChromaticities, status: &status)
+                return PlatformImage.make(from: try decodeBitmap(essential, context, status: &status))
             }
         }
 
@@ -63,9 +46,7 @@ extension ImageDecoders {
             var offset = 8
             var skipped = false
             while offset + 12 <= bytes.count {
-                let length =
-                    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-                    | Int(bytes[offset + 3])
+                let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
                 let end = offset + 12 + length
                 guard length < 1 << 31, end <= bytes.count else { return nil }
                 let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
@@ -80,56 +61,67 @@ extension ImageDecoders {
             return skipped ? Data(output) : nil
         }
 
-        private static func decode(
-            _ decoder: OpaquePointer,
-            _ source: UnsafeRawPointer,
-            _ size: Int,
+        /// Decodes to RGBA, recording libspng's last status in `status`.
+        private func decodeBitmap(
+            _ data: Data,
             _ context: ImageDecodingContext,
-            _ gammaAndChromaticities: Bool,
             status: inout Int32
         ) throws(ImageDecodingError) -> Bitmap {
+            guard let decoder = Self.makeDecoder() else {
+                throw ImageDecodingError(codec: name, message: "out of memory")
+            }
+            defer { spng_ctx_free(decoder) }
             func check(_ result: Int32) throws(ImageDecodingError) {
                 status = result
-                guard result == 0 else { throw error(result) }
+                guard result == 0 else { throw Self.error(result) }
             }
-            // At most 1,000 stored chunks (libspng's own limit, which libspng 0.7.3 does not let a caller raise).
-            spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
             // No side may exceed the pixel limit: rejected while the header is read.
             let side = UInt32(clamping: min(context.maximumPixelCount, Int(Int32.max)))
             spng_set_image_limits(decoder, side, side)
-            try check(spng_set_png_buffer(decoder, source, size))
-            var header = spng_ihdr()
-            try check(spng_get_ihdr(decoder, &header))
-            let width = Int(header.width)
-            let height = Int(header.height)
-            if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) { throw error }
-            let format = Int32(SPNG_FMT_RGBA8.rawValue)
-            var length = 0
-            try check(spng_decoded_image_size(decoder, format, &length))
-            guard length == width * height * 4 else {
-                throw ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)")
+            return try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
+                try check(spng_set_png_buffer(decoder, source, size))
+                var header = spng_ihdr()
+                try check(spng_get_ihdr(decoder, &header))
+                let (width, height) = (Int(header.width), Int(header.height))
+                if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) { throw error }
+                let format = Int32(SPNG_FMT_RGBA8.rawValue)
+                var length = 0
+                try check(spng_decoded_image_size(decoder, format, &length))
+                guard length == width * height * 4 else {
+                    throw ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)")
+                }
+                var decoded: Int32 = 0
+                let pixels = PixelBufferPool.shared.makeBuffer(count: length) { buffer in
+                    decoded = spng_decode_image(
+                        decoder,
+                        buffer.baseAddress,
+                        length,
+                        format,
+                        Int32(SPNG_DECODE_TRNS.rawValue)
+                    )
+                }
+                try check(decoded)
+                // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
+                try check(spng_decode_chunks(decoder))
+                let profile = Self.colorProfile(decoder, gammaAndChromaticities: convertsGammaAndChromaticities)
+                return Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(from: profile)
+                    .applying(Self.exifOrientation(decoder))
             }
-            var decoded: Int32 = 0
-            let pixels = PixelBufferPool.shared.makeBuffer(count: length) { buffer in
-                decoded = spng_decode_image(
-                    decoder,
-                    buffer.baseAddress,
-                    length,
-                    format,
-                    Int32(SPNG_DECODE_TRNS.rawValue)
-                )
-            }
-            try check(decoded)
-            // Read on to IEND: this checks the CRC of the last IDAT chunk, which the decoder can finish without.
-            try check(spng_decode_chunks(decoder))
-            let bitmap = Bitmap(width: width, height: height, pixels: pixels).convertedToSRGB(
-                from: colorProfile(decoder, gammaAndChromaticities: gammaAndChromaticities)
-            )
-            // An eXIf chunk (before or after the image data): its orientation, as JPEG's.
+        }
+
+        /// A libspng decoder whose ancillary chunks are capped at 4 MiB each and 16 MiB together (and 1,000 chunks,
+        /// libspng's own limit).
+        fileprivate static func makeDecoder() -> OpaquePointer? {
+            guard let decoder = spng_ctx_new(0) else { return nil }
+            spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
+            return decoder
+        }
+
+        /// The orientation of an `eXIf` chunk read so far (before or after the image data); `.up` without one.
+        fileprivate static func exifOrientation(_ decoder: OpaquePointer) -> ExifOrientation {
             var exif = spng_exif()
-            guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else { return bitmap }
-            let payload = [UInt8](UnsafeRawBufferPointer(start: data, count: exif.length))
-            return bitmap.applying(ExifOrientation.exifPayload(payload))
+            guard spng_get_exif(decoder, &exif) == 0, let data = exif.data, exif.length > 0 else { return .up }
+            return ExifOrientation.exifPayload([UInt8](UnsafeRawBufferPointer(start: data, count: exif.length)))
         }
 
         /// The colour space of the pixels when it is not plainly sRGB: the `iCCP` profile; else, when asked, without an
@@ -156,10 +148,8 @@ extension ImageDecoders {
             let green = hasChromaticities ? xy(chrm.green_x, chrm.green_y) : sRGB.green
             let blue = hasChromaticities ? xy(chrm.blue_x, chrm.blue_y) : sRGB.blue
             let white = hasChromaticities ? xy(chrm.white_point_x, chrm.white_point_y) : sRGB.white
-            let isSRGBGamut = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)].allSatisfy
-            {
-                abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005
-            }
+            let pairs = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)]
+            let isSRGBGamut = pairs.allSatisfy { abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005 }
             guard gamma != nil || !isSRGBGamut else { return nil }
             return ColorManagement.profile(
                 red: red,
@@ -174,7 +164,8 @@ extension ImageDecoders {
             #endif
         }
 
-        private static func error(_ status: Int32) -> ImageDecodingError {
+        /// The error for a libspng status.
+        static func error(_ status: Int32) -> ImageDecodingError {
             ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
         }
     }
@@ -182,24 +173,16 @@ extension ImageDecoders {
 extension ImageDecoders.PNG: ImageMetadataReading {
     /// The chunks before the image data (and an `eXIf` there); an `eXIf` after the image data is read by decoding.
     package func metadata(of data: Data) -> ImageMetadata {
-        guard let decoder = spng_ctx_new(0) else { return ImageMetadata(format: name) }
+        guard let decoder = Self.makeDecoder() else { return ImageMetadata(format: name) }
         defer { spng_ctx_free(decoder) }
-        spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
         return data.withUnsafeBytes { raw in
             var header = spng_ihdr()
             guard let base = raw.baseAddress, spng_set_png_buffer(decoder, base, raw.count) == 0,
                 spng_get_ihdr(decoder, &header) == 0
             else { return ImageMetadata(format: name) }
-            var exif = spng_exif()
-            var orientation = ExifOrientation.up
-            if spng_get_exif(decoder, &exif) == 0, let bytes = exif.data, exif.length > 0 {
-                orientation = ExifOrientation.exifPayload(
-                    [UInt8](UnsafeRawBufferPointer(start: bytes, count: exif.length))
-                )
-            }
             return ImageDecoders.metadata(
                 format: name,
-                orientation: orientation,
+                orientation: Self.exifOrientation(decoder),
                 profile: Self.colorProfile(decoder, gammaAndChromaticities: convertsGammaAndChromaticities)
             )
         }

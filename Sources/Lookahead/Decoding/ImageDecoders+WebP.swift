@@ -15,10 +15,7 @@ extension ImageDecoders {
         /// Creates the decoder.
         public init() {}
 
-        public func canDecode(_ header: Data) -> Bool {
-            header.count >= 12 && header.starts(with: Array("RIFF".utf8))
-                && header.dropFirst(8).starts(with: Array("WEBP".utf8))
-        }
+        public func canDecode(_ header: Data) -> Bool { header.isWebP }
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             PlatformImage.make(
@@ -35,32 +32,25 @@ extension ImageDecoders {
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
             try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
-                try Self.decodeAnimation(source, size, context)
+                var input = WebPData(bytes: source, size: size)
+                guard let canvas = try Self.animationCanvas(&input, context) else { return nil }
+                var options = WebPAnimDecoderOptions()
+                guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw Self.failure("library version mismatch") }
+                options.color_mode = MODE_RGBA
+                options.use_threads = 0
+                guard let decoder = WebPAnimDecoderNew(&input, &options) else {
+                    throw Self.failure("invalid animation")
+                }
+                defer { WebPAnimDecoderDelete(decoder) }
+                var info = WebPAnimInfo()
+                guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw Self.failure("invalid animation") }
+                let profile = Self.metadataChunk("ICCP", flag: 0x20, source, size)
+                let frames = try Self.decodeFrames(decoder, canvas, profile: profile, context)
+                return frames.count > 1 ? AnimatedImage(frames: frames, loopCount: Int(info.loop_count)) : nil
             }
         }
 
-        private static func decodeAnimation(
-            _ source: UnsafePointer<UInt8>,
-            _ size: Int,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> AnimatedImage? {
-            var input = WebPData(bytes: source, size: size)
-            guard let canvas = try animationCanvas(&input, context) else { return nil }
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw failure("library version mismatch") }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 0
-            guard let decoder = WebPAnimDecoderNew(&input, &options) else { throw failure("invalid animation") }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var info = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw failure("invalid animation") }
-            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
-            let frames = try decodeFrames(decoder, canvas, profile: profile, context)
-            return frames.count > 1 ? AnimatedImage(frames: frames, loopCount: Int(info.loop_count)) : nil
-        }
-
-        /// The canvas and frame count the demuxer reads, checked against the limits; `nil` for a still WebP or an
-        /// animation of one frame.
+        /// The canvas and frame count, checked against the limits; `nil` for a still WebP or one frame.
         private static func animationCanvas(
             _ input: inout WebPData,
             _ context: ImageDecodingContext
@@ -73,15 +63,10 @@ extension ImageDecoders {
             let isAnimation = WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0
             guard isAnimation, frameCount > 1 else { return nil }
             guard width > 0, height > 0 else { throw failure("invalid canvas \(width)×\(height)") }
-            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) { throw error }
-            if let error = context.animationLimitError(
-                codec: "WebP",
-                frameCount: frameCount,
-                width: width,
-                height: height
-            ) {
-                throw error
-            }
+            let error =
+                context.pixelLimitError(codec: "WebP", width: width, height: height)
+                ?? context.animationLimitError(codec: "WebP", frameCount: frameCount, width: width, height: height)
+            if let error { throw error }
             return (width, height, frameCount)
         }
 

@@ -3,9 +3,7 @@
 public import Foundation
 
 /// Decodes one image format into a ``PlatformImage``. Decoders are chosen by sniffing the data, never by the URL or
-/// the Content-Type.
-/// - Important: Implementations must be thread safe; the pipeline calls them on its decode queue, since codec calls
-///   block.
+/// the Content-Type. Implementations must be thread safe: the pipeline calls them on its decode queue.
 public protocol ImageDecoding: Sendable {
     /// The codec's name, used in errors and logs ("JPEG").
     var name: String { get }
@@ -14,8 +12,7 @@ public protocol ImageDecoding: Sendable {
     var mediaTypes: [String] { get }
     /// Whether the data looks like this format; `header` holds at least the first 16 bytes when available.
     func canDecode(_ header: Data) -> Bool
-    /// Decodes the data. Dimensions must be checked against `context.maximumPixelCount` before any large
-    /// allocation.
+    /// Decodes the data, checking its size against `context.maximumPixelCount` before any large allocation.
     func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage
 }
 
@@ -26,10 +23,9 @@ extension ImageDecoding {
 /// A decoder that can also decode every frame of an animation (GIF, WebP), for requests that ask for it
 /// (``ImageRequest/isAnimated``).
 public protocol AnimatedImageDecoding: ImageDecoding {
-    /// Decodes every frame, each composited on the canvas and brought to the thumbnail's size
-    /// (``ImageDecoders/fitThumbnail(_:context:)``); `nil` for a still image or one frame. The frame count and the
-    /// canvas must be checked (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``) before
-    /// any frame is decoded.
+    /// Decodes every frame, composited and at the thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``);
+    /// `nil` for a still image. The limits are checked before any frame is decoded
+    /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``).
     func decodeAnimation(
         _ data: Data,
         context: ImageDecodingContext
@@ -45,19 +41,16 @@ public struct ImageDecodingContext: Sendable {
     public var maximumPixelCount: Int
     /// The most frames an animation may have.
     public var maximumFrameCount: Int
-    /// The most pixels the frames of an animation may have in all: the canvas's pixels times the frame count.
-    /// Bounds the work and the memory of a decode, checked before the first frame is decoded.
+    /// The most pixels all the frames of an animation may have: the canvas's pixels times the frame count.
     public var maximumAnimationPixelCount: Int
 
-    /// Whether an image of this size, as its header declares it, has more pixels than allowed; a product that
-    /// overflows (a hostile header) is more than allowed.
+    /// Whether a declared size has more pixels than allowed; a product that overflows (a hostile header) does.
     package func exceedsPixelLimit(width: Int, height: Int) -> Bool {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         return overflow || pixels > maximumPixelCount
     }
 
-    /// The error for an image of `width` × `height` pixels, as its header declares it, when it has more pixels than
-    /// allowed; `nil` when it is within the limit.
+    /// The error for a declared size with more pixels than allowed; `nil` within the limit.
     package func pixelLimitError(codec: String, width: Int, height: Int) -> ImageDecodingError? {
         guard exceedsPixelLimit(width: width, height: height) else { return nil }
         return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
@@ -201,7 +194,7 @@ public enum ImageDecoders {
         guard let animated = decoder as? any AnimatedImageDecoding else { return .success(nil) }
         do throws(ImageDecodingError) {
             guard var animation = try animated.decodeAnimation(data, context: context) else { return .success(nil) }
-            // A decoder that leaves the frames at full size gets them resampled here, like a still image.
+            // Frames a decoder left at full size are resampled here, like a still image.
             animation = try animation.mapImages { (image) throws(ImageDecodingError) in
                 try fitThumbnail(image, context: context, decoder: decoder)
             }
@@ -228,7 +221,6 @@ public enum ImageDecoders {
         guard let thumbnail = context.thumbnail else { return image }
         let size = (width: image.pixelWidth, height: image.pixelHeight)
         let target = thumbnail.targetSize(forWidth: size.width, height: size.height)
-        // A decoder that hits the target itself (ImageIO) is left as it is.
         guard size != target else { return image }
         guard let bitmap = image.makeBitmap() else {
             throw ImageDecodingError(
@@ -247,8 +239,8 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size: under 2× a tent (``Resampler/Filter/triangle``)
-    /// looks as sharp and costs less; larger reductions keep Catmull-Rom.
+    /// The filter that brings a decoded image to its thumbnail size: a tent (``Resampler/Filter/triangle``) under
+    /// 2×, Catmull-Rom for larger reductions.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {
@@ -290,4 +282,12 @@ public enum ImageDecoders {
     static func hexHeader(_ data: Data) -> String {
         data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
     }
+}
+
+/// The signatures of the formats the bundled decoders read, for sniffing.
+extension Data {
+    var isJPEG: Bool { starts(with: [0xFF, 0xD8, 0xFF]) }
+    var isPNG: Bool { starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+    var isGIF: Bool { starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) }
+    var isWebP: Bool { starts(with: Array("RIFF".utf8)) && dropFirst(8).starts(with: Array("WEBP".utf8)) }
 }

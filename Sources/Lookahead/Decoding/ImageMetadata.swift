@@ -6,8 +6,7 @@ public import Foundation
 public struct ImageMetadata: Sendable, Equatable {
     /// The decoder that recognises the data ("JPEG", "HEIF").
     public var format: String
-    /// The EXIF orientation the decoder applies (`.up` when there is none; HEIF's own rotation and mirroring are
-    /// applied too, but are not EXIF).
+    /// The EXIF orientation the decoder applies (`.up` when there is none).
     public var orientation: ExifOrientation
     /// The description of the embedded colour profile ("Display P3"), or `nil` for an untagged image (taken as sRGB).
     public var colorProfile: String?

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — a JPEG's markers walked without decoding: its frame, its scans, and where the complete ones end.
 
 import Foundation
 

@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Pixel buffers the memory cache evicted, kept for the next decode of the same size.
-///
-/// A list's thumbnails are mostly one size: reusing the evicted buffer keeps the same few blocks in use, where a new
-/// one per image lets the allocator's heaps grow holes. A buffer still held elsewhere is copied on write.
+/// Pixel buffers the memory cache evicted, kept for the next decode of the same size (a list's thumbnails mostly
+/// share one), so the same few blocks stay in use. A buffer still held elsewhere is copied on write.
 package final class PixelBufferPool: Sendable {
     /// The pool the pipeline's decoders and memory caches share.
     package static let shared = PixelBufferPool(byteLimit: 8 << 20, buffersPerSize: 2)
@@ -37,8 +35,7 @@ package final class PixelBufferPool: Sendable {
         }
     }
 
-    /// Keeps the pixels of an image the memory cache let go. Only a ``Bitmap`` has pixels to give: on Apple
-    /// platforms the images are the system's, and their decoders are the system's too.
+    /// Keeps the pixels of an image the memory cache let go; only a ``Bitmap`` has pixels to give.
     package func recycle(pixelsOf image: PlatformImage) {
         #if !canImport(UIKit) && !canImport(AppKit) && !LOOKAHEAD_NONSENDABLE_IMAGE
         recycle(image.pixels)

@@ -1,6 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// UIImage and NSImage as the pipeline's image; Apple platforms only, so it only converts: every decision is in
-// platform-neutral code.
+// UIImage and NSImage as the pipeline's image: conversions only, every decision is in platform-neutral code.
 
 #if canImport(CoreGraphics) && (canImport(UIKit) || canImport(AppKit))
 public import CoreGraphics

@@ -6,13 +6,11 @@ public import Foundation
 import CJPEGProgressive
 #endif
 
-/// Decodes previews of a progressive JPEG (SOF2) from a partial body: on Linux through libjpeg's buffered-image mode
-/// (the TurboJPEG API cannot stop at a scan); on Apple platforms through ImageIO, given the bytes up to the last
-/// complete scan closed with an end-of-image marker.
+/// Decodes previews of a progressive JPEG from a partial body: on Linux through libjpeg's buffered-image mode, on
+/// Apple platforms through ImageIO, given the bytes up to the last complete scan closed with an end-of-image marker.
 ///
-/// Each preview reads the bytes so far from the start and shows the last complete scan; nothing is kept between
-/// previews. The pixel limit and ``maximumScans`` are checked first. A preview has the final image's size and
-/// orientation. Baseline and CMYK JPEGs and other formats give none (``Outcome/unsupported(reason:)``).
+/// Each preview decodes the bytes so far and shows the last complete scan, at the final image's size and orientation,
+/// after checking the pixel limit and ``maximumScans``. Baseline and CMYK JPEGs and other formats give none.
 public enum ProgressiveJPEGPreviews {
     /// The most scans a preview reads.
     public static let maximumScans = 100
@@ -28,9 +26,7 @@ public enum ProgressiveJPEGPreviews {
     }
 
     /// Whether `header` starts like a JPEG; only JPEGs get previews.
-    public static func isJPEG(_ header: Data) -> Bool {
-        header.count >= 3 && header.starts(with: [0xFF, 0xD8, 0xFF])
-    }
+    public static func isJPEG(_ header: Data) -> Bool { header.isJPEG }
 
     /// A preview of `data` (the first bytes of a JPEG), at the context's thumbnail size when it asks for one.
     public static func preview(of data: Data, context: ImageDecodingContext) -> Outcome {
@@ -82,7 +78,8 @@ public enum ProgressiveJPEGPreviews {
             let (width, height) = (Int(info.out_width), Int(info.out_height))
             let buffer = Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
             let upright = Bitmap(width: width, height: height, pixels: buffer).applying(ExifOrientation.jpeg(data))
-            return .preview(PlatformImage.make(from: resized(upright, to: context.thumbnail)), scan: Int(info.scan))
+            let image = PlatformImage.make(from: upright)
+            return .preview((try? ImageDecoders.fitThumbnail(image, context: context)) ?? image, scan: Int(info.scan))
         case LOOKAHEAD_PREVIEW_NEEDS_MORE:
             return .needsMoreData
         case LOOKAHEAD_PREVIEW_TOO_LARGE:
@@ -100,33 +97,12 @@ public enum ProgressiveJPEGPreviews {
 
     /// 1, 2, 4 or 8: the largest DCT reduction whose output still covers the thumbnail.
     static func scaleDenominator(for data: Data, thumbnail: ThumbnailOptions?) -> UInt32 {
-        #if canImport(CTurboJPEG)
-        guard let thumbnail, let size = ImageDecoders.JPEG.frameSize(data) else { return 1 }
-        let orientation = ExifOrientation.jpeg(data)
-        let upright = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
-        let scale = thumbnail.scale(forWidth: upright.0, height: upright.1)
-        for denominator: UInt32 in [8, 4, 2] where 1 / Double(denominator) + 1e-9 >= scale {
-            return denominator
-        }
-        return 1
-        #else
-        return 1
-        #endif
-    }
-
-    private static func resized(_ bitmap: Bitmap, to thumbnail: ThumbnailOptions?) -> Bitmap {
-        guard let thumbnail else { return bitmap }
-        let target = thumbnail.targetSize(forWidth: bitmap.width, height: bitmap.height)
-        guard target != (bitmap.width, bitmap.height) else { return bitmap }
-        return Resampler.resize(
-            bitmap,
-            width: target.width,
-            height: target.height,
-            filter: ImageDecoders.thumbnailFilter(
-                from: (bitmap.width, bitmap.height),
-                to: (target.width, target.height)
-            ),
-            isOpaque: true
+        guard let thumbnail, let frame = JPEGScanWalk(data).frame, frame.width > 0, frame.height > 0 else { return 1 }
+        let swaps = ExifOrientation.jpeg(data).swapsDimensions
+        let scale = thumbnail.scale(
+            forWidth: swaps ? frame.height : frame.width,
+            height: swaps ? frame.width : frame.height
         )
+        return [8, 4, 2].first { 1 / Double($0) + 1e-9 >= scale } ?? 1
     }
 }

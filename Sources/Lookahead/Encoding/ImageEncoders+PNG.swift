@@ -34,10 +34,10 @@ extension ImageEncoders {
             )
             spng_set_ihdr(context, &header)
             let configured = configure(context)
-            guard configured == 0 else {
-                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(configured)))
-            }
-            let rows = image.bytesPerRow == image.width * 4 ? image : image.tightlyPacked
+            guard configured == 0 else { throw ImageDecoders.PNG.error(configured) }
+            let rows =
+                image.bytesPerRow == image.width * 4
+                ? image : image.region(left: 0, top: 0, width: image.width, height: image.height)
             let status = rows.pixels.withUnsafeBytes {
                 spng_encode_image(
                     context,
@@ -47,30 +47,15 @@ extension ImageEncoders {
                     Int32(SPNG_ENCODE_FINALIZE.rawValue)
                 )
             }
-            guard status == 0 else {
-                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
-            }
+            guard status == 0 else { throw ImageDecoders.PNG.error(status) }
             var length = 0
             var error: Int32 = 0
             guard let buffer = spng_get_png_buffer(context, &length, &error) else {
-                throw ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(error)))
+                throw ImageDecoders.PNG.error(error)
             }
             defer { free(buffer) }
             return Data(bytes: buffer, count: length)
         }
-    }
-}
-
-extension Bitmap {
-    /// The same pixels with rows exactly `width * 4` bytes apart.
-    var tightlyPacked: Bitmap {
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(width * height * 4)
-        for row in 0..<height {
-            let start = row * bytesPerRow
-            pixels.append(contentsOf: self.pixels[start..<(start + width * 4)])
-        }
-        return Bitmap(width: width, height: height, pixels: pixels)
     }
 }
 #endif

@@ -69,10 +69,7 @@ public enum ImageEncoders {
                 )
             }
             defer { tjFree(buffer) }
-            guard status == 0, let buffer else {
-                let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
-                throw ImageDecodingError(codec: "JPEG", message: message)
-            }
+            guard status == 0, let buffer else { throw ImageDecoders.JPEG.libraryError(handle) }
             return Data(bytes: buffer, count: Int(size))
         }
     }

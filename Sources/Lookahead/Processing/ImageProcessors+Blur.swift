@@ -1,11 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension ImageProcessors {
-    /// Blurs the image with a Gaussian whose standard deviation is `radius` pixels; the edges extend the border
-    /// pixels, so they do not darken, and transparent pixels lend no colour to their neighbours.
-    ///
-    /// Three box blurs of widths chosen for the deviation approximate the Gaussian, in time independent of the
-    /// radius.
+    /// Blurs the image with a Gaussian whose standard deviation is `radius` pixels, approximated by three box blurs in
+    /// time independent of the radius. The edges extend the border pixels, so they do not darken, and transparent
+    /// pixels lend no colour to their neighbours.
     public struct GaussianBlur: ImageProcessing {
         /// The standard deviation of the Gaussian, in pixels.
         public let radius: Int

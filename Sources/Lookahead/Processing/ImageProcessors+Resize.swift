@@ -71,13 +71,8 @@ extension ImageProcessors {
         public func scaledSize(forWidth imageWidth: Int, height imageHeight: Int) -> (width: Int, height: Int) {
             let sx = width.map { Double($0) / Double(imageWidth) }
             let sy = height.map { Double($0) / Double(imageHeight) }
-            var scale: Double
-            switch (sx, sy) {
-            case (let sx?, let sy?): scale = contentMode == .aspectFit ? min(sx, sy) : max(sx, sy)
-            case (let sx?, nil): scale = sx
-            case (nil, let sy?): scale = sy
-            case (nil, nil): scale = 1
-            }
+            let scales = [sx, sy].compactMap { $0 }
+            var scale = (contentMode == .aspectFit ? scales.min() : scales.max()) ?? 1
             if !upscale { scale = min(1, scale) }
             return (
                 max(1, Int((Double(imageWidth) * scale).rounded())),
@@ -104,8 +99,11 @@ extension Bitmap {
         let width = max(1, min(width, self.width))
         let height = max(1, min(height, self.height))
         guard width != self.width || height != self.height else { return self }
-        let left = (self.width - width) / 2
-        let top = (self.height - height) / 2
+        return region(left: (self.width - width) / 2, top: (self.height - height) / 2, width: width, height: height)
+    }
+
+    /// A copy of the `width` × `height` pixels from (`left`, `top`), its rows exactly `width * 4` bytes apart.
+    func region(left: Int, top: Int, width: Int, height: Int) -> Bitmap {
         var output = [UInt8]()
         output.reserveCapacity(width * height * 4)
         for row in top..<(top + height) {

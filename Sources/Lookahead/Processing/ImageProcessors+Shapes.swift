@@ -48,8 +48,7 @@ extension ImageProcessors {
         }
     }
 
-    /// Rounds the corners of the image with a radius in pixels (the seed table rounds its 80×80 images by 8), with an
-    /// optional border along the inside of the edge.
+    /// Rounds the corners of the image with a radius in pixels, with an optional border along the inside of the edge.
     public struct RoundedCorners: ImageProcessing {
         /// The corner radius in pixels.
         public let radius: Int

@@ -129,7 +129,8 @@ extension Resampler {
         func convertPremultiplied(_ line: UnsafePointer<UInt8>, into row: Int) {
             let target = UnsafeMutableRawPointer(slot(row))
             for x in 0..<(length / 4) {
-                let pixel = load(line + 4 * x)
+                let bytes = line + 4 * x
+                let pixel = SIMD4(Float(bytes[0]), Float(bytes[1]), Float(bytes[2]), Float(bytes[3]))
                 let alpha = pixel[3]
                 let value = pixel * SIMD4(alpha, alpha, alpha, 255) * (1 / 255)
                 target.storeBytes(of: value, toByteOffset: 16 * x, as: SIMD4<Float>.self)
@@ -148,6 +149,7 @@ extension Resampler {
             adding: Bool
         ) {
             let length = length
+            if !adding { sums.update(repeating: 0, count: length) }
             var tap = 0
             while tap < count {
                 let row = first + tap
@@ -156,32 +158,17 @@ extension Resampler {
                 if remaining >= 4 {
                     let (l0, l1, l2, l3) = (slot(row), slot(row + 1), slot(row + 2), slot(row + 3))
                     let (w0, w1, w2, w3) = (weight[0], weight[1], weight[2], weight[3])
-                    if tap == 0, !adding {
-                        for index in 0..<length {
-                            sums[index] = (w0 * l0[index] + w1 * l1[index]) + (w2 * l2[index] + w3 * l3[index])
-                        }
-                    } else {
-                        for index in 0..<length {
-                            sums[index] += (w0 * l0[index] + w1 * l1[index]) + (w2 * l2[index] + w3 * l3[index])
-                        }
+                    for index in 0..<length {
+                        sums[index] += (w0 * l0[index] + w1 * l1[index]) + (w2 * l2[index] + w3 * l3[index])
                     }
                     tap &+= 4
                 } else if remaining >= 2 {
-                    let (l0, l1) = (slot(row), slot(row + 1))
-                    let (w0, w1) = (weight[0], weight[1])
-                    if tap == 0, !adding {
-                        for index in 0..<length { sums[index] = w0 * l0[index] + w1 * l1[index] }
-                    } else {
-                        for index in 0..<length { sums[index] += w0 * l0[index] + w1 * l1[index] }
-                    }
+                    let (l0, l1, w0, w1) = (slot(row), slot(row + 1), weight[0], weight[1])
+                    for index in 0..<length { sums[index] += w0 * l0[index] + w1 * l1[index] }
                     tap &+= 2
                 } else {
                     let (l0, w0) = (slot(row), weight[0])
-                    if tap == 0, !adding {
-                        for index in 0..<length { sums[index] = w0 * l0[index] }
-                    } else {
-                        for index in 0..<length { sums[index] += w0 * l0[index] }
-                    }
+                    for index in 0..<length { sums[index] += w0 * l0[index] }
                     tap &+= 1
                 }
             }
@@ -246,12 +233,6 @@ extension Resampler {
         for x in 0..<width { out[x &* 4 &+ 3] = 255 }
     }
 
-    /// Four bytes as floats.
-    @inline(__always)
-    private static func load(_ pointer: UnsafePointer<UInt8>) -> SIMD4<Float> {
-        SIMD4(Float(pointer[0]), Float(pointer[1]), Float(pointer[2]), Float(pointer[3]))
-    }
-
     /// Writes a premultiplied pixel, un-premultiplied, rounding and clamping.
     @inline(__always)
     private static func store(_ value: SIMD4<Float>, to pointer: UnsafeMutablePointer<UInt8>) {
@@ -264,5 +245,4 @@ extension Resampler {
         value[3] = alpha
         UnsafeMutableRawPointer(pointer).storeBytes(of: bytes(value), as: SIMD4<UInt8>.self)
     }
-
 }

@@ -44,11 +44,9 @@ public enum Resampler {
     public static func resize(_ image: Bitmap, width: Int, height: Int, filter: Filter = .catmullRom) -> Bitmap {
         resize(image, width: width, height: height, filter: filter, isOpaque: nil)
     }
-    /// Resizes a bitmap; `isOpaque` spares the scan of the alpha channel when the caller knows (a JPEG is opaque).
-    ///
-    /// One output row at a time (``RowPass``), in floats, with no image-sized intermediate buffer. The ring of
-    /// source rows holds at most `ringBytes` (and never fewer than four rows): a large reduction, whose output rows
-    /// each read many source rows, sums them in parts and converts rows again rather than holding them all.
+    /// Resizes a bitmap one output row at a time (``RowPass``), with no image-sized intermediate buffer; `isOpaque`
+    /// spares the scan of the alpha channel when the caller knows. The ring of source rows holds at most `ringBytes`
+    /// (and at least four rows): a large reduction sums its source rows in parts rather than holding them all.
     static func resize(
         _ image: Bitmap,
         width: Int,
@@ -90,8 +88,8 @@ public enum Resampler {
         return Bitmap(width: width, height: height, pixels: output)
     }
 
-    /// Four channel values clamped to 0...255 and rounded to bytes, all four at once and without a trapping
-    /// conversion: adding 1.5 × 2²³ leaves the rounded integer in a float's low mantissa bits.
+    /// Four channel values clamped to 0...255 and rounded to bytes without a trapping conversion: adding 1.5 × 2²³
+    /// leaves the rounded integer in a float's low mantissa bits.
     @inline(__always)
     static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
         let clamped = value.replacing(with: 0, where: .!(value .> 0)).replacing(with: 255, where: value .> 255)
@@ -104,12 +102,7 @@ extension Bitmap {
     /// Whether every pixel is fully opaque.
     public var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { buffer in
-            var index = 3
-            while index < buffer.count {
-                if buffer[index] != 255 { return false }
-                index += 4
-            }
-            return true
+            stride(from: 3, to: buffer.count, by: 4).allSatisfy { buffer[$0] == 255 }
         }
     }
 }
