@@ -3,12 +3,6 @@
 /// Plays an ``AnimatedImage``: a view shows ``image`` and runs ``play()`` while on screen; ``onFrameChange`` tells
 /// it to draw the next frame. Time counts only while `play()` runs; a late clock skips frames rather than slowing
 /// the animation down.
-///
-/// ```swift
-/// let player = AnimationPlayer(animation)
-/// player.onFrameChange = { view.image = $0 }
-/// await player.play()  // returns when the last loop ends, or when the task is cancelled
-/// ```
 @MainActor
 public final class AnimationPlayer {
     /// The animation played.

@@ -23,12 +23,6 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     /// then the image fading in. The view's previous load stops and is never shown; `nil` shows the placeholder.
     /// `progress` and `completion` run on the main thread; `completion` once, before this call returns for a memory
     /// hit, else when the image is shown or the load fails, and never for a load a later call replaced.
-    ///
-    /// ```swift
-    /// cell.photoView.lookahead.setImage(with: url, placeholder: gray) { result in
-    ///     if case .success(let response) = result { cell.aspectRatio = response.image.size }
-    /// }
-    /// ```
     public func setImage(
         with url: URL?,
         placeholder: PlatformImage? = nil,

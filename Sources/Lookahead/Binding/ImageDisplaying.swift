@@ -2,14 +2,6 @@
 
 /// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`. The view
 /// only shows images and keeps its binding; every decision is the binding's, the same on every platform.
-///
-/// ```swift
-/// final class TerminalCell: ImageDisplaying {
-///     var lookaheadBinding: ImageViewBinding?
-///     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) { draw(image) }
-/// }
-/// cell.lookahead.setImage(with: photo.url, placeholder: gray)
-/// ```
 @MainActor
 public protocol ImageDisplaying: AnyObject {
     /// Shows `image` (the loaded image, the placeholder or the failure image; `nil`: none), with `transition`.

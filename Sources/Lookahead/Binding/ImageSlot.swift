@@ -4,14 +4,6 @@ import Foundation
 
 /// What a cell's image view shows, and the load behind it, kept correct while the cell is reused.
 ///
-/// ```swift
-/// let slot = ImageSlot(pipeline: pipeline) { state in
-///     DispatchQueue.main.async { cell.render(state) }   // re-render; never write into a reused view
-/// }
-/// slot.configure(with: ImageRequest(url: photo.url))    // a memory hit shows at once, in this call
-/// slot.prepareForReuse()                               // the cell shows another row: the load stops
-/// ```
-///
 /// - `configure(with:)` sets `.loaded` for a memory hit and `.failed` for a URL in its failure backoff before it
 ///   returns; a miss shows `.loading` and loads at visible priority.
 /// - A completion for an earlier request is never applied: every configuration has a generation.

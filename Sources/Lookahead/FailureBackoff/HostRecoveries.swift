@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// Who wants to know that a host answers again after failures to reach it: ``ImageSlot``s and the streams of
-/// ``ImagePipeline/recoveredHosts``. Observers are called outside the lock, on the download's thread.
+/// Who wants to know that a host answers again after failures to reach it (``ImageSlot``s and
+/// ``ImagePipeline/recoveredHosts``); observers are called on the download's thread.
 package final class HostRecoveries: Sendable {
     private struct State {
         var nextID = 0

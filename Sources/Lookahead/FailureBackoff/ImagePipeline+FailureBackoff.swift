@@ -91,10 +91,6 @@ extension ImagePipeline {
     /// The hosts that answer again after failures to reach them (refused, reset, offline, timed out), whose failures
     /// are then forgotten; for views other than ``ImageSlot``'s, which reload by themselves. Each access is a new
     /// stream. Needs ``Configuration/failureBackoff``.
-    ///
-    /// ```swift
-    /// for await host in pipeline.recoveredHosts { reloadFailedImages(of: host) }
-    /// ```
     public var recoveredHosts: AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         let recoveries = hostRecoveries

@@ -5,11 +5,6 @@ public import Foundation
 /// A request for an image: where it comes from, how it is prepared and how urgently it is needed. Requests for the
 /// same image (URL or ``imageID``) share one download; those that also agree on ``thumbnail``, ``processors`` and
 /// ``isAnimated`` share one decode and one memory-cache entry.
-///
-/// ```swift
-/// let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), priority: .high)
-/// let response = try await ImagePipeline.shared.image(for: request)
-/// ```
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {

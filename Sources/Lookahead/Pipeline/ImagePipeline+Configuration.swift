@@ -4,13 +4,6 @@ import Foundation
 
 extension ImagePipeline {
     /// The parts and limits of a pipeline. Every setting has a default suited to image lists.
-    ///
-    /// ```swift
-    /// let pipeline = ImagePipeline {
-    ///     $0.memoryCache = MemoryCache(costLimit: 128 << 20)
-    ///     $0.dataLoadingConcurrency = 4
-    /// }
-    /// ```
     public struct Configuration: Sendable {
         /// Loads image data. Defaults to ``DefaultDataLoader``: libcurl on Linux, `URLSession` on Apple platforms.
         public var dataLoader: any DataLoading
@@ -82,14 +75,6 @@ extension ImagePipeline {
         public var maximumPreviewsPerImage = 4
         /// Derives the ``ImageRequest/imageID`` of a request that has none from its URL: for images behind signed
         /// URLs, drop the signature, so every signing of a URL shares the cache entries and the download.
-        ///
-        /// ```swift
-        /// $0.imageIDFilter = { url in
-        ///     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        ///     components.queryItems = components.queryItems?.filter { $0.name != "token" }
-        ///     return components.string ?? url.absoluteString
-        /// }
-        /// ```
         public var imageIDFilter: (@Sendable (URL) -> String)?
         /// Changes each download just before it is sent: add a bearer token, sign a URL. A download answered `401`
         /// is sent once more with what the modifier then answers (``DownloadRequest/isRetryAfterUnauthorized``).

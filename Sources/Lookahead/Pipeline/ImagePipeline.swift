@@ -4,16 +4,6 @@ public import Foundation
 
 /// Loads, decodes, processes and caches images, sharing identical work between requests.
 ///
-/// ```swift
-/// let pipeline = ImagePipeline.shared
-/// if let image = pipeline.cachedImage(for: request) {
-///     show(image)                                   // synchronous, no hop, cheap on every frame
-/// } else {
-///     let response = try await pipeline.image(for: request)
-///     show(response.image)
-/// }
-/// ```
-///
 /// Every request first consults the memory cache, synchronously. A miss shares work with the requests for the same
 /// image: one download per URL, one decode per thumbnail, one processing pass per processor chain, each run at the
 /// highest priority of the requests waiting on it and cancelled when the last of them leaves. Decoding runs on

@@ -3,13 +3,6 @@
 import Foundation
 
 /// A request in flight. Created by ``ImagePipeline/imageTask(with:)``.
-///
-/// ```swift
-/// let task = pipeline.imageTask(with: request)
-/// task.priority = .high            // the row became visible
-/// for await event in task.events { … }
-/// let response = try await task.response
-/// ```
 /// - Important: Thread safe. `cancel()` is idempotent; results arriving after it are dropped.
 public final class ImageTask: Sendable {
     /// Something that happened to a task.

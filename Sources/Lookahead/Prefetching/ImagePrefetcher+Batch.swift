@@ -24,12 +24,6 @@ extension ImagePrefetcher {
     /// Prefetches a whole batch (an offline pack, "download this album"), ``maxConcurrentRequestCount`` at a time
     /// at low priority, and returns when every request has ended. `progress` is called after each one, on the
     /// calling task; cancelling the task cancels what is left.
-    ///
-    /// ```swift
-    /// let prefetcher = ImagePrefetcher(destination: .diskCache, maxConcurrentRequestCount: 4)
-    /// let result = await prefetcher.prefetch(all: urls.map { ImageRequest(url: $0) })
-    /// print("\(result.failed) of \(result.total) failed")
-    /// ```
     public func prefetch(
         all requests: [ImageRequest],
         progress: (@Sendable (Progress) -> Void)? = nil

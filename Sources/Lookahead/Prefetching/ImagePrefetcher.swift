@@ -4,12 +4,6 @@ import Foundation
 
 /// Loads images ahead of time, so they are ready when their rows appear.
 ///
-/// ```swift
-/// let prefetcher = ImagePrefetcher()
-/// func prefetchRows(_ rows: [Int]) { prefetcher.startPrefetching(with: rows.map { urls[$0] }) }
-/// func cancelPrefetchingRows(_ rows: [Int]) { prefetcher.stopPrefetching(with: rows.map { urls[$0] }) }
-/// ```
-///
 /// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in order. What is in the memory
 ///   cache, already being fetched, or in its failure backoff (``ImagePipeline/isInFailureBackoff(_:)``) is skipped.
 /// - Starting waits for the caller's turn to end (the run loop's next pass, else 2 ms later), so a start followed by

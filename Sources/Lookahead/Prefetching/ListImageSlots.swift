@@ -5,16 +5,6 @@ import Foundation
 /// The images of a scrolling list: the cells' ``ImageSlot``s by row, and the prefetch window around them. What a
 /// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
-/// ```swift
-/// let slots = ListImageSlots(pipeline: pipeline, itemCount: photos.count)
-/// // every frame (scrollViewDidScroll, a display link, onAppear/onDisappear):
-/// slots.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
-/// // a cell shows a row (cellForRowAt):
-/// slots.bind(row: row, request: ImageRequest(url: photos[row].url), to: cell.slot)
-/// // a cell stops showing it (didEndDisplaying, prepareForReuse):
-/// slots.unbind(row: row)
-/// ```
-///
 /// - A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is flinging
 ///   (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
 /// - Unbinding does not cancel: the load becomes a prefetch, and the window decides its fate.

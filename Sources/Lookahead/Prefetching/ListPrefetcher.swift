@@ -4,15 +4,7 @@ import Foundation
 /// Prefetches the images of a scrolling list and binds its cells' image views: the one type an app with a list or
 /// a grid uses. UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleRowsChanged(in:)`` on every scroll
 /// step; SwiftUI rows report ``rowAppeared(_:)`` and ``rowDisappeared(_:)``; cells call ``bind(_:row:options:)``
-/// and ``unbind(row:)``.
-///
-/// ```swift
-/// let prefetcher = ListPrefetcher(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// prefetcher.onUpdate = { $0.logMessages.forEach { print($0) } }   // 🚀 Prefetching… / 🚫 Cancelling…
-/// prefetcher.bind(cell.photoView, row: indexPath.row)                // cellForRowAt
-/// ```
-///
-/// The work is ``ListImageSlots``'s; to prefetch URLs with no list on screen, use ``ImagePrefetcher``.
+/// and ``unbind(row:)``. The work is ``ListImageSlots``'s; for URLs with no list on screen, use ``ImagePrefetcher``.
 @MainActor
 public final class ListPrefetcher {
     /// The list's slots, prefetch window and prefetcher.
