@@ -10,7 +10,6 @@ package struct FailureBackoffStateMachine {
     package struct Record: Sendable {
         /// Failures in a row, counted once per attempt.
         package var failureCount: Int
-        /// The error of the last failure.
         package var lastError: ImagePipelineError
         /// When an automatic attempt is allowed again; `nil`: only an explicit one.
         package var retryAt: Duration?
@@ -61,7 +60,7 @@ package struct FailureBackoffStateMachine {
 
     package var count: Int { records.count }
 
-    /// The record of a URL, if any (marks it recently used).
+    /// The record of a URL, if any (marked recently used).
     package mutating func record(for url: String) -> Record? {
         records.value(forKey: url, now: .zero)
     }

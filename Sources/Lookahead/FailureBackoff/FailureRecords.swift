@@ -64,14 +64,9 @@ final class FailureRecords: Sendable {
 
     /// Network data decoded (`nil`) or failed to: a failure counts too (an HTML body asked for every frame).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
+        guard let error else { return forget(request) }
         let now = now()
-        update {
-            if let error {
-                _ = $0.recordFailure(request.identity, error: error, retryAfter: nil, now: now)
-            } else {
-                $0.forget(request.identity)
-            }
-        }
+        update { _ = $0.recordFailure(request.identity, error: error, now: now) }
     }
 
     /// Network data passed, or a retry: the request's failures are forgotten.

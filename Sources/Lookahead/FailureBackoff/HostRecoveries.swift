@@ -27,7 +27,6 @@ package final class HostRecoveries: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: id) }
     }
 
-    /// Tells every observer that `host` answers again.
     package func hostRecovered(_ host: String) {
         let observers = state.withLock { Array($0.observers.values) }
         for observer in observers { observer(host) }

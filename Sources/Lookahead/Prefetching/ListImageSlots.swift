@@ -290,19 +290,18 @@ public final class ListImageSlots: Sendable {
         let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
         // Rows a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
         // than the cancellation delay (one let go would likely finish first).
-        let stopsPassedRows = controller.latency >= configuration.cancellationDelay
+        let stopsPassedRows = controller.isFlinging && controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
-            guard controller.isFlinging, stopsPassedRows else { return false }
-            return controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound
+            stopsPassedRows && (controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound)
         }
         var tracked: [Int: Duration] = [:]
         for row in plan.wish { tracked[row] = time }
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
-            } else if controller.isOnFirstScreen(row) {
-                tracked[row] = since
-            } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumpedToAnEnd {
+            } else if controller.isOnFirstScreen(row)
+                || time - since < configuration.cancellationDelay && !passed(row) && !controller.jumpedToAnEnd
+            {
                 tracked[row] = since
             } else {
                 plan.update.cancel.append(row)

@@ -32,12 +32,11 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// A cell was bound to `request`: its thumbnail size, if any, bounds its image's cost (4 bytes a pixel).
     package mutating func record(request: ImageRequest) {
         guard let thumbnail = request.thumbnail else { return }
-        let pixels: Double
-        switch thumbnail.target {
-        case .maximumPixelSize(let side): pixels = Double(side) * Double(side)
-        case .size(let width, let height, _): pixels = Double(width) * Double(height)
-        }
-        thumbnailCost = pixels * 4
+        thumbnailCost =
+            switch thumbnail.target {
+            case .maximumPixelSize(let side): Double(side) * Double(side) * 4
+            case .size(let width, let height, _): Double(width) * Double(height) * 4
+            }
     }
 
     /// The cost of one image the bound uses: the mean seen, else the thumbnail estimate.
