@@ -1,16 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Plays an ``AnimatedImage``: which frame shows now, and when it changes, paced by an injected clock.
-///
-/// A view shows ``image`` and runs ``play()`` while on screen (SwiftUI: in `.task`); ``onFrameChange`` tells it to
-/// draw the next frame. Time counts only while `play()` runs, so a view that comes back continues where it was. A
-/// late clock skips frames rather than slowing the animation down; the last loop stops on its last frame.
-///
-/// ```swift
-/// let player = AnimationPlayer(animation)
-/// player.onFrameChange = { view.image = $0 }
-/// await player.play()  // returns when the last loop ends, or when the task is cancelled
-/// ```
+/// Plays an ``AnimatedImage``: a view shows ``image`` and runs ``play()`` while on screen; ``onFrameChange`` tells
+/// it to draw the next frame. Time counts only while `play()` runs; a late clock skips frames rather than slowing
+/// the animation down.
 @MainActor
 public final class AnimationPlayer {
     /// The animation played.

@@ -8,14 +8,6 @@ extension ImageDisplaying {
 }
 
 /// The loading calls of one view, reached through `view.lookahead`.
-///
-/// ```swift
-/// func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
-///     let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath) as! PhotoCell
-///     cell.photoView.lookahead.setImage(with: photos[indexPath.row].url, placeholder: gray)
-///     return cell
-/// }
-/// ```
 @MainActor
 public struct LookaheadWrapper<View: ImageDisplaying> {
     /// The view.
@@ -27,22 +19,10 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     /// What the view shows now.
     public var state: ImageSlot.State { view.lookaheadBinding?.state ?? .empty }
 
-    /// Shows the image at `url`: a memory hit at once, else `placeholder` while it loads, then the image fading in.
-    /// The view's previous load stops and is never shown. `nil` shows the placeholder.
-    ///
-    /// ```swift
-    /// cell.photoView.lookahead.setImage(with: url, placeholder: gray) { result in
-    ///     if case .success(let response) = result { cell.aspectRatio = response.image.size }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - url: The image's URL.
-    ///   - placeholder: Shown while loading; overrides the options' placeholder.
-    ///   - options: The pipeline, the failure image, the transition and the priority.
-    ///   - progress: The download's progress, on the main thread.
-    ///   - completion: The result, once, on the main thread: before this call returns for a memory hit, else when
-    ///     the image is shown or the load fails. Never called for a load a later call or ``cancel()`` replaced.
+    /// Shows the image at `url`: a memory hit at once, else `placeholder` (over the options' one) while it loads,
+    /// then the image fading in. The view's previous load stops and is never shown; `nil` shows the placeholder.
+    /// `progress` and `completion` run on the main thread; `completion` once, before this call returns for a memory
+    /// hit, else when the image is shown or the load fails, and never for a load a later call replaced.
     public func setImage(
         with url: URL?,
         placeholder: PlatformImage? = nil,

@@ -1,17 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`.
-///
-/// A platform view adds only how to show an image and where to keep its binding; every decision (which load is
-/// current, what to show, whether to fade) is ``ImageViewBinding``'s, the same on every platform.
-///
-/// ```swift
-/// final class TerminalCell: ImageDisplaying {
-///     var lookaheadBinding: ImageViewBinding?
-///     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) { draw(image) }
-/// }
-/// cell.lookahead.setImage(with: photo.url, placeholder: gray)
-/// ```
+/// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`. The view
+/// only shows images and keeps its binding; every decision is the binding's, the same on every platform.
 @MainActor
 public protocol ImageDisplaying: AnyObject {
     /// Shows `image` (the loaded image, the placeholder or the failure image; `nil`: none), with `transition`.

@@ -17,14 +17,8 @@ public enum ImageTransition: Sendable, Equatable {
     }
 }
 
-/// What an image view shows around a load: its placeholder, its failure image and how the image appears.
-///
-/// ```swift
-/// let options = ImageLoadingOptions(placeholder: gray, failureImage: brokenPhoto, transition: .fadeIn(duration: 0.2))
-/// imageView.lookahead.setImage(with: photo.url, options: options)
-/// ```
-///
-/// The transition is used only when the image replaces its own placeholder; a memory hit shows without a fade.
+/// What an image view shows around a load: its placeholder, its failure image and how the image appears (the
+/// transition only when the image replaces its own placeholder; a memory hit shows without a fade).
 public struct ImageLoadingOptions {
     /// The pipeline that loads the images.
     public var pipeline: ImagePipeline
@@ -38,12 +32,6 @@ public struct ImageLoadingOptions {
     public var priority: ImageRequest.Priority = .high
 
     /// Creates options.
-    ///
-    /// - Parameters:
-    ///   - pipeline: The pipeline that loads the images.
-    ///   - placeholder: Shown while the image loads, and for a `nil` URL.
-    ///   - failureImage: Shown when the load fails; `nil` keeps the placeholder.
-    ///   - transition: How an image that was not in the memory cache appears.
     public init(
         pipeline: ImagePipeline = .shared,
         placeholder: PlatformImage? = nil,

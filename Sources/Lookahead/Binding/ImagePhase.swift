@@ -2,14 +2,6 @@
 
 /// The phase of a declarative image view, as SwiftUI's `AsyncImagePhase`: ``LazyImageModel`` has one of
 /// ``PlatformImage``, and SwiftUI's `LazyImage` hands its content one of `Image` (`LazyImagePhase`).
-///
-/// ```swift
-/// switch model.phase {
-/// case .success(let image): draw(image)
-/// case .failure(let error): showRetry(error)
-/// case .empty: showSpinner()
-/// }
-/// ```
 public enum ImagePhase<Image> {
     /// No image yet: loading, cancelled, or no request.
     case empty

@@ -4,21 +4,11 @@ import Foundation
 
 /// What a cell's image view shows, and the load behind it, kept correct while the cell is reused.
 ///
-/// ```swift
-/// let slot = ImageSlot(pipeline: pipeline) { state in
-///     DispatchQueue.main.async { cell.render(state) }   // re-render; never write into a reused view
-/// }
-/// slot.configure(with: ImageRequest(url: photo.url))    // a memory hit shows at once, in this call
-/// slot.prepareForReuse()                               // the cell shows another row: the load stops
-/// ```
-///
-/// - `configure(with:)`: a memory hit sets `.loaded` before it returns (no placeholder flash), and a URL still in
-///   its failure backoff (``ImagePipeline/Configuration/failureBackoff``) `.failed`. A miss shows `.loading` and
-///   loads at visible priority.
-/// - `prepareForReuse()` cancels the load; `detachLoad()` hands it over (``ListImageSlots`` demotes it to a prefetch).
+/// - `configure(with:)` sets `.loaded` for a memory hit and `.failed` for a URL in its failure backoff before it
+///   returns; a miss shows `.loading` and loads at visible priority.
 /// - A completion for an earlier request is never applied: every configuration has a generation.
-/// - `retry()` loads a failure again at once, bypassing the failure backoff. A failure to reach the host loads
-///   again by itself when the host answers another download (``ImagePipeline/recoveredHosts``), once per answer.
+/// - A failure to reach the host loads again by itself when the host answers another download
+///   (``ImagePipeline/recoveredHosts``).
 /// - Every change goes to `onChange`: on the caller's thread for synchronous changes, else a background thread.
 public final class ImageSlot: Sendable {
     /// What the cell shows.
@@ -77,7 +67,7 @@ public final class ImageSlot: Sendable {
         /// Set at the first failure to reach a host: the slot then watches host recoveries.
         var isWatchingRecoveries = false
         var recoveryObserver: Int?
-        /// The running load is a catch-up (``catchUpIfRecovered(after:request:)``), whose failure does not catch up.
+        /// The running load is a catch-up, whose failure does not catch up again.
         var isCatchUp = false
         /// The memory-cache key of the image shown, pinned while it is.
         var pinned: ImageCacheKey?
@@ -100,14 +90,8 @@ public final class ImageSlot: Sendable {
     private let onChange: @Sendable (State) -> Void
     private let onProgress: (@Sendable (ImageRequest, Int64, Int64?) -> Void)?
 
-    /// Creates a slot.
-    ///
-    /// - Parameters:
-    ///   - pipeline: The pipeline that loads the images.
-    ///   - visiblePriority: The priority of loads while the cell is on screen (`.high`).
-    ///   - onProgress: Receives the download progress of the current load (the request, bytes received, the
-    ///     expected total when known), on the data loader's thread; never for an earlier configuration.
-    ///   - onChange: Receives every new state; re-render from it.
+    /// Creates a slot whose loads run at `visiblePriority`. `onProgress` receives the current load's download
+    /// progress on the loader's thread; `onChange` every new state, to re-render from.
     public init(
         pipeline: ImagePipeline = .shared,
         visiblePriority: ImageRequest.Priority = .high,
@@ -129,13 +113,9 @@ public final class ImageSlot: Sendable {
     /// What the cell shows now.
     public var state: State { inner.withLock { $0.state } }
 
-    /// Shows the image for a request: at once from memory, else a placeholder while it loads. Configuring the
-    /// same request again keeps the load going.
-    ///
-    /// - Parameters:
-    ///   - request: The image to show; `nil` clears the slot.
-    ///   - startsLoading: `false` shows the placeholder without loading (during a fling, see
-    ///     ``ListImageSlots/isFlinging``); call ``startLoading()`` when the scroll slows down.
+    /// Shows the image for a request (`nil` clears the slot): at once from memory, else a placeholder while it
+    /// loads; the same request again keeps its load going. `startsLoading: false` defers the load (during a fling,
+    /// ``ListImageSlots/isFlinging``) until ``startLoading()``.
     public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()
@@ -192,7 +172,7 @@ public final class ImageSlot: Sendable {
     }
 
     /// Empties the slot like ``prepareForReuse()``, but hands its running load over to the caller, who must cancel
-    /// it when no longer wanted (``ListImageSlots`` demotes it to a prefetch).
+    /// it when no longer wanted.
     @discardableResult
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
@@ -267,8 +247,8 @@ public final class ImageSlot: Sendable {
         if let now { onChange(now) }
     }
 
-    /// Pins the image shown in the memory cache (evicted after every image off screen) and unpins the previous
-    /// one; called under the slot's lock, so pins reach the cache in the order of the states.
+    /// Pins the image shown in the memory cache and unpins the previous one; under the slot's lock, so pins reach
+    /// the cache in the order of the states.
     private func updatePin(_ inner: inout Inner) {
         guard let cache = pipeline.memoryCache else { return }
         let key: ImageCacheKey? =
@@ -340,8 +320,7 @@ public final class ImageSlot: Sendable {
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and its Linux stand-in), it is only an
-// image the pipeline made from a finished CGImage (or Bitmap) and never mutates: safe to draw on other threads.
+// SAFETY: as for `ImageResponse`: the image is one the pipeline made and never mutates.
 extension ImageSlot.State: @unchecked Sendable {}
 #else
 extension ImageSlot.State: Sendable {}

@@ -3,17 +3,9 @@
 import Foundation
 
 /// Loads images into one ``ImageDisplaying`` view, safely under reuse: the per-view state behind
-/// `view.lookahead.setImage(with:)`.
-///
-/// ```swift
-/// // cellForRowAt: the previous row's load stops, a memory hit shows in this call, a miss shows the placeholder
-/// cell.photoView.lookahead.setImage(with: photo.url, placeholder: gray)
-/// ```
-///
-/// - Every load goes through the view's ``ImageSlot``: a new call cancels the previous load, and a completion for
-///   an earlier call is never shown.
-/// - The binding's own calls show their change before they return. Every other change of the slot hops to the main
-///   queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
+/// `view.lookahead.setImage(with:)`. Every load goes through the view's ``ImageSlot``, so a new call cancels the
+/// previous load. The binding's own calls show their change before they return; every other change hops to the
+/// main queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
 @MainActor
 public final class ImageViewBinding {
     /// The slot that loads the view's image; a list's ``ListImageSlots`` binds it by row.
@@ -78,14 +70,8 @@ public final class ImageViewBinding {
     // MARK: - Loading
 
     /// Shows the image for `request`: at once from memory, else the placeholder while it loads. `nil` cancels the
-    /// load and shows the placeholder; the same request again keeps its load going.
-    ///
-    /// - Parameters:
-    ///   - request: The image to show; `nil` shows the placeholder.
-    ///   - options: The pipeline, the placeholder and failure images, the transition and the priority.
-    ///   - progress: Receives the download's progress, on the main thread.
-    ///   - completion: Receives the result once, on the main thread: before this call returns for a memory hit,
-    ///     else when the image is shown or the load fails. Never for a load a later call or ``cancel()`` replaced.
+    /// load and shows the placeholder; the same request again keeps its load going. `progress` and `completion` run
+    /// on the main thread; `completion` once, and never for a load a later call or ``cancel()`` replaced.
     public func load(
         _ request: ImageRequest?,
         options: ImageLoadingOptions,

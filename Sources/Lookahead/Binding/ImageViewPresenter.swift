@@ -1,12 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Decides what an image view shows for an ``ImageSlot/State``: a value type, tested without a view.
-///
-/// - Empty or loading: the placeholder. A preview (progressive JPEG) replaces it, each time.
-/// - Loaded: the image, fading in only when it replaces the placeholder of the same request (a memory hit at
-///   configuration time shows at once).
-/// - Failed: the failure image, or the placeholder.
-/// - The same content twice is shown once (a completion hop after the caller already showed it).
+/// Decides what an image view shows for an ``ImageSlot/State``: the placeholder while empty or loading (or each
+/// preview), the image (fading in only when it replaces its own placeholder), the failure image; the same content
+/// twice is shown once.
 package struct ImageViewPresenter {
     /// What the view shows, by the request it belongs to.
     package enum Shown: Equatable {

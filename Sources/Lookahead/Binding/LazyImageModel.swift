@@ -10,8 +10,8 @@
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
 ///
-/// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules. An
-/// animated request's frames (``ImageRequest/isAnimated``) play through ``player``, each a new `.success` phase.
+/// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules; an
+/// animated request's frames play through ``player``.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
@@ -49,7 +49,6 @@ public final class LazyImageModel: ImageDisplaying {
     private let slowedLoad = Locked<ImageTask?>(nil)
 
     /// Creates the model, `.success` at once for a memory hit; nothing loads until ``appear(_:)``.
-    /// `animationClock` paces an animation's frames.
     public init(
         request: ImageRequest?,
         options: ImageLoadingOptions = ImageLoadingOptions(),
@@ -98,8 +97,7 @@ public final class LazyImageModel: ImageDisplaying {
         lookaheadBinding?.retry()
     }
 
-    /// Plays the animation, if any, until it ends or the task is cancelled (SwiftUI: `.task(id:)` keyed by the
-    /// player); each frame is a new `.success` phase, without a transition.
+    /// Plays the animation, if any, until it ends or the task is cancelled; each frame is a new `.success` phase.
     public func playAnimation() async {
         guard let player else { return }
         player.onFrameChange = { [weak self, weak player] image in

@@ -2,20 +2,14 @@
 
 import Foundation
 
-/// The pipeline's memory of failed URLs, as a value type whose event methods return what to do.
-///
-/// Each failed URL has a record (failures in a row, the last error, when an automatic attempt is allowed again)
-/// in an LRU store of at most `capacity` URLs, so endlessly many broken URLs cannot grow it. Time is a `Duration`
-/// since an origin the owner chooses. Not thread safe: ``FailureRecords`` keeps it under a lock.
-///
-/// A failure counts only when an attempt was admitted since the last one counted, so the failures of requests
-/// sharing one download, or of two decodes of the same bytes, count once.
+/// The pipeline's memory of failed URLs: a record per URL in an LRU store of at most `capacity` URLs. A failure
+/// counts only when an attempt was admitted since the last one counted, so the failures of requests sharing one
+/// download count once. Time is a `Duration` since an origin the owner chooses; ``FailureRecords`` locks it.
 package struct FailureBackoffStateMachine {
     /// What is known about a URL that failed.
     package struct Record: Sendable {
         /// Failures in a row, counted once per attempt.
         package var failureCount: Int
-        /// The error of the last failure.
         package var lastError: ImagePipelineError
         /// When an automatic attempt is allowed again; `nil`: only an explicit one.
         package var retryAt: Duration?
@@ -66,7 +60,7 @@ package struct FailureBackoffStateMachine {
 
     package var count: Int { records.count }
 
-    /// The record of a URL, if any (marks it recently used).
+    /// The record of a URL, if any (marked recently used).
     package mutating func record(for url: String) -> Record? {
         records.value(forKey: url, now: .zero)
     }
@@ -111,22 +105,17 @@ package struct FailureBackoffStateMachine {
             unreachableHosts = Set(recordedKeys().compactMap { records.value(forKey: $0, now: .zero)?.unreachableHost })
             unreachableHosts.insert(unreachableHost)
         }
-        var record: Record
-        if let existing = records.value(forKey: url, now: .zero) {
-            record = existing
-            guard record.isAttemptAdmitted else {
-                // The same attempt failing again: keep the count and the wait, remember the newer error.
-                record.lastError = error
-                record.unreachableHost = unreachableHost
-                records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
-                return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
-            }
-            record.failureCount += 1
-        } else {
-            record = Record(failureCount: 1, lastError: error, retryAt: nil)
-        }
+        var record =
+            records.value(forKey: url, now: .zero)
+            ?? Record(failureCount: 0, lastError: error, retryAt: nil, isAttemptAdmitted: true)
         record.lastError = error
         record.unreachableHost = unreachableHost
+        guard record.isAttemptAdmitted else {
+            // The same attempt failing again: keep the count and the wait.
+            records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
+            return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
+        }
+        record.failureCount += 1
         record.isAttemptAdmitted = false
         let outcome: Outcome
         switch classification {
@@ -145,11 +134,7 @@ package struct FailureBackoffStateMachine {
         return outcome
     }
 
-    /// A load of the URL succeeded: its failures are forgotten.
-    package mutating func recordSuccess(_ url: String) {
-        _ = records.removeValue(forKey: url)
-    }
-
+    /// A load of the URL succeeded, or its failures are to be forgotten.
     package mutating func forget(_ url: String) {
         _ = records.removeValue(forKey: url)
     }

@@ -2,15 +2,12 @@
 
 import Foundation
 
-/// The ``FailureBackoffStateMachine`` of a pipeline under a lock of its own, so a check from a scroll callback
-/// never waits for the task graph. Records are keyed by the request's identity (the pipeline hands this type only
-/// requests ``ImagePipeline/Configuration/imageIDFilter`` has identified).
-///
-/// - Important: Thread safe; every method returns at once.
+/// The ``FailureBackoffStateMachine`` of a pipeline under a lock of its own, so a check from a scroll callback never
+/// waits for the task graph. Records are keyed by the identity of requests the pipeline has identified.
 final class FailureRecords: Sendable {
     private let machine: Locked<FailureBackoffStateMachine>
     private let now: @Sendable () -> Duration
-    /// The machine's counts, read without its lock: when nothing failed (the usual case) a check takes no lock.
+    /// The machine's counts, read without its lock: when nothing failed a check takes no lock.
     private let recordCount = AtomicInt(0)
     private let unreachableHostCount = AtomicInt(0)
     private let recoveries: HostRecoveries
@@ -67,21 +64,12 @@ final class FailureRecords: Sendable {
 
     /// Network data decoded (`nil`) or failed to: a failure counts too (an HTML body asked for every frame).
     func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
+        guard let error else { return forget(request) }
         let now = now()
-        update {
-            if let error {
-                _ = $0.recordFailure(request.identity, error: error, retryAfter: nil, now: now)
-            } else {
-                $0.recordSuccess(request.identity)
-            }
-        }
+        update { _ = $0.recordFailure(request.identity, error: error, now: now) }
     }
 
-    /// Network data passed: the request's failures are forgotten.
-    func recordSuccess(of request: ImageRequest) {
-        update { $0.recordSuccess(request.identity) }
-    }
-
+    /// Network data passed, or a retry: the request's failures are forgotten.
     func forget(_ request: ImageRequest) {
         update { $0.forget(request.identity) }
     }

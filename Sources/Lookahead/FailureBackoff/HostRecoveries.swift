@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// Who wants to know that a host answers again after failures to reach it: ``ImageSlot``s and the streams of
-/// ``ImagePipeline/recoveredHosts``. Observers are called outside the lock, on the download's thread.
+/// Who wants to know that a host answers again after failures to reach it (``ImageSlot``s and
+/// ``ImagePipeline/recoveredHosts``); observers are called on the download's thread.
 package final class HostRecoveries: Sendable {
     private struct State {
         var nextID = 0
@@ -27,7 +27,6 @@ package final class HostRecoveries: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: id) }
     }
 
-    /// Tells every observer that `host` answers again.
     package func hostRecovered(_ host: String) {
         let observers = state.withLock { Array($0.observers.values) }
         for observer in observers { observer(host) }

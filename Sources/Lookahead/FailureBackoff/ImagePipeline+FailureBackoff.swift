@@ -3,28 +3,18 @@
 import Foundation
 
 extension ImagePipeline {
-    /// How long the pipeline waits before loading a URL again after it failed: exponential backoff with jitter,
-    /// per URL, so a list that asks for a broken image on every frame does not ask the server on every frame.
-    ///
-    /// ```swift
-    /// let pipeline = ImagePipeline {
-    ///     $0.failureBackoff = .init(initialDelay: .milliseconds(500), maximumDelay: .seconds(30))
-    /// }
-    /// ```
-    ///
-    /// The pipeline remembers the last failure of each URL (at most ``capacity``, least recently used forgotten
-    /// first). While a URL waits, every request for it fails at once with
-    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``. A success forgets the URL.
+    /// How long the pipeline waits before loading a URL again after it failed, so a list that asks for a broken image
+    /// on every frame does not ask the server on every frame. While a URL waits, requests for it fail at once with
+    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``; a success forgets it.
     ///
     /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a jitter of up
     ///   to ``jitter`` of it, from a hash of the URL and the count: URLs that failed together are not retried together.
     /// - HTTP 4xx other than 408 and 429 is not retried automatically; neither is a response or image over the
     ///   size limits, nor a URL that cannot be loaded.
     /// - `Retry-After` on 429 and 503 is honoured, up to ``maximumRetryAfter``, when longer than the backoff.
-    /// - Undecodable network data counts (a 200 answer with an HTML body); undecodable disk data does not.
-    /// - Cancellations and processing failures never count; failures of requests sharing a download count once.
+    /// - Undecodable network data counts; undecodable disk data, cancellations and processing failures do not.
     /// - When a host answers again after failures that never reached it, those failures are forgotten and the host
-    ///   is announced on ``ImagePipeline/recoveredHosts``; an ``ImageSlot`` showing one loads again by itself.
+    ///   is announced on ``ImagePipeline/recoveredHosts``.
     /// - An explicit retry bypasses the wait: ``ImageRequest/Options/skipFailureBackoff``, or
     ///   ``ImagePipeline/forgetFailures(for:)-(ImageRequest)`` and ``ImagePipeline/forgetAllFailures()``.
     public struct FailureBackoff: Sendable {
@@ -43,16 +33,7 @@ extension ImagePipeline {
         /// The time waits are measured on: the elapsed time since the policy was created.
         let now: @Sendable () -> Duration
 
-        /// Creates a backoff policy.
-        ///
-        /// - Parameters:
-        ///   - initialDelay: The wait after the first failure.
-        ///   - multiplier: The factor each further failure multiplies the wait by (at least 1).
-        ///   - maximumDelay: The longest wait, before jitter.
-        ///   - jitter: The largest share of a wait that jitter removes, 0…1.
-        ///   - maximumRetryAfter: The longest `Retry-After` honoured.
-        ///   - capacity: The most URLs remembered.
-        ///   - clock: The clock waits are measured on; tests pass one they advance by hand.
+        /// Creates a backoff policy whose waits are measured on `clock`.
         public init<C: Clock>(
             initialDelay: Duration = .seconds(1),
             multiplier: Double = 2,
@@ -77,8 +58,8 @@ extension ImagePipeline {
 // MARK: - Pipeline API
 
 extension ImagePipeline {
-    /// `true` when a load of this request would fail at once because its URL failed recently and is waiting
-    /// (see ``Configuration/failureBackoff``); cheap enough for every row on every frame.
+    /// Whether a load of this request would fail at once because its URL failed recently and is waiting; cheap
+    /// enough for every row on every frame.
     public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
         failureBackoffError(for: request) != nil
     }
@@ -107,15 +88,9 @@ extension ImagePipeline {
 // MARK: - Host recovery
 
 extension ImagePipeline {
-    /// The hosts that answer again after failures to reach them (refused, reset, offline, timed out). Those URLs'
-    /// failures are forgotten when the host is announced, so they load at once; 404s stay backed off. Every
-    /// ``ImageSlot`` reloads by itself; this is for views of your own.
-    ///
-    /// ```swift
-    /// for await host in pipeline.recoveredHosts { reloadFailedImages(of: host) }
-    /// ```
-    ///
-    /// Each access is a new stream, which stops when its iteration ends. Needs ``Configuration/failureBackoff``.
+    /// The hosts that answer again after failures to reach them (refused, reset, offline, timed out), whose failures
+    /// are then forgotten; for views other than ``ImageSlot``'s, which reload by themselves. Each access is a new
+    /// stream. Needs ``Configuration/failureBackoff``.
     public var recoveredHosts: AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         let recoveries = hostRecoveries

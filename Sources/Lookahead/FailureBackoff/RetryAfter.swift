@@ -2,11 +2,8 @@
 
 import Foundation
 
-/// Reads `Retry-After`: delta-seconds (`120`) or an HTTP-date in any of the three forms a recipient must accept
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`).
-///
-/// A date is measured from the response's `Date` header when valid (a client whose clock is off still waits what
-/// the server meant), else from `now`. Pure functions: the same text always gives the same delay.
+/// Reads `Retry-After`: delta-seconds (`120`) or an HTTP-date in any of its three forms, measured from the
+/// response's `Date` header when valid (so a client whose clock is off waits what the server meant), else `now`.
 package enum RetryAfter {
     /// The delay a response asks for, or `nil` when it has no valid `Retry-After`. `headers` are lowercased.
     package static func delay(in headers: [String: String], now: Date) -> Duration? {

@@ -3,8 +3,7 @@
 import Dispatch
 
 extension DispatchQueue {
-    /// Runs `body` on this queue and returns its result, without blocking a thread: blocking I/O stays off the
-    /// cooperative pool.
+    /// Runs `body` on this queue and returns its result, keeping blocking I/O off the cooperative pool.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             async { continuation.resume(returning: body()) }

@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — Duration in seconds, for the APIs that take a `TimeInterval` or a number.
 
 extension Duration {
     /// The duration in seconds, as a floating-point number.

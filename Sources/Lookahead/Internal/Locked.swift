@@ -13,11 +13,8 @@ import Musl
 #endif
 #endif
 
-/// A value that is only read or written while a lock is held: `state.withLock { $0.count += 1 }`.
-///
-/// An `OSAllocatedUnfairLock` on Apple platforms (`Mutex` needs iOS 18), a `Synchronization.Mutex` on Linux, and a
-/// pthread mutex under ThreadSanitizer (`-DLOOKAHEAD_PTHREAD_LOCKS`), which does not see `Mutex`'s futex calls.
-/// Not recursive: the body must not take the same lock again.
+/// A value only read or written under a lock (not recursive): an `OSAllocatedUnfairLock` on Apple platforms, a
+/// `Mutex` on Linux, a pthread mutex under ThreadSanitizer (`-DLOOKAHEAD_PTHREAD_LOCKS`), which misses futex calls.
 package struct Locked<Value>: ~Copyable, @unchecked Sendable {
     // SAFETY: the value is reached only inside `withLock`, while the lock is held, and it enters through
     // `init(_:)` as `sending`, so no reference to it is left outside the lock.
@@ -32,7 +29,6 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
     private let value: UnsafeMutablePointer<Value>
     #endif
 
-    /// Creates the lock around an initial value.
     package init(_ value: consuming sending Value) {
         #if canImport(Darwin)
         lock = OSAllocatedUnfairLock(uncheckedState: value)
@@ -57,7 +53,6 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
     }
     #endif
 
-    /// Runs `body` with exclusive access to the value and returns its result.
     package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         #if canImport(Darwin)
         lock.withLockUnchecked(body)
@@ -66,14 +61,12 @@ package struct Locked<Value>: ~Copyable, @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return body(&value.pointee)
         #else
-        // The value lives outside the `Mutex`, which would make every caller's state `sending`.
         mutex.withLock { _ in body(&value.pointee) }
         #endif
     }
 }
 
-/// An integer read and written atomically, for counters and flags off the lock's path: `Synchronization.Atomic<Int>`
-/// on Linux, an `OSAllocatedUnfairLock` on Apple platforms (`Atomic` needs iOS 18).
+/// An integer read and written atomically: an `Atomic<Int>` on Linux, an `OSAllocatedUnfairLock` on Apple platforms.
 package struct AtomicInt: ~Copyable, @unchecked Sendable {
     // SAFETY: the integer is reached only through `Atomic`'s operations (Linux) or under the unfair lock (Apple).
     #if canImport(Darwin)
@@ -82,7 +75,6 @@ package struct AtomicInt: ~Copyable, @unchecked Sendable {
     private let atomic: Atomic<Int>
     #endif
 
-    /// Creates the integer.
     package init(_ value: Int) {
         #if canImport(Darwin)
         lock = OSAllocatedUnfairLock(initialState: value)

@@ -7,11 +7,10 @@ import CryptoKit
 import CCrypto
 #endif
 
-/// SHA-256, behind one small function, from the platform's own library: no cryptography is built with the package.
+/// SHA-256 from the platform's own library: CryptoKit, or libcrypto on Linux.
 enum SHA256Digest {
     #if !canImport(CryptoKit)
-    /// libcrypto's SHA-256, fetched once rather than under the provider store's locks for every digest; `nil` falls
-    /// back to `EVP_sha256()`.
+    /// libcrypto's SHA-256, fetched once; `nil` falls back to `EVP_sha256()`.
     // SAFETY: a fetched EVP_MD is immutable and libcrypto documents it as shareable between threads; it is never
     // freed.
     private nonisolated(unsafe) static let fetched: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)

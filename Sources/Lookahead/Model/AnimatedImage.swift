@@ -1,17 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// The decoded frames of an animated GIF or WebP, composited on the image's canvas, with their durations.
-///
-/// What a request with ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation``: every frame a whole picture
-/// (disposal applied), at the thumbnail size and with the processors applied; the memory cache counts every frame.
-///
-/// ```swift
-/// let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
-/// if let animation = response.animation {
-///     let index = animation.frameIndex(at: elapsed)  // what to draw now
-///     view.image = animation.frames[index].image
-/// }
-/// ```
+/// The decoded frames of an animated GIF or WebP with their durations: what a request with
+/// ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation``. Every frame is a whole picture, at the thumbnail
+/// size and with the processors applied.
 public struct AnimatedImage {
     /// One picture of the animation and how long it stays on screen.
     public struct Frame {
@@ -32,9 +23,7 @@ public struct AnimatedImage {
     /// How many times the animation plays; `0` plays it forever.
     public var loopCount: Int
 
-    /// Creates an animation.
-    ///
-    /// - Precondition: `frames` is not empty.
+    /// Creates an animation of at least one frame.
     public init(frames: [Frame], loopCount: Int = 0) {
         precondition(!frames.isEmpty, "An animation has at least one frame")
         self.frames = frames
@@ -50,8 +39,7 @@ public struct AnimatedImage {
     /// The memory the frames take, in bytes: the animation's cost in the memory cache.
     public var cost: Int { frames.reduce(0) { $0 + $1.image.decodedCost } }
 
-    /// The index of the frame to show `elapsed` after the animation started: frames follow each other by their
-    /// durations, and the animation repeats ``loopCount`` times (forever when `0`), then stays on its last frame.
+    /// The index of the frame to show `elapsed` after the animation started; after its last loop, the last frame.
     public func frameIndex(at elapsed: Duration) -> Int {
         let total = duration
         guard frames.count > 1, total > .zero, elapsed > .zero else { return 0 }
@@ -64,9 +52,7 @@ public struct AnimatedImage {
         return frames.count - 1
     }
 
-    /// When, counted from the start like `elapsed`, the frame after the one shown at `elapsed` begins: the time a
-    /// player next has to change the picture. `nil` when nothing changes any more (one frame, or the last loop's last
-    /// frame).
+    /// When (from the start) the frame after the one shown at `elapsed` begins; `nil` when nothing changes any more.
     public func nextFrameTime(after elapsed: Duration) -> Duration? {
         let total = duration
         guard frames.count > 1, total > .zero else { return nil }
@@ -97,8 +83,7 @@ public struct AnimatedImage {
         return (sequence, .milliseconds(interval))
     }
 
-    /// A frame's duration from what its file says, in milliseconds: 10 ms or less, which tools write for "as fast as
-    /// possible", shows for 100 ms.
+    /// A frame's duration from what its file says: 10 ms or less ("as fast as possible") shows for 100 ms.
     package static func frameDuration(milliseconds: Int) -> Duration {
         milliseconds <= 10 ? .milliseconds(100) : .milliseconds(milliseconds)
     }
@@ -121,7 +106,7 @@ extension AnimatedImage {
 #endif
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: as for `ImageResponse`: the frames are images the pipeline made and never mutates afterwards.
+// SAFETY: as for `ImageResponse`: the frames are images the pipeline made and never mutates.
 extension AnimatedImage: @unchecked Sendable {}
 extension AnimatedImage.Frame: @unchecked Sendable {}
 #else

@@ -5,15 +5,6 @@ import Foundation
 extension ImagePipelineError {
     /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
     /// "the server failed".
-    ///
-    /// ```swift
-    /// switch error.reason {
-    /// case .unreachable: showOfflineBanner()          // retry when the network is back
-    /// case .invalidImage: view.image = brokenImage     // retrying will not help
-    /// case .serverError(let status): showRetry(status) // the server failed (5xx) or refused (4xx)
-    /// case .cancelled, .notLoadable: break
-    /// }
-    /// ```
     public enum Reason: Sendable, Equatable {
         /// The request was cancelled.
         case cancelled

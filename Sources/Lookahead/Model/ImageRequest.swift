@@ -2,16 +2,9 @@
 
 public import Foundation
 
-/// A request for an image: where it comes from, how it is prepared and how urgently it is needed.
-///
-/// Requests are values. Two requests for the same image (the same URL, or the same ``imageID``) share one
-/// download, and two that also agree on ``thumbnail``, ``processors`` and ``isAnimated`` share one decode and one
-/// memory-cache entry.
-///
-/// ```swift
-/// let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), priority: .high)
-/// let response = try await ImagePipeline.shared.image(for: request)
-/// ```
+/// A request for an image: where it comes from, how it is prepared and how urgently it is needed. Requests for the
+/// same image (URL or ``imageID``) share one download; those that also agree on ``thumbnail``, ``processors`` and
+/// ``isAnimated`` share one decode and one memory-cache entry.
 public struct ImageRequest: Sendable {
     /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
     public var url: URL? {
@@ -19,24 +12,23 @@ public struct ImageRequest: Sendable {
         set { change { $0.url = newValue } }
     }
 
-    /// What identifies the image in the memory cache, the disk cache and coalescing, when the URL does not: an
-    /// image behind a presigned or token-carrying URL (`?token=…`, an S3 or CloudFront signature) keeps one
-    /// identity however often its URL is signed again. `nil` (the default): the URL's absolute string, or what
+    /// What identifies the image in the caches and coalescing instead of its URL, so an image behind a signed URL
+    /// keeps one identity however often it is signed again. `nil`: the URL, or what
     /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
         get { storage.fields.imageID }
         set { change { $0.imageID = newValue } }
     }
 
-    /// Header fields sent with this request's download (an `Authorization` token, a `Cookie`), on top of the
-    /// loader's. Requests whose headers differ never share a download; the images they load share the caches.
+    /// Header fields sent with this request's download, on top of the loader's. Requests whose headers differ never
+    /// share a download; their images share the caches.
     public var headers: [String: String] {
         get { storage.fields.headers }
         set { change { $0.headers = newValue } }
     }
 
-    /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``, or its
-    /// logs). Not part of any key.
+    /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``); not part
+    /// of any key.
     public var userInfo: [String: any Sendable] {
         get { storage.fields.userInfo }
         set { change { $0.userInfo = newValue } }
@@ -58,9 +50,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// Whether an animated GIF or WebP decodes to every frame, in ``ImageResponse/animation``; otherwise (the
-    /// default) only its first frame is decoded, which is what a still thumbnail in a list needs. Part of the cache
-    /// and coalescing keys. Frames are bounded by ``ImagePipeline/Configuration/maximumAnimationFrameCount`` and
-    /// ``ImagePipeline/Configuration/maximumAnimationPixelCount``.
+    /// default) only its first frame. Part of the cache and coalescing keys.
     public var isAnimated: Bool {
         get { storage.fields.isAnimated }
         set { change { $0.isAnimated = newValue } }
@@ -69,8 +59,7 @@ public struct ImageRequest: Sendable {
     /// Cache policy and similar flags.
     public var options: Options
 
-    /// The key of the final image in the memory cache (identity, thumbnail, processors, animation). Two requests
-    /// with the same key share one decode, one processing pass and one cache entry.
+    /// The key of the final image in the memory cache (identity, thumbnail, processors, animation).
     public var imageKey: ImageCacheKey { storage.imageKey }
 
     /// ``imageID``, else the URL's absolute string: what identifies the image in every cache and in coalescing.
@@ -80,14 +69,6 @@ public struct ImageRequest: Sendable {
     private var storage: Storage
 
     /// Creates a request.
-    ///
-    /// - Parameters:
-    ///   - url: The location of the image data.
-    ///   - priority: The initial priority; ``ImageTask/priority`` can change it later.
-    ///   - thumbnail: Decode at reduced size.
-    ///   - processors: Processing applied after decoding (to every frame of an animation).
-    ///   - isAnimated: Decode every frame of an animated image, not only the first.
-    ///   - options: Cache policy flags.
     public init(
         url: URL?,
         priority: Priority = .normal,
@@ -196,8 +177,7 @@ extension ImageRequest {
 // MARK: - Keys
 
 extension ImageRequest {
-    /// How the data stage may use the disk cache and the network; part of every stage's coalescing key, so a
-    /// cache-only request never joins work that loads from the network.
+    /// How the data stage may use the disk cache and the network; part of every stage's coalescing key.
     package var dataPolicy: DataPolicy {
         DataPolicy(
             readsDiskCache: !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData),
@@ -258,7 +238,6 @@ package struct DataPolicy: Hashable, Sendable {
     package var readsDiskCache: Bool
     package var writesDiskCache: Bool
     package var loadsFromNetwork: Bool
-    /// An explicit retry: the download does not wait for the URL's failure backoff (and is not shared with one
-    /// that does).
+    /// An explicit retry: the download does not wait for the URL's failure backoff.
     package var skipsFailureBackoff = false
 }

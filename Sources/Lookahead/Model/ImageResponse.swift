@@ -12,8 +12,7 @@ public struct ImageResponse {
 
     /// The prepared image; for an animation, its first frame.
     public var image: PlatformImage
-    /// Every frame, when the request asked for them (``ImageRequest/isAnimated``) and the image is an animated GIF or
-    /// WebP; `nil` for a still image.
+    /// Every frame, when the request asked for them (``ImageRequest/isAnimated``); `nil` for a still image.
     public var animation: AnimatedImage?
     /// The request this response answers.
     public var request: ImageRequest
@@ -21,8 +20,7 @@ public struct ImageResponse {
     public var cacheType: CacheType?
     /// The HTTP response, when the data came over HTTP.
     public var httpResponse: HTTPResponseInfo?
-    /// Whether the image is a preview (a progressive JPEG's scans so far, see ``ImageTask/Event/preview(_:)``),
-    /// not the final image. Previews are never stored in the memory cache.
+    /// Whether the image is a preview (``ImageTask/Event/preview(_:)``), never stored in the memory cache.
     public var isPreview = false
 
     /// Creates a response.
@@ -42,22 +40,19 @@ public struct ImageResponse {
 }
 
 extension ImageResponse {
-    /// Pixels per point: the image's pixel size divided by this is its size in points. The request's
-    /// ``ThumbnailOptions/scale``, 1 without a thumbnail. On Apple platforms the image carries it too.
+    /// Pixels per point: the request's ``ThumbnailOptions/scale``, 1 without a thumbnail.
     public var scale: Double { request.thumbnail?.scale ?? 1 }
 
     /// The memory the response's pixels take: every frame of an animation, else the image.
     package var decodedCost: Int { animation?.cost ?? image.decodedCost }
 
-    /// What an image view shows: an animation as the platform plays it (an animated `UIImage` on UIKit), else the
-    /// image.
+    /// What an image view shows: an animation as the platform plays it (UIKit), else the image.
     package var displayImage: PlatformImage { animation?.platformAnimation ?? image }
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
-// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
-// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13), it is only an image the pipeline made
+// from a finished CGImage (or Bitmap) and never mutates; AppKit documents such images as safe to draw on any thread.
 extension ImageResponse: @unchecked Sendable {}
 #else
 extension ImageResponse: Sendable {}

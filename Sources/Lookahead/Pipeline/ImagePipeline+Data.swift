@@ -34,7 +34,7 @@ extension ImagePipeline {
         }
         // Nothing more will be learnt about network data that passed: its URL is fine.
         if case .success(let response) = result, response.cacheType == nil {
-            failureRecords?.recordSuccess(of: request)
+            failureRecords?.forget(request)
         }
         return try result.get()
     }

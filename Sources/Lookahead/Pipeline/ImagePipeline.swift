@@ -4,26 +4,13 @@ public import Foundation
 
 /// Loads, decodes, processes and caches images, sharing identical work between requests.
 ///
-/// ```swift
-/// let pipeline = ImagePipeline.shared
-/// if let image = pipeline.cachedImage(for: request) {
-///     show(image)                                   // synchronous, no hop, cheap on every frame
-/// } else {
-///     let response = try await pipeline.image(for: request)
-///     show(response.image)
-/// }
-/// ```
+/// Every request first consults the memory cache, synchronously. A miss shares work with the requests for the same
+/// image: one download per URL, one decode per thumbnail, one processing pass per processor chain, each run at the
+/// highest priority of the requests waiting on it and cancelled when the last of them leaves. Decoding runs on
+/// dedicated threads, never on the caller's thread or the cooperative pool. A URL that failed waits before it is
+/// loaded again (``Configuration/failureBackoff``).
 ///
-/// Every request first consults the memory cache, synchronously. A miss enters the task graph: one
-/// download per URL, one decode per URL and thumbnail, one processing pass per processor chain, each run at
-/// the highest priority of the requests waiting on it and cancelled when the last of them leaves. Downloads
-/// run at most ``Configuration/dataLoadingConcurrency`` at a time; decoding runs on dedicated threads, at
-/// most ``Configuration/decodingConcurrency`` at a time, never on the caller's thread or the cooperative pool.
-/// Failed images are never cached; a URL that failed waits before it is loaded again, and requests for it
-/// meanwhile fail at once (``Configuration/failureBackoff``).
-///
-/// - Important: Thread safe. All bookkeeping is one state machine (`TaskGraph`) under one lock, taken once per
-///   event; no call blocks on I/O.
+/// - Important: Thread safe; no call blocks on I/O.
 public final class ImagePipeline: Sendable {
     /// The shared pipeline with the default configuration.
     public static let shared = ImagePipeline()
@@ -31,9 +18,8 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
-    /// ``Configuration/memoryCache``, read without copying the configuration's reference on every lookup.
+    /// ``Configuration/memoryCache``.
     package let memoryCache: MemoryCache?
-    /// Whether ``Configuration/imageIDFilter`` is set, read without copying the closure on every lookup.
     private let hasImageIDFilter: Bool
     /// The task graph and its workers: where a request goes once it misses the memory cache.
     let runner: PipelineRunner
@@ -88,30 +74,28 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// A task that has not started: its owner records it first, then calls ``start(_:)``. Cancelling it before
-    /// then means it never starts any work.
+    /// A task that has not started: its owner records it first, then calls ``start(_:)``, so cancelling it in
+    /// between starts no work.
     func unstartedImageTask(with request: ImageRequest) -> ImageTask {
         makeTask(with: identified(request))
     }
 
-    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing (the runner
-    /// checks under its lock).
+    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing.
     func start(_ task: ImageTask) {
         start(task, readingMemoryCache: true)
     }
 
     // MARK: - Memory cache
 
-    /// The image in the memory cache for a request, if any: a synchronous lookup with no hop, cheap enough to
-    /// call for every cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
+    /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough to call for every
+    /// cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        // `memoryCache?` rather than a bound `let`, which would retain the cache on every call.
         guard memoryCache != nil, readsMemoryCache(request) else { return nil }
         return withIdentifiedKey(of: request) { memoryCache?[$0] }
     }
 
-    /// What a view shows for a request from the memory cache: an animation as the platform plays it (see
-    /// ``ImageResponse/displayImage``), else the image. Respects the same options as ``cachedImage(for:)``.
+    /// What a view shows for a request from the memory cache (``ImageResponse/displayImage``), like
+    /// ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request),
             let entry = withIdentifiedKey(of: request, { memoryCache?.entry(for: $0) })
@@ -139,7 +123,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Testing
 
-    /// Tasks, stages and operations still alive (including cancelled work that has not stopped yet).
+    /// Tasks, stages and operations still alive (cancelled work that has not stopped yet included).
     package var liveTaskCount: Int { runner.inspect { $0.liveCount } }
 
     /// Suspends until nothing is alive: every task finished and every operation stopped.
@@ -159,8 +143,7 @@ public final class ImagePipeline: Sendable {
 
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
-    /// Runs `body` with the image key of ``identified(_:)``'s request, lent without a copy of the request or the key
-    /// when no filter applies: the memory-cache lookup of every cell on every frame.
+    /// Runs `body` with the image key of ``identified(_:)``'s request.
     private func withIdentifiedKey<Result>(of request: ImageRequest, _ body: (ImageCacheKey) -> Result) -> Result {
         guard hasImageIDFilter, request.imageID == nil, request.url != nil else {
             return body(request.imageKey)
@@ -174,7 +157,6 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
-    /// Consuming: a caller that owns the request (as one that makes a task of it) hands it on without a copy.
     func identified(_ request: consuming ImageRequest) -> ImageRequest {
         guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
             return request
@@ -196,9 +178,8 @@ public final class ImagePipeline: Sendable {
         return ImageResponse(image: entry.image, request: request, cacheType: .memory, animation: entry.animation)
     }
 
-    /// For a request with processors that missed the memory cache: the image in the memory cache for the longest
-    /// prefix of its processors (down to none: the decoded image), so only the processors after it run — with no
-    /// download and no decode.
+    /// For a request with processors that missed the memory cache: the cached image of the longest prefix of its
+    /// processors (down to none), so only the processors after it run, with no download and no decode.
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
         guard !identifiers.isEmpty, readsMemoryCache(request), let memoryCache = configuration.memoryCache else {

@@ -3,13 +3,6 @@
 import Foundation
 
 /// A request in flight. Created by ``ImagePipeline/imageTask(with:)``.
-///
-/// ```swift
-/// let task = pipeline.imageTask(with: request)
-/// task.priority = .high            // the row became visible
-/// for await event in task.events { … }
-/// let response = try await task.response
-/// ```
 /// - Important: Thread safe. `cancel()` is idempotent; results arriving after it are dropped.
 public final class ImageTask: Sendable {
     /// Something that happened to a task.
@@ -35,8 +28,6 @@ public final class ImageTask: Sendable {
         case cancelled
     }
 
-    // Small, so that making a task and finishing it move few bytes: a response is as large as a request and an
-    // image together, so the last preview, which most tasks never have, is kept behind a reference.
     private struct Storage {
         var priority: ImageRequest.Priority
         var result: Result<ImageResponse, ImagePipeline.Error>?
@@ -59,7 +50,7 @@ public final class ImageTask: Sendable {
         var hasEnded: Bool { isCancelled || result != nil }
     }
 
-    /// The last preview of a running task.
+    /// The last preview of a running task, boxed: most tasks never have one.
     private final class Preview {
         let response: ImageResponse
 
@@ -121,12 +112,11 @@ public final class ImageTask: Sendable {
     }
 
     /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`, always last.
-    /// A subscriber that arrives while the task runs gets `.started`, the last progress and the last preview first
-    /// (so every subscriber sees the same shape of sequence); one that arrives later gets the final event only.
+    /// A subscriber that arrives while the task runs gets `.started`, the last progress and the last preview first;
+    /// one that arrives later gets the final event only.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
-            // Replay under the lock, so no event sent meanwhile can overtake the replayed ones. Yielding to an
-            // unbounded stream runs no outside code.
+            // Replayed under the lock, so no event sent meanwhile overtakes them (yielding runs no outside code).
             storage.withLock { storage in
                 if let final = storage.finalEvent {
                     continuation.yield(final)
@@ -139,7 +129,6 @@ public final class ImageTask: Sendable {
                 continuation.onTermination = { [weak self] _ in
                     self?.storage.withLock { _ = $0.subscribers.removeValue(forKey: id) }
                 }
-                // A task is started before its creator gets it: every subscriber hears `.started` first.
                 continuation.yield(.started)
                 if let progress = storage.lastProgress {
                     continuation.yield(.progress(completed: progress.completed, total: progress.total))
@@ -169,9 +158,8 @@ public final class ImageTask: Sendable {
         }
     }
 
-    /// Calls `completion` once with the final result — at once if the task has finished, else on the thread that
-    /// finishes it (a cancellation delivers `.cancelled` on the cancelling thread). No Swift task is created: what
-    /// ``ImageSlot`` and ``ImagePrefetcher`` use, so a cell's load costs no hop through the cooperative pool.
+    /// Calls `completion` once with the final result: at once if the task has finished, else on the thread that
+    /// finishes it (a cancellation delivers `.cancelled` on the cancelling thread). No Swift task is created.
     public func onFinish(_ completion: @escaping @Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void) {
         let ready = storage.withLock { storage -> Result<ImageResponse, ImagePipeline.Error>? in
             if let result = storage.result { return result }
@@ -181,10 +169,8 @@ public final class ImageTask: Sendable {
         if let ready { completion(ready) }
     }
 
-    /// Calls `handler` with the download's progress (bytes received, and the expected total when the server said),
-    /// at once with the last progress if there was one, then on the loader's thread as bytes arrive, until the
-    /// task finishes. Like ``onFinish(_:)``, no Swift task is created: what ``ImageSlot`` uses to show a progress
-    /// bar for a slow image.
+    /// Calls `handler` with the download's progress (bytes received, and the expected total when known): at once
+    /// with the last progress if there was one, then on the loader's thread as bytes arrive, until the task ends.
     public func onProgress(_ handler: @escaping @Sendable (_ completed: Int64, _ total: Int64?) -> Void) {
         let last = storage.withLock { storage -> (completed: Int64, total: Int64?)? in
             guard !storage.hasEnded else { return nil }
@@ -194,9 +180,8 @@ public final class ImageTask: Sendable {
         if let last { handler(last.completed, last.total) }
     }
 
-    /// Calls `handler` with each preview of the image while it downloads (see ``Event/preview(_:)``): at once with
-    /// the last preview if there was one, then on a decoding thread, until the task finishes. No Swift task is
-    /// created: what ``ImageSlot`` uses to show a progressive JPEG sharpening instead of the placeholder.
+    /// Calls `handler` with each preview of the image while it downloads (``Event/preview(_:)``): at once with the
+    /// last preview if there was one, then on a decoding thread, until the task ends.
     public func onPreview(_ handler: @escaping @Sendable (ImageResponse) -> Void) {
         let last = storage.withLock { storage -> ImageResponse? in
             guard !storage.hasEnded else { return nil }

@@ -2,17 +2,8 @@
 
 import Foundation
 
-/// What one image task cost, stage by stage, for analytics: when each stage ran, the bytes it downloaded, and how
-/// the task ended. Set ``ImagePipeline/Configuration/taskMetricsHandler`` to receive one per task as it ends.
-///
-/// Tasks that share work (the same image requested twice) share the record of that work: both show the one
-/// download and the one decode they waited on. A stage's interval may then begin before a task that joined it late.
-///
-/// ```swift
-/// $0.taskMetricsHandler = { metrics in
-///     analytics.record("image", ms: metrics.duration, downloaded: metrics.stages.downloadedBytes)
-/// }
-/// ```
+/// What one image task cost, stage by stage, for analytics (``ImagePipeline/Configuration/taskMetricsHandler``).
+/// Tasks that share work show the same stages, which may begin before a task that joined them late.
 public struct ImageTaskMetrics: Sendable {
     /// A span of time on the continuous clock.
     public struct Interval: Sendable, Hashable {

@@ -9,7 +9,7 @@ extension ImagePrefetcher {
         public var total: Int
         /// Loaded into the prefetcher's destination.
         public var completed = 0
-        /// Failed to load (the error is the pipeline's; a URL backing off after a failure counts here).
+        /// Failed to load (a URL in its failure backoff counts here).
         public var failed = 0
         /// Already in the destination: nothing to load.
         public var skipped = 0
@@ -24,20 +24,12 @@ extension ImagePrefetcher {
     /// Prefetches a whole batch (an offline pack, "download this album"), ``maxConcurrentRequestCount`` at a time
     /// at low priority, and returns when every request has ended. `progress` is called after each one, on the
     /// calling task; cancelling the task cancels what is left.
-    ///
-    /// ```swift
-    /// let prefetcher = ImagePrefetcher(destination: .diskCache, maxConcurrentRequestCount: 4)
-    /// let result = await prefetcher.prefetch(all: urls.map { ImageRequest(url: $0) }) { progress in
-    ///     Task { @MainActor in bar.progress = Double(progress.completed + progress.skipped) / Double(progress.total) }
-    /// }
-    /// print("\(result.failed) of \(result.total) failed")
-    /// ```
     public func prefetch(
         all requests: [ImageRequest],
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async -> Progress {
         var report = Progress(total: requests.count)
-        await withTaskGroup(of: Outcome.self) { group in
+        await withTaskGroup(of: (any WritableKeyPath<Progress, Int> & Sendable).self) { group in
             var pending = requests.makeIterator()
             func startNext() -> Bool {
                 guard !Task.isCancelled, var request = pending.next() else { return false }
@@ -47,11 +39,7 @@ extension ImagePrefetcher {
             }
             for _ in 0..<maxConcurrentRequestCount where !startNext() { break }
             for await outcome in group {
-                switch outcome {
-                case .completed: report.completed += 1
-                case .failed: report.failed += 1
-                case .skipped: report.skipped += 1
-                }
+                report[keyPath: outcome] += 1
                 progress?(report)
                 _ = startNext()
             }
@@ -59,18 +47,15 @@ extension ImagePrefetcher {
         return report
     }
 
-    private enum Outcome: Sendable {
-        case completed, failed, skipped
-    }
-
-    private func load(_ request: ImageRequest) async -> Outcome {
+    /// Loads a request into the destination; returns the count it adds to.
+    private func load(_ request: ImageRequest) async -> any WritableKeyPath<Progress, Int> & Sendable {
         switch destination {
         case .memoryCache:
-            if pipeline.containsCachedImage(for: request, in: .memory) { return .skipped }
-            return (try? await pipeline.image(for: request)) == nil ? .failed : .completed
+            if pipeline.containsCachedImage(for: request, in: .memory) { return \.skipped }
+            return (try? await pipeline.image(for: request)) == nil ? \.failed : \.completed
         case .diskCache:
-            if pipeline.containsCachedImage(for: request, in: .disk) { return .skipped }
-            return (try? await pipeline.data(for: request)) == nil ? .failed : .completed
+            if pipeline.containsCachedImage(for: request, in: .disk) { return \.skipped }
+            return (try? await pipeline.data(for: request)) == nil ? \.failed : \.completed
         }
     }
 }

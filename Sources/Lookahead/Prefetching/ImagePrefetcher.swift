@@ -4,21 +4,12 @@ import Foundation
 
 /// Loads images ahead of time, so they are ready when their rows appear.
 ///
-/// ```swift
-/// let prefetcher = ImagePrefetcher()
-/// func prefetchRows(_ rows: [Int]) { prefetcher.startPrefetching(with: rows.map { urls[$0] }) }
-/// func cancelPrefetchingRows(_ rows: [Int]) { prefetcher.stopPrefetching(with: rows.map { urls[$0] }) }
-/// ```
-///
-/// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in the order given. What is in
-///   the memory cache or already being fetched is skipped, and so is a URL still in its failure backoff
-///   (``ImagePipeline/isInFailureBackoff(_:)``).
-/// - Starting is deferred to the prefetcher's next turn, so a start followed by a stop in the same call sequence
-///   starts nothing. On a thread running a run loop (an app's main thread) the turn begins on the loop's next
-///   pass; elsewhere 2 ms later.
-/// - A UI request for an image being prefetched joins the download and raises its priority. Prefetches take at
-///   most part of the download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``), so they never
-///   make an on-screen image wait.
+/// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in order. What is in the memory
+///   cache, already being fetched, or in its failure backoff (``ImagePipeline/isInFailureBackoff(_:)``) is skipped.
+/// - Starting waits for the caller's turn to end (the run loop's next pass, else 2 ms later), so a start followed by
+///   a stop in the same call sequence starts nothing.
+/// - A UI request for an image being prefetched joins its download and raises its priority. Prefetches take only
+///   part of the download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``).
 /// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded.
 /// - Releasing the prefetcher stops everything it started.
 ///
@@ -53,7 +44,7 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentRequestCount: Int
     private let state: Locked<State>
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// How a turn begins when the caller runs no run loop: `schedule`, a moment later.
+    /// How a turn begins when the caller runs no run loop.
     private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
@@ -80,17 +71,13 @@ public final class ImagePrefetcher: Sendable {
             destination: destination,
             maxConcurrentRequestCount: maxConcurrentRequestCount,
             scheduler: { work in queue.async(execute: work) },
-            // A thread woken at once can take the caller's core before its next call: a short wait lets a stop in.
-            laterScheduler: { work in queue.asyncAfter(deadline: .now() + Self.turnDelay, execute: work) }
+            // A thread woken at once could start a request before the caller's next call stops it.
+            laterScheduler: { work in queue.asyncAfter(deadline: .now() + .milliseconds(2), execute: work) }
         )
     }
 
-    /// How long a caller's turn waits when the caller runs no run loop: far below any download's latency.
-    static let turnDelay = DispatchTimeInterval.milliseconds(2)
-
     /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
-    /// what it starts and finishes to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a
-    /// caller that runs no run loop.
+    /// to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a caller with no run loop.
     @_spi(Simulation)
     public init(
         pipeline: ImagePipeline,
@@ -123,17 +110,16 @@ public final class ImagePrefetcher: Sendable {
     /// Starts prefetching images for requests, in order. Their priority is replaced by ``priority``.
     public func startPrefetching(with requests: [ImageRequest]) {
         let items = requests.map { (key: key(for: $0), request: $0) }
-        let turn = state.withLock { $0.queue.enqueue(items) }
-        scheduleTurn(turn)
+        scheduleTurn(state.withLock { $0.queue.enqueue(items) })
     }
 
-    /// Prefetches exactly these requests, in this order: the declarative counterpart of start/stop, for a wish
-    /// list re-ranked every frame. Running requests still listed go on, the others are cancelled.
+    /// Prefetches exactly these requests, in this order, for a wish list re-ranked every frame: running requests
+    /// still listed go on, the others are cancelled.
     ///
     /// - Parameters:
     ///   - requests: What to prefetch, most wanted first.
-    ///   - keeping: Requests that are not worth starting but not worth stopping either (rows a little beyond the
-    ///     window): those already running go on; none of them start.
+    ///   - keeping: Requests not worth starting but not worth stopping (rows a little beyond the window): those
+    ///     already running go on; none of them start.
     /// - Returns: The running prefetches this cancelled.
     @discardableResult
     public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {
@@ -155,14 +141,12 @@ public final class ImagePrefetcher: Sendable {
     /// Stops prefetching images for requests: queued ones are dropped, running ones cancelled.
     public func stopPrefetching(with requests: [ImageRequest]) {
         let keys = requests.map(key(for:))
-        let cancelled = state.withLock { $0.queue.remove(keys) }
-        for running in cancelled { cancel(running) }
+        for running in state.withLock({ $0.queue.remove(keys) }) { cancel(running) }
     }
 
     /// Stops all prefetching.
     public func stopPrefetching() {
-        let cancelled = state.withLock { $0.queue.removeAll() }
-        for running in cancelled { cancel(running) }
+        for running in state.withLock({ $0.queue.removeAll() }) { cancel(running) }
     }
 
     /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority:
@@ -182,20 +166,14 @@ public final class ImagePrefetcher: Sendable {
         }
         task.priority = priority
         task.onFinish { [weak self] result in
-            self?.finish(key, work: work, request: task.request, result: result, cost: (try? result.get())?.decodedCost)
+            self?.finish(key, work: work, request: task.request, result: result.map(\.decodedCost))
         }
     }
 
     /// While paused, running prefetches finish but no new ones start.
     public var isPaused: Bool {
         get { state.withLock { $0.queue.isPaused } }
-        set {
-            let shouldSchedule = state.withLock { state -> Bool in
-                state.queue.isPaused = newValue
-                return newValue ? false : scheduleDrain(&state)
-            }
-            if shouldSchedule { schedule { [weak self] in self?.drain() } }
-        }
+        set { if update({ $0.queue.isPaused = newValue }) { scheduleDrain() } }
     }
 
     /// The priority of prefetches, `.low` by default. A change reaches the ones already running.
@@ -226,14 +204,22 @@ public final class ImagePrefetcher: Sendable {
         destination == .memoryCache ? request.imageKey : ImageCacheKey(imageID: request.identity)
     }
 
-    private func scheduleDrain(_ state: inout State) -> Bool {
-        guard !state.isDrainScheduled, !state.queue.isPaused, !state.queue.pending.isEmpty else { return false }
-        state.isDrainScheduled = true
-        return true
+    /// Changes the state; returns whether to schedule a drain (something to start, and none scheduled yet).
+    private func update(_ body: (inout State) -> Void) -> Bool {
+        state.withLock { state in
+            body(&state)
+            guard !state.isDrainScheduled, !state.queue.isPaused, !state.queue.pending.isEmpty else { return false }
+            state.isDrainScheduled = true
+            return true
+        }
+    }
+
+    private func scheduleDrain() {
+        schedule { [weak self] in self?.drain() }
     }
 
     /// Schedules the beginning of a caller's turn: inside a run loop's pass, on the loop's next pass, so nothing
-    /// starts what the caller stops before it returns to its loop; elsewhere after ``turnDelay``.
+    /// starts what the caller stops before it returns to its loop; elsewhere a moment later.
     private func scheduleTurn(_ turn: Int) {
         let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
         let runLoop = RunLoop.current
@@ -253,9 +239,9 @@ public final class ImagePrefetcher: Sendable {
         drain(isScheduledDrain: false)
     }
 
-    /// Starts what the queue allows, on the prefetcher's turn. Requests with nothing to do free their slot at
-    /// once and the next ones are taken in the same turn.
-    package func drain(isScheduledDrain: Bool = true) {
+    /// Starts what the queue allows. Requests with nothing to do free their slot at once, and the next ones are
+    /// taken in the same turn.
+    private func drain(isScheduledDrain: Bool = true) {
         var isFirstTurn = isScheduledDrain
         while true {
             let (starts, priority) = state.withLock { state in
@@ -279,7 +265,7 @@ public final class ImagePrefetcher: Sendable {
             if destination == .memoryCache && pipeline.cachedImage(for: request) != nil
                 || pipeline.isInFailureBackoff(request)
             {
-                skip(key)  // in memory, or failed recently: nothing to do
+                state.withLock { $0.queue.finished(key) { $0 == nil } }  // nothing to do: free the slot
                 skipped = true
                 continue
             }
@@ -291,18 +277,17 @@ public final class ImagePrefetcher: Sendable {
             observer?(.started(request))
             if let imageTask {
                 imageTask.onFinish { [weak self] result in
-                    let cost = (try? result.get())?.decodedCost
-                    self?.finish(key, work: work, request: request, result: result.map { _ in () }, cost: cost)
+                    self?.finish(key, work: work, request: request, result: result.map(\.decodedCost))
                 }
                 pipeline.start(imageTask)
             } else {
                 let pipeline = pipeline
                 work.attach(
                     Task { [weak self] in
-                        let result: Result<Void, ImagePipeline.Error>
+                        let result: Result<Int?, ImagePipeline.Error>
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
-                            result = .success(())
+                            result = .success(nil)
                         } catch {
                             result = .failure(error)
                         }
@@ -319,28 +304,21 @@ public final class ImagePrefetcher: Sendable {
         running.imageTask?.cancel()
     }
 
-    /// Frees the slot of a request skipped before it had any work.
-    private func skip(_ key: ImageCacheKey) {
-        state.withLock { $0.queue.finished(key) { $0 == nil } }
-    }
-
-    /// Frees the slot of `work` and schedules the next turn.
-    private func finish<Success>(
+    /// Frees the slot of `work` and schedules the next turn; a success carries the image's decoded cost, if any.
+    private func finish(
         _ key: ImageCacheKey,
         work: OperationToken,
         request: ImageRequest,
-        result: Result<Success, ImagePipeline.Error>,
-        cost: Int? = nil
+        result: Result<Int?, ImagePipeline.Error>
     ) {
-        let shouldSchedule = state.withLock { state -> Bool in
-            state.queue.finished(key) { entry in entry?.work === work }
-            return scheduleDrain(&state)
-        }
-        if let cost { observer?(.decoded(request, cost: cost)) }
+        let shouldDrain = update { $0.queue.finished(key) { entry in entry?.work === work } }
         switch result {
-        case .success: observer?(.finished(request, succeeded: true))
-        case .failure(let error): observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
+        case .success(let cost):
+            if let cost { observer?(.decoded(request, cost: cost)) }
+            observer?(.finished(request, succeeded: true))
+        case .failure(let error):
+            observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
         }
-        if shouldSchedule { schedule { [weak self] in self?.drain() } }
+        if shouldDrain { scheduleDrain() }
     }
 }

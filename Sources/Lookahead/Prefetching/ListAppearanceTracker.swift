@@ -1,13 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// The rows on screen of a list that only says when each row appears and disappears (SwiftUI's `onAppear` and
-/// `onDisappear` in a `List` or `LazyVGrid`): those that appeared and have not disappeared since.
-///
-/// ```swift
-/// let slots = ListImageSlots(pipeline: .shared, itemCount: photos.count)
-/// var tracker = ListAppearanceTracker()
-/// if let rows = tracker.rowAppeared(7) { slots.visibleRowsChanged(rows) { ImageRequest(url: photos[$0].url) } }
-/// ```
+/// `onDisappear` in a `List` or `LazyVGrid`).
 public struct ListAppearanceTracker: Sendable, Equatable {
     /// The rows on screen.
     public private(set) var visibleRows: Set<Int> = []

@@ -5,24 +5,13 @@ import Foundation
 /// The images of a scrolling list: the cells' ``ImageSlot``s by row, and the prefetch window around them. What a
 /// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
-/// ```swift
-/// let slots = ListImageSlots(pipeline: pipeline, itemCount: photos.count)
-/// // every frame (scrollViewDidScroll, a display link, onAppear/onDisappear):
-/// slots.visibleRowsChanged(first..<last) { row in ImageRequest(url: photos[row].url) }
-/// // a cell shows a row (cellForRowAt):
-/// slots.bind(row: row, request: ImageRequest(url: photos[row].url), to: cell.slot)
-/// // a cell stops showing it (didEndDisplaying, prepareForReuse):
-/// slots.unbind(row: row)
-/// ```
-///
-/// - **Binding.** A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is
-///   flinging (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
-/// - **Unbinding** does not cancel: the load becomes a prefetch, and the window decides its fate.
-/// - **No thrash.** Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a
-///   download no longer wanted goes on for ``Configuration/cancellationDelay``, so a row that comes back joins it.
-/// - **The first screen** keeps its downloads wherever the list goes: a tap on the status bar returns there.
-/// - **Latency and memory.** How long prefetches take sizes the window; the window holds no more rows than the
-///   memory cache can keep beside the visible ones (``Configuration/memoryBudgetFraction``).
+/// - A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is flinging
+///   (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
+/// - Unbinding does not cancel: the load becomes a prefetch, and the window decides its fate.
+/// - Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a download no longer
+///   wanted goes on for ``Configuration/cancellationDelay``; the first screen's downloads are always kept.
+/// - The window grows with the measured load latency, within what the memory cache can keep beside the visible rows
+///   (``Configuration/memoryBudgetFraction``).
 ///
 /// - Important: Thread safe, but meant to be driven from the list's thread; every call returns at once.
 public final class ListImageSlots: Sendable {
@@ -35,12 +24,12 @@ public final class ListImageSlots: Sendable {
         public var keepMargin: Int?
         /// How long a download no longer wanted goes on before it is cancelled, so a scroll that turns back finds
         /// it running. Rows a fling has passed (when loads take longer than this) and rows a jump to the top or the
-        /// end left are cancelled at once; other jumps are not, as they may be the first frames of a fling.
+        /// end left are cancelled at once.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
         /// The share of the memory cache's cost limit the visible rows and the window may take together, so
-        /// prefetches evict neither the images on screen nor each other. `nil`: no bound.
+        /// prefetches evict neither the images on screen nor each other; `nil`: no bound.
         public var memoryBudgetFraction: Double? = 0.75
 
         /// The default configuration.
@@ -147,17 +136,11 @@ public final class ListImageSlots: Sendable {
     @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
         let slots = shared.state.withLock { Array($0.slots.values) }
         let cached = Set(pipeline.memoryCache?.keysByRecency ?? [])
-        var result = (count: 0, cost: 0)
-        for slot in slots {
-            guard case .loaded(let image, let request, _) = slot.state,
-                !cached.contains(pipeline.memoryCacheKey(for: request))
-            else {
-                continue
-            }
-            result.count += 1
-            result.cost += image.decodedCost
+        let evicted = slots.compactMap { slot -> PlatformImage? in
+            guard case .loaded(let image, let request, _) = slot.state else { return nil }
+            return cached.contains(pipeline.memoryCacheKey(for: request)) ? nil : image
         }
-        return result
+        return (evicted.count, evicted.reduce(0) { $0 + $1.decodedCost })
     }
 
     /// The most rows the window may hold now, from the memory budget (``Configuration/memoryBudgetFraction``);
@@ -182,7 +165,6 @@ public final class ListImageSlots: Sendable {
     /// enough, starts the loads of visible cells bound during a fling.
     ///
     /// - Parameters:
-    ///   - rows: The rows on screen.
     ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known.
     ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
     ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
@@ -283,7 +265,7 @@ public final class ListImageSlots: Sendable {
         return update
     }
 
-    /// The state under its lock, shared with the prefetcher's observer.
+    /// The state under its lock, shared with the prefetcher's observer (made before `self`).
     private final class Shared: Sendable {
         let state: Locked<State>
         init(_ state: State) { self.state = Locked(state) }
@@ -308,19 +290,18 @@ public final class ListImageSlots: Sendable {
         let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
         // Rows a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
         // than the cancellation delay (one let go would likely finish first).
-        let stopsPassedRows = controller.latency >= configuration.cancellationDelay
+        let stopsPassedRows = controller.isFlinging && controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
-            guard controller.isFlinging, stopsPassedRows else { return false }
-            return controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound
+            stopsPassedRows && (controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound)
         }
         var tracked: [Int: Duration] = [:]
         for row in plan.wish { tracked[row] = time }
         for (row, since) in state.tracked where tracked[row] == nil {
             if window.contains(row) {
                 tracked[row] = time
-            } else if controller.isOnFirstScreen(row) {
-                tracked[row] = since
-            } else if time - since < configuration.cancellationDelay, !passed(row), !controller.jumpedToAnEnd {
+            } else if controller.isOnFirstScreen(row)
+                || time - since < configuration.cancellationDelay && !passed(row) && !controller.jumpedToAnEnd
+            {
                 tracked[row] = since
             } else {
                 plan.update.cancel.append(row)

@@ -2,26 +2,16 @@
 
 import Foundation
 
-/// Decides, from the visible rows of a list over time, which rows to prefetch and which prefetches to cancel.
+/// Decides, from the visible rows of a list over time, which rows to prefetch and which prefetches to cancel. A
+/// value type with no I/O and no clock: feed it visible-range changes with timestamps.
 ///
-/// A value type with no I/O and no clock: feed it visible-range changes with timestamps and hand the
-/// ``ListPrefetchUpdate`` it returns (rows to start and to cancel, nearest first) to an ``ImagePrefetcher``.
-///
-/// - **Ahead, adaptively.** Velocity is rows per second, smoothed. The window ahead holds the rows the list reaches
-///   while an image loads, `minimumAhead + |velocity| × latency × safety` (at most `maximumAhead`), the latency
-///   measured (``recordLoadLatency(_:)``); `behind` rows stay behind.
-/// - **Flings.** A confirmed fast scroll coasts as `UIScrollView` decelerates (0.998 per millisecond). Only the rows
-///   that stay on screen long enough after their image arrives (``ListPrefetchWindow/minimumVisibleTime``) are asked
-///   for, in the order the fling reaches them (``isWorthLoading(_:)`` for a visible row). The fling ends below
-///   `coastingStopSpeed`, or on a reversal, a jump or a push faster.
+/// - **Ahead, adaptively.** The window ahead holds the rows the list reaches while an image loads,
+///   `minimumAhead + |velocity| × latency × safety` (at most `maximumAhead`), the latency measured
+///   (``recordLoadLatency(_:)``); `behind` rows stay behind.
+/// - **Flings.** A confirmed fast scroll coasts as `UIScrollView` decelerates. Only the rows that stay on screen long
+///   enough after their image arrives (``ListPrefetchWindow/minimumVisibleTime``) are asked for, in the order the
+///   fling reaches them. The fling ends below `coastingStopSpeed`, or on a reversal, a jump or a push faster.
 /// - **Reversal and jumps.** A reversal cancels the old side; a jump (scroll to top) cancels all outside the window.
-///
-/// ```swift
-/// var controller = ListPrefetchController(itemCount: photos.count)
-/// let update = controller.visibleRangeChanged(first..<last, at: clock.now.duration(to: start))
-/// prefetcher.stopPrefetching(with: update.cancel.map { urls[$0] })
-/// prefetcher.startPrefetching(with: update.prefetch.map { urls[$0] })
-/// ```
 @_spi(Simulation)
 public struct ListPrefetchController: Sendable {
     /// The tuning.
@@ -36,8 +26,8 @@ public struct ListPrefetchController: Sendable {
     public private(set) var velocity: Double = 0
     /// The load latency in use, measured or initial.
     public private(set) var latency: Duration
-    /// Whether the last change moved more than ``ListPrefetchWindow/jumpThreshold`` viewports: a jump (to the top,
-    /// to a section) or the first frames of a very fast fling.
+    /// Whether the last change moved more than ``ListPrefetchWindow/jumpThreshold`` viewports: a jump, or the first
+    /// frames of a very fast fling.
     public private(set) var jumped = false
 
     /// Whether the last change was a jump to the top or the end of the list (a tap on the status bar).
@@ -58,7 +48,7 @@ public struct ListPrefetchController: Sendable {
     private var direction = 1.0
     /// Whether ``latency`` comes from a measurement yet, or is still ``ListPrefetchWindow/initialLatency``.
     private var hasMeasuredLatency = false
-    private var appeared: Set<Int> = []
+    private var appeared = ListAppearanceTracker()
 
     /// Creates a controller for a list of `itemCount` rows.
     public init(itemCount: Int, configuration: ListPrefetchWindow = ListPrefetchWindow()) {
@@ -69,15 +59,9 @@ public struct ListPrefetchController: Sendable {
 
     // MARK: - Events
 
-    /// The visible rows changed.
-    ///
-    /// - Parameters:
-    ///   - range: The rows on screen.
-    ///   - time: When they changed, on any monotonic clock.
-    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known: the
-    ///     speed then follows the scroll smoothly instead of in whole-row steps. By default the first visible row.
-    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`): `true`
-    ///     is a fling from now, `false` no fling (a drag, or at rest), `nil` inferred from the speed.
+    /// The visible rows changed at `time` (on any monotonic clock). `position` is where the top of the viewport is,
+    /// in rows, when known (else the first visible row); `isDecelerating` whether the list coasts after the finger
+    /// lifted: `true` is a fling from now, `false` no fling, `nil` inferred from the speed.
     public mutating func visibleRangeChanged(
         _ range: Range<Int>,
         at time: Duration,
@@ -136,11 +120,17 @@ public struct ListPrefetchController: Sendable {
         }
         if isExact || coast.map({ $0.sign * velocity < 0 }) ?? true {
             coast = Coast(speed: abs(velocity), sign: velocity < 0 ? -1 : 1, time: time)
-        } else if var current = coast {
-            current.speed *= Foundation.exp(-decelerationPerSecond * (time - current.time).secondsValue)
-            current.time = time
-            coast = current
+        } else {
+            coast = coast.map { decayed($0, to: time) }
         }
+    }
+
+    /// A coasting fling's speed at `time`, as the list decelerates.
+    private func decayed(_ coast: Coast, to time: Duration) -> Coast {
+        var coast = coast
+        coast.speed *= Foundation.exp(-decelerationPerSecond * (time - coast.time).secondsValue)
+        coast.time = time
+        return coast
     }
 
     /// A confirmed fling's speed follows the deceleration model from its peak rather than the noisy whole-row
@@ -149,9 +139,7 @@ public struct ListPrefetchController: Sendable {
         let viewport = Double(max(1, visible.count))
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
         fastSince = isFast ? fastSince ?? time : nil
-        if var current = coast {
-            current.speed *= Foundation.exp(-decelerationPerSecond * (time - current.time).secondsValue)
-            current.time = time
+        if let current = coast.map({ decayed($0, to: time) }) {
             let reversed = velocity * current.sign < 0 && abs(velocity) > viewport
             let pushed = abs(velocity) > current.speed * 1.5 + viewport
             let stopped = current.speed < configuration.coastingStopSpeed
@@ -165,14 +153,14 @@ public struct ListPrefetchController: Sendable {
 
     /// A row appeared (SwiftUI `onAppear`): the visible range becomes the span of the rows on screen.
     public mutating func itemAppeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
-        appeared.insert(index)
-        return visibleRangeChanged(appearedRange, at: time)
+        _ = appeared.rowAppeared(index)
+        return visibleRangeChanged(appeared.range ?? 0..<0, at: time)
     }
 
     /// A row disappeared (SwiftUI `onDisappear`).
     public mutating func itemDisappeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
-        appeared.remove(index)
-        return visibleRangeChanged(appearedRange, at: time)
+        _ = appeared.rowDisappeared(index)
+        return visibleRangeChanged(appeared.range ?? 0..<0, at: time)
     }
 
     /// The list now has `count` rows; prefetches of rows past the end are cancelled.
@@ -183,7 +171,7 @@ public struct ListPrefetchController: Sendable {
     }
 
     /// Whether the list moves too fast for visible rows to load before they leave: cells then show placeholders
-    /// without loading (``ImageSlot/configure(with:startsLoading:)``), leaving the slots to where the scroll rests.
+    /// without loading (``ImageSlot/configure(with:startsLoading:)``).
     public var isFlinging: Bool { coast != nil }
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
@@ -225,7 +213,7 @@ public struct ListPrefetchController: Sendable {
     }
 
     /// The rows worth keeping a running download for: the span of the visible and desired rows, `margin` more on
-    /// each side, so a row just outside the window (which changes with the speed every frame) keeps its download.
+    /// each side, so a row just outside the window (which changes with the speed) keeps its download.
     public func keptRows(margin: Int) -> Range<Int> {
         keptRows(margin: margin, desired: desiredRows)
     }
@@ -250,8 +238,7 @@ public struct ListPrefetchController: Sendable {
     }
 
     /// The rows a fling shows long enough to be worth a download, in the order it reaches them (an image arrives
-    /// one latency later for every `concurrentLoads` rows queued before it), then `behind` rows past the resting
-    /// point in case it stops later.
+    /// one latency later for every `concurrentLoads` rows queued before it), then `behind` rows past where it rests.
     private var flingRows: [Int] {
         let forward = modelVelocity > 0
         let rest = restingDistance
@@ -279,31 +266,24 @@ public struct ListPrefetchController: Sendable {
     /// When, in seconds from now, a row enters and leaves the screen as the scroll decelerates (infinity: never).
     private func visibility(of row: Int) -> (enter: Double, exit: Double) {
         let rest = restingDistance
-        let rate = decelerationPerSecond
         func time(_ distance: Double) -> Double {
             guard distance > 0 else { return 0 }
             guard distance < rest else { return .infinity }
-            return -Foundation.log(1 - distance / rest) / rate
+            return -Foundation.log(1 - distance / rest) / decelerationPerSecond
         }
-        let viewport = Double(max(1, visible.count))
-        let top = Double(visible.lowerBound)
-        // The row shows while top ∈ (row − viewport, row].
-        if modelVelocity > 0 {
-            return (time(Double(row) - viewport + 1 - top), time(Double(row) + 1 - top))
-        } else {
-            return (time(top - Double(row)), time(top - Double(row) + viewport))
-        }
+        let enter = distance(toReach: row)
+        return (time(enter), time(enter + Double(max(1, visible.count))))
     }
 
-    /// How long a row passed by a fling must stay on screen after its image arrives: a share of the latency, within
-    /// ``ListPrefetchWindow/minimumVisibleTime`` and ``ListPrefetchWindow/maximumVisibleTime``.
+    /// How long a row passed by a fling must stay on screen after its image arrives.
     private var minimumVisibleSeconds: Double {
         let scaled = latency.secondsValue * configuration.visibleTimePerLatency
         let ceiling = configuration.maximumVisibleTime.secondsValue
         return max(configuration.minimumVisibleTime.secondsValue, min(ceiling, scaled))
     }
 
-    /// How far the top edge must move, along the scroll, for a row to start showing.
+    /// How far the top edge must move, along the scroll, for a row to start showing (it shows while the top is in
+    /// `(row − viewport, row]`).
     private func distance(toReach row: Int) -> Double {
         let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)
@@ -333,10 +313,5 @@ public struct ListPrefetchController: Sendable {
             .sorted { abs(Double($0) - center) < abs(Double($1) - center) }
         prefetched = desired  // rows now visible need no cancel: their cells take the load over
         return update
-    }
-
-    private var appearedRange: Range<Int> {
-        guard let low = appeared.min(), let high = appeared.max() else { return 0..<0 }
-        return low..<(high + 1)
     }
 }

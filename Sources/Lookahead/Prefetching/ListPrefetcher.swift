@@ -2,21 +2,9 @@
 import Foundation
 
 /// Prefetches the images of a scrolling list and binds its cells' image views: the one type an app with a list or
-/// a grid uses.
-///
-/// - UIKit: `LookaheadUI`'s `ListPrefetchingAdapter` calls ``visibleRowsChanged(in:)`` on every scroll step.
-/// - SwiftUI (`List`, `LazyVGrid`): the rows say when they appear and disappear (`.prefetching(row:in:)`, tracked by
-///   ``ListAppearanceTracker``); `LookaheadUI` makes the prefetcher an `ObservableObject`.
-/// - Cells: ``bind(_:row:options:)`` when a cell shows a row, ``unbind(row:)`` when it stops.
-///
-/// ```swift
-/// let prefetcher = ListPrefetcher(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// prefetcher.onUpdate = { $0.logMessages.forEach { print($0) } }   // 🚀 Prefetching… / 🚫 Cancelling…
-/// prefetcher.bind(cell.photoView, row: indexPath.row)                // cellForRowAt
-/// ```
-///
-/// The work is ``ListImageSlots``'s, which a program drawing its own cells off the main thread drives directly.
-/// To prefetch URLs with no list on screen, use ``ImagePrefetcher``.
+/// a grid uses. UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleRowsChanged(in:)`` on every scroll
+/// step; SwiftUI rows report ``rowAppeared(_:)`` and ``rowDisappeared(_:)``; cells call ``bind(_:row:options:)``
+/// and ``unbind(row:)``. The work is ``ListImageSlots``'s; for URLs with no list on screen, use ``ImagePrefetcher``.
 @MainActor
 public final class ListPrefetcher {
     /// The list's slots, prefetch window and prefetcher.
@@ -27,13 +15,7 @@ public final class ListPrefetcher {
     public private(set) var tracker = ListAppearanceTracker()
     private let request: (Int) -> ImageRequest?
 
-    /// Creates a prefetcher for a list of `itemCount` rows.
-    ///
-    /// - Parameters:
-    ///   - itemCount: The number of rows.
-    ///   - pipeline: The pipeline that loads the images.
-    ///   - configuration: The prefetch window, memory budget and timing.
-    ///   - request: The image request for a row.
+    /// Creates a prefetcher for a list of `itemCount` rows; `request` gives a row's image request.
     public init(
         itemCount: Int,
         pipeline: ImagePipeline = .shared,

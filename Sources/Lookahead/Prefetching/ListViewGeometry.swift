@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A scrolling list as the prefetcher sees it: the rows on screen and where the top edge is. UIKit's table and
-/// collection views conform in `LookaheadUI`.
+/// A scrolling list as the prefetcher sees it; UIKit's table and collection views conform in `LookaheadUI`.
 @MainActor
 public protocol ListViewGeometry: AnyObject {
     /// The rows (of section 0) on screen, in any order.
@@ -44,8 +43,7 @@ public struct ListViewport: Sendable, Equatable {
         isDecelerating = list.lookaheadIsDecelerating
     }
 
-    /// The viewport of a list that shows `visibleRows`, whose top edge is at `viewportTop`; `extent` gives a row's
-    /// vertical extent. `nil` when no row is on screen.
+    /// The viewport of a list showing `visibleRows`, its top edge at `viewportTop`; `nil` when no row is on screen.
     public init?(
         visibleRows: [Int],
         viewportTop: Double,
@@ -61,8 +59,8 @@ public struct ListViewport: Sendable, Equatable {
 }
 
 extension ListImageSlots {
-    /// The list scrolled (or its rows changed): reads its viewport and moves the prefetch window. Returns what
-    /// changed, for a log; `nil` when no row is on screen.
+    /// The list scrolled: reads its viewport and moves the prefetch window. Returns what changed, for a log; `nil`
+    /// when no row is on screen.
     @MainActor
     @discardableResult
     public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?)

@@ -2,12 +2,9 @@
 
 import Foundation
 
-/// Bounds a list's prefetch window by what the memory cache can hold: the visible rows and the rows prefetched
-/// around them, at the images' decoded cost, take at most a fraction of the cache's cost limit.
-///
-/// A larger window defeats itself: the last prefetches evict the first before their rows show, and the images on
-/// screen, which their cells then hold outside the cache. An image's cost is the running mean of those loaded,
-/// before any the thumbnail size of a bound request; with neither, the window is not bounded.
+/// Bounds a list's prefetch window so the visible and prefetched rows take at most a fraction of the memory cache's
+/// cost limit: a larger window would evict its own first prefetches, and the images on screen, before they show.
+/// An image's cost is the running mean of those loaded, until then the thumbnail size of a bound request.
 package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The share of the cache's cost limit the visible and prefetched rows may take; `nil` for no bound.
     package let fraction: Double?
@@ -18,7 +15,7 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     private var samples = 0
 
     /// The mean follows the last images more than the first: a sample weighs `1 / min(count, sampleWindow)`.
-    static let sampleWindow = 32
+    private static let sampleWindow = 32
 
     package init(fraction: Double?) {
         self.fraction = fraction.map { min(1, max(0, $0)) }
@@ -35,12 +32,11 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// A cell was bound to `request`: its thumbnail size, if any, bounds its image's cost (4 bytes a pixel).
     package mutating func record(request: ImageRequest) {
         guard let thumbnail = request.thumbnail else { return }
-        let pixels: Double
-        switch thumbnail.target {
-        case .maximumPixelSize(let side): pixels = Double(side) * Double(side)
-        case .size(let width, let height, _): pixels = Double(width) * Double(height)
-        }
-        thumbnailCost = pixels * 4
+        thumbnailCost =
+            switch thumbnail.target {
+            case .maximumPixelSize(let side): Double(side) * Double(side) * 4
+            case .size(let width, let height, _): Double(width) * Double(height) * 4
+            }
     }
 
     /// The cost of one image the bound uses: the mean seen, else the thumbnail estimate.
@@ -56,8 +52,7 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
         return max(0, Int(rows))
     }
 
-    /// The rows of `wish` to prefetch within `limit`: the first (nearest), or in a fling the last, around where it
-    /// rests.
+    /// The rows of `wish` to prefetch within `limit`: the nearest, or in a fling the last (where it rests).
     package static func bound(_ wish: [Int], to limit: Int?, isFlinging: Bool) -> [Int] {
         guard let limit, wish.count > limit else { return wish }
         return isFlinging ? Array(wish.suffix(limit)) : Array(wish.prefix(limit))

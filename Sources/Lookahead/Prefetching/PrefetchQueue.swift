@@ -3,11 +3,8 @@
 import DequeModule
 
 /// What to prefetch next, what is running, and what to cancel: keys deduplicated, at most `limit` running, none
-/// starting while paused.
-///
-/// Requests are added in *turns*, and ``next()`` hands out only those of turns that have begun
-/// (``beginTurn(_:)``). The owner begins a turn after the caller's call sequence, so a stop in the same sequence
-/// removes the request before any start, even when a finished prefetch frees a slot in between.
+/// starting while paused. Requests are added in *turns*, and ``next()`` hands out only those of turns that have
+/// begun (``beginTurn(_:)``), so a stop in the caller's call sequence removes a request before it can start.
 package struct PrefetchQueue<Key: Hashable, Handle> {
     package private(set) var pending: Deque<Key> = []
     private var requests: [Key: (request: ImageRequest, turn: Int)] = [:]
@@ -45,14 +42,16 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
 
     /// Removes keys: pending ones are forgotten, running ones are returned for cancelling.
     package mutating func remove(_ keys: [Key]) -> [Handle] {
-        var cancelled: [Handle] = []
-        for key in keys {
-            if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
-                pending.remove(at: index)
-            }
-            if let handle = running.removeValue(forKey: key), let handle { cancelled.append(handle) }
+        keys.compactMap { key in
+            dropPending(key)
+            return running.removeValue(forKey: key) ?? nil
         }
-        return cancelled
+    }
+
+    private mutating func dropPending(_ key: Key) {
+        if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
+            pending.remove(at: index)
+        }
     }
 
     /// Makes `items` the whole wish list, in a new turn; running requests neither listed nor in `keeping` are
@@ -61,10 +60,8 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         let wanted = Set(items.map(\.key))
         pending.removeAll()
         requests.removeAll()
-        var cancelled: [Handle] = []
-        for key in runningOrder where !wanted.contains(key) && !keeping.contains(key) {
-            if let handle = running.removeValue(forKey: key), let handle { cancelled.append(handle) }
-        }
+        let cancelled = runningOrder.filter { !wanted.contains($0) && !keeping.contains($0) }
+            .compactMap { running.removeValue(forKey: $0) ?? nil }
         enqueue(items)
         return cancelled
     }
@@ -102,9 +99,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
     /// Takes over a request running elsewhere, beyond the limit; `false` when the key is already running here.
     package mutating func adopt(_ key: Key, handle: Handle) -> Bool {
         guard running[key] == nil else { return false }
-        if requests.removeValue(forKey: key) != nil, let index = pending.firstIndex(of: key) {
-            pending.remove(at: index)
-        }
+        dropPending(key)
         running[key] = handle
         runningOrder.append(key)
         return true

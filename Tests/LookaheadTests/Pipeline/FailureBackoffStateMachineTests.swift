@@ -150,7 +150,7 @@ import Testing
         var machine = machine()
         _ = fail(&machine)
         _ = fail(&machine)
-        machine.recordSuccess(Self.url)
+        machine.forget(Self.url)
         #expect(machine.record(for: Self.url) == nil)
         #expect(isAllowed(machine.check(Self.url, now: .zero)))
         #expect(fail(&machine) == .backingOff(retryIn: .seconds(1)))  // the schedule starts over
