@@ -50,49 +50,29 @@ public struct DataLoaderOptions: Sendable {
     }
 }
 
-/// Where a default loader sends a URL: the network, the file reader, the `data:` decoder, or nowhere.
+/// Where a default loader sends a URL: `data:` and (when allowed) `file:` URLs need no network.
 enum DataSource {
-    case network
-    case file
-    case inline
-    case rejected(DataLoadingError)
-
-    init(_ url: URL, options: DataLoaderOptions) {
-        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
-            self = .rejected(.unsupportedURL(url))
-            return
-        }
-        switch scheme {
-        case "http", "https":
-            self = url.host.map { $0.isEmpty } == false ? .network : .rejected(.unsupportedURL(url))
-        case "file":
-            self = options.allowsLocalFiles ? .file : .rejected(.unsupportedScheme(scheme))
-        case "data":
-            self = .inline
-        default:
-            self = .rejected(.unsupportedScheme(scheme))
-        }
-    }
-}
-
-extension DataSource {
-    /// Loads what needs no network (`data:` and, when allowed, `file:` URLs) and throws for URLs no loader may
-    /// load; `nil` for `http` and `https`, which the caller's transport loads.
+    /// Loads a `data:` or allowed `file:` URL and throws for URLs no loader may load; `nil` for `http` and `https`,
+    /// which the caller's transport loads.
     static func loadWithoutNetwork(
         _ request: DataLoadRequest,
         options: DataLoaderOptions
     ) async throws -> DataLoadResponse? {
-        switch DataSource(request.url, options: options) {
-        case .rejected(let error):
-            throw error
-        case .inline:
-            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
+        let url = request.url
+        switch url.scheme?.lowercased() ?? "" {
+        case "":
+            throw DataLoadingError.unsupportedURL(url)
+        case "http", "https":
+            guard let host = url.host, !host.isEmpty else { throw DataLoadingError.unsupportedURL(url) }
+            return nil
+        case "file" where options.allowsLocalFiles:
+            return try await FileDataReader.load(request)
+        case "data":
+            let data = try DataURL.decode(url, limit: request.maximumResponseSize)
             request.progress(Int64(data.count), Int64(data.count))
             return DataLoadResponse(data: data)
-        case .file:
-            return try await FileDataReader.read(request)
-        case .network:
-            return nil
+        case let scheme:
+            throw DataLoadingError.unsupportedScheme(scheme)
         }
     }
 }

@@ -166,11 +166,3 @@ extension DataLoadingError {
         }
     }
 }
-
-extension Result<DataLoadResponse, DataLoadingError> {
-    /// Whether this is a failure that cut the body short (see ``DataLoadingError/isInterruption``).
-    var isInterruption: Bool {
-        guard case .failure(let error) = self else { return false }
-        return error.isInterruption
-    }
-}
