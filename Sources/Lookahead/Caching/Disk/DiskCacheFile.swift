@@ -74,11 +74,6 @@ enum DiskCacheFile {
         keyName(for: key).string
     }
 
-    /// The file name of a key digest: 64 lowercase hex digits.
-    static func name(digest: [UInt8]) -> String {
-        DiskCacheIndex.Name(digest: digest).string
-    }
-
     /// An entry read within this many seconds of its last touch keeps its modification time: recency on disk only
     /// orders eviction after a relaunch.
     static let touchInterval = 60
@@ -208,16 +203,8 @@ enum DiskCacheFile {
         keyName: DiskCacheIndex.Name,
         checksums: Bool
     ) -> ReadResult {
-        let headerCount = min(fileSize, headerSize)
-        let dataCount = fileSize - headerCount
-        let result = verify(
-            UnsafeRawBufferPointer(start: storage, count: headerCount),
-            count: headerCount,
-            keyName: keyName,
-            dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage + headerCount, count: dataCount),
-            checksums: checksums
-        )
+        let file = UnsafeRawBufferPointer(start: storage, count: fileSize)
+        let result = verify(file, keyName: keyName, checksums: checksums)
         guard case .hit = result else {
             free(storage)
             return result
@@ -225,33 +212,30 @@ enum DiskCacheFile {
         return .hit(
             Data(
                 bytesNoCopy: storage + headerSize,
-                count: dataCount,
+                count: fileSize - headerSize,
                 deallocator: .custom { data, _ in free(data - headerSize) }
             )
         )
     }
 
-    /// Checks a header (`count` bytes of it read) against the key's digest and the data; `.hit` with empty data when
-    /// everything matches.
+    /// Checks a whole file's header against the key's digest and its data; `.hit` with empty data when all match.
     private static func verify(
-        _ header: UnsafeRawBufferPointer,
-        count: Int,
+        _ file: UnsafeRawBufferPointer,
         keyName: DiskCacheIndex.Name,
-        dataCount: Int,
-        data: UnsafeRawBufferPointer,
-        checksums: Bool = true
+        checksums: Bool
     ) -> ReadResult {
-        guard count >= 5 else { return .corrupt("truncated header (\(count) bytes)") }
-        guard header[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
-        guard header[4] == version else { return .outdated(version: header[4]) }
-        guard count >= headerSize else { return .corrupt("truncated header (\(count) bytes)") }
-        guard header[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: header[5]) }
-        let dataLength = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        guard DiskCacheIndex.Name(bytes: header, at: 16) == keyName else { return .corrupt("key mismatch") }
-        guard dataLength == UInt64(dataCount) else {
-            return .corrupt("length mismatch: header says \(dataLength), file holds \(dataCount)")
+        guard file.count >= 5 else { return .corrupt("truncated header (\(file.count) bytes)") }
+        guard file[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
+        guard file[4] == version else { return .outdated(version: file[4]) }
+        guard file.count >= headerSize else { return .corrupt("truncated header (\(file.count) bytes)") }
+        guard file[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: file[5]) }
+        let dataLength = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        guard DiskCacheIndex.Name(bytes: file, at: 16) == keyName else { return .corrupt("key mismatch") }
+        let data = UnsafeRawBufferPointer(rebasing: file[headerSize...])
+        guard dataLength == UInt64(data.count) else {
+            return .corrupt("length mismatch: header says \(dataLength), file holds \(data.count)")
         }
-        let stored = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+        let stored = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
         guard !checksums || DiskCacheChecksum.checksum(data) == stored else { return .corrupt("checksum mismatch") }
         return .hit(Data())
     }

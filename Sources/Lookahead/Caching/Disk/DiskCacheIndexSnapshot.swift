@@ -120,12 +120,7 @@ struct DiskCacheIndexSnapshot: Equatable {
 
     /// Saves the snapshot in a folder, atomically.
     func write(directory: String) throws(DiskCacheFile.IOError) {
-        let bytes = encoded()
-        let temporary = try bytes.withUnsafeBytes { buffer in
-            Result { () throws(DiskCacheFile.IOError) in
-                try DiskCacheFile.writeTemporary(directory: directory, parts: [buffer], synchronize: false)
-            }
-        }.get()
+        let temporary = try DiskCacheFile.writeTemporary(directory: directory, parts: [encoded()], synchronize: false)
         try DiskCacheFile.install(temporaryName: temporary, as: Self.fileName, in: directory)
     }
 
