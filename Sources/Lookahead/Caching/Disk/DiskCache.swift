@@ -102,12 +102,9 @@ public final class DiskCache: DataCaching {
         )
     }
 
-    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings.
-    ///
-    /// - Parameters:
-    ///   - pendingWriteLimit: A larger entry is still stored when nothing else waits to be written.
-    ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
-    ///   - now: The clock entries' ages are measured on.
+    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings. An
+    /// entry larger than `pendingWriteLimit` is still stored when nothing else waits; `logger` receives warnings
+    /// (corrupt entries removed, writing stopped); `now` is the clock entries' ages are measured on.
     public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,

@@ -83,7 +83,7 @@ enum DiskCacheFile {
         name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// Whether a directory entry's name, as bytes, is an entry file's.
+    /// ``isEntryName(_:)`` of a directory entry's name as bytes.
     static func isEntryName(_ name: UnsafeRawBufferPointer) -> Bool {
         name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
@@ -94,16 +94,10 @@ enum DiskCacheFile {
 
     // MARK: - Reading
 
-    /// Reads and verifies an entry file the caller opened (and closes), of the key the index names `keyName`.
-    ///
-    /// - Parameters:
-    ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails, so one `pread` reads
-    ///     the whole file.
-    ///   - touch: Set the file's modification time to now (at most once per ``touchInterval`` per entry).
-    ///   - trusted: The stamp of the file when this process last verified it: while it holds, the checksum is not
-    ///     computed again.
-    ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
-    /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
+    /// Reads and verifies an entry file the caller opened, of the key the index names `keyName`, and sets its
+    /// modification time if `touch`. While the file's stamp is still `trusted` its checksum is not computed again;
+    /// `expectedFileSize` (the index's) serves when `fstat` fails. Returns the result, and the file's stamp when its
+    /// checksum was verified and the stamp can be trusted.
     static func read(
         descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -166,8 +160,7 @@ enum DiskCacheFile {
         }
     }
 
-    /// One `pread` of a file whose size is known, with a spare byte that shows a longer file; `nil` when the file is
-    /// not that size.
+    /// One `pread` of a file whose size is known (a spare byte shows a longer one); `nil` when it is not that size.
     private static func readKnownSize(
         _ descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -195,8 +188,7 @@ enum DiskCacheFile {
         return verified(storage, fileSize: fileSize, keyName: keyName, checksums: true)
     }
 
-    /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies; anything else frees
-    /// `storage`.
+    /// Verifies a whole entry file read into `storage`: a hit hands out the data where it lies, else frees `storage`.
     private static func verified(
         _ storage: UnsafeMutableRawPointer,
         fileSize: Int,
