@@ -96,23 +96,21 @@ package enum HTTPDate {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         // Real dates are ~29 characters: a longer value is not worth a formatter's time.
         guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            formatter.isLenient = false
-            if let date = formatter.date(from: trimmed.replacingOccurrences(of: "  ", with: " ")) { return date }
-        }
-        return nil
+        let value = trimmed.replacingOccurrences(of: "  ", with: " ")
+        return formats.lazy.compactMap { formatter($0).date(from: value) }.first
     }
 
     /// The IMF-fixdate form of a date.
     package static func format(_ date: Date) -> String {
+        formatter(formats[0]).string(from: date)
+    }
+
+    private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = formats[0]
-        return formatter.string(from: date)
+        formatter.dateFormat = format
+        formatter.isLenient = false
+        return formatter
     }
 }

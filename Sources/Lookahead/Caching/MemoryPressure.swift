@@ -10,22 +10,18 @@ public enum MemoryPressure: Sendable, Equatable {
     case critical
     /// The app left the foreground: the cache keeps a tenth of its cost, what the first screen needs on return.
     case background
-
-    /// The cost a cache of `cost` keeps under this pressure.
-    func keptCost(of cost: Int) -> Int {
-        switch self {
-        case .warning: cost / 2
-        case .critical: 0
-        case .background: cost / 10
-        }
-    }
 }
 
 extension MemoryCache {
     /// Gives memory back as the system asks (see ``MemoryPressure``). On iOS, tvOS and visionOS the cache does this
     /// by itself; on Linux, follow a ``CgroupMemoryPressure`` monitor.
     public func relieve(_ pressure: MemoryPressure) {
-        let kept = pressure.keptCost(of: totalCost)
+        let kept =
+            switch pressure {
+            case .warning: totalCost / 2
+            case .critical: 0
+            case .background: totalCost / 10
+            }
         if kept == 0 { removeAll() } else { trim(toCost: kept) }
     }
 }

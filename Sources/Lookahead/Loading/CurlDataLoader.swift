@@ -34,24 +34,14 @@ public final class CurlDataLoader: DataLoading {
         try Task.checkCancellation()
         let multi = multi
         let options = options
-        let box = TransferBox()
+        let started = Locked<CurlTransfer?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let transfer = CurlTransfer(request: request, options: options, completion: completion)
-            box.transfer = transfer
+            started.withLock { $0 = transfer }
             multi.add(transfer)
         } onCancel: {
-            if let transfer = box.transfer { multi.cancel(transfer) }
+            if let transfer = started.withLock({ $0 }) { multi.cancel(transfer) }
         }
-    }
-}
-
-/// Hands the transfer created inside the continuation to the cancellation handler.
-private final class TransferBox: Sendable {
-    private let storage = Locked<CurlTransfer?>(nil)
-
-    var transfer: CurlTransfer? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }
 #endif

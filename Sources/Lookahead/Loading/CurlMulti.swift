@@ -115,7 +115,8 @@ final class CurlMulti: @unchecked Sendable {
             guard let transfer = active.removeValue(forKey: easy) else { continue }
             let result = transfer.result(code: code)
             // The caller left first, or the body was cut short: a later load can resume what arrived.
-            if transfer.completion.isResumed || result.isInterruption { transfer.handOverPartialBody() }
+            let cutShort = if case .failure(let error) = result { error.isInterruption } else { false }
+            if transfer.completion.isResumed || cutShort { transfer.handOverPartialBody() }
             transfer.completion.resume(with: result.mapError { $0 })
         }
     }

@@ -80,10 +80,10 @@ final class CurlTransfer: @unchecked Sendable {
         if let limit = request.maximumResponseSize {
             _ = lookahead_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        var fields: [String] = []
-        let requestHeaders = options.headers.merging(request.headers) { _, new in new }
-        for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) { fields.append("\(name): \(value)") }
-        for field in fields { headerList = curl_slist_append(headerList, field) }
+        let fields = options.headers.merging(request.headers) { _, new in new }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
         _ = lookahead_curl_set_slist(easy, CURLOPT_HTTPHEADER, headerList)
         _ = lookahead_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = lookahead_curl_set_pointer(easy, CURLOPT_PRIVATE, context)
@@ -141,7 +141,14 @@ final class CurlTransfer: @unchecked Sendable {
     private func endOfHeaders() -> Bool {
         if (100..<200).contains(statusCode) { return true }  // 100 Continue and friends: the real one follows
         if (300..<400).contains(statusCode), let location = headers["location"] {
-            return acceptRedirect(to: location)
+            guard let current = currentURL(), let target = URL(string: location, relativeTo: current)?.absoluteURL
+            else {
+                failure = .unsupportedURL(request.url)
+                return false
+            }
+            guard let refusal = redirects.accept(target) else { return true }
+            failure = refusal
+            return false
         }
         let info = responseInfo()
         guard (200..<300).contains(statusCode) else {
@@ -157,19 +164,6 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         body.reserveCapacity(request.reservation(forDeclaredLength: expectedLength))
-        return true
-    }
-
-    private func acceptRedirect(to location: String) -> Bool {
-        guard let current = currentURL(), let target = URL(string: location, relativeTo: current)?.absoluteURL
-        else {
-            failure = .unsupportedURL(request.url)
-            return false
-        }
-        if let refusal = redirects.accept(target) {
-            failure = refusal
-            return false
-        }
         return true
     }
 
@@ -246,18 +240,14 @@ final class CurlTransfer: @unchecked Sendable {
         default:
             var systemError = 0
             if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
+            let detail = String(cString: errorBuffer)
             let failure = TransportFailure(
                 curlCode: Int(code.rawValue),
                 systemError: systemError,
-                message: message(for: code)
+                message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             )
             return .failure(.transportFailed(failure))
         }
-    }
-
-    private func message(for code: CURLcode) -> String {
-        let detail = String(cString: errorBuffer)
-        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
     }
 
     private func currentURL() -> URL? {

@@ -10,33 +10,27 @@ import Foundation
 /// let pipeline = ImagePipeline { $0.dataLoader = DefaultDataLoader(options: options) }
 /// ```
 public struct DataLoaderOptions: Sendable {
-    /// The most redirects followed for one request; one more fails with
-    /// ``DataLoadingError/tooManyRedirects(limit:)``. Redirects go to `http` and `https` only. Default 5.
+    /// The most redirects followed for one request (to `http` and `https` only). Default 5.
     public var maximumRedirects: Int
-    /// Whether `file:` URLs are read. Off by default: a remote list of URLs must not make an app read local
-    /// files. When on, only regular files are read (never a FIFO or a device), off the cooperative pool.
+    /// Whether `file:` URLs are read (regular files only). Off by default: a remote list of URLs must not make an
+    /// app read local files.
     public var allowsLocalFiles: Bool
-    /// The most connections open to one host at once. Default 12: twice the default
-    /// ``ImagePipeline/Configuration/dataLoadingConcurrency``, so downloads that gave their slot back while stalled
-    /// do not hold up the rest.
+    /// The most connections open to one host at once. Default 12, twice the pipeline's default concurrency, so
+    /// stalled downloads do not hold up the rest.
     public var maximumConnectionsPerHost: Int
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String?
-    /// Headers added to every request. `Authorization` and `Cookie` are never sent on to another host after a
-    /// redirect.
+    /// Headers added to every request; `Authorization` and `Cookie` are not sent on to another host.
     public var headers: [String: String]
-    /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it:
-    /// the redirect fails with ``DataLoadingError/insecureRedirect(_:)``.
+    /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it.
     public var allowsInsecureRedirects: Bool
     /// The most header fields a response may have. Default 256.
     public var maximumHeaderFieldCount: Int
     /// The most bytes a response's header fields may take. Default 64 KiB.
     public var maximumHeaderSize: Int
-    /// Certificates (PEM) trusted beside the system's, for a server with a private or self-signed certificate.
-    /// Honoured by ``CurlDataLoader``.
+    /// Certificates (PEM) ``CurlDataLoader`` trusts beside the system's, for a private or self-signed server.
     public var trustedCertificates: [Data]
 
-    /// Creates the default options.
     public init() {
         maximumRedirects = 5
         allowsLocalFiles = false
@@ -50,49 +44,86 @@ public struct DataLoaderOptions: Sendable {
     }
 }
 
-/// Where a default loader sends a URL: the network, the file reader, the `data:` decoder, or nowhere.
+/// Where a default loader sends a URL: `data:` and (when allowed) `file:` URLs need no network.
 enum DataSource {
-    case network
-    case file
-    case inline
-    case rejected(DataLoadingError)
-
-    init(_ url: URL, options: DataLoaderOptions) {
-        guard let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
-            self = .rejected(.unsupportedURL(url))
-            return
-        }
-        switch scheme {
-        case "http", "https":
-            self = url.host.map { $0.isEmpty } == false ? .network : .rejected(.unsupportedURL(url))
-        case "file":
-            self = options.allowsLocalFiles ? .file : .rejected(.unsupportedScheme(scheme))
-        case "data":
-            self = .inline
-        default:
-            self = .rejected(.unsupportedScheme(scheme))
-        }
-    }
-}
-
-extension DataSource {
-    /// Loads what needs no network (`data:` and, when allowed, `file:` URLs) and throws for URLs no loader may
-    /// load; `nil` for `http` and `https`, which the caller's transport loads.
+    /// Loads a `data:` or allowed `file:` URL and throws for URLs no loader may load; `nil` for `http` and `https`,
+    /// which the caller's transport loads.
     static func loadWithoutNetwork(
         _ request: DataLoadRequest,
         options: DataLoaderOptions
     ) async throws -> DataLoadResponse? {
-        switch DataSource(request.url, options: options) {
-        case .rejected(let error):
-            throw error
-        case .inline:
-            let data = try DataURL.decode(request.url, limit: request.maximumResponseSize)
+        let url = request.url
+        switch url.scheme?.lowercased() ?? "" {
+        case "":
+            throw DataLoadingError.unsupportedURL(url)
+        case "http", "https":
+            guard let host = url.host, !host.isEmpty else { throw DataLoadingError.unsupportedURL(url) }
+            return nil
+        case "file" where options.allowsLocalFiles:
+            return try await FileDataReader.load(request)
+        case "data":
+            let data = try DataURL.decode(url, limit: request.maximumResponseSize)
             request.progress(Int64(data.count), Int64(data.count))
             return DataLoadResponse(data: data)
-        case .file:
-            return try await FileDataReader.read(request)
-        case .network:
-            return nil
+        case let scheme:
+            throw DataLoadingError.unsupportedScheme(scheme)
+        }
+    }
+}
+
+/// Decodes `data:[<media type>][;base64],<data>` URLs: base64 or percent-encoded.
+enum DataURL {
+    /// The bytes of a `data:` URL.
+    static func decode(_ url: URL, limit: Int?) throws(DataLoadingError) -> Data {
+        let string = url.absoluteString
+        // The scheme is `data` (the caller routed it here), so the header starts after its five characters.
+        guard string.utf8.count > 5, let comma = string.utf8.firstIndex(of: UInt8(ascii: ",")) else {
+            throw .unsupportedURL(url)
+        }
+        let header = string[string.utf8.index(string.startIndex, offsetBy: 5)..<comma].lowercased()
+        let payload = string.utf8[string.utf8.index(after: comma)...]
+        // A bound before decoding: base64 shrinks by a quarter, percent-encoding by up to two thirds.
+        if let limit, payload.count / 4 > limit { throw .responseTooLarge(limit: limit) }
+        guard let bytes = percentDecoded(payload) else { throw .unsupportedURL(url) }
+        let data: Data
+        if header.hasSuffix(";base64") {
+            // Line breaks and spaces are allowed between base64 characters; nothing else is.
+            let characters = bytes.filter { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
+            guard let decoded = Data(base64Encoded: Data(characters)) else {
+                throw .unsupportedURL(url)
+            }
+            data = decoded
+        } else {
+            data = Data(bytes)
+        }
+        if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
+        return data
+    }
+
+    /// `%XX` escapes turned into bytes; `nil` for a malformed escape.
+    private static func percentDecoded(_ bytes: Substring.UTF8View) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            output.append(high << 4 | low)
+        }
+        return output
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

@@ -2,11 +2,10 @@
 
 public import Foundation
 
-/// Loads the bytes of an image. The default, ``DefaultDataLoader``, is ``CurlDataLoader`` (libcurl) on Linux and
-/// ``URLSessionDataLoader`` on Apple platforms; tests and apps can supply their own.
+/// Loads the bytes of an image. The default is ``DefaultDataLoader``; tests and apps can supply their own.
 ///
-/// - Important: Implementations must be thread safe. Cancelling the calling Swift task must stop the
-///   transfer and make the method throw `CancellationError` promptly.
+/// - Important: Implementations must be thread safe. Cancelling the calling task must stop the transfer and make the
+///   method throw `CancellationError` promptly.
 public protocol DataLoading: Sendable {
     /// Loads the data for a request, reporting progress as bytes arrive. Throw ``DataLoadingError`` for failures the
     /// pipeline should report precisely; any other error becomes ``ImagePipelineError/dataLoadingFailed(_:)``.
@@ -17,23 +16,18 @@ public protocol DataLoading: Sendable {
 public struct DataLoadRequest: Sendable {
     /// The location of the data.
     public var url: URL
-    /// The largest body to accept; a loader must fail with ``DataLoadingError/responseTooLarge(limit:)``
-    /// beyond it, whether or not the response declared its length.
+    /// The largest body to accept; beyond it a loader must fail with ``DataLoadingError/responseTooLarge(limit:)``.
     public var maximumResponseSize: Int?
-    /// The most time the whole transfer may take, redirects included; `nil` for no limit. A loader must fail
-    /// with ``DataLoadingError/timedOut(_:)`` past it.
+    /// The most time the whole transfer may take, redirects included; past it a loader fails with `timedOut`.
     public var timeout: Duration?
-    /// The most time the transfer may go without receiving a byte; `nil` for no limit. A loader must fail with
-    /// ``DataLoadingError/timedOut(_:)`` past it.
+    /// The most time the transfer may go without receiving a byte; past it a loader fails with `timedOut`.
     public var idleTimeout: Duration?
     /// Called as bytes arrive with the bytes received so far and the expected total, when known.
     public var progress: @Sendable (_ completed: Int64, _ total: Int64?) -> Void
-    /// Extra request header fields (`If-None-Match` for a revalidation), over the loader's own of the same name. A
-    /// `304 Not Modified` fails as ``DataLoadingError/statusCodeUnacceptable(_:_:)``, like any other non-2xx.
+    /// Extra request header fields (`If-None-Match` for a revalidation), over the loader's own of the same name.
     public var headers: [String: String] = [:]
-    /// Called at most once, before the failure is reported, when a `200` transfer stopped with part of its body
-    /// (cancelled, reset, cut short or stalled): that part and the response, so a later load can resume it with
-    /// `Range`. A loader may ignore it; an interrupted download then starts over.
+    /// Called at most once, before the failure is reported, with the part of a `200` body received when the transfer
+    /// stopped (cancelled, reset, cut short or stalled), so a later load can resume it with `Range`. Optional.
     public var partialBodyOnInterruption: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
     /// The former name of ``partialBodyOnInterruption``.
     @available(*, deprecated, renamed: "partialBodyOnInterruption")
@@ -41,11 +35,9 @@ public struct DataLoadRequest: Sendable {
         get { partialBodyOnInterruption }
         set { partialBodyOnInterruption = newValue }
     }
-    /// Called now and then with the body received so far, for progressive previews. Optional for a loader: one that
-    /// never calls it gives no previews.
+    /// Called now and then with the body received so far, for progressive previews. Optional for a loader.
     public var onData: (@Sendable (_ bodySoFar: Data) -> Void)?
 
-    /// Creates a data request.
     public init(
         url: URL,
         maximumResponseSize: Int? = nil,
@@ -68,7 +60,6 @@ public struct DataLoadResponse: Sendable {
     /// The HTTP response, if the data came over HTTP.
     public var response: HTTPResponseInfo?
 
-    /// Creates a data response.
     public init(data: Data, response: HTTPResponseInfo? = nil) {
         self.data = data
         self.response = response
@@ -83,28 +74,23 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     case responseTooLarge(limit: Int)
     /// The URL cannot be loaded: no scheme, no host, or malformed (a `data:` URL that does not parse).
     case unsupportedURL(URL)
-    /// The URL's scheme is not one the loader accepts (`ftp`, `javascript`; `file` unless local files are
-    /// allowed). Redirects to such a scheme fail the same way.
+    /// The URL's scheme, or a redirect's, is not one the loader accepts (`file` only when local files are allowed).
     case unsupportedScheme(String)
     /// The server redirected more than `limit` times.
     case tooManyRedirects(limit: Int)
     /// A redirect led back to a URL already visited for this request.
     case redirectLoop(URL)
-    /// An `https` URL redirected to plain `http`, which ``DataLoaderOptions/allowsInsecureRedirects`` forbids by
-    /// default (as App Transport Security does).
+    /// An `https` URL redirected to plain `http` (see ``DataLoaderOptions/allowsInsecureRedirects``).
     case insecureRedirect(URL)
-    /// The response's header fields were more, or larger, than ``DataLoaderOptions/maximumHeaderFieldCount`` or
-    /// ``DataLoaderOptions/maximumHeaderSize`` allow.
+    /// The response's header fields exceed ``DataLoaderOptions``'s limits on their count or size.
     case headersTooLarge
     /// The transfer took longer than allowed.
     case timedOut(Timeout)
-    /// The connection ended before the body was complete: fewer bytes than `Content-Length` announced, or a
-    /// chunked body cut off. Nothing partial is returned.
+    /// The connection ended before the body was complete (fewer bytes than `Content-Length`, a chunked body cut off).
     case truncated(received: Int64, expected: Int64?)
-    /// The transfer failed before the server answered: offline, no such host, refused, reset, TLS (see
-    /// ``TransportFailure/Kind``).
+    /// The transfer failed before the server answered (see ``TransportFailure/Kind``).
     case transportFailed(TransportFailure)
-    /// A local file could not be read: missing, not a regular file (a FIFO, a device, a folder), or unreadable.
+    /// A local file could not be read: missing, not a regular file, or unreadable.
     case fileUnreadable(path: String, reason: String)
 
     /// Which time limit a transfer exceeded.
@@ -142,7 +128,7 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension DataLoadRequest {
-    /// ``DataLoadingError/responseTooLarge(limit:)`` when a response declares a body over the limit.
+    /// `responseTooLarge` when a response declares a body over the limit.
     func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
         guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
         return .responseTooLarge(limit: limit)
@@ -157,20 +143,11 @@ extension DataLoadRequest {
 }
 
 extension DataLoadingError {
-    /// Whether the transfer was cut short in a way that leaves a good prefix of the body — the connection ended,
-    /// failed or stalled — rather than refused (a status, a size or header limit, a redirect).
+    /// Whether the transfer was cut short leaving a good prefix of the body, rather than refused.
     var isInterruption: Bool {
         switch self {
         case .timedOut, .truncated, .transportFailed: true
         default: false
         }
-    }
-}
-
-extension Result<DataLoadResponse, DataLoadingError> {
-    /// Whether this is a failure that cut the body short (see ``DataLoadingError/isInterruption``).
-    var isInterruption: Bool {
-        guard case .failure(let error) = self else { return false }
-        return error.isInterruption
     }
 }

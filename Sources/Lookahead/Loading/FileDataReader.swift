@@ -2,19 +2,10 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads local files for the default loaders when ``DataLoaderOptions/allowsLocalFiles`` is on.
 ///
 /// Only a regular file is read (a FIFO or a device would block a thread forever), opened non-blocking, in 1 MiB
-/// chunks on its own queue; cancelling stops at the next chunk. The size limit is checked before and while reading,
-/// so a file that grows meanwhile cannot pass it.
+/// chunks on its own queue; cancelling stops at the next chunk. The size limit is checked before and while reading.
 enum FileDataReader {
     private static let queue = DispatchQueue(
         label: "Lookahead.FileDataReader",
@@ -23,20 +14,18 @@ enum FileDataReader {
     )
     private static let chunkSize = 1 << 20
 
-    static func read(_ request: DataLoadRequest) async throws -> DataLoadResponse {
+    static func load(_ request: DataLoadRequest) async throws -> DataLoadResponse {
         try Task.checkCancellation()
         let path = request.url.path
         let limit = request.maximumResponseSize
         let isCancelled = AtomicInt(0)
         let data = try await ResumeOnce<Data>.run { once in
             queue.async {
-                let result = Result { () throws(DataLoadingError) -> Data? in
-                    try readFile(atPath: path, limit: limit) { isCancelled.load() != 0 }
-                }
-                switch result {
-                case .success(let data?): once.resume(with: .success(data))
-                case .success(nil): once.resume(with: .failure(CancellationError()))
-                case .failure(let error): once.resume(with: .failure(error))
+                do {
+                    let data = try readFile(atPath: path, limit: limit) { isCancelled.load() != 0 }
+                    once.resume(with: data.map { .success($0) } ?? .failure(CancellationError()))
+                } catch {
+                    once.resume(with: .failure(error))
                 }
             }
         } onCancel: {
@@ -69,7 +58,7 @@ enum FileDataReader {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while data.count < ceiling {
             if isCancelled() { return nil }
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, errno)
@@ -84,8 +73,4 @@ enum FileDataReader {
     private static func failure(_ path: String, _ code: Int32) -> DataLoadingError {
         .fileUnreadable(path: path, reason: String(cString: strerror(code)))
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

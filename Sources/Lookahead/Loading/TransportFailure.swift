@@ -32,13 +32,11 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     public var kind: Kind
     /// The transport's message.
     public var message: String
-    /// The transport's own code: libcurl's `CURLcode` with the `CurlDataLoader`, `URLError.Code` with the
-    /// `URLSessionDataLoader`; 0 when there is none.
+    /// The transport's own code (libcurl's `CURLcode`, or `URLError.Code`); 0 when there is none.
     public var code: Int
     /// The error URLSession reported, when the transfer went through it.
     public var urlError: URLError?
 
-    /// Creates a failure.
     public init(kind: Kind, message: String, code: Int = 0, urlError: URLError? = nil) {
         self.kind = kind
         self.message = message
@@ -53,46 +51,33 @@ extension TransportFailure {
     /// A libcurl failure: its `CURLcode` and the system error (`CURLINFO_OS_ERRNO`) of the connection, which tells
     /// an unreachable network from a refused connection.
     init(curlCode: Int, systemError: Int, message: String) {
-        self.init(kind: Self.kind(curlCode: curlCode, systemError: systemError), message: message, code: curlCode)
+        let kind: Kind =
+            switch curlCode {
+            case 5, 6: .hostNotFound  // CURLE_COULDNT_RESOLVE_PROXY, _HOST
+            // CURLE_COULDNT_CONNECT: ENETDOWN, ENETUNREACH or EHOSTUNREACH is offline, anything else refused
+            case 7: [100, 101, 113].contains(systemError) ? .offline : .connectionRefused
+            case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: .tls  // CURLE_SSL_*, _PEER_FAILED_VERIFICATION
+            case 52, 55, 56: .connectionReset  // CURLE_GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
+            default: .other
+            }
+        self.init(kind: kind, message: message, code: curlCode)
     }
 
     /// A URLSession failure.
     init(_ urlError: URLError) {
-        self.init(
-            kind: Self.kind(urlError.code),
-            message: urlError.localizedDescription,
-            code: urlError.code.rawValue,
-            urlError: urlError
-        )
-    }
-
-    static func kind(curlCode: Int, systemError: Int) -> Kind {
-        switch curlCode {
-        case 5, 6: return .hostNotFound  // CURLE_COULDNT_RESOLVE_PROXY, _HOST
-        case 7:  // CURLE_COULDNT_CONNECT: the system error says why
-            switch systemError {
-            case 100, 101, 113: return .offline  // ENETDOWN, ENETUNREACH, EHOSTUNREACH
-            default: return .connectionRefused
+        let kind: Kind =
+            switch urlError.code {
+            case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive: .offline
+            case .cannotFindHost, .dnsLookupFailed: .hostNotFound
+            case .cannotConnectToHost: .connectionRefused
+            case .networkConnectionLost: .connectionReset
+            case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+                .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+                .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+                .tls
+            case .cancelled, .backgroundSessionWasDisconnected: .cancelledBySystem
+            default: .other
             }
-        case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91:
-            return .tls  // CURLE_SSL_* and CURLE_PEER_FAILED_VERIFICATION
-        case 52, 55, 56: return .connectionReset  // CURLE_GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
-        default: return .other
-        }
-    }
-
-    static func kind(_ code: URLError.Code) -> Kind {
-        switch code {
-        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive: .offline
-        case .cannotFindHost, .dnsLookupFailed: .hostNotFound
-        case .cannotConnectToHost: .connectionRefused
-        case .networkConnectionLost: .connectionReset
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
-            .tls
-        case .cancelled, .backgroundSessionWasDisconnected: .cancelledBySystem
-        default: .other
-        }
+        self.init(kind: kind, message: urlError.localizedDescription, code: urlError.code.rawValue, urlError: urlError)
     }
 }

@@ -67,14 +67,7 @@ public final class URLSessionDataLoader: DataLoading {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
-            router.register(
-                task,
-                TaskRouter.Transfer(
-                    request: request,
-                    completion: completion,
-                    options: options
-                )
-            )
+            router.register(task, TaskRouter.Transfer(request: request, completion: completion, options: options))
             started.withLock { $0 = task }
             task.resume()
             if let timeout = request.timeout {
@@ -108,9 +101,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var expected: Int64?
         var failure: DataLoadingError?
         var redirects: RedirectRules
-        /// The limits on a response's header fields.
-        let maximumHeaderFieldCount: Int
-        let maximumHeaderSize: Int
+        let options: DataLoaderOptions
         /// The caller is gone; stop the task at its next callback.
         var isStopping = false
 
@@ -118,13 +109,21 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             self.request = request
             self.completion = completion
             self.redirects = RedirectRules(from: request.url, options: options)
-            self.maximumHeaderFieldCount = options.maximumHeaderFieldCount
-            self.maximumHeaderSize = options.maximumHeaderSize
+            self.options = options
+        }
+
+        /// Hands the body received so far of a `200` to ``DataLoadRequest/partialBodyOnInterruption``; `nil` when
+        /// there is none.
+        var handOverPartialBody: (@Sendable () -> Void)? {
+            guard let handler = request.partialBodyOnInterruption, let response, response.statusCode == 200,
+                !data.isEmpty
+            else { return nil }
+            let data = data
+            return { handler(data, response) }
         }
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
-    typealias PartialHandler = @Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void
 
     func register(_ task: URLSessionDataTask, _ transfer: Transfer) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -133,16 +132,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// The caller cancelled (and has been resumed): the body received so far of a `200` goes to
     /// ``DataLoadRequest/partialBodyOnInterruption``, once, so a later load can resume it with `Range`.
     func stop(_ task: URLSessionDataTask) {
-        let partial = modify(task.taskIdentifier) { transfer -> (Data, HTTPResponseInfo, PartialHandler)? in
+        let handOver = modify(task.taskIdentifier) { transfer -> (@Sendable () -> Void)? in
             defer { transfer.isStopping = true }
-            guard !transfer.isStopping, transfer.failure == nil,
-                let handler = transfer.request.partialBodyOnInterruption, let response = transfer.response,
-                response.statusCode == 200, !transfer.data.isEmpty
-            else { return nil }
-            defer { transfer.data = Data() }
-            return (transfer.data, response, handler)
+            guard !transfer.isStopping, transfer.failure == nil, let handOver = transfer.handOverPartialBody else {
+                return nil
+            }
+            transfer.data = Data()
+            return handOver
         }
-        if let (data, response, handler) = partial ?? nil { handler(data, response) }
+        handOver??()
         #if !canImport(FoundationNetworking)
         task.cancel()  // safe in every state on Apple platforms
         #endif
@@ -210,7 +208,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     size += name.utf8.count + value.utf8.count + 4  // "name: value\r\n"
                 }
             }
-            guard headers.count <= transfer.maximumHeaderFieldCount, size <= transfer.maximumHeaderSize else {
+            guard headers.count <= transfer.options.maximumHeaderFieldCount, size <= transfer.options.maximumHeaderSize
+            else {
                 transfer.failure = .headersTooLarge
                 return false
             }
@@ -275,11 +274,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             result = .success(DataLoadResponse(data: transfer.data, response: transfer.response))
         }
         // A body cut short (reset, truncated, stalled) keeps what arrived, so a later load can resume it.
-        if case .failure(let error as DataLoadingError) = result, error.isInterruption,
-            let handler = transfer.request.partialBodyOnInterruption, let response = transfer.response,
-            response.statusCode == 200, !transfer.data.isEmpty
-        {
-            handler(transfer.data, response)
+        if case .failure(let error as DataLoadingError) = result, error.isInterruption {
+            transfer.handOverPartialBody?()
         }
         transfer.completion.resume(with: result)
     }
@@ -296,8 +292,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         case .cancelled: return CancellationError()
         case .timedOut: return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)))
         case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
-        case .networkConnectionLost:
-            return DataLoadingError.truncated(received: Int64(transfer.data.count), expected: transfer.expected)
+        case .networkConnectionLost: return DataLoadingError.truncated(received: received, expected: transfer.expected)
         default: return DataLoadingError.transportFailed(TransportFailure(urlError))
         }
     }

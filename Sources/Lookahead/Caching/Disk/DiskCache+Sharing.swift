@@ -38,13 +38,12 @@ extension DiskCache {
             state.withLock { $0.isIndexLoaded = true }
             return
         }
-        var counted: DiskCacheIndex? = DiskCacheIndex(counting: scanned)
         let total = scanned.reduce(0) { $0 + $1.size }
         // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
         let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
         held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
         held.save()
-        adopt(counted.take()!, generation: held.values?.generation, fromSnapshot: false)
+        adopt(DiskCacheIndex(counting: scanned), generation: held.values?.generation, fromSnapshot: false)
     }
 
     /// Makes a counted or loaded index of the whole folder the cache's own (staged entries stay); a counted one is

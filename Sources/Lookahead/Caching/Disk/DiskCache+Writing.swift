@@ -173,7 +173,7 @@ extension DiskCache {
     ) -> Result<Void, DiskCacheFile.IOError> {
         guard held.isLocked else {
             // Uncounted, the entry would leave other caches a total too low.
-            DiskCacheFile.remove(path: path + "/" + temporary)
+            unlink(path + "/" + temporary)
             return .failure(DiskCacheFile.IOError(operation: "lock the folder", code: ENOLCK))
         }
         let replaced = DiskCacheFile.size(path: path + "/" + name) ?? 0
@@ -199,7 +199,7 @@ extension DiskCache {
     func removeFiles(_ names: [String], _ held: inout DiskCacheLedger.Held) {
         for name in names {
             let file = path + "/" + name
-            guard let size = DiskCacheFile.size(path: file), DiskCacheFile.remove(path: file) else { continue }
+            guard let size = DiskCacheFile.size(path: file), unlink(file) == 0 else { continue }
             held.values?.totalSize -= size
         }
     }

@@ -102,19 +102,9 @@ public final class DiskCache: DataCaching {
         )
     }
 
-    /// Opens (creating if needed) a cache in a folder.
-    ///
-    /// - Parameters:
-    ///   - directory: The folder; created if missing.
-    ///   - sizeLimit: The most bytes the entries may take on disk. Default 500 MB.
-    ///   - trimRatio: The fraction of the limit a sweep trims to. Default 0.8.
-    ///   - synchronizesWrites: `fsync` each entry before it is renamed into place. Default off.
-    ///   - writeRetryInterval: How long writing pauses once the disk is full or read-only. Default 60 s.
-    ///   - maximumAge: How long an entry may go unused before it is removed. Default `nil`: no expiry.
-    ///   - pendingWriteLimit: The most bytes of entries waiting to be written; stores beyond it are skipped until
-    ///     the writes catch up (a larger entry is stored when nothing else waits). Default 32 MiB.
-    ///   - logger: Receives warnings: corrupt entries removed, writing stopped.
-    ///   - now: The clock entries' ages are measured on; tests pass one they move by hand.
+    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings. An
+    /// entry larger than `pendingWriteLimit` is still stored when nothing else waits; `logger` receives warnings
+    /// (corrupt entries removed, writing stopped); `now` is the clock entries' ages are measured on.
     public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
@@ -223,7 +213,7 @@ public final class DiskCache: DataCaching {
     /// `flush()` without blocking a thread; call it before a program exits.
     public func flush() async { await writes.jobs.run { self.flushOnQueue() } }
 
-    /// `flush()` on the job queue, after the jobs queued before it: the writes still waiting run now.
+    /// The writes still waiting run now, after the jobs queued before.
     private func flushOnQueue() {
         writes.exclusively {
             writes.runPending(upTo: .max)
@@ -262,10 +252,8 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Tests
 
-    /// Whether another cache changed the folder, so a key missing from the index may be on disk (tests).
     var othersMayHaveWritten: Bool { state.withLock { $0.othersWrite } }
 
-    /// Sets what runs inside each change to the folder, before its body (tests).
     func setDuringChange(_ body: (@Sendable () -> Void)?) {
         state.withLock { $0.duringChange = body }
     }

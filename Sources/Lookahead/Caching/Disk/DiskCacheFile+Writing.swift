@@ -23,20 +23,14 @@ extension DiskCacheFile {
         data: Data,
         synchronize: Bool
     ) throws(IOError) -> String {
-        let headerBytes = Self.header(keyDigest: keyDigest(for: key), data: data)
-        return try headerBytes.withUnsafeBytes { header in
-            data.withUnsafeBytes { body in
-                Result { () throws(IOError) in
-                    try writeTemporary(directory: directory, parts: [header, body], synchronize: synchronize)
-                }
-            }
-        }.get()
+        let header = header(keyDigest: keyDigest(for: key), data: data)
+        return try writeTemporary(directory: directory, parts: [header, data], synchronize: synchronize)
     }
 
     /// Writes the parts, one after another, to a new file under a temporary name, and returns that name.
     static func writeTemporary(
         directory: String,
-        parts: [UnsafeRawBufferPointer],
+        parts: [any ContiguousBytes],
         synchronize: Bool
     ) throws(IOError) -> String {
         let temporaryName = ".tmp-\(getpid())-\(temporaryCounter.add(1))"
@@ -44,7 +38,7 @@ extension DiskCacheFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw IOError(operation: "open", code: errno) }
         var failure: IOError?
-        if !parts.allSatisfy({ writeFully(descriptor, $0) }) {
+        if !parts.allSatisfy({ $0.withUnsafeBytes { writeFully(descriptor, $0) } }) {
             failure = IOError(operation: "write", code: errno)
         } else if synchronize, fsync(descriptor) != 0 {
             failure = IOError(operation: "fsync", code: errno)
@@ -74,12 +68,6 @@ extension DiskCacheFile {
     static func size(path: String) -> Int? {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
-    }
-
-    /// Removes a file; `true` when this call removed it (a file already gone is not an error).
-    @discardableResult
-    static func remove(path: String) -> Bool {
-        unlink(path) == 0
     }
 
     private static func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {

@@ -74,11 +74,6 @@ enum DiskCacheFile {
         keyName(for: key).string
     }
 
-    /// The file name of a key digest: 64 lowercase hex digits.
-    static func name(digest: [UInt8]) -> String {
-        DiskCacheIndex.Name(digest: digest).string
-    }
-
     /// An entry read within this many seconds of its last touch keeps its modification time: recency on disk only
     /// orders eviction after a relaunch.
     static let touchInterval = 60
@@ -88,7 +83,7 @@ enum DiskCacheFile {
         name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// Whether a directory entry's name, as bytes, is an entry file's.
+    /// ``isEntryName(_:)`` of a directory entry's name as bytes.
     static func isEntryName(_ name: UnsafeRawBufferPointer) -> Bool {
         name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
@@ -99,16 +94,10 @@ enum DiskCacheFile {
 
     // MARK: - Reading
 
-    /// Reads and verifies an entry file the caller opened (and closes), of the key the index names `keyName`.
-    ///
-    /// - Parameters:
-    ///   - expectedFileSize: The file's size as the index knows it, used when `fstat` fails, so one `pread` reads
-    ///     the whole file.
-    ///   - touch: Set the file's modification time to now (at most once per ``touchInterval`` per entry).
-    ///   - trusted: The stamp of the file when this process last verified it: while it holds, the checksum is not
-    ///     computed again.
-    ///   - now: Seconds since 1970, to tell whether the file is old enough for its stamp to be trusted.
-    /// - Returns: The result, and the file's stamp when its checksum was verified and the stamp can be trusted.
+    /// Reads and verifies an entry file the caller opened, of the key the index names `keyName`, and sets its
+    /// modification time if `touch`. While the file's stamp is still `trusted` its checksum is not computed again;
+    /// `expectedFileSize` (the index's) serves when `fstat` fails. Returns the result, and the file's stamp when its
+    /// checksum was verified and the stamp can be trusted.
     static func read(
         descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -171,8 +160,7 @@ enum DiskCacheFile {
         }
     }
 
-    /// One `pread` of a file whose size is known, with a spare byte that shows a longer file; `nil` when the file is
-    /// not that size.
+    /// One `pread` of a file whose size is known (a spare byte shows a longer one); `nil` when it is not that size.
     private static func readKnownSize(
         _ descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -200,24 +188,15 @@ enum DiskCacheFile {
         return verified(storage, fileSize: fileSize, keyName: keyName, checksums: true)
     }
 
-    /// Verifies a whole entry file read into `storage`: a hit hands the data out where it lies; anything else frees
-    /// `storage`.
+    /// Verifies a whole entry file read into `storage`: a hit hands out the data where it lies, else frees `storage`.
     private static func verified(
         _ storage: UnsafeMutableRawPointer,
         fileSize: Int,
         keyName: DiskCacheIndex.Name,
         checksums: Bool
     ) -> ReadResult {
-        let headerCount = min(fileSize, headerSize)
-        let dataCount = fileSize - headerCount
-        let result = verify(
-            UnsafeRawBufferPointer(start: storage, count: headerCount),
-            count: headerCount,
-            keyName: keyName,
-            dataCount: dataCount,
-            data: UnsafeRawBufferPointer(start: storage + headerCount, count: dataCount),
-            checksums: checksums
-        )
+        let file = UnsafeRawBufferPointer(start: storage, count: fileSize)
+        let result = verify(file, keyName: keyName, checksums: checksums)
         guard case .hit = result else {
             free(storage)
             return result
@@ -225,33 +204,30 @@ enum DiskCacheFile {
         return .hit(
             Data(
                 bytesNoCopy: storage + headerSize,
-                count: dataCount,
+                count: fileSize - headerSize,
                 deallocator: .custom { data, _ in free(data - headerSize) }
             )
         )
     }
 
-    /// Checks a header (`count` bytes of it read) against the key's digest and the data; `.hit` with empty data when
-    /// everything matches.
+    /// Checks a whole file's header against the key's digest and its data; `.hit` with empty data when all match.
     private static func verify(
-        _ header: UnsafeRawBufferPointer,
-        count: Int,
+        _ file: UnsafeRawBufferPointer,
         keyName: DiskCacheIndex.Name,
-        dataCount: Int,
-        data: UnsafeRawBufferPointer,
-        checksums: Bool = true
+        checksums: Bool
     ) -> ReadResult {
-        guard count >= 5 else { return .corrupt("truncated header (\(count) bytes)") }
-        guard header[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
-        guard header[4] == version else { return .outdated(version: header[4]) }
-        guard count >= headerSize else { return .corrupt("truncated header (\(count) bytes)") }
-        guard header[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: header[5]) }
-        let dataLength = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        guard DiskCacheIndex.Name(bytes: header, at: 16) == keyName else { return .corrupt("key mismatch") }
-        guard dataLength == UInt64(dataCount) else {
-            return .corrupt("length mismatch: header says \(dataLength), file holds \(dataCount)")
+        guard file.count >= 5 else { return .corrupt("truncated header (\(file.count) bytes)") }
+        guard file[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
+        guard file[4] == version else { return .outdated(version: file[4]) }
+        guard file.count >= headerSize else { return .corrupt("truncated header (\(file.count) bytes)") }
+        guard file[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: file[5]) }
+        let dataLength = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        guard DiskCacheIndex.Name(bytes: file, at: 16) == keyName else { return .corrupt("key mismatch") }
+        let data = UnsafeRawBufferPointer(rebasing: file[headerSize...])
+        guard dataLength == UInt64(data.count) else {
+            return .corrupt("length mismatch: header says \(dataLength), file holds \(data.count)")
         }
-        let stored = UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+        let stored = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
         guard !checksums || DiskCacheChecksum.checksum(data) == stored else { return .corrupt("checksum mismatch") }
         return .hit(Data())
     }

@@ -2,9 +2,8 @@
 
 /// The in-memory index of a disk cache: every entry's size and when it was last used.
 ///
-/// Access times are not trusted (`relatime`, `noatime`), so recency is a logical clock kept here, rebuilt across
-/// launches from modification times, which the cache sets on a hit at most once per
-/// ``DiskCacheFile/touchInterval``. Not thread safe: ``DiskCache`` keeps it under its lock.
+/// Recency is a logical clock kept here (access times are not trusted), rebuilt across launches from modification
+/// times, which a hit sets at most once per ``DiskCacheFile/touchInterval``. Not thread safe.
 struct DiskCacheIndex {
     /// An entry as the index keeps it: 16 bytes, with its 32-byte name (``Table``).
     struct Entry: Equatable {
@@ -37,26 +36,14 @@ struct DiskCacheIndex {
 
         /// `nil` for a name that is not 64 lowercase hex digits: no entry file has such a name.
         init?(_ name: String) {
-            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            var count = 0
-            for digit in name.utf8 {
-                let value: UInt64
-                switch digit {
-                case 48...57: value = UInt64(digit - 48)
-                case 97...102: value = UInt64(digit - 87)
-                default: return nil
+            guard DiskCacheFile.isEntryName(name) else { return nil }
+            self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+                digest.initialize(repeating: 0)
+                for (index, digit) in name.utf8.enumerated() {
+                    digest[index / 2] = digest[index / 2] << 4 | (digit <= 57 ? digit - 48 : digit - 87)
                 }
-                switch count / 16 {
-                case 0: words.0 = words.0 << 4 | value
-                case 1: words.1 = words.1 << 4 | value
-                case 2: words.2 = words.2 << 4 | value
-                case 3: words.3 = words.3 << 4 | value
-                default: return nil
-                }
-                count += 1
+                return Self(bytes: UnsafeRawBufferPointer(digest), at: 0)
             }
-            guard count == 64 else { return nil }
-            self.words = words
         }
 
         /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``), without spelling or parsing its digits.
@@ -73,14 +60,14 @@ struct DiskCacheIndex {
             words = (word(0), word(8), word(16), word(24))
         }
 
+        /// Calls `body` with the 32 bytes of the digest the name spells.
+        private func withDigest<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+            try withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian), body)
+        }
+
         /// Writes the 32 bytes of the digest the name spells at `offset`.
         func store(into bytes: inout [UInt8], at offset: Int) {
-            let bigEndian = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
-            withUnsafeBytes(of: bigEndian) { source in
-                bytes.withUnsafeMutableBytes {
-                    $0.baseAddress!.advanced(by: offset).copyMemory(from: source.baseAddress!, byteCount: 32)
-                }
-            }
+            withDigest { bytes.replaceSubrange(offset..<offset + 32, with: $0) }
         }
 
         var string: String {
@@ -101,16 +88,12 @@ struct DiskCacheIndex {
 
         /// Writes the 64 hex digits into the first 64 bytes of `buffer`.
         private func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-            func spell(_ word: UInt64, at start: Int) {
-                for nibble in 0..<16 {
-                    let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0x0F
-                    buffer[start + nibble] = value < 10 ? 48 + value : 87 + value
+            withDigest { digest in
+                for index in 0..<64 {
+                    let nibble = index % 2 == 0 ? digest[index / 2] >> 4 : digest[index / 2] & 0x0F
+                    buffer[index] = nibble < 10 ? 48 + nibble : 87 + nibble
                 }
             }
-            spell(words.0, at: 0)
-            spell(words.1, at: 16)
-            spell(words.2, at: 32)
-            spell(words.3, at: 48)
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
@@ -165,7 +148,10 @@ struct DiskCacheIndex {
 
     /// Adds or replaces an entry as the most recently used; `touchedAt` is when its file was written.
     mutating func insert(_ name: String, size: Int, touchedAt: Double = 0) {
-        guard let key = Name(name) else { return }
+        if let key = Name(name) { insert(key, size: size, touchedAt: touchedAt) }
+    }
+
+    private mutating func insert(_ key: Name, size: Int, touchedAt: Double) {
         clock += 1
         let entry = Entry(size: size, tick: clock, touchedAt: touchedAt)
         if let old = table.updateValue(entry, forKey: key) { totalSize -= old.size }
@@ -307,10 +293,7 @@ struct DiskCacheIndex {
     init(snapshot: DiskCacheIndexSnapshot) {
         table.reserveCapacity(snapshot.records.count)
         for record in snapshot.records {
-            clock += 1
-            let entry = Entry(size: Int(record.size), tick: clock, touchedAt: Double(record.touchedAt))
-            if let old = table.updateValue(entry, forKey: record.name) { totalSize -= old.size }
-            totalSize += entry.size
+            insert(record.name, size: Int(record.size), touchedAt: Double(record.touchedAt))
         }
     }
 

@@ -18,7 +18,7 @@ import Foundation
 /// ```
 ///
 /// All numbers are little endian. Every change to the folder advances the generation before and after it, so a snapshot
-/// whose generation is the ledger's describes the folder exactly; any other is ignored and the folder counted.
+/// whose generation is the ledger's describes the folder exactly; any other is ignored.
 struct DiskCacheIndexSnapshot: Equatable {
     struct Record: Equatable {
         var name: DiskCacheIndex.Name
@@ -38,7 +38,9 @@ struct DiskCacheIndexSnapshot: Equatable {
     var totalSize: Int
     /// Least recently used first.
     var records: [Record]
+}
 
+extension DiskCacheIndexSnapshot {
     func encoded() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.headerSize + records.count * Self.recordSize)
         var offset = Self.headerSize
@@ -86,12 +88,6 @@ struct DiskCacheIndexSnapshot: Equatable {
         self.records = records
     }
 
-    init(generation: UInt64, totalSize: Int, records: [Record]) {
-        self.generation = generation
-        self.totalSize = totalSize
-        self.records = records
-    }
-
     /// A snapshot of records copied from an index, put in their order of use.
     init(generation: UInt64, unsorted: Unsorted) {
         var unsorted = unsorted
@@ -120,16 +116,11 @@ struct DiskCacheIndexSnapshot: Equatable {
 
     /// Saves the snapshot in a folder, atomically.
     func write(directory: String) throws(DiskCacheFile.IOError) {
-        let bytes = encoded()
-        let temporary = try bytes.withUnsafeBytes { buffer in
-            Result { () throws(DiskCacheFile.IOError) in
-                try DiskCacheFile.writeTemporary(directory: directory, parts: [buffer], synchronize: false)
-            }
-        }.get()
+        let temporary = try DiskCacheFile.writeTemporary(directory: directory, parts: [encoded()], synchronize: false)
         try DiskCacheFile.install(temporaryName: temporary, as: Self.fileName, in: directory)
     }
 
-    /// Removes the snapshot of a folder, so the next open counts it.
+    /// Removes the snapshot of a folder (tests).
     static func remove(directory: String) {
         unlink(directory + "/" + fileName)
     }

@@ -40,8 +40,7 @@ package final class DiskCacheTicket: Sendable {
 
     /// The data proved to be an image: network data is stored (once).
     package func accept() {
-        guard settle() else { return }
-        guard origin == .network else { return }
+        guard settle(), origin == .network else { return }
         cache.storeData(data, for: key)
         if let sidecar { cache.storeData(sidecar.data, for: sidecar.key) }
     }

@@ -2,12 +2,11 @@
 
 import Dispatch
 
-/// Runs a disk cache's background jobs one at a time: its writes, which yield to decoding, and every other job
-/// (removals, the index's load and snapshots, drains of writes) on ``jobs``.
+/// Runs a disk cache's background jobs one at a time: its writes, and every other job (removals, the index's load and
+/// snapshots, drains of writes) on ``jobs``.
 ///
-/// While the pipeline decodes (``holdWrites()``) a write waits, so an image reaches the screen before its bytes reach
-/// the disk, until no hold has been left for ``State/idleDelay``. A write still waiting ``State/delay`` after it was
-/// queued is done by a drain on ``jobs``, so decoding that never stops delays writes by that much at most.
+/// While the pipeline decodes (``holdWrites()``) a write waits, so an image reaches the screen first, until no hold has
+/// been left for ``State/idleDelay``; a write still waiting ``State/delay`` after it was queued is done by a drain.
 final class DiskCacheWriteQueue: Sendable {
     private struct State {
         /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
@@ -15,23 +14,19 @@ final class DiskCacheWriteQueue: Sendable {
         /// Runs after a batch of writes; `nil` until ``start(afterWrites:)``, and until then only drains write.
         var afterWrites: (@Sendable () -> Void)?
         var isDrainScheduled = false
-        /// Holds running (``holdWrites()``), when the last ended, and whether a pass for the waiting writes is due.
         var holds = 0
         var lastHoldEnded: DispatchTime?
         var isIdlePassScheduled = false
-        /// How long no hold must last before the waiting writes run: longer than the gaps between the decodes of a
-        /// batch of images, so the writes do not take a core in its gaps.
+        /// Longer than the gaps between the decodes of a batch of images, so the writes do not take a core in them.
         var idleDelay = DispatchTimeInterval.milliseconds(50)
         /// The longest a write waits for the write queue before a drain does it.
         var delay = DispatchTimeInterval.milliseconds(500)
 
-        /// Whether the waiting writes may run now: no hold, and none ended within ``idleDelay``.
         func mayRun(at now: DispatchTime) -> Bool {
             holds == 0 && lastHoldEnded.map { now >= $0 + idleDelay } ?? true
         }
 
-        /// Claims the pass that runs the waiting writes when the quiet time after the last hold is over, if one is
-        /// due and none is scheduled.
+        /// Claims the pass that runs the waiting writes once the quiet time after the last hold is over.
         mutating func claimIdlePass(at now: DispatchTime) -> DispatchTime? {
             guard holds == 0, let ended = lastHoldEnded, !pending.isEmpty, !isIdlePassScheduled,
                 now <= ended + idleDelay
@@ -54,13 +49,12 @@ final class DiskCacheWriteQueue: Sendable {
     /// Held by every job on either queue while it runs: the folder sees one job at a time, as from one queue.
     private let jobLock = Locked(())
 
-    /// Runs `body` as a job: holding the job lock.
     func exclusively(_ body: () -> Void) {
         jobLock.withLock { _ in body() }
     }
 
-    /// Lets the write queue write once the cache has loaded its index (a count before could keep a file whose
-    /// removal is queued). `afterWrites` runs after each batch.
+    /// Lets the write queue write once the index is loaded (a count before could keep a file whose removal is
+    /// queued). `afterWrites` runs after each batch.
     func start(afterWrites: @escaping @Sendable () -> Void) {
         state.withLock { $0.afterWrites = afterWrites }
     }
@@ -101,13 +95,11 @@ final class DiskCacheWriteQueue: Sendable {
 
     // MARK: - Yielding to decoding
 
-    /// Holds the writes back as each decode starts; every call is ended by one ``releaseWrites()``.
     func holdWrites() {
         state.withLock { $0.holds += 1 }
     }
 
-    /// Ends one ``holdWrites()``. Once none has run for ``State/idleDelay``, the waiting writes run one at a time
-    /// until a new hold begins.
+    /// Once no hold has run for ``State/idleDelay``, the waiting writes run one at a time until a new hold begins.
     func releaseWrites() {
         let idlePass = state.withLock { state -> DispatchTime? in
             precondition(state.holds > 0, "releaseWrites() without holdWrites()")
@@ -163,17 +155,14 @@ final class DiskCacheWriteQueue: Sendable {
 
     // MARK: - Tests
 
-    /// Sets how long a write waits for the write queue before a drain does it.
     func setDelay(_ delay: DispatchTimeInterval) {
         state.withLock { $0.delay = delay }
     }
 
-    /// Sets how long no hold must last before the waiting writes run.
     func setIdleDelay(_ delay: DispatchTimeInterval) {
         state.withLock { $0.idleDelay = delay }
     }
 
-    /// Waits until the write queue has run every job queued on it so far.
     func waitForWriteQueue() {
         writes.sync {}
     }
