@@ -27,11 +27,11 @@ public typealias LazyImagePhase = ImagePhase<Image>
 /// while the view is on screen. A new request is a new image (the view's identity is the request's image key).
 ///
 /// ```swift
-/// LazyImage(url: url) { phase in … }
+/// LazyImage(url: url) { phase in phase.image?.resizable() }
 ///     .processors([ImageProcessors.Circle()])
 ///     .priority(.veryHigh)
-///     .onProgress { completed, total in … }
-///     .onCompletion { result in … }
+///     .onProgress { completed, total in bar.progress = Double(completed) / Double(total ?? 1) }
+///     .onCompletion { result in if case .failure(let error) = result { showRetry("\(error)") } }
 ///     .onDisappear(.lowerPriority)
 /// ```
 @MainActor

@@ -9,7 +9,7 @@ public import Foundation
 /// let pipeline = ImagePipeline {
 ///     $0.requestModifier = { request in
 ///         var request = request
-///         let token = request.isRetryAfterUnauthorized ? try await auth.refreshedToken() : try await auth.token()
+///         let token = request.isRetryAfterUnauthorized ? try await session.refreshToken() : try await session.token()
 ///         request.headers["Authorization"] = "Bearer \(token)"
 ///         return request
 ///     }
