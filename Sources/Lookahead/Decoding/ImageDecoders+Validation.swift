@@ -10,8 +10,8 @@ extension ImageDecoders {
     /// ```swift
     /// if case .failure(let error) = ImageDecoders.validateStructure(data) { print(error) }
     /// ```
-    /// - Returns: `.success` for complete data; ``ImagePipelineError/noDecoder(header:)`` when no decoder
-    ///   recognises it; ``ImagePipelineError/decodingFailed(codec:message:)`` when it is incomplete.
+    /// - Returns: `.success` for complete data; ``ImagePipeline/Error/noDecoder(header:)`` when no decoder
+    ///   recognises it; ``ImagePipeline/Error/decodingFailed(codec:message:)`` when it is incomplete.
     public static func validateStructure(
         _ data: Data,
         decoders: [any ImageDecoding] = ImageDecoders.default

@@ -278,7 +278,7 @@ public enum ImageDecoders {
         return try result.get()
     }
 
-    /// The first bytes of the data in hex, for ``ImagePipelineError/noDecoder(header:)``.
+    /// The first bytes of the data in hex, for ``ImagePipeline/Error/noDecoder(header:)``.
     static func hexHeader(_ data: Data) -> String {
         data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
     }

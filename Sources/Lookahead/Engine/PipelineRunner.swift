@@ -244,7 +244,7 @@ final class PipelineRunner: Sendable {
 
     private func finish(
         _ operation: TaskGraph.OperationID,
-        with result: Result<TaskGraph.StageResult, ImagePipelineError>
+        with result: Result<TaskGraph.StageResult, ImagePipeline.Error>
     ) {
         report { $0.operationFinished(operation, with: result) }
     }

@@ -193,7 +193,7 @@ extension TaskGraph {
         decodeQueue.enqueue(id, priority: priority)
     }
 
-    mutating func fail(_ stage: Stage, with error: ImagePipelineError) {
+    mutating func fail(_ stage: Stage, with error: ImagePipeline.Error) {
         for subscriber in stage.subscribers.ordered {
             switch subscriber {
             case .task(let task):

@@ -11,7 +11,7 @@ extension TaskGraph {
             /// A progressive JPEG's scans so far; never cached.
             case preview(PreparedImage)
             case success(StageResult)
-            case failure(ImagePipelineError)
+            case failure(ImagePipeline.Error)
         }
 
         /// A stage's work to start; it reports back with ``TaskGraph/operationFinished(_:with:)``.

@@ -116,7 +116,7 @@ package struct TaskGraph: Sendable {
         return takeActions()
     }
 
-    /// Fails every task with ``ImagePipelineError/pipelineInvalidated`` and cancels all work; the runner submits
+    /// Fails every task with ``ImagePipeline/Error/pipelineInvalidated`` and cancels all work; the runner submits
     /// nothing more.
     package mutating func invalidate() -> Actions {
         isInvalidated = true
@@ -124,7 +124,7 @@ package struct TaskGraph: Sendable {
     }
 
     /// Fails every task with `error` and cancels all work.
-    package mutating func failAll(with error: ImagePipelineError) -> Actions {
+    package mutating func failAll(with error: ImagePipeline.Error) -> Actions {
         for (_, record) in tasks.sorted(by: { $0.key < $1.key }) {
             actions.deliveries.append((record, .failure(error)))
         }
@@ -223,7 +223,7 @@ package struct TaskGraph: Sendable {
     /// A running operation stopped, with its result. Results of cancelled operations are dropped.
     package mutating func operationFinished(
         _ operation: OperationID,
-        with result: Result<StageResult, ImagePipelineError>
+        with result: Result<StageResult, ImagePipeline.Error>
     ) -> Actions {
         if let id = release(operation)?.stage, let stage = removeStage(id) {
             finish(stage, with: result)
@@ -282,7 +282,7 @@ package struct TaskGraph: Sendable {
     }
 
     /// A stage that stopped hands its result to its subscribers.
-    private mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipelineError>) {
+    private mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipeline.Error>) {
         switch result {
         case .success(let value):
             // Made here (not read back from the disk cache): stored for the next launch.

@@ -13,7 +13,7 @@ protocol TaskReceiver: AnyObject, Sendable {
     func didProgress(completed: Int64, total: Int64?)
     /// Delivers a preview (progressive decoding); only image tasks use it.
     func didPreview(_ image: PreparedImage)
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>)
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>)
 }
 
 extension TaskReceiver {

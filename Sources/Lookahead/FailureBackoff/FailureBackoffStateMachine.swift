@@ -10,7 +10,7 @@ package struct FailureBackoffStateMachine {
     package struct Record: Sendable {
         /// Failures in a row, counted once per attempt.
         package var failureCount: Int
-        package var lastError: ImagePipelineError
+        package var lastError: ImagePipeline.Error
         /// When an automatic attempt is allowed again; `nil`: only an explicit one.
         package var retryAt: Duration?
         /// An attempt was admitted since the last failure counted: the next failure counts.
@@ -25,7 +25,7 @@ package struct FailureBackoffStateMachine {
         /// Go ahead.
         case allow
         /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
-        case deny(lastError: ImagePipelineError, retryIn: Duration?)
+        case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
     }
 
     /// How a failure counts.
@@ -90,7 +90,7 @@ package struct FailureBackoffStateMachine {
     @discardableResult
     package mutating func recordFailure(
         _ url: String,
-        error: ImagePipelineError,
+        error: ImagePipeline.Error,
         retryAfter: Duration? = nil,
         host: String? = nil,
         now: Duration
@@ -173,7 +173,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// How an error counts against its URL.
-    package static func classify(_ error: ImagePipelineError) -> Classification {
+    package static func classify(_ error: ImagePipeline.Error) -> Classification {
         switch error {
         // An animation over the limits is a fine image: its still request must not wait.
         case .cancelled, .pipelineInvalidated, .dataMissingInCache, .processingFailed, .animationTooLarge:
@@ -197,7 +197,7 @@ package struct FailureBackoffStateMachine {
 
     /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short
     /// (a TLS failure reached one).
-    package static func isUnreachable(_ error: ImagePipelineError) -> Bool {
+    package static func isUnreachable(_ error: ImagePipeline.Error) -> Bool {
         switch error {
         case .failureBackoff(let lastError, _): isUnreachable(lastError)
         case .dataLoadingFailed(DataLoadingError.transportFailed(let failure)):
@@ -207,7 +207,7 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    private static func honoursRetryAfter(_ error: ImagePipelineError) -> Bool {
+    private static func honoursRetryAfter(_ error: ImagePipeline.Error) -> Bool {
         if case .statusCodeUnacceptable(let code, _) = error { return code == 429 || code == 503 }
         return false
     }

@@ -19,7 +19,7 @@ final class FailureRecords: Sendable {
     }
 
     /// The error a request fails with at once, or `nil` when it may go to the network.
-    func check(_ request: ImageRequest) -> ImagePipelineError? {
+    func check(_ request: ImageRequest) -> ImagePipeline.Error? {
         let policy = request.dataPolicy
         guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else {
             return nil
@@ -29,14 +29,14 @@ final class FailureRecords: Sendable {
     }
 
     /// Asks to start a download of the request's URL; `nil` to go ahead (the attempt is noted).
-    func admit(_ request: ImageRequest) -> ImagePipelineError? {
+    func admit(_ request: ImageRequest) -> ImagePipeline.Error? {
         let now = now()
         let bypass = request.dataPolicy.skipsFailureBackoff
         return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
     }
 
     /// A download of the request failed: counted (but a cancellation), with `Retry-After` on 429 and 503.
-    func recordDownloadFailure(of request: ImageRequest, error: ImagePipelineError, response: HTTPResponseInfo?) {
+    func recordDownloadFailure(of request: ImageRequest, error: ImagePipeline.Error, response: HTTPResponseInfo?) {
         guard !error.isCancellation else { return }
         var retryAfter: Duration?
         if let response, response.statusCode == 429 || response.statusCode == 503 {
@@ -63,7 +63,7 @@ final class FailureRecords: Sendable {
     }
 
     /// Network data decoded (`nil`) or failed to: a failure counts too (an HTML body asked for every frame).
-    func recordDecode(of request: ImageRequest, error: ImagePipelineError?) {
+    func recordDecode(of request: ImageRequest, error: ImagePipeline.Error?) {
         guard let error else { return forget(request) }
         let now = now()
         update { _ = $0.recordFailure(request.identity, error: error, now: now) }
@@ -87,7 +87,7 @@ final class FailureRecords: Sendable {
         }
     }
 
-    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipelineError? {
+    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
         switch admission {
         case .allow: nil
         case .deny(let lastError, let retryIn): .failureBackoff(lastError: lastError, retryIn: retryIn)

@@ -5,7 +5,7 @@ import Foundation
 extension ImagePipeline {
     /// How long the pipeline waits before loading a URL again after it failed, so a list that asks for a broken image
     /// on every frame does not ask the server on every frame. While a URL waits, requests for it fail at once with
-    /// ``ImagePipelineError/failureBackoff(lastError:retryIn:)``; a success forgets it.
+    /// ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)``; a success forgets it.
     ///
     /// - The n-th failure in a row waits `initialDelay × multiplierⁿ⁻¹`, at most ``maximumDelay``, less a jitter of up
     ///   to ``jitter`` of it, from a hash of the URL and the count: URLs that failed together are not retried together.
@@ -75,7 +75,7 @@ extension ImagePipeline {
     }
 
     /// The error a load of the request would fail with at once; `nil` when it may go to the network.
-    func failureBackoffError(for request: ImageRequest) -> ImagePipelineError? {
+    func failureBackoffError(for request: ImageRequest) -> ImagePipeline.Error? {
         failureRecords?.check(identified(request))
     }
 

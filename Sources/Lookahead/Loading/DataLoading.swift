@@ -8,7 +8,7 @@ public import Foundation
 ///   method throw `CancellationError` promptly.
 public protocol DataLoading: Sendable {
     /// Loads the data for a request, reporting progress as bytes arrive. Throw ``DataLoadingError`` for failures the
-    /// pipeline should report precisely; any other error becomes ``ImagePipelineError/dataLoadingFailed(_:)``.
+    /// pipeline should report precisely; any other error becomes ``ImagePipeline/Error/dataLoadingFailed(_:)``.
     func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse
 }
 

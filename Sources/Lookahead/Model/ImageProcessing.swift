@@ -8,6 +8,6 @@ public protocol ImageProcessing: Sendable {
     /// with the same identifier must produce the same output.
     var identifier: String { get }
 
-    /// Processes a bitmap; throws to fail the request with ``ImagePipelineError/processingFailed(identifier:message:)``.
+    /// Processes a bitmap; throws to fail the request with ``ImagePipeline/Error/processingFailed(identifier:message:)``.
     func process(_ image: Bitmap) throws -> Bitmap
 }

@@ -6,7 +6,7 @@ public import Foundation
 /// same image (URL or ``imageID``) share one download; those that also agree on ``thumbnail``, ``processors`` and
 /// ``isAnimated`` share one decode and one memory-cache entry.
 public struct ImageRequest: Sendable {
-    /// The URL of the image data. `nil` fails with ``ImagePipelineError/invalidURL(_:)``.
+    /// The URL of the image data. `nil` fails with ``ImagePipeline/Error/invalidURL(_:)``.
     public var url: URL? {
         get { storage.fields.url }
         set { change { $0.url = newValue } }
@@ -158,7 +158,7 @@ extension ImageRequest {
 
         /// Ignore cached images and data: always load from the original source. Results are still stored.
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 0)
-        /// Answer from the caches only; fail with ``ImagePipelineError/dataMissingInCache`` rather than load.
+        /// Answer from the caches only; fail with ``ImagePipeline/Error/dataMissingInCache`` rather than load.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 1)
         /// Do not read from the memory cache.
         public static let disableMemoryCacheReads = Options(rawValue: 1 << 2)

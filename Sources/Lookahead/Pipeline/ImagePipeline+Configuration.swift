@@ -56,7 +56,7 @@ extension ImagePipeline {
         /// reduced size counts the pixels it decodes).
         public var maximumPixelCount = 64 << 20
         /// The most frames (default 1,000) of an animation decoded whole (``ImageRequest/isAnimated``); more fail with
-        /// ``ImagePipelineError/animationTooLarge(frameCount:width:height:)`` before any frame is decoded.
+        /// ``ImagePipeline/Error/animationTooLarge(frameCount:width:height:)`` before any frame is decoded.
         public var maximumAnimationFrameCount = 1_000
         /// The most pixels the frames of an animation may have in all (canvas pixels times frames), default 64
         /// megapixels, checked before any frame is decoded.

@@ -48,8 +48,8 @@ final class DataTask: TaskReceiver {
     private let decode: DecodeWorker
     private let state = Locked<
         (
-            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>?,
-            result: Result<ImagePipeline.DataResponse, ImagePipelineError>?
+            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>?,
+            result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>?
         )
     >((nil, nil))
 
@@ -61,7 +61,7 @@ final class DataTask: TaskReceiver {
 
     func didProgress(completed: Int64, total: Int64?) {}
 
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>) {
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
         switch result {
         case .success(.data(let loaded)):
             if case .failure(let error) = decode.validate(loaded) { return resolve(.failure(error)) }
@@ -82,9 +82,9 @@ final class DataTask: TaskReceiver {
     }
 
     /// Sets the result once; later results are dropped.
-    func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipelineError>) {
+    func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>) {
         let continuation = state.withLock {
-            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipelineError>, Never>? in
+            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.continuation = nil }
@@ -94,9 +94,9 @@ final class DataTask: TaskReceiver {
     }
 
     /// Waits for the result.
-    func wait() async -> Result<ImagePipeline.DataResponse, ImagePipelineError> {
+    func wait() async -> Result<ImagePipeline.DataResponse, ImagePipeline.Error> {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<ImagePipeline.DataResponse, ImagePipelineError>? in
+            let ready = state.withLock { state -> Result<ImagePipeline.DataResponse, ImagePipeline.Error>? in
                 if let result = state.result { return result }
                 state.continuation = continuation
                 return nil

@@ -116,7 +116,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Invalidation
 
-    /// Cancels every request with ``ImagePipelineError/pipelineInvalidated``; later requests fail the same way.
+    /// Cancels every request with ``ImagePipeline/Error/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
         runner.run { $0.invalidate() }
     }

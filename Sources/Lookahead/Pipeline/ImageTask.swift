@@ -282,7 +282,7 @@ extension ImageTask: TaskReceiver {
         didPreview(response)
     }
 
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>) {
+    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
         switch result {
         case .success(.image(let image)):
             // The runner has stored the image in the memory cache, once for all tasks that share it.

@@ -50,7 +50,7 @@ extension DataLoadWorker {
     /// the server could not be reached. `nil` when the download's result stands.
     func serve(
         _ entry: StaleEntry,
-        after result: Result<DataLoadResponse, ImagePipelineError>,
+        after result: Result<DataLoadResponse, ImagePipeline.Error>,
         url: URL,
         cache: any DataCaching,
         key: String

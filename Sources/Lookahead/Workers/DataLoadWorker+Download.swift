@@ -18,7 +18,7 @@ extension DataLoadWorker {
         progressOffset: Int64 = 0,
         keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)? = nil,
         previews: PreviewSession? = nil
-    ) async -> Result<DataLoadResponse, ImagePipelineError> {
+    ) async -> Result<DataLoadResponse, ImagePipeline.Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         events?(.dataLoadStarted(url))
         var dataRequest = DataLoadRequest(
@@ -54,7 +54,7 @@ extension DataLoadWorker {
         to dataRequest: DataLoadRequest,
         for request: ImageRequest,
         isConditional: Bool
-    ) async -> (Result<DataLoadResponse, ImagePipelineError>, HTTPResponseInfo?) {
+    ) async -> (Result<DataLoadResponse, ImagePipeline.Error>, HTTPResponseInfo?) {
         do {
             let response = try await send(dataRequest, for: request)
             if Task.isCancelled { return (.failure(.cancelled), nil) }
@@ -71,7 +71,7 @@ extension DataLoadWorker {
         } catch {
             var failedResponse: HTTPResponseInfo?
             if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
-            return (.failure(Task.isCancelled ? .cancelled : ImagePipelineError(loading: error)), failedResponse)
+            return (.failure(Task.isCancelled ? .cancelled : ImagePipeline.Error(loading: error)), failedResponse)
         }
     }
 
@@ -79,7 +79,7 @@ extension DataLoadWorker {
     /// status code) tells that the network to its host is back. With `servesStale`, failing to reach the server
     /// serves the stale entry: not a failure to back off from.
     func note(
-        _ result: Result<DataLoadResponse, ImagePipelineError>,
+        _ result: Result<DataLoadResponse, ImagePipeline.Error>,
         of request: ImageRequest,
         failedResponse: HTTPResponseInfo?,
         servesStale: Bool

@@ -38,11 +38,11 @@ extension DataLoadWorker {
     /// joined or the server refused the range (416).
     func finishResume(
         _ partial: PartialDownload,
-        after result: Result<DataLoadResponse, ImagePipelineError>,
+        after result: Result<DataLoadResponse, ImagePipeline.Error>,
         request: ImageRequest,
         reporter: OperationReporter,
         _ keepPartial: (@Sendable (Data, HTTPResponseInfo) -> Void)?
-    ) async -> Result<DataLoadResponse, ImagePipelineError> {
+    ) async -> Result<DataLoadResponse, ImagePipeline.Error> {
         switch result {
         case .success(var response):
             switch partial.resume(with: response) {

@@ -38,7 +38,7 @@ struct DataLoadWorker: Sendable {
     let executor: any ImagePipelineExecutor
 
     /// Loads a request's data. Local files and `data:` URLs skip the disk cache: they are not downloads.
-    func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipelineError> {
+    func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipeline.Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
         let key = request.dataIdentity
@@ -78,7 +78,7 @@ struct DataLoadWorker: Sendable {
         stale: StaleEntry?,
         diskCache: (any DataCaching)?,
         reporter: OperationReporter
-    ) async -> Result<LoadedData, ImagePipelineError> {
+    ) async -> Result<LoadedData, ImagePipeline.Error> {
         let policy = request.dataPolicy
         let keepPartial = policy.writesDiskCache ? diskCache.flatMap { partialBodyKeeper(key: key, in: $0) } : nil
         // A kept prefix is resumed with `Range`, never beside a revalidation.

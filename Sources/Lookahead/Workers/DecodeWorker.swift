@@ -15,7 +15,7 @@ struct DecodeWorker: Sendable {
     let events: PipelineEventSink
     let failureRecords: FailureRecords?
 
-    func run(_ loaded: LoadedData, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
+    func run(_ loaded: LoadedData, for request: ImageRequest) -> Result<PreparedImage, ImagePipeline.Error> {
         var context = limits
         context.thumbnail = request.thumbnail
         let start = ContinuousClock.now
@@ -50,14 +50,14 @@ struct DecodeWorker: Sendable {
 
     /// Disk data that is not an image (removed by ``run(_:for:)``) is loaded again from the network, once, when the
     /// request may load from it: a bad entry costs a download, not a failure.
-    static func reloads(after error: ImagePipelineError, of loaded: LoadedData, for request: ImageRequest) -> Bool {
+    static func reloads(after error: ImagePipeline.Error, of loaded: LoadedData, for request: ImageRequest) -> Bool {
         loaded.cacheType == .disk && error.isInvalidImageData && request.dataPolicy.loadsFromNetwork
     }
 
     /// For data-only requests: the data must pass the structural check (a decoder recognises it and it is
     /// complete); network data is stored in the disk cache only once it passes. Disk data passed the check, or a
     /// decode, before it was stored.
-    func validate(_ loaded: LoadedData) -> Result<Void, ImagePipelineError> {
+    func validate(_ loaded: LoadedData) -> Result<Void, ImagePipeline.Error> {
         guard loaded.cacheType != .disk else { return .success(()) }
         let verdict = ImageDecoders.validateStructure(loaded.response.data, decoders: decoders)
         if case .success = verdict { loaded.diskCacheTicket?.accept() }
@@ -69,7 +69,7 @@ struct DecodeWorker: Sendable {
         _ data: Data,
         for request: ImageRequest,
         context: ImageDecodingContext
-    ) -> Result<(image: PlatformImage, animation: AnimatedImage?), ImagePipelineError> {
+    ) -> Result<(image: PlatformImage, animation: AnimatedImage?), ImagePipeline.Error> {
         if request.isAnimated {
             switch ImageDecoders.decodeAnimation(data, with: decoders, context: context) {
             case .success(let decoded?): return .success((decoded.animation.poster, decoded.animation))
@@ -85,7 +85,7 @@ struct DecodeWorker: Sendable {
     private func settle(
         _ loaded: LoadedData,
         for request: ImageRequest,
-        after outcome: Result<Void, ImagePipelineError>
+        after outcome: Result<Void, ImagePipeline.Error>
     ) {
         switch outcome {
         case .success:

@@ -43,7 +43,7 @@ struct FinalImageDiskStore: Sendable {
 
     /// Reads the stored final image on the I/O queue and decodes it as it is (it was stored after the thumbnail and
     /// the processors) on a decode thread: `nil` on a miss. An entry that does not decode is removed and is a miss.
-    func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipelineError> {
+    func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipeline.Error> {
         guard let diskCache else { return .success(nil) }
         let key = Self.key(for: request)
         let data = await ioQueue.run { diskCache.cachedData(for: key) }

@@ -6,11 +6,11 @@ import Foundation
 /// graph chains one stage per processor, so `[p1]` and `[p1, p2]` share `p1`). An animation is processed frame by
 /// frame. Runs on a decode thread.
 struct ProcessWorker: Sendable {
-    func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipelineError> {
+    func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipeline.Error> {
         guard let processor = request.processors.last else { return .success(input) }
         let start = ContinuousClock.now
         // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
-        func apply(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
+        func apply(_ image: PlatformImage) throws(ImagePipeline.Error) -> PlatformImage {
             guard let bitmap = image.makeBitmap() else {
                 throw .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
             }
@@ -21,7 +21,7 @@ struct ProcessWorker: Sendable {
             }
         }
         var output = input
-        do throws(ImagePipelineError) {
+        do throws(ImagePipeline.Error) {
             if let animation = input.animation {
                 let processed = try animation.mapImages(apply)
                 output.animation = processed

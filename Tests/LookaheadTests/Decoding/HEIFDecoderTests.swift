@@ -179,7 +179,7 @@ import CHeif
             maximumPixelCount: 4_000_000
         )
         #expect(throws: ImageDecodingError.self) { try ImageDecoders.HEIF().decode(data, context: context) }
-        #expect(throws: ImagePipelineError.self) { try ImageDecoders.decode(data, context: context).get() }
+        #expect(throws: ImagePipeline.Error.self) { try ImageDecoders.decode(data, context: context).get() }
         #expect(ImageDecoders.metadata(of: data)?.format == "HEIF")
     }
 

@@ -19,7 +19,7 @@ import Testing
         }
 
         func didProgress(completed: Int64, total: Int64?) {}
-        func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipelineError>) {}
+        func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {}
     }
 
     private func machine(dataLoadLimit: Int = 6) -> Graph {

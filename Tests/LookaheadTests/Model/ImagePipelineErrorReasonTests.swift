@@ -7,7 +7,7 @@ import Testing
 @testable import Lookahead
 
 @Suite struct ImagePipelineErrorReasonTests {
-    private static func loading(_ error: any Error) -> ImagePipelineError { ImagePipelineError(loading: error) }
+    private static func loading(_ error: any Error) -> ImagePipeline.Error { ImagePipeline.Error(loading: error) }
 
     @Test func transportFailuresAreUnreachableWithTheirKind() {
         for kind in TransportFailure.Kind.allCases where kind != .cancelledBySystem {
@@ -22,32 +22,33 @@ import Testing
 
     @Test func statusesAreServerErrors() {
         #expect(Self.loading(DataLoadingError.statusCodeUnacceptable(503, nil)).reason == .serverError(statusCode: 503))
-        #expect(ImagePipelineError.statusCodeUnacceptable(404).reason == .serverError(statusCode: 404))
+        #expect(ImagePipeline.Error.statusCodeUnacceptable(404).reason == .serverError(statusCode: 404))
     }
 
     @Test func badBytesAreInvalidImages() {
-        #expect(ImagePipelineError.noDecoder(header: "3c21").reason == .invalidImage)
-        #expect(ImagePipelineError.decodingFailed(codec: "JPEG", message: "").reason == .invalidImage)
-        #expect(ImagePipelineError.imageTooLarge(width: 1, height: 1, limit: 0).reason == .invalidImage)
-        #expect(ImagePipelineError.dataIsEmpty.reason == .invalidImage)
+        #expect(ImagePipeline.Error.noDecoder(header: "3c21").reason == .invalidImage)
+        #expect(ImagePipeline.Error.decodingFailed(codec: "JPEG", message: "").reason == .invalidImage)
+        #expect(ImagePipeline.Error.imageTooLarge(width: 1, height: 1, limit: 0).reason == .invalidImage)
+        #expect(ImagePipeline.Error.dataIsEmpty.reason == .invalidImage)
     }
 
     @Test func aBackoffHasTheReasonOfTheFailureBehindIt() {
         let offline = Self.loading(DataLoadingError.transportFailed(TransportFailure(kind: .offline, message: "")))
         #expect(
-            ImagePipelineError.failureBackoff(lastError: offline, retryIn: .seconds(2)).reason == .unreachable(.offline)
+            ImagePipeline.Error.failureBackoff(lastError: offline, retryIn: .seconds(2)).reason
+                == .unreachable(.offline)
         )
-        let broken = ImagePipelineError.failureBackoff(lastError: .noDecoder(header: ""), retryIn: nil)
+        let broken = ImagePipeline.Error.failureBackoff(lastError: .noDecoder(header: ""), retryIn: nil)
         #expect(broken.reason == .invalidImage)
     }
 
     @Test func whatCannotLoadHereIsNotLoadable() {
-        #expect(ImagePipelineError.invalidURL(nil).reason == .notLoadable)
-        #expect(ImagePipelineError.dataMissingInCache.reason == .notLoadable)
+        #expect(ImagePipeline.Error.invalidURL(nil).reason == .notLoadable)
+        #expect(ImagePipeline.Error.dataMissingInCache.reason == .notLoadable)
         #expect(
             Self.loading(DataLoadingError.insecureRedirect(URL(string: "http://a.example")!)).reason == .notLoadable
         )
-        #expect(ImagePipelineError.cancelled.reason == .cancelled)
+        #expect(ImagePipeline.Error.cancelled.reason == .cancelled)
     }
 
     @Test func aURLErrorStaysReachable() {

@@ -157,7 +157,7 @@ final class HTTPCacheTestClock: Sendable {
         await #expect {
             try await load(pipeline)
         } throws: { error in
-            (error as? ImagePipelineError).map { if case .statusCodeUnacceptable(404, _) = $0 { true } else { false } }
+            (error as? ImagePipeline.Error).map { if case .statusCodeUnacceptable(404, _) = $0 { true } else { false } }
                 ?? false
         }
         #expect(loader.sent.withLock { $0.count } == 3)
@@ -190,7 +190,7 @@ final class HTTPCacheTestClock: Sendable {
         await #expect {
             try await load(pipeline)
         } throws: { error in
-            (error as? ImagePipelineError).map { if case .statusCodeUnacceptable(304, _) = $0 { true } else { false } }
+            (error as? ImagePipeline.Error).map { if case .statusCodeUnacceptable(304, _) = $0 { true } else { false } }
                 ?? false
         }
         #expect(disk.cachedData(for: url.absoluteString) == nil)

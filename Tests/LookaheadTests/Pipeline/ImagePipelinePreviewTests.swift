@@ -208,7 +208,7 @@ private final class ResumingProgressiveLoader: DataLoading {
             $0.progressiveDecodingInterval = .zero
         }
         let url = URL(string: "https://example.com/progressive.jpg")!
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: url) }
+        await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: url) }
         await disk.flush()
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         task.onPreview { _ in loader.previewSeen.update { $0 = true } }

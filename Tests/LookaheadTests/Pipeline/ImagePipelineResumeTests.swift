@@ -68,7 +68,7 @@ private final class HalfThenRestLoader: DataLoading {
 
     private func cancelledThenAgain(_ pipeline: ImagePipeline, url: URL? = nil) async throws -> ImageResponse {
         let url = url ?? self.url
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
+        await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: ImageRequest(url: url)) }
         await disk.flush()
         return try await pipeline.image(for: ImageRequest(url: url))
     }
@@ -111,7 +111,7 @@ private final class HalfThenRestLoader: DataLoading {
             return (206, ["Content-Range": "bytes \(start)-\(body.count - 1)/\(body.count)"], body.dropFirst(start))
         }
         let pipeline = makePipeline(loader)
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
+        await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: ImageRequest(url: url)) }
         await disk.flush()
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         var reported: [Int64] = []
@@ -164,11 +164,11 @@ private final class HalfThenRestLoader: DataLoading {
     @Test func a206ToAPlainRequestIsAnErrorAndNothingIsStored() async throws {
         let loader = HalfThenRestLoader { body, _ in (206, ["Content-Range": "bytes 0-9/\(body.count)"], body) }
         let pipeline = makePipeline(loader, limit: nil)
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
+        await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: ImageRequest(url: url)) }
         await #expect {
             try await pipeline.image(for: ImageRequest(url: url))
         } throws: { error in
-            if case .statusCodeUnacceptable(206, _) = error as? ImagePipelineError { true } else { false }
+            if case .statusCodeUnacceptable(206, _) = error as? ImagePipeline.Error { true } else { false }
         }
         await disk.flush()
         #expect(disk.cachedData(for: url.absoluteString) == nil)

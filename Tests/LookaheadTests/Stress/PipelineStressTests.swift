@@ -70,10 +70,10 @@ private struct YieldingLoader: DataLoading {
             do {
                 #expect(try await task.value.data == YieldingLoader.images[n])
                 dataSucceeded += 1
-            } catch ImagePipelineError.cancelled {
+            } catch ImagePipeline.Error.cancelled {
                 #expect(task.isCancelled)
-            } catch ImagePipelineError.statusCodeUnacceptable(503, _),
-                ImagePipelineError.failureBackoff(.statusCodeUnacceptable(503, _), _)
+            } catch ImagePipeline.Error.statusCodeUnacceptable(503, _),
+                ImagePipeline.Error.failureBackoff(.statusCodeUnacceptable(503, _), _)
             {
                 #expect(n % 10 == 9)
             } catch {

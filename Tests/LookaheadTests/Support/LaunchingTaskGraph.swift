@@ -50,7 +50,7 @@ struct LaunchingTaskGraph {
 
     mutating func operationFinished(
         _ operation: TaskGraph.OperationID,
-        with result: Result<TaskGraph.StageResult, ImagePipelineError>
+        with result: Result<TaskGraph.StageResult, ImagePipeline.Error>
     ) -> LaunchedActions {
         launch(graph.operationFinished(operation, with: result))
     }
@@ -81,7 +81,7 @@ struct LaunchingTaskGraph {
         launch(graph.operationFoundInvalidDiskData(operation))
     }
 
-    mutating func failAll(with error: ImagePipelineError) -> LaunchedActions { launch(graph.failAll(with: error)) }
+    mutating func failAll(with error: ImagePipeline.Error) -> LaunchedActions { launch(graph.failAll(with: error)) }
 
     private mutating func launch(_ actions: TaskGraph.Actions) -> LaunchedActions {
         let loads = graph.takePendingLoads()

@@ -74,7 +74,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     /// The error's kind, as an app would tell them apart.
-    private static func describe(_ reason: ImagePipelineError.Reason) -> String {
+    private static func describe(_ reason: ImagePipeline.Error.Reason) -> String {
         switch reason {
         case .cancelled: "cancelled"
         case .unreachable(let kind?): "unreachable (\(kind.rawValue))"

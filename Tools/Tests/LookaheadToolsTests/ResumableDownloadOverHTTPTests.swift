@@ -125,7 +125,7 @@ import Testing
         let (server, disk, pipeline, whole, total) = try await start(path, loader: loader)
         // The server writes half the body and closes the connection at once.
         let url = server.url(path + "?w=1024&stall=1&holdMs=0")
-        await #expect(throws: ImagePipelineError.self) { try await pipeline.image(for: ImageRequest(url: url)) }
+        await #expect(throws: ImagePipeline.Error.self) { try await pipeline.image(for: ImageRequest(url: url)) }
         await disk.flush()
 
         let rest = try await resumeAfterHalf(url, pipeline, server, path: path, whole: whole, total: total)

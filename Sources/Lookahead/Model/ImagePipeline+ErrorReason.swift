@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension ImagePipelineError {
+extension ImagePipeline.Error {
     /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
     /// "the server failed".
     public enum Reason: Sendable, Equatable {
