@@ -186,7 +186,7 @@ package struct FailureBackoffStateMachine {
             .permanent
         case .dataLoadingFailed(let underlying as DataLoadingError):
             switch underlying {
-            case .fileUnreadable: .ignored  // a local read costs the network nothing
+            case .fileUnreadable, .invalidHeaderField: .ignored  // nothing reached the network
             case .unsupportedURL, .unsupportedScheme, .responseTooLarge: .permanent
             default: .transient
             }

@@ -47,7 +47,7 @@ public struct DataLoaderOptions: Sendable {
 /// Where a default loader sends a URL: `data:` and (when allowed) `file:` URLs need no network.
 enum DataSource {
     /// Loads a `data:` or allowed `file:` URL and throws for URLs no loader may load; `nil` for `http` and `https`,
-    /// which the caller's transport loads.
+    /// which the caller's transport loads once their header fields pass ``HeaderFields/check(_:)``.
     static func loadWithoutNetwork(
         _ request: DataLoadRequest,
         options: DataLoaderOptions
@@ -58,6 +58,8 @@ enum DataSource {
             throw DataLoadingError.unsupportedURL(url)
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw DataLoadingError.unsupportedURL(url) }
+            try HeaderFields.check(options.headers.merging(request.headers) { _, new in new })
+            if let agent = options.userAgent { try HeaderFields.check(["User-Agent": agent]) }
             return nil
         case "file" where options.allowsLocalFiles:
             return try await FileDataReader.load(request)

@@ -84,6 +84,9 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     case insecureRedirect(URL)
     /// The response's header fields exceed ``DataLoaderOptions``'s limits on their count or size.
     case headersTooLarge
+    /// A header field to send has a name that is not a token, or a value with a control character such as CR or LF
+    /// (which would split the request on the wire). Nothing was sent.
+    case invalidHeaderField(name: String)
     /// The transfer took longer than allowed.
     case timedOut(Timeout)
     /// The connection ended before the body was complete (fewer bytes than `Content-Length`, a chunked body cut off).
@@ -121,6 +124,8 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
             "The connection closed after \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes"
         case .insecureRedirect(let url): "Redirect from https to plain http refused: \(url.absoluteString)"
         case .headersTooLarge: "The response's header fields exceed the limits"
+        case .invalidHeaderField(let name):
+            "The header field \(name.debugDescription) was not sent: a control character or an invalid name"
         case .transportFailed(let failure): "Transfer failed (\(failure))"
         case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }

@@ -62,7 +62,7 @@ extension ImagePipeline.Error {
         case .statusCodeUnacceptable(let code, _): return .serverError(statusCode: code)
         case .responseTooLarge: return .invalidImage
         case .unsupportedURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .insecureRedirect, .headersTooLarge,
-            .fileUnreadable:
+            .fileUnreadable, .invalidHeaderField:
             return .notLoadable
         }
     }
