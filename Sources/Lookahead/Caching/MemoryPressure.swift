@@ -4,9 +4,10 @@ import Foundation
 
 /// How hard the system presses on memory, and how much a ``MemoryCache`` gives back for it.
 public enum MemoryPressure: Sendable, Equatable {
-    /// Memory is short (a memory warning, the cgroup's `high` limit reached): the cache keeps half its cost.
+    /// Memory is short (the cgroup's `high` limit reached): the cache keeps half its cost.
     case warning
-    /// Memory is about to run out (the cgroup's `max` limit, an OOM kill nearby): the cache empties.
+    /// Memory is about to run out (UIKit's memory warning, the cgroup's `max` limit, an OOM kill nearby): the cache
+    /// empties, as the system may end the app next.
     case critical
     /// The app left the foreground: the cache keeps a tenth of its cost, what the first screen needs on return.
     case background
