@@ -165,6 +165,7 @@ public final class ListImageSlots: Sendable {
     /// enough, starts the loads of visible cells bound during a fling.
     ///
     /// - Parameters:
+    ///   - rows: The rows on screen.
     ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known.
     ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
     ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
