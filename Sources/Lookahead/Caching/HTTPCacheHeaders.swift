@@ -2,7 +2,8 @@
 
 public import Foundation
 
-/// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `ETag` and `Last-Modified`.
+/// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `Age`, `ETag` and
+/// `Last-Modified`.
 /// Parsing never fails: a malformed directive or date is ignored (a malformed `Expires` means "already expired").
 public struct HTTPCacheHeaders: Hashable, Sendable {
     /// `Cache-Control: no-store`: the response must not be stored.
@@ -11,8 +12,16 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var noCache = false
     /// `Cache-Control: immutable`: the body at this URL never changes.
     public var immutable = false
-    /// `Cache-Control: max-age`, in seconds (the last valid one wins; negative values count as 0).
+    /// `Cache-Control: must-revalidate`: once stale, never used without the server's say-so.
+    public var mustRevalidate = false
+    /// `Cache-Control: max-age`, in seconds (the last valid one wins).
     public var maxAge: Int?
+    /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long after it goes stale the response may still
+    /// answer when the server fails with 500, 502, 503 or 504.
+    public var staleIfError: Int?
+    /// `Age`, in seconds: how long the response sat in caches before it arrived. The first member of the field, when
+    /// it is a non-negative integer (RFC 9111 §5.1); otherwise ignored.
+    public var age: Int?
     /// `Expires`; `.distantPast` when the header is present but not a valid HTTP-date.
     public var expires: Date?
     /// `Date`: when the server produced the response.
@@ -33,13 +42,14 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "immutable": immutable = true
-            case "max-age":
-                // A huge value is capped (RFC 9111 §1.2.2), not a trap.
-                if let value = directive.value, !value.isEmpty, value.allSatisfy(\.isASCIIDigit) {
-                    maxAge = Int(value.prefix(10)).map { min($0, Int(Int32.max)) }
-                }
+            case "must-revalidate": mustRevalidate = true
+            case "max-age": maxAge = Self.deltaSeconds(directive.value) ?? maxAge
+            case "stale-if-error": staleIfError = Self.deltaSeconds(directive.value) ?? staleIfError
             default: break
             }
+        }
+        if let value = fields["age"], let first = value.split(separator: ",", omittingEmptySubsequences: false).first {
+            age = Self.deltaSeconds(first.trimmingCharacters(in: .whitespaces))
         }
         if let value = fields["expires"] { expires = HTTPDate.parse(value) ?? .distantPast }
         date = fields["date"].flatMap(HTTPDate.parse)
@@ -53,6 +63,22 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         if let maxAge { return TimeInterval(maxAge) }
         guard let expires else { return nil }
         return max(0, expires.timeIntervalSince(date ?? now))
+    }
+
+    /// The response's age when it arrived (RFC 9111 §4.2.3): the larger of the age its `Date` shows and its `Age`
+    /// plus the time the request took. `requestTime` is when the request was sent, `responseTime` when the answer
+    /// arrived.
+    public func initialAge(requestTime: Date, responseTime: Date) -> TimeInterval {
+        let apparent = max(0, responseTime.timeIntervalSince(date ?? responseTime))
+        let delay = max(0, responseTime.timeIntervalSince(requestTime))
+        return max(apparent, TimeInterval(age ?? 0) + delay)
+    }
+
+    /// `delta-seconds` (RFC 9111 §1.2.2): digits only; a value past 2³¹ counts as 2³¹, not as a trap.
+    static func deltaSeconds(_ value: String?) -> Int? {
+        guard let value, !value.isEmpty, value.allSatisfy(\.isASCIIDigit) else { return nil }
+        let digits = value.drop { $0 == "0" }
+        return digits.count > 10 ? 1 << 31 : min(Int(digits) ?? 0, 1 << 31)
     }
 
     /// Splits a `Cache-Control` value into lowercased directive names and their unquoted values.

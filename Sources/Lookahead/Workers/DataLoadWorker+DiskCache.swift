@@ -11,6 +11,18 @@ extension DataLoadWorker {
         var data: Data
         /// `nil` when the entry has no readable metadata: it is then downloaded again, unconditionally.
         var metadata: HTTPCacheMetadata?
+
+        /// Whether the entry may answer when the server cannot be reached; an entry without metadata has no
+        /// directive against it.
+        var mayAnswerWhenUnreachable: Bool { metadata?.mayAnswerWhenUnreachable ?? true }
+
+        /// Whether the entry may answer after `error`: when the server could not be reached, or answered 500, 502,
+        /// 503 or 504 within the entry's `stale-if-error`; never under `must-revalidate` or `no-cache`.
+        func mayAnswer(after error: ImagePipeline.Error, now: Date) -> Bool {
+            if error.isServerUnreachable { return mayAnswerWhenUnreachable }
+            guard case .statusCodeUnacceptable(let status, _) = error, let metadata else { return false }
+            return metadata.mayAnswer(status: status, now: now)
+        }
     }
 
     enum Lookup: Sendable {
@@ -46,15 +58,18 @@ extension DataLoadWorker {
         )
     }
 
-    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once) or when
-    /// the server could not be reached. `nil` when the download's result stands.
+    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once), or when
+    /// the server fails in a way the entry's directives allow it to answer (see ``StaleEntry/mayAnswer(after:now:)``).
+    /// `nil` when the download's result stands.
     func serve(
         _ entry: StaleEntry,
         after result: Result<DataLoadResponse, ImagePipeline.Error>,
+        requestTime: Date,
         url: URL,
         cache: any DataCaching,
         key: String
     ) -> LoadedData? {
+        let now = settings.diskCachePolicy.now()
         switch result {
         case .success(let response):
             guard let info = response.response, info.statusCode == 304, let metadata = entry.metadata else {
@@ -65,19 +80,24 @@ extension DataLoadWorker {
                 cache.removeData(for: key)
                 cache.removeData(for: HTTPCacheMetadata.key(for: key))
             } else {
-                let refreshed = metadata.refreshed(by: headers, now: settings.diskCachePolicy.now())
+                let refreshed = metadata.refreshed(by: headers, requestTime: requestTime, responseTime: now)
                 cache.storeData(refreshed.encoded(), for: HTTPCacheMetadata.key(for: key))
             }
             return hit(entry.data, url: url, cache: cache, key: key, response: info)
         case .failure(let error):
-            guard error.isServerUnreachable else { return nil }
+            guard entry.mayAnswer(after: error, now: now) else { return nil }
             return hit(entry.data, url: url, cache: cache, key: key)
         }
     }
 
     /// The ticket that stores downloaded data once it decodes: with its metadata under HTTP semantics, none for a
     /// `no-store` response (which also removes what was stored before).
-    func networkTicket(for response: DataLoadResponse, cache: any DataCaching, key: String) -> DiskCacheTicket? {
+    func networkTicket(
+        for response: DataLoadResponse,
+        requestTime: Date,
+        cache: any DataCaching,
+        key: String
+    ) -> DiskCacheTicket? {
         let policy = settings.diskCachePolicy
         guard policy.kind == .httpSemantics else {
             return DiskCacheTicket(origin: .network, cache: cache, key: key, data: response.data)
@@ -88,7 +108,7 @@ extension DataLoadWorker {
             cache.removeData(for: HTTPCacheMetadata.key(for: key))
             return nil
         }
-        let metadata = HTTPCacheMetadata(headers: headers, now: policy.now())
+        let metadata = HTTPCacheMetadata(headers: headers, requestTime: requestTime, responseTime: policy.now())
         return DiskCacheTicket(
             origin: .network,
             cache: cache,

@@ -62,8 +62,10 @@ struct DataLoadWorker: Sendable {
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
         if Task.isCancelled { return .failure(.cancelled) }
         if let error = failureRecords?.admit(request) {
-            // The URL is backing off after failures: a stale entry is better than the error.
-            if let stale, let diskCache { return .success(hit(stale.data, url: url, cache: diskCache, key: key)) }
+            // The URL is backing off after failures: a stale entry that may stand in for the server is better.
+            if let stale, stale.mayAnswerWhenUnreachable, let diskCache {
+                return .success(hit(stale.data, url: url, cache: diskCache, key: key))
+            }
             return .failure(error)
         }
         reporter.report(.startedDownload)
@@ -84,11 +86,12 @@ struct DataLoadWorker: Sendable {
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
         let downloadStart = ContinuousClock.now
+        let requestTime = settings.diskCachePolicy.now()
         var result = await download(
             request,
             reporter: reporter,
             headers: stale?.metadata?.conditionalHeaders ?? resume?.resumeHeaders ?? [:],
-            servesStaleOnTransportFailure: stale != nil,
+            servesStaleOnTransportFailure: stale?.mayAnswerWhenUnreachable ?? false,
             progressOffset: Int64(resume?.data.count ?? 0),
             keepPartial: keepPartial,
             // A resumed body arrives without its first bytes: previews decode them in front of it.
@@ -98,14 +101,14 @@ struct DataLoadWorker: Sendable {
             result = await finishResume(resume, after: result, request: request, reporter: reporter, keepPartial)
         }
         if let stale, let diskCache, let url = request.url,
-            let served = serve(stale, after: result, url: url, cache: diskCache, key: key)
+            let served = serve(stale, after: result, requestTime: requestTime, url: url, cache: diskCache, key: key)
         {
             return .success(served)
         }
         let downloaded = ImageTaskMetrics.Interval.since(downloadStart)
         return result.map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).flatMap {
-                networkTicket(for: response, cache: $0, key: key)
+                networkTicket(for: response, requestTime: requestTime, cache: $0, key: key)
             }
             var loaded = LoadedData(response: response, diskCacheTicket: ticket)
             loaded.metrics.download = downloaded

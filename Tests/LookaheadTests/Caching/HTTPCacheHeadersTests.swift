@@ -21,7 +21,8 @@ import Testing
 
     @Test func hostileMaxAgeValuesAreCappedOrIgnored() {
         #expect(
-            HTTPCacheHeaders(headers: ["cache-control": "max-age=99999999999999999999999"]).maxAge == Int(Int32.max)
+            HTTPCacheHeaders(headers: ["cache-control": "max-age=99999999999999999999999"]).maxAge == 1 << 31,
+            "RFC 9111 §1.2.2: 2³¹"
         )
         #expect(HTTPCacheHeaders(headers: ["cache-control": "max-age=-1"]).maxAge == nil)
         #expect(HTTPCacheHeaders(headers: ["cache-control": "max-age=1e9"]).maxAge == nil)
@@ -65,7 +66,11 @@ import Testing
             "ETag": #"W/"abc""#,
             "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
         ])
-        let metadata = HTTPCacheMetadata(headers: headers, now: Date(timeIntervalSince1970: 0))
+        let metadata = HTTPCacheMetadata(
+            headers: headers,
+            requestTime: .init(timeIntervalSince1970: 0),
+            responseTime: .init(timeIntervalSince1970: 0)
+        )
         #expect(
             metadata.conditionalHeaders == [
                 "If-None-Match": #"W/"abc""#, "If-Modified-Since": "Sun, 06 Nov 1994 08:49:37 GMT",
@@ -77,19 +82,78 @@ import Testing
         #expect(HTTPCacheMetadata.decode(Data("garbage".utf8)) == nil)
     }
 
+    private func metadata(_ fields: [String: String], sent: Date, arrived: Date) -> HTTPCacheMetadata {
+        HTTPCacheMetadata(headers: HTTPCacheHeaders(headers: fields), requestTime: sent, responseTime: arrived)
+    }
+
     @Test func freshnessOfMetadata() {
         let now = Date(timeIntervalSince1970: 1_000)
-        let fresh = HTTPCacheMetadata(headers: HTTPCacheHeaders(headers: ["cache-control": "max-age=60"]), now: now)
+        let fresh = metadata(["cache-control": "max-age=60"], sent: now, arrived: now)
         #expect(fresh.isFresh(now: now.addingTimeInterval(59)))
         #expect(!fresh.isFresh(now: now.addingTimeInterval(60)))
-        let immutable = HTTPCacheMetadata(headers: HTTPCacheHeaders(headers: ["cache-control": "immutable"]), now: now)
-        #expect(immutable.isFresh(now: .distantFuture))
-        let noCache = HTTPCacheMetadata(
-            headers: HTTPCacheHeaders(headers: ["cache-control": "no-cache, max-age=60"]),
-            now: now
+        // RFC 8246: `immutable` spares revalidation while fresh, and only then.
+        let immutable = metadata(["cache-control": "max-age=60, immutable"], sent: now, arrived: now)
+        #expect(immutable.isFresh(now: now.addingTimeInterval(59)))
+        #expect(!immutable.isFresh(now: now.addingTimeInterval(60)))
+        #expect(!metadata(["cache-control": "immutable"], sent: now, arrived: now).isFresh(now: now))
+        #expect(!metadata(["cache-control": "no-cache, max-age=60"], sent: now, arrived: now).isFresh(now: now))
+        #expect(!metadata([:], sent: now, arrived: now).isFresh(now: now))
+    }
+
+    @Test func ageIsTheFirstMemberWhenItIsANonNegativeInteger() {
+        func age(_ value: String) -> Int? { HTTPCacheHeaders(headers: ["Age": value]).age }
+        #expect(age("7200") == 7200)
+        #expect(age(" 7200 ") == 7200)
+        #expect(age("7200, 0") == 7200)
+        #expect(age("007") == 7)
+        #expect(age("2147483648") == 1 << 31)
+        #expect(age("99999999999999999999999") == 1 << 31, "past 2³¹ counts as 2³¹")
+        for invalid in ["-7200", "7200.0", "7200a", "a7200", "", "1e3", "0x10"] {
+            #expect(age(invalid) == nil, "\(invalid.debugDescription) is ignored")
+        }
+    }
+
+    @Test func theCurrentAgeCountsAgeDateAndTheTimeTheRequestTook() {
+        let sent = Date(timeIntervalSince1970: 10_000)
+        let arrived = sent.addingTimeInterval(2)
+        // Age plus the request's 2 s: 1,802 s old on arrival, so fresh for 1,798 s more.
+        let aged = metadata(["cache-control": "max-age=3600", "age": "1800"], sent: sent, arrived: arrived)
+        #expect(aged.freshUntil == arrived.addingTimeInterval(1_798))
+        // A Date 2,000 s before arrival and no Age: the apparent age wins.
+        let dated = metadata(
+            ["cache-control": "max-age=3600", "date": HTTPDate.format(arrived.addingTimeInterval(-2_000))],
+            sent: sent,
+            arrived: arrived
         )
-        #expect(!noCache.isFresh(now: now))
-        let none = HTTPCacheMetadata(headers: HTTPCacheHeaders(headers: [:]), now: now)
-        #expect(!none.isFresh(now: now))
+        #expect(dated.freshUntil == arrived.addingTimeInterval(1_600))
+        // Expires − Date is the lifetime; Age still counts against it.
+        let date = HTTPDate.format(arrived)
+        let expires = HTTPDate.format(arrived.addingTimeInterval(3_600))
+        let expiring = metadata(["date": date, "expires": expires, "age": "3000"], sent: arrived, arrived: arrived)
+        #expect(expiring.freshUntil == arrived.addingTimeInterval(600))
+        // Older than its lifetime on arrival: stale at once.
+        #expect(!metadata(["cache-control": "max-age=60", "age": "120"], sent: sent, arrived: sent).isFresh(now: sent))
+    }
+
+    @Test func whenAStaleEntryMayAnswerForAServerThatFails() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        let plain = metadata(["cache-control": "max-age=10"], sent: now, arrived: now)
+        #expect(plain.mayAnswerWhenUnreachable)
+        #expect(!plain.mayAnswer(status: 503, now: now.addingTimeInterval(20)), "no stale-if-error: an error stands")
+        #expect(
+            !metadata(["cache-control": "max-age=10, must-revalidate"], sent: now, arrived: now)
+                .mayAnswerWhenUnreachable
+        )
+        #expect(!metadata(["cache-control": "no-cache"], sent: now, arrived: now).mayAnswerWhenUnreachable)
+        let lenient = metadata(["cache-control": "max-age=10, stale-if-error=60"], sent: now, arrived: now)
+        #expect(lenient.mayAnswer(status: 503, now: now.addingTimeInterval(70)))
+        #expect(!lenient.mayAnswer(status: 503, now: now.addingTimeInterval(71)))
+        #expect(!lenient.mayAnswer(status: 404, now: now.addingTimeInterval(20)), "only 500, 502, 503 and 504")
+        let strict = metadata(
+            ["cache-control": "max-age=10, stale-if-error=60, must-revalidate"],
+            sent: now,
+            arrived: now
+        )
+        #expect(!strict.mayAnswer(status: 503, now: now.addingTimeInterval(20)), "must-revalidate wins")
     }
 }

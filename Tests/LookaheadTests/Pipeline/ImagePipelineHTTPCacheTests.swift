@@ -163,6 +163,52 @@ final class HTTPCacheTestClock: Sendable {
         #expect(loader.sent.withLock { $0.count } == 3)
     }
 
+    @Test(arguments: ["max-age=1, must-revalidate", "no-cache"])
+    func aStaleEntryThatMustBeRevalidatedIsNotServedWhenTheServerCannotBeReached(_ cacheControl: String) async throws {
+        let loader = ScriptedHTTPLoader([.ok(headers: ["Cache-Control": cacheControl, "ETag": #""v1""#])])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        advance(5)
+        await #expect {
+            try await load(pipeline)
+        } throws: { error in
+            (error as? ImagePipeline.Error)?.isServerUnreachable ?? false
+        }
+        #expect(loader.sent.withLock { $0.count } == 2)
+    }
+
+    @Test func staleIfErrorServesAStaleEntryForAnErrorStatusWithinItsWindow() async throws {
+        let loader = ScriptedHTTPLoader([
+            .ok(headers: ["Cache-Control": "max-age=10, stale-if-error=60", "ETag": #""v1""#]),
+            .status(503, headers: [:]),
+            .status(503, headers: [:]),
+        ])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        advance(40)  // stale for 30 s: within the window
+        #expect(try await load(pipeline).cacheType == .disk)
+        advance(40)  // stale for 70 s: past it
+        await #expect {
+            try await load(pipeline)
+        } throws: { error in
+            (error as? ImagePipeline.Error).map { if case .statusCodeUnacceptable(503, _) = $0 { true } else { false } }
+                ?? false
+        }
+        #expect(loader.sent.withLock { $0.count } == 3)
+    }
+
+    @Test func anAgeTheResponseArrivesWithShortensItsFreshness() async throws {
+        let loader = ScriptedHTTPLoader([.ok(headers: ["Cache-Control": "max-age=60", "Age": "50", "ETag": #""v1""#])])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        advance(5)
+        #expect(try await load(pipeline).cacheType == .disk, "55 s old: fresh")
+        #expect(loader.sent.withLock { $0.count } == 1)
+        advance(10)
+        _ = try? await load(pipeline)
+        #expect(loader.sent.withLock { $0.count } == 2, "65 s old: stale, so asked again")
+    }
+
     @Test func aFailedRevalidationThatServedStaleDataDoesNotPutTheURLInBackoff() async throws {
         let loader = ScriptedHTTPLoader([.ok(headers: ["Cache-Control": "max-age=1", "ETag": #""v1""#])])
         let pipeline = makePipeline(loader, backoff: ImagePipeline.FailureBackoff(initialDelay: .seconds(3600)))

@@ -112,7 +112,8 @@ import Testing
     @Test func aStaleEntryIsRevalidatedAndA304ServesIt() async throws {
         let stored = HTTPCacheMetadata(
             headers: HTTPCacheHeaders(headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"]),
-            now: Date(timeIntervalSince1970: 0)
+            requestTime: Date(timeIntervalSince1970: 0),
+            responseTime: Date(timeIntervalSince1970: 0)
         )
         cache.storeData(Self.file, for: url.absoluteString)
         cache.storeData(stored.encoded(), for: HTTPCacheMetadata.key(for: url.absoluteString))
