@@ -5,12 +5,13 @@ import Foundation
 
 extension FixtureServer {
     /// The URL of cacheable image `number` (see `FixtureRoutes+HTTPCache.swift`): `cacheControl` is sent as the
-    /// `Cache-Control` header.
-    public func cacheableImageURL(_ number: Int, size: Int = 64, cacheControl: String? = nil) -> URL {
+    /// `Cache-Control` header, `age` as the `Age` header.
+    public func cacheableImageURL(_ number: Int, size: Int = 64, cacheControl: String? = nil, age: Int? = nil) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.path = "/cacheable/\(number).jpg"
         var items = [URLQueryItem(name: "w", value: "\(size)")]
         if let cacheControl { items.append(URLQueryItem(name: "cc", value: cacheControl)) }
+        if let age { items.append(URLQueryItem(name: "age", value: "\(age)")) }
         components.queryItems = items
         return components.url!
     }

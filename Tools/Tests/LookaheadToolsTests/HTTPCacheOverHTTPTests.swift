@@ -15,16 +15,47 @@ private final class HandClock: Sendable {
     func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
+/// The server's answers as from a server on the test's clock: their `Date` becomes the hand clock's time. The
+/// fixture server's `Date` is the real time, and a client clock ahead of it makes every response arrive old
+/// (RFC 9111 §4.2.3), which is right, but not what these tests are about.
+private struct ServerOnTheClock: DataLoading {
+    let base: any DataLoading
+    let clock: HandClock
+
+    func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
+        do {
+            var response = try await base.loadData(for: request)
+            response.response = response.response.map(dated)
+            return response
+        } catch DataLoadingError.statusCodeUnacceptable(let code, let info?) {
+            throw DataLoadingError.statusCodeUnacceptable(code, dated(info))
+        }
+    }
+
+    private func dated(_ info: HTTPResponseInfo) -> HTTPResponseInfo {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var info = info
+        info.headers["date"] = formatter.string(from: clock.date)
+        return info
+    }
+}
+
 @Suite(.timeLimit(.minutes(2))) struct HTTPCacheOverHTTPTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "lookahead-http-semantics-\(UUID().uuidString)"
     )
     private let clock = HandClock()
-
-    private func makePipeline(_ disk: DiskCache, policy: DiskCachePolicy? = nil) -> ImagePipeline {
+    private func makePipeline(
+        _ disk: DiskCache,
+        policy: DiskCachePolicy? = nil,
+        transport: Transport = .default
+    ) -> ImagePipeline {
         let clock = clock
         return ImagePipeline {
-            $0.dataLoader = DefaultDataLoader()
+            $0.dataLoader = ServerOnTheClock(base: transport.makeLoader(), clock: clock)
             $0.diskCache = disk
             $0.memoryCache = nil  // every request reaches the disk cache or the network
             $0.diskCachePolicy = policy ?? .httpSemantics(now: { clock.date })
@@ -137,6 +168,46 @@ private final class HandClock: Sendable {
         let stale = try await load(url, pipeline, disk)
         #expect(stale.cacheType == .disk)
         #expect(stale.image == first.image)
+    }
+
+    @Test(arguments: Transport.allCases)
+    func theAgeTheServerSendsCountsAgainstTheLifetime(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, transport: transport)
+        let url = server.cacheableImageURL(8, cacheControl: "max-age=60", age: 50)
+        _ = try await load(url, pipeline, disk)
+        clock.advance(5)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: "/cacheable/8.jpg") == 1, "55 s old: fresh")
+        clock.advance(10)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.notModifiedCount(forPath: "/cacheable/8.jpg") == 1, "65 s old: revalidated")
+        await server.stop()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aMustRevalidateEntryIsNotServedWhenTheServerIsGone(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, transport: transport)
+        let url = server.cacheableImageURL(9, cacheControl: "max-age=1, must-revalidate")
+        _ = try await load(url, pipeline, disk)
+        await server.stop()
+        clock.advance(10)
+        do {
+            _ = try await load(url, pipeline, disk)
+            Issue.record("a stale must-revalidate entry was served")
+        } catch let error as ImagePipeline.Error {
+            guard case .unreachable = error.reason else {
+                Issue.record("expected unreachable, got \(error)")
+                return
+            }
+        } catch {
+            Issue.record("expected a pipeline error, got \(error)")
+        }
     }
 
     @Test func a304ToAnUnconditionalRequestIsATypedErrorAndNothingIsStored() async throws {
