@@ -22,14 +22,16 @@ extension TaskGraph {
         }
         let id = newStageID()
         let (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
-        stages[id] = Stage(
-            key: key,
-            request: request,
-            subscribers: Subscribers(subscriber, priority: priority),
-            priority: priority,
-            state: state
+        store(
+            Stage(
+                key: key,
+                request: request,
+                subscribers: Subscribers(subscriber, priority: priority),
+                priority: priority,
+                state: state
+            ),
+            as: id
         )
-        if isCoalescingEnabled { stagesByKey[key] = id }
         return (id, joined)
     }
 
@@ -50,8 +52,8 @@ extension TaskGraph {
         )
         stage.looksUpProcessedImage = true
         stage.seed = seed
-        let id = insert(stage)
-        if isCoalescingEnabled { stagesByKey[stage.key] = id }
+        let id = newStageID()
+        store(stage, as: id)
         dataQueue.enqueue(id, priority: request.priority)
         return id
     }

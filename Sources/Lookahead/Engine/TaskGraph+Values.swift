@@ -320,10 +320,10 @@ extension TaskGraph {
         return StageID(rawValue: nextID)
     }
 
-    mutating func insert(_ stage: Stage) -> StageID {
-        let id = newStageID()
+    /// Stores a new stage under `id` and, when requests are coalesced, makes it found by its key.
+    mutating func store(_ stage: Stage, as id: StageID) {
         stages[id] = stage
-        return id
+        if isCoalescingEnabled { stagesByKey[stage.key] = id }
     }
 
     mutating func insert(_ operation: Operation) -> OperationID {
