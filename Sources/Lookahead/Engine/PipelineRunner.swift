@@ -73,6 +73,11 @@ final class PipelineRunner: Sendable {
         finalImages.use(for: request)
     }
 
+    /// Waits until the stale entries being revalidated in the background are.
+    func finishBackgroundRevalidations() async {
+        await loadData.revalidations.wait()
+    }
+
     /// Waits until the final images being encoded are stored.
     func flushFinalImages() async {
         await finalImages.flush()

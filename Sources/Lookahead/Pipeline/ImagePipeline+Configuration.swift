@@ -159,7 +159,8 @@ extension DataLoadWorker.Settings {
                     interval: configuration.progressiveDecodingInterval,
                     maximumPreviews: configuration.maximumPreviewsPerImage
                 ) : nil,
-            maximumPixelCount: configuration.maximumPixelCount
+            maximumPixelCount: configuration.maximumPixelCount,
+            decoders: configuration.decoders
         )
     }
 }
