@@ -184,13 +184,29 @@ final class PipelineRunner: Sendable {
         guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
         else { return }
         var lifetime: Duration?
-        if let now = memoryFreshnessClock, let response = image.response {
-            let remaining = HTTPCacheHeaders(headers: response.headers).remainingFreshness(now: now())
-            guard remaining > 0 else { return }
+        var http: MemoryCache.HTTPEntry?
+        if let now = memoryFreshnessClock, var response = image.response {
+            let headers = HTTPCacheHeaders(headers: response.headers)
+            let remaining = headers.remainingFreshness(now: now())
+            guard remaining > 0, !headers.vary.contains("*") else { return }
             lifetime = .seconds(remaining)
+            response.headers["age"] = String(Int(headers.initialAge(requestTime: now(), responseTime: now())))
+            let varied = HTTPCacheMetadata.values(of: headers.vary, in: requestHeaders(for: request))
+            http = MemoryCache.HTTPEntry(response: response, variedFields: varied)
         }
-        memoryCache.store(image.image, animation: image.animation, for: request.imageKey, lifetime: lifetime)
+        memoryCache.store(
+            image.image,
+            animation: image.animation,
+            for: request.imageKey,
+            lifetime: lifetime,
+            http: http
+        )
         stored.append(request.imageKey)
+    }
+
+    /// The header fields a download of `request` sends before the request modifier sees it.
+    func requestHeaders(for request: ImageRequest) -> [String: String] {
+        loadData.requestHeaders(for: request)
     }
 
     /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each

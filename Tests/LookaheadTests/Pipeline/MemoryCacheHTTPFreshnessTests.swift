@@ -73,4 +73,27 @@ import Testing
         #expect(try await load(pipeline) == .memory)
         #expect(loader.sent.withLock { $0.count } == 1)
     }
+
+    @Test func aMemoryHitReturnsItsResponseWithItsAgeAndHonoursVary() async throws {
+        let loader = ScriptedHTTPLoader(
+            Array(
+                repeating: .ok(headers: ["Cache-Control": "max-age=600", "Age": "5", "Vary": "Foo", "X-Id": "1"]),
+                count: 2
+            )
+        )
+        let pipeline = makePipeline(loader)
+        var request = ImageRequest(url: url)
+        request.headers = ["Foo": "1"]
+        _ = try await pipeline.image(for: request)
+        advance(10)
+        let hit = try await pipeline.image(for: request)
+        #expect(hit.cacheType == .memory)
+        #expect(hit.httpResponse?.headers["x-id"] == "1")
+        #expect(hit.httpResponse?.headers["age"] == "15", "5 s old on arrival, 10 s in memory")
+        // Another value of the field the response varies on: neither the memory nor the disk entry answers.
+        request.headers = ["Foo": "2"]
+        #expect(pipeline.cachedImage(for: request) == nil)
+        #expect(try await pipeline.image(for: request).cacheType == nil)
+        #expect(loader.sent.withLock { $0.count } == 2)
+    }
 }
