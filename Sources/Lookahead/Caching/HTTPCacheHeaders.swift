@@ -86,15 +86,6 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     /// The longest heuristic freshness lifetime: a week, as browsers bound theirs.
     static let heuristicLimit: TimeInterval = 7 * 24 * 60 * 60
 
-    /// How long the response stays fresh from `now`, when it arrived about then (RFC 9111 §4.2): its lifetime
-    /// (explicit, else heuristic) less its age (`Age`, `Date`); `0` for `no-store`, `no-cache` or no lifetime.
-    public func remainingFreshness(now: Date) -> TimeInterval {
-        guard !noStore, !noCache, let lifetime = freshnessLifetime(now: now) ?? heuristicLifetime(now: now) else {
-            return 0
-        }
-        return max(0, lifetime - initialAge(requestTime: now, responseTime: now))
-    }
-
     /// The response's age when it arrived (RFC 9111 §4.2.3): the larger of the age its `Date` shows and its `Age`
     /// plus the time the request took. `requestTime` is when the request was sent, `responseTime` when the answer
     /// arrived.

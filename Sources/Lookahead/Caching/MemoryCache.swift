@@ -65,32 +65,9 @@ public final class MemoryCache: Sendable {
         package var image: PlatformImage
         /// The frames of an animation (``ImageRequest/isAnimated``).
         package var animation: AnimatedImage?
-        /// The HTTP response the image came from, with its `Age` when stored, when the pipeline follows HTTP
-        /// freshness (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
-        package var http: HTTPEntry?
-    }
-
-    /// What an entry keeps of its HTTP response.
-    package struct HTTPEntry {
-        package var response: HTTPResponseInfo
-        /// The request's values for the fields the response varies on (``HTTPCacheMetadata/variedFields``).
-        package var variedFields: [String: String]
-        /// When it was stored, on the cache's clock.
-        package var storedAt: Duration = .zero
-
-        /// Whether a request with `headers` may be answered with the entry (RFC 9111 §4.1).
-        package func matches(_ headers: [String: String]) -> Bool {
-            let vary = HTTPCacheHeaders(headers: response.headers).vary
-            return vary.isEmpty || HTTPCacheMetadata.values(of: vary, in: headers) == variedFields
-        }
-    }
-
-    /// The response an entry's image came from, with its age now (RFC 9111 §5.1).
-    package func httpResponse(of entry: Entry) -> HTTPResponseInfo? {
-        guard var response = entry.http?.response else { return nil }
-        let stored = Int(response.headers["age"] ?? "") ?? 0
-        response.headers["age"] = String(stored + Int((now() - (entry.http?.storedAt ?? .zero)).components.seconds))
-        return response
+        /// The HTTP response the image came from, when the pipeline follows HTTP freshness
+        /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+        package var http: HTTPCacheMetadata?
     }
 
     /// The image stored for a key, if not expired (an animation's first frame). Marks it most recently used.
@@ -134,10 +111,8 @@ public final class MemoryCache: Sendable {
         animation: AnimatedImage?,
         for key: ImageCacheKey,
         lifetime: Duration? = nil,
-        http: HTTPEntry? = nil
+        http: HTTPCacheMetadata? = nil
     ) -> Bool {
-        var http = http
-        http?.storedAt = now()
         if let animation {
             let entry = Entry(image: animation.poster, animation: animation, http: http)
             return store(entry, cost: animation.cost, for: key, lifetime)

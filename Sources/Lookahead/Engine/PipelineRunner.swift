@@ -184,15 +184,22 @@ final class PipelineRunner: Sendable {
         guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
         else { return }
         var lifetime: Duration?
-        var http: MemoryCache.HTTPEntry?
-        if let now = memoryFreshnessClock, var response = image.response {
-            let headers = HTTPCacheHeaders(headers: response.headers)
-            let remaining = headers.remainingFreshness(now: now())
-            guard remaining > 0, !headers.vary.contains("*") else { return }
-            lifetime = .seconds(remaining)
-            response.headers["age"] = String(Int(headers.initialAge(requestTime: now(), responseTime: now())))
-            let varied = HTTPCacheMetadata.values(of: headers.vary, in: requestHeaders(for: request))
-            http = MemoryCache.HTTPEntry(response: response, variedFields: varied)
+        var http: HTTPCacheMetadata?
+        if let now = memoryFreshnessClock, let response = image.response {
+            // The disk cache's rules, the response judged as if it had just arrived (a disk hit carries its age).
+            let date = now()
+            let headers = requestHeaders(for: request)
+            let metadata = HTTPCacheMetadata(
+                response: response,
+                requestHeaders: headers,
+                requestTime: date,
+                responseTime: date
+            )
+            guard metadata.isFresh(now: date), let freshUntil = metadata.freshUntil, !metadata.vary.contains("*"),
+                !HTTPCacheHeaders(headers: response.headers).noStore
+            else { return }
+            lifetime = .seconds(freshUntil.timeIntervalSince(date))
+            http = metadata
         }
         memoryCache.store(
             image.image,

@@ -186,7 +186,7 @@ public final class ImagePipeline: Sendable {
             image: entry.image,
             request: request,
             cacheType: .memory,
-            httpResponse: memoryCache?.httpResponse(of: entry),
+            httpResponse: entry.http?.response(url: request.url, now: configuration.diskCachePolicy.now()),
             animation: entry.animation
         )
     }
