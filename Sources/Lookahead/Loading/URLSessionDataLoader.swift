@@ -176,13 +176,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     transfer.failure = refusal
                     return nil
                 }
-                guard transfer.redirects.leavesOrigin(target) else { return request }
-                var stripped = request
+                var forwarded = request
                 for name in request.allHTTPHeaderFields?.keys ?? [:].keys
-                where RedirectRules.credentialFields.contains(name.lowercased()) {
-                    stripped.setValue(nil, forHTTPHeaderField: name)
+                where !transfer.redirects.mayForward(name, to: target) {
+                    forwarded.setValue(nil, forHTTPHeaderField: name)
                 }
-                return stripped
+                return forwarded
             } ?? nil
         // Answering nil ends the task with the 3xx as its response: the one safe way to stop it here.
         completionHandler(follow)
