@@ -237,6 +237,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The result of a finished transfer, from libcurl's code and what the callbacks recorded.
     func result(code: CURLcode) -> Result<Outcome, DataLoadingError> {
+        // The idle timeout is the progress callback's: libcurl's code is its abort, the errno the connection's.
+        if case .timedOut(let timeout, nil)? = failure { return .failure(.timedOut(timeout, cause: cause(of: code))) }
         if let failure { return .failure(failure) }
         if let redirectTarget { return .success(.redirect(redirectTarget)) }
         switch code {
@@ -245,11 +247,11 @@ final class CurlTransfer: @unchecked Sendable {
             return .success(.response(DataLoadResponse(data: body, response: responseInfo())))
         case CURLE_OPERATION_TIMEDOUT:
             if let timeout = request.timeout, ContinuousClock.now - hop.chainStart >= timeout * 0.95 {
-                return .failure(.timedOut(.total(timeout)))
+                return .failure(.timedOut(.total(timeout), cause: cause(of: code)))
             }
-            return .failure(.timedOut(.idle(request.idleTimeout ?? .zero)))
+            return .failure(.timedOut(.idle(request.idleTimeout ?? .zero), cause: cause(of: code)))
         case CURLE_PARTIAL_FILE:
-            return .failure(.truncated(received: Int64(body.count), expected: expectedLength))
+            return .failure(.truncated(received: Int64(body.count), expected: expectedLength, cause: cause(of: code)))
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .failure(.unsupportedScheme(hop.url.scheme ?? ""))
         case CURLE_URL_MALFORMAT:
@@ -257,16 +259,20 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.responseTooLarge(limit: request.maximumResponseSize ?? 0))
         default:
-            var systemError = 0
-            if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
-            let detail = String(cString: errorBuffer)
-            let failure = TransportFailure(
-                curlCode: Int(code.rawValue),
-                systemError: systemError,
-                message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            )
-            return .failure(.transportFailed(failure))
+            return .failure(.transportFailed(cause(of: code)))
         }
+    }
+
+    /// libcurl's code, the connection's `errno` (`CURLINFO_OS_ERRNO`) and libcurl's message.
+    private func cause(of code: CURLcode) -> TransportFailure {
+        var systemError = 0
+        if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
+        let detail = String(cString: errorBuffer)
+        return TransportFailure(
+            curlCode: Int(code.rawValue),
+            systemError: systemError,
+            message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        )
     }
 
     private func currentURL() -> URL? {

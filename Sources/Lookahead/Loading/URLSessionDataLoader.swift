@@ -282,17 +282,20 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private static func map(_ error: any Error, transfer: Transfer) -> any Error {
         guard let urlError = error as? URLError else { return error }
         let received = Int64(transfer.data.count)
+        let cause = TransportFailure(urlError)
         if let expected = transfer.expected, received < expected, urlError.code != .cancelled,
             urlError.code != .timedOut
         {
-            return DataLoadingError.truncated(received: received, expected: expected)
+            return DataLoadingError.truncated(received: received, expected: expected, cause: cause)
         }
         switch urlError.code {
         case .cancelled: return CancellationError()
-        case .timedOut: return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)))
+        case .timedOut:
+            return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)), cause: cause)
         case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
-        case .networkConnectionLost: return DataLoadingError.truncated(received: received, expected: transfer.expected)
-        default: return DataLoadingError.transportFailed(TransportFailure(urlError))
+        case .networkConnectionLost:
+            return DataLoadingError.truncated(received: received, expected: transfer.expected, cause: cause)
+        default: return DataLoadingError.transportFailed(cause)
         }
     }
 
