@@ -16,6 +16,9 @@ final class PipelineRunner: Sendable {
     private let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
+    /// The clock of HTTP freshness when the memory cache follows it
+    /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+    private let memoryFreshnessClock: (@Sendable () -> Date)?
     /// The disk cache whose writes wait while this pipeline decodes.
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
@@ -70,6 +73,9 @@ final class PipelineRunner: Sendable {
         )
         self.executor = executor
         self.memoryCache = configuration.memoryCache
+        let policy = configuration.diskCachePolicy
+        memoryFreshnessClock =
+            policy.kind == .httpSemantics && configuration.memoryCacheFollowsHTTPFreshness ? policy.now : nil
         self.diskCache = configuration.diskCache
         self.events = events
     }
@@ -77,6 +83,11 @@ final class PipelineRunner: Sendable {
     /// How a request uses the disk cache's entry for its final image, decided by the configuration.
     func finalImageUse(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
         finalImages.use(for: request)
+    }
+
+    /// Waits until the stale entries being revalidated in the background are.
+    func finishBackgroundRevalidations() async {
+        await loadData.revalidations.wait()
     }
 
     /// Waits until the final images being encoded are stored.
@@ -178,7 +189,13 @@ final class PipelineRunner: Sendable {
     private func storeOnce(_ image: PreparedImage, for request: ImageRequest, in stored: inout [ImageCacheKey]) {
         guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
         else { return }
-        memoryCache.store(image.image, animation: image.animation, for: request.imageKey)
+        var lifetime: Duration?
+        if let now = memoryFreshnessClock, let response = image.response {
+            let remaining = HTTPCacheHeaders(headers: response.headers).remainingFreshness(now: now())
+            guard remaining > 0 else { return }
+            lifetime = .seconds(remaining)
+        }
+        memoryCache.store(image.image, animation: image.animation, for: request.imageKey, lifetime: lifetime)
         stored.append(request.imageKey)
     }
 

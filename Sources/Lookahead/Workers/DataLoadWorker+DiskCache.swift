@@ -27,30 +27,35 @@ extension DataLoadWorker {
 
     enum Lookup: Sendable {
         case miss
-        case fresh(Data)
+        case fresh(Data, HTTPCacheMetadata?)
         case stale(StaleEntry)
     }
 
-    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness.
-    func lookUp(_ key: String, in cache: any DataCaching) async -> Lookup {
+    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness. An entry
+    /// stored for other values of the fields its response varies on is a miss.
+    func lookUp(_ key: String, for request: ImageRequest, in cache: any DataCaching) async -> Lookup {
         let policy = settings.diskCachePolicy
+        let requestHeaders = self.requestHeaders(for: request)
         return await ioQueue.run {
             guard let data = cache.cachedData(for: key) else { return .miss }
-            guard policy.kind == .httpSemantics else { return .fresh(data) }
+            guard policy.kind == .httpSemantics else { return .fresh(data, nil) }
             let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
-            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data) }
+            if let metadata, !metadata.matches(requestHeaders) { return .miss }
+            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data, metadata) }
             return .stale(StaleEntry(data: data, metadata: metadata))
         }
     }
 
+    /// A disk-cache hit, with the stored response as it stands now when there is one.
     func hit(
         _ data: Data,
         url: URL,
         cache: any DataCaching,
         key: String,
-        response: HTTPResponseInfo? = nil
+        metadata: HTTPCacheMetadata? = nil
     ) -> LoadedData {
         events?(.diskCacheHit(url, byteCount: data.count))
+        let response = metadata?.response(url: url, now: settings.diskCachePolicy.now())
         return LoadedData(
             response: DataLoadResponse(data: data, response: response),
             cacheType: .disk,
@@ -75,25 +80,25 @@ extension DataLoadWorker {
             guard let info = response.response, info.statusCode == 304, let metadata = entry.metadata else {
                 return nil
             }
-            let headers = HTTPCacheHeaders(headers: info.headers)
-            if headers.noStore {
+            let refreshed = metadata.refreshed(by: info, requestTime: requestTime, responseTime: now)
+            if HTTPCacheHeaders(headers: info.headers).noStore {
                 cache.removeData(for: key)
                 cache.removeData(for: HTTPCacheMetadata.key(for: key))
             } else {
-                let refreshed = metadata.refreshed(by: headers, requestTime: requestTime, responseTime: now)
                 cache.storeData(refreshed.encoded(), for: HTTPCacheMetadata.key(for: key))
             }
-            return hit(entry.data, url: url, cache: cache, key: key, response: info)
+            return hit(entry.data, url: url, cache: cache, key: key, metadata: refreshed)
         case .failure(let error):
             guard entry.mayAnswer(after: error, now: now) else { return nil }
-            return hit(entry.data, url: url, cache: cache, key: key)
+            return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
         }
     }
 
     /// The ticket that stores downloaded data once it decodes: with its metadata under HTTP semantics, none for a
-    /// `no-store` response (which also removes what was stored before).
+    /// `no-store` or `Vary: *` response (which also removes what was stored before).
     func networkTicket(
         for response: DataLoadResponse,
+        of request: ImageRequest,
         requestTime: Date,
         cache: any DataCaching,
         key: String
@@ -102,13 +107,19 @@ extension DataLoadWorker {
         guard policy.kind == .httpSemantics else {
             return DiskCacheTicket(origin: .network, cache: cache, key: key, data: response.data)
         }
-        let headers = HTTPCacheHeaders(headers: response.response?.headers ?? [:])
-        if headers.noStore {
+        let info = response.response ?? HTTPResponseInfo(url: request.url, statusCode: 200)
+        let headers = HTTPCacheHeaders(headers: info.headers)
+        if headers.noStore || headers.vary.contains("*") {
             cache.removeData(for: key)
             cache.removeData(for: HTTPCacheMetadata.key(for: key))
             return nil
         }
-        let metadata = HTTPCacheMetadata(headers: headers, requestTime: requestTime, responseTime: policy.now())
+        let metadata = HTTPCacheMetadata(
+            response: info,
+            requestHeaders: requestHeaders(for: request),
+            requestTime: requestTime,
+            responseTime: policy.now()
+        )
         return DiskCacheTicket(
             origin: .network,
             cache: cache,
