@@ -79,7 +79,9 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         etag = parsed.etag
         lastModified = parsed.lastModified
         initialAge = ageHeaders.initialAge(requestTime: requestTime, responseTime: responseTime)
-        let lifetime = parsed.freshnessLifetime(now: responseTime) ?? parsed.heuristicLifetime(now: responseTime)
+        let heuristic =
+            Self.heuristicallyCacheable.contains(statusCode) ? parsed.heuristicLifetime(now: responseTime) : nil
+        let lifetime = parsed.freshnessLifetime(now: responseTime) ?? heuristic
         freshUntil = lifetime.map { [initialAge] in responseTime.addingTimeInterval($0 - initialAge) }
         noCache = parsed.noCache
         mustRevalidate = parsed.mustRevalidate
@@ -102,6 +104,13 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
             responseTime: responseTime
         )
     }
+
+    /// The statuses whose responses may be given a heuristic lifetime (RFC 9110 §15.1).
+    static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether the response is an error answer worth keeping: a status of 400 or more that stays fresh for a while
+    /// (`404` with `max-age=3600`, or a heuristic lifetime), so it answers again without asking the server.
+    package func isStorableErrorAnswer(now: Date) -> Bool { statusCode >= 400 && isFresh(now: now) }
 
     /// Whether the entry may be used without asking the server.
     package func isFresh(now: Date) -> Bool {

@@ -29,6 +29,8 @@ extension DataLoadWorker {
         case miss
         case fresh(Data, HTTPCacheMetadata?)
         case stale(StaleEntry)
+        /// A fresh stored error answer (a `404` with `max-age`): the request fails as the server answered.
+        case errorAnswer(HTTPCacheMetadata)
     }
 
     /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness. An entry
@@ -37,10 +39,15 @@ extension DataLoadWorker {
         let policy = settings.diskCachePolicy
         let requestHeaders = self.requestHeaders(for: request)
         return await ioQueue.run {
-            guard let data = cache.cachedData(for: key) else { return .miss }
-            guard policy.kind == .httpSemantics else { return .fresh(data, nil) }
+            let data = cache.cachedData(for: key)
+            guard policy.kind == .httpSemantics else { return data.map { .fresh($0, nil) } ?? .miss }
             let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
             if let metadata, !metadata.matches(requestHeaders) { return .miss }
+            guard let data else {
+                // An error answer is stored as metadata alone.
+                guard let metadata, metadata.isStorableErrorAnswer(now: policy.now()) else { return .miss }
+                return .errorAnswer(metadata)
+            }
             if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data, metadata) }
             return .stale(StaleEntry(data: data, metadata: metadata))
         }
@@ -92,6 +99,30 @@ extension DataLoadWorker {
             guard entry.mayAnswer(after: error, now: now) else { return nil }
             return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
         }
+    }
+
+    /// Keeps an error answer that stays fresh (a `404` with `max-age`) in place of what was stored for the request:
+    /// it answers again, from the disk, while fresh (RFC 9111 §3). Others are not stored.
+    func storeErrorAnswer(
+        _ error: ImagePipeline.Error,
+        of request: ImageRequest,
+        requestTime: Date,
+        cache: any DataCaching,
+        key: String
+    ) {
+        guard settings.diskCachePolicy.kind == .httpSemantics, case .statusCodeUnacceptable(_, let info?) = error,
+            !HTTPCacheHeaders(headers: info.headers).noStore
+        else { return }
+        let now = settings.diskCachePolicy.now()
+        let metadata = HTTPCacheMetadata(
+            response: info,
+            requestHeaders: requestHeaders(for: request),
+            requestTime: requestTime,
+            responseTime: now
+        )
+        guard metadata.isStorableErrorAnswer(now: now), !metadata.vary.contains("*") else { return }
+        cache.removeData(for: key)
+        cache.storeData(metadata.encoded(), for: HTTPCacheMetadata.key(for: key))
     }
 
     /// The ticket that stores downloaded data once it decodes: with its metadata under HTTP semantics, none for a

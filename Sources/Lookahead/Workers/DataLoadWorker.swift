@@ -85,6 +85,12 @@ struct DataLoadWorker: Sendable {
                     return .success(answer)
                 }
                 stale = entry
+            case .errorAnswer(let metadata):
+                // A user's explicit retry asks the server again.
+                if !policy.skipsFailureBackoff, reporter.mayAnswerFromDisk {
+                    let response = metadata.response(url: url, now: settings.diskCachePolicy.now())
+                    return .failure(.statusCodeUnacceptable(metadata.statusCode, response: response))
+                }
             }
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
@@ -132,6 +138,9 @@ struct DataLoadWorker: Sendable {
             let served = serve(stale, after: result, requestTime: requestTime, url: url, cache: diskCache, key: key)
         {
             return .success(served)
+        }
+        if case .failure(let error) = result, policy.writesDiskCache, let diskCache {
+            storeErrorAnswer(error, of: request, requestTime: requestTime, cache: diskCache, key: key)
         }
         let downloaded = ImageTaskMetrics.Interval.since(downloadStart)
         return result.map { response in

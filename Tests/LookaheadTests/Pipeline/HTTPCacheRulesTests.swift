@@ -35,12 +35,21 @@ import Testing
         _ pipeline: ImagePipeline,
         headers: [String: String] = [:],
         options: ImageRequest.Options = []
-    ) async throws -> ImagePipeline.DataResponse {
+    ) async throws(ImagePipeline.Error) -> ImagePipeline.DataResponse {
         var request = ImageRequest(url: url, options: options)
         request.headers = headers
         let response = try await pipeline.data(for: request)
         await pipeline.flush()
         return response
+    }
+
+    private func loadError(_ pipeline: ImagePipeline) async -> ImagePipeline.Error? {
+        do {
+            _ = try await load(pipeline)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private var date: String { HTTPDate.format(clock.now.withLock { $0 }) }
@@ -152,5 +161,58 @@ import Testing
         _ = try await load(pipeline)
         #expect(try await load(pipeline, options: .returnCacheDataElseLoad).cacheType == .disk)
         #expect(loader.sent.withLock { $0.count } == 1)
+    }
+
+    @Test func anErrorAnswerThatStaysFreshAnswersAgainFromTheDisk() async throws {
+        let loader = ScriptedHTTPLoader([
+            .ok(headers: ["Cache-Control": "max-age=0"]),
+            .status(404, headers: ["Cache-Control": "max-age=600", "X-Reason": "gone"]),
+            .status(404, headers: ["Cache-Control": "max-age=600"]),
+            .status(404, headers: [:]),
+        ])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        // The stale image is revalidated; the 404 replaces it, and answers again while fresh, with its fields.
+        for _ in 0..<2 {
+            let error = await loadError(pipeline)
+            guard case .statusCodeUnacceptable(let status, let response) = error else {
+                Issue.record("expected a 404, got \(String(describing: error))")
+                return
+            }
+            #expect(status == 404)
+            #expect(response?.headers["x-reason"] == "gone")
+        }
+        #expect(loader.sent.withLock { $0.count } == 2)
+        #expect(disk.cachedData(for: url.absoluteString) == nil, "the image it replaced is gone")
+        // A user's explicit retry asks the server again.
+        await #expect(throws: ImagePipeline.Error.self) { try await load(pipeline, options: .skipFailureBackoff) }
+        #expect(loader.sent.withLock { $0.count } == 3)
+        // Once stale it is asked again; a 404 without a lifetime is not kept.
+        advance(601)
+        await #expect(throws: ImagePipeline.Error.self) { try await load(pipeline) }
+        await #expect(throws: ImagePipeline.Error.self) { try await load(pipeline) }
+        #expect(loader.sent.withLock { $0.count } == 5)
+    }
+
+    @Test func onlyHeuristicallyCacheableStatusesGetAHeuristicLifetime() {
+        let now = Date(timeIntervalSince1970: 10_000_000)
+        let headers: [String: String] = [
+            "Last-Modified": HTTPDate.format(now.addingTimeInterval(-86_400)),
+            "Date": HTTPDate.format(now),
+        ]
+        func metadata(_ status: Int) -> HTTPCacheMetadata {
+            HTTPCacheMetadata(
+                response: HTTPResponseInfo(url: nil, statusCode: status, headers: headers),
+                requestHeaders: [:],
+                requestTime: now,
+                responseTime: now
+            )
+        }
+        #expect(metadata(200).freshUntil == now.addingTimeInterval(8_640))
+        #expect(metadata(404).freshUntil == now.addingTimeInterval(8_640))
+        for status in [201, 202, 403, 502] {
+            let freshUntil: Date? = metadata(status).freshUntil
+            #expect(freshUntil == nil, "\(status)")
+        }
     }
 }
