@@ -23,7 +23,11 @@ final class PipelineRunner: Sendable {
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
 
-    init(configuration: ImagePipeline.Configuration, failureRecords: FailureRecords?) {
+    init(
+        configuration: ImagePipeline.Configuration,
+        failureRecords: FailureRecords?,
+        credentials: CredentialRefresh = CredentialRefresh(refresh: nil)
+    ) {
         let executor = configuration.executor ?? DefaultPipelineExecutor()
         let events = configuration.eventHandler
         // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data loads.
@@ -38,8 +42,10 @@ final class PipelineRunner: Sendable {
                 recordsEvents: events != nil
             )
         )
+        var settings = DataLoadWorker.Settings(configuration)
+        settings.credentials = credentials
         loadData = DataLoadWorker(
-            settings: DataLoadWorker.Settings(configuration),
+            settings: settings,
             events: events,
             failureRecords: failureRecords,
             ioQueue: ioQueue,

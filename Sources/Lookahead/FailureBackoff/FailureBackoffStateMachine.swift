@@ -144,6 +144,24 @@ package struct FailureBackoffStateMachine {
         unreachableHosts.removeAll()
     }
 
+    /// The credentials changed: the records of the URLs the server refused them for (`401`, `403`) are removed.
+    package mutating func forgetAuthenticationFailures() {
+        for key in recordedKeys()
+        where records.value(forKey: key, now: .zero).map({ Self.isAuthenticationFailure($0.lastError) }) == true {
+            _ = records.removeValue(forKey: key)
+        }
+    }
+
+    /// Whether the server refused the credentials: `401 Unauthorized` or `403 Forbidden`.
+    package static func isAuthenticationFailure(_ error: ImagePipeline.Error) -> Bool {
+        switch error {
+        case .failureBackoff(let lastError, _): isAuthenticationFailure(lastError)
+        case .statusCodeUnacceptable(let code, _): code == 401 || code == 403
+        case .dataLoadingFailed(DataLoadingError.statusCodeUnacceptable(let code, _)): code == 401 || code == 403
+        default: false
+        }
+    }
+
     /// The host answered (any HTTP response): its URLs' records of failures that did not reach it are removed.
     /// Returns whether it had any (the network came back).
     package mutating func hostAnswered(_ host: String) -> Bool {

@@ -74,6 +74,11 @@ final class FailureRecords: Sendable {
         update { $0.forget(request.identity) }
     }
 
+    /// The credentials changed: failures the server answered `401` or `403` are forgotten.
+    func forgetAuthenticationFailures() {
+        update { $0.forgetAuthenticationFailures() }
+    }
+
     func forgetAll() {
         update { $0.forgetAll() }
     }

@@ -83,6 +83,19 @@ extension ImagePipeline {
     public func forgetAllFailures() {
         failureRecords?.forgetAll()
     }
+
+    /// Tells the pipeline the app's credentials changed: a sign-in, a sign-out, a token obtained elsewhere. The images
+    /// the server refused with `401` or `403` are no longer backed off, and a download under way that is answered
+    /// `401` retries with the new credentials without calling ``Configuration/refreshCredentials``.
+    ///
+    /// ```swift
+    /// try await session.signIn()
+    /// pipeline.credentialsChanged()
+    /// ```
+    public func credentialsChanged() {
+        credentials.credentialsChanged()
+        failureRecords?.forgetAuthenticationFailures()
+    }
 }
 
 // MARK: - Host recovery

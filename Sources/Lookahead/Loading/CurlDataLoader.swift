@@ -12,7 +12,9 @@ import Foundation
 ///   Error bodies (non-2xx) are never read.
 /// - **Time limits:** ``DataLoadRequest/timeout`` for the whole transfer, ``DataLoadRequest/idleTimeout`` for
 ///   any stretch without a byte.
-/// - Redirects, schemes and truncation fail as ``DataLoadingError`` says. No HTTP cache and no cookies.
+/// - **Redirects** are followed by the loader, one transfer a hop on the same connections, under the rules of
+///   ``DataLoaderOptions``: a hop to another origin carries none of the sensitive header fields.
+/// - Schemes and truncation fail as ``DataLoadingError`` says. No HTTP cache and no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions
@@ -30,13 +32,31 @@ public final class CurlDataLoader: DataLoading {
 
     public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
         if let local = try await DataSource.loadWithoutNetwork(request, options: options) { return local }
+        let start = ContinuousClock.now
+        let fields = options.headers.merging(request.headers) { _, new in new }
+        var redirects = RedirectRules(from: request.url, options: options)
+        var url = request.url
+        while true {
+            let hop = CurlTransfer.Hop(url: url, fields: redirects.fields(fields, forwardedTo: url), chainStart: start)
+            switch try await load(hop, of: request) {
+            case .response(let response):
+                return response
+            case .redirect(let target):
+                if let refusal = redirects.accept(target) { throw refusal }
+                url = target
+            }
+        }
+    }
+
+    /// One request of the chain on the multi handle.
+    private func load(_ hop: CurlTransfer.Hop, of request: DataLoadRequest) async throws -> CurlTransfer.Outcome {
         // A request started from a cancelled task would still reach the server.
         try Task.checkCancellation()
         let multi = multi
         let options = options
         let started = Locked<CurlTransfer?>(nil)
-        return try await ResumeOnce<DataLoadResponse>.run { completion in
-            let transfer = CurlTransfer(request: request, options: options, completion: completion)
+        return try await ResumeOnce<CurlTransfer.Outcome>.run { completion in
+            let transfer = CurlTransfer(request: request, hop: hop, options: options, completion: completion)
             started.withLock { $0 = transfer }
             multi.add(transfer)
         } onCancel: {

@@ -4,18 +4,35 @@
 import CCurl
 import Foundation
 
-/// The state of one transfer. Created on the caller's thread, then handed to ``CurlMulti``, whose thread alone
-/// runs the callbacks and finishes it.
+/// The state of one transfer: one request of a redirect chain, which ``CurlDataLoader`` follows itself so that it
+/// chooses the header fields of every hop. Created on the caller's thread, then handed to ``CurlMulti``, whose
+/// thread alone runs the callbacks and finishes it.
 ///
 /// Every limit is enforced in a callback, which returns a short count to make libcurl abort before it reads more:
-/// the status, declared length and redirects in the header callback, the body's size in the write callback, the
-/// idle timeout in the progress callback. The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`.
+/// the status and declared length in the header callback, the body's size in the write callback, the idle timeout
+/// in the progress callback. The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`, what is left of it.
 // SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
 // (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
 // the multi's inbox lock orders the hand-over. `completion` is itself thread safe.
 final class CurlTransfer: @unchecked Sendable {
+    /// How a transfer ends when it does not fail.
+    enum Outcome: Sendable {
+        /// The final response.
+        case response(DataLoadResponse)
+        /// A redirect to follow, the target resolved against the hop's URL.
+        case redirect(URL)
+    }
+
+    /// One request of a chain: its URL, the fields it carries, and when the chain started (for the total timeout).
+    struct Hop: Sendable {
+        let url: URL
+        let fields: [String: String]
+        let chainStart: ContinuousClock.Instant
+    }
+
     let request: DataLoadRequest
-    let completion: ResumeOnce<DataLoadResponse>
+    let hop: Hop
+    let completion: ResumeOnce<Outcome>
     private(set) var easy: UnsafeMutableRawPointer?
     private let options: DataLoaderOptions
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -26,21 +43,22 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [String: String] = [:]
     private var expectedLength: Int64?
     private var isFinalResponse = false
-    private var redirects: RedirectRules
+    private var redirectTarget: URL?
+    /// The bytes of a redirect's body, read and dropped so the connection stays open for the next hop.
+    private var droppedBytes = 0
     private var failure: DataLoadingError?
     private var reportedBytes: Int64 = 0
-    private let start = ContinuousClock.now
     private var lastActivity = ContinuousClock.now
     private var lastProgressReport = ContinuousClock.now
     /// The current response's header lines and their bytes, against the options' limits.
     private var headerFieldCount = 0
     private var headerBytes = 0
 
-    init(request: DataLoadRequest, options: DataLoaderOptions, completion: ResumeOnce<DataLoadResponse>) {
+    init(request: DataLoadRequest, hop: Hop, options: DataLoaderOptions, completion: ResumeOnce<Outcome>) {
         self.request = request
+        self.hop = hop
         self.options = options
         self.completion = completion
-        self.redirects = RedirectRules(from: request.url, options: options)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -57,31 +75,30 @@ final class CurlTransfer: @unchecked Sendable {
         guard let easy = curl_easy_init() else { return false }
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
-        set(easy, CURLOPT_URL, string: request.url.absoluteString)
+        set(easy, CURLOPT_URL, string: hop.url.absoluteString)
         set(easy, CURLOPT_NOSIGNAL, 1)
         set(easy, CURLOPT_PROTOCOLS_STR, string: "http,https")
-        set(easy, CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
-        set(easy, CURLOPT_FOLLOWLOCATION, 1)
-        // Our header callback stops the transfer at the limit first; libcurl's own cap is a second line.
-        set(easy, CURLOPT_MAXREDIRS, options.maximumRedirects + 1)
+        // Redirects are the loader's to follow (CURLOPT_FOLLOWLOCATION stays off): libcurl would send on every
+        // field but `Authorization` and `Cookie` to another host.
         set(easy, CURLOPT_ACCEPT_ENCODING, string: "")
         set(easy, CURLOPT_TCP_KEEPALIVE, 1)
         // Over TLS, wait to learn whether the first connection multiplexes (HTTP/2) before opening more. Over
         // plain HTTP (1.1 only) waiting would serialise every download to a host behind the first one.
-        if request.url.scheme?.lowercased() == "https" { set(easy, CURLOPT_PIPEWAIT, 1) }
+        if hop.url.scheme?.lowercased() == "https" { set(easy, CURLOPT_PIPEWAIT, 1) }
         if let agent = options.userAgent { set(easy, CURLOPT_USERAGENT, string: agent) }
         if !options.trustedCertificates.isEmpty {
             // Replaces the default CA file only: the system's CA folder (CURLOPT_CAPATH) is still trusted.
             let bundle = options.trustedCertificates.reduce(into: Data()) { $0 += $1 + Data("\n".utf8) }
             _ = bundle.withUnsafeBytes { lookahead_curl_set_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
         }
-        if let timeout = request.timeout { set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
+        if let timeout = request.timeout {
+            set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout - (ContinuousClock.now - hop.chainStart)))
+        }
         if let idle = request.idleTimeout { set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(idle)) }
         if let limit = request.maximumResponseSize {
             _ = lookahead_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        let fields = options.headers.merging(request.headers) { _, new in new }
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in hop.fields.sorted(by: { $0.key < $1.key }) {
             headerList = curl_slist_append(headerList, "\(name): \(value)")
         }
         _ = lookahead_curl_set_slist(easy, CURLOPT_HTTPHEADER, headerList)
@@ -140,15 +157,13 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func endOfHeaders() -> Bool {
         if (100..<200).contains(statusCode) { return true }  // 100 Continue and friends: the real one follows
-        if (300..<400).contains(statusCode), let location = headers["location"] {
-            guard let current = currentURL(), let target = URL(string: location, relativeTo: current)?.absoluteURL
-            else {
+        if Self.redirectCodes.contains(statusCode), let location = headers["location"] {
+            guard let target = URL(string: location, relativeTo: hop.url)?.absoluteURL else {
                 failure = .unsupportedURL(request.url)
                 return false
             }
-            guard let refusal = redirects.accept(target) else { return true }
-            failure = refusal
-            return false
+            redirectTarget = target
+            return true
         }
         let info = responseInfo()
         guard (200..<300).contains(statusCode) else {
@@ -170,6 +185,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// Body bytes, after content decoding.
     fileprivate func receiveBody(_ pointer: UnsafeRawPointer, count: Int) -> Bool {
         lastActivity = .now
+        if redirectTarget != nil {
+            // A redirect's short page is read to keep the connection; a long one is not worth it.
+            droppedBytes += count
+            return droppedBytes <= 64 << 10
+        }
         guard isFinalResponse, failure == nil else { return false }
         if let limit = request.maximumResponseSize, body.count + count > limit {
             failure = .responseTooLarge(limit: limit)
@@ -216,38 +236,43 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Completion
 
     /// The result of a finished transfer, from libcurl's code and what the callbacks recorded.
-    func result(code: CURLcode) -> Result<DataLoadResponse, DataLoadingError> {
+    func result(code: CURLcode) -> Result<Outcome, DataLoadingError> {
+        // The idle timeout is the progress callback's: libcurl's code is its abort, the errno the connection's.
+        if case .timedOut(let timeout, nil)? = failure { return .failure(.timedOut(timeout, cause: cause(of: code))) }
         if let failure { return .failure(failure) }
+        if let redirectTarget { return .success(.redirect(redirectTarget)) }
         switch code {
         case CURLE_OK:
             guard isFinalResponse else { return .failure(.statusCodeUnacceptable(statusCode, responseInfo())) }
-            return .success(DataLoadResponse(data: body, response: responseInfo()))
+            return .success(.response(DataLoadResponse(data: body, response: responseInfo())))
         case CURLE_OPERATION_TIMEDOUT:
-            if let timeout = request.timeout, ContinuousClock.now - start >= timeout * 0.95 {
-                return .failure(.timedOut(.total(timeout)))
+            if let timeout = request.timeout, ContinuousClock.now - hop.chainStart >= timeout * 0.95 {
+                return .failure(.timedOut(.total(timeout), cause: cause(of: code)))
             }
-            return .failure(.timedOut(.idle(request.idleTimeout ?? .zero)))
+            return .failure(.timedOut(.idle(request.idleTimeout ?? .zero), cause: cause(of: code)))
         case CURLE_PARTIAL_FILE:
-            return .failure(.truncated(received: Int64(body.count), expected: expectedLength))
-        case CURLE_TOO_MANY_REDIRECTS:
-            return .failure(.tooManyRedirects(limit: options.maximumRedirects))
+            return .failure(.truncated(received: Int64(body.count), expected: expectedLength, cause: cause(of: code)))
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(.unsupportedScheme(request.url.scheme ?? ""))
+            return .failure(.unsupportedScheme(hop.url.scheme ?? ""))
         case CURLE_URL_MALFORMAT:
-            return .failure(.unsupportedURL(request.url))
+            return .failure(.unsupportedURL(hop.url))
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.responseTooLarge(limit: request.maximumResponseSize ?? 0))
         default:
-            var systemError = 0
-            if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
-            let detail = String(cString: errorBuffer)
-            let failure = TransportFailure(
-                curlCode: Int(code.rawValue),
-                systemError: systemError,
-                message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            )
-            return .failure(.transportFailed(failure))
+            return .failure(.transportFailed(cause(of: code)))
         }
+    }
+
+    /// libcurl's code, the connection's `errno` (`CURLINFO_OS_ERRNO`) and libcurl's message.
+    private func cause(of code: CURLcode) -> TransportFailure {
+        var systemError = 0
+        if let easy { _ = lookahead_curl_get_long(easy, CURLINFO_OS_ERRNO, &systemError) }
+        let detail = String(cString: errorBuffer)
+        return TransportFailure(
+            curlCode: Int(code.rawValue),
+            systemError: systemError,
+            message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        )
     }
 
     private func currentURL() -> URL? {
@@ -260,8 +285,11 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func responseInfo() -> HTTPResponseInfo {
-        HTTPResponseInfo(url: currentURL() ?? request.url, statusCode: statusCode, headers: headers)
+        HTTPResponseInfo(url: currentURL() ?? hop.url, statusCode: statusCode, headers: headers)
     }
+
+    /// The statuses followed as redirects, as `URLSession` follows them.
+    private static let redirectCodes: Set<Int> = [301, 302, 303, 307, 308]
 }
 
 // MARK: - C callbacks

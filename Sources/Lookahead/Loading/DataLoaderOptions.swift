@@ -20,8 +20,19 @@ public struct DataLoaderOptions: Sendable {
     public var maximumConnectionsPerHost: Int
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String?
-    /// Headers added to every request; `Authorization` and `Cookie` are not sent on to another host.
+    /// Headers added to every request. The sensitive ones are not sent on to another origin after a redirect
+    /// (see ``sensitiveHeaderFields``).
     public var headers: [String: String]
+    /// Header fields, compared case-insensitively, that a redirect never carries to another origin (scheme, host
+    /// or port), from the request or from ``headers``: an API key such as `X-Api-Key`. `Authorization`, `Cookie`
+    /// and `Proxy-Authorization` are always treated so. Empty by default.
+    ///
+    /// ```swift
+    /// var options = DataLoaderOptions()
+    /// options.headers = ["X-Api-Key": "k-123"]
+    /// options.sensitiveHeaderFields = ["X-Api-Key"]  // not sent to a CDN the server redirects to
+    /// ```
+    public var sensitiveHeaderFields: Set<String>
     /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it.
     public var allowsInsecureRedirects: Bool
     /// The most header fields a response may have. Default 256.
@@ -37,6 +48,7 @@ public struct DataLoaderOptions: Sendable {
         maximumConnectionsPerHost = 12
         userAgent = "Lookahead"
         headers = [:]
+        sensitiveHeaderFields = []
         allowsInsecureRedirects = false
         maximumHeaderFieldCount = 256
         maximumHeaderSize = 64 << 10

@@ -87,10 +87,12 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A header field to send has a name that is not a token, or a value with a control character such as CR or LF
     /// (which would split the request on the wire). Nothing was sent.
     case invalidHeaderField(name: String)
-    /// The transfer took longer than allowed.
-    case timedOut(Timeout)
-    /// The connection ended before the body was complete (fewer bytes than `Content-Length`, a chunked body cut off).
-    case truncated(received: Int64, expected: Int64?)
+    /// The transfer took longer than allowed. `cause` is what the transport reported, when it did: the `URLError`,
+    /// or libcurl's code and the connection's `errno` (see ``underlyingError``).
+    case timedOut(Timeout, cause: TransportFailure? = nil)
+    /// The connection ended before the body was complete (fewer bytes than `Content-Length`, a chunked body cut
+    /// off). `cause` is what the transport reported, when it did (see ``underlyingError``).
+    case truncated(received: Int64, expected: Int64?, cause: TransportFailure? = nil)
     /// The transfer failed before the server answered (see ``TransportFailure/Kind``).
     case transportFailed(TransportFailure)
     /// A local file could not be read: missing, not a regular file, or unreadable.
@@ -119,9 +121,10 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
         case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .redirectLoop(let url): "Redirect loop: \(url.absoluteString) was already visited"
-        case .timedOut(let timeout): "Timed out: \(timeout)"
-        case .truncated(let received, let expected):
+        case .timedOut(let timeout, let cause): "Timed out: \(timeout)" + Self.describe(cause)
+        case .truncated(let received, let expected, let cause):
             "The connection closed after \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes"
+                + Self.describe(cause)
         case .insecureRedirect(let url): "Redirect from https to plain http refused: \(url.absoluteString)"
         case .headersTooLarge: "The response's header fields exceed the limits"
         case .invalidHeaderField(let name):
@@ -129,6 +132,28 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .transportFailed(let failure): "Transfer failed (\(failure))"
         case .fileUnreadable(let path, let reason): "Cannot read \(path): \(reason)"
         }
+    }
+
+    /// What the transport reported for a transfer that timed out, was cut short or failed: the `URLError` as
+    /// ``TransportFailure/urlError``, or libcurl's ``TransportFailure/code`` and ``TransportFailure/systemError``.
+    /// `nil` for the other cases, and when the loader decided alone (its own deadline, a body shorter than
+    /// `Content-Length` that the transport accepted).
+    ///
+    /// ```swift
+    /// if case .dataLoadingFailed(let error as DataLoadingError) = error, let cause = error.underlyingError {
+    ///     print(cause.code, cause.systemError, cause.urlError as Any)
+    /// }
+    /// ```
+    public var underlyingError: TransportFailure? {
+        switch self {
+        case .timedOut(_, let cause), .truncated(_, _, let cause): cause
+        case .transportFailed(let failure): failure
+        default: nil
+        }
+    }
+
+    private static func describe(_ cause: TransportFailure?) -> String {
+        cause.map { " (\($0))" } ?? ""
     }
 }
 

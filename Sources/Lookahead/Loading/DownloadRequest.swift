@@ -26,7 +26,7 @@ public struct DownloadRequest: Sendable {
     /// The ``ImageRequest/userInfo`` of the request that started the download.
     public let userInfo: [String: any Sendable]
     /// The server answered the first attempt with `401 Unauthorized`: this is the one retry, a chance to refresh
-    /// the credentials.
+    /// the credentials, or, with ``ImagePipeline/Configuration/refreshCredentials``, to read the refreshed ones.
     public let isRetryAfterUnauthorized: Bool
 
     /// Creates a download request.

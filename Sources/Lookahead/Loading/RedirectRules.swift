@@ -4,11 +4,14 @@ import Foundation
 
 /// The redirects one request may follow, as both default loaders check them before following one: `http` and
 /// `https` only, never from `https` to `http` unless allowed, at most ``DataLoaderOptions/maximumRedirects``, and
-/// never to a URL the request already visited.
+/// never to a URL the request already visited. Also which header fields each hop may carry: the sensitive ones
+/// only to the request's own origin.
 struct RedirectRules: Sendable {
     /// The most redirects followed.
     let maximumRedirects: Int
     let allowsInsecureRedirects: Bool
+    /// The lowercased names of the fields never sent to another origin: ``credentialFields`` and the app's own.
+    let sensitiveFields: Set<String>
     /// The redirects accepted so far.
     private(set) var count = 0
     private var visited: Set<String>
@@ -20,13 +23,20 @@ struct RedirectRules: Sendable {
         self.init(
             from: url,
             maximumRedirects: options.maximumRedirects,
-            allowsInsecureRedirects: options.allowsInsecureRedirects
+            allowsInsecureRedirects: options.allowsInsecureRedirects,
+            sensitiveFields: options.sensitiveHeaderFields
         )
     }
 
-    init(from url: URL, maximumRedirects: Int, allowsInsecureRedirects: Bool = false) {
+    init(
+        from url: URL,
+        maximumRedirects: Int,
+        allowsInsecureRedirects: Bool = false,
+        sensitiveFields: Set<String> = []
+    ) {
         self.maximumRedirects = maximumRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
+        self.sensitiveFields = Self.credentialFields.union(sensitiveFields.map { $0.lowercased() })
         self.visited = [url.absoluteString]
         self.origin = url
         self.current = url
@@ -47,12 +57,33 @@ struct RedirectRules: Sendable {
         return nil
     }
 
-    /// Whether `target` is on another origin (scheme, host or port) than the request: its credentials
-    /// (`Authorization`, `Cookie`) must not follow it there.
+    /// Whether `target` is on another origin (scheme, host or port) than the request: its sensitive fields must
+    /// not follow it there.
     func leavesOrigin(_ target: URL) -> Bool {
         target.scheme?.lowercased() != origin.scheme?.lowercased()
             || target.host?.lowercased() != origin.host?.lowercased()
-            || target.port != origin.port
+            || Self.port(of: target) != Self.port(of: origin)
+    }
+
+    /// Whether the field `name` may be sent to `target`: every field to the request's origin, only the fields that
+    /// are not sensitive (compared case-insensitively) to any other. The one rule both default loaders apply.
+    func mayForward(_ name: String, to target: URL) -> Bool {
+        !leavesOrigin(target) || !sensitiveFields.contains(name.lowercased())
+    }
+
+    /// The fields of `fields` that may be sent to `target` (see ``mayForward(_:to:)``).
+    func fields(_ fields: [String: String], forwardedTo target: URL) -> [String: String] {
+        fields.filter { mayForward($0.key, to: target) }
+    }
+
+    /// The port, the scheme's default when the URL names none: `http://a` and `http://a:80` are one origin.
+    private static func port(of url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
     }
 
     /// The header fields never sent to another origin.

@@ -34,13 +34,17 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     public var message: String
     /// The transport's own code (libcurl's `CURLcode`, or `URLError.Code`); 0 when there is none.
     public var code: Int
+    /// The system's error number (`errno`) of the connection, as libcurl reports it; 0 when there is none.
+    public var systemError: Int
     /// The error URLSession reported, when the transfer went through it.
     public var urlError: URLError?
 
-    public init(kind: Kind, message: String, code: Int = 0, urlError: URLError? = nil) {
+    /// A failure of `kind`, with the transport's message, code, `errno` and `URLError` when it has them.
+    public init(kind: Kind, message: String, code: Int = 0, systemError: Int = 0, urlError: URLError? = nil) {
         self.kind = kind
         self.message = message
         self.code = code
+        self.systemError = systemError
         self.urlError = urlError
     }
 
@@ -57,10 +61,10 @@ extension TransportFailure {
             // CURLE_COULDNT_CONNECT: ENETDOWN, ENETUNREACH or EHOSTUNREACH is offline, anything else refused
             case 7: [100, 101, 113].contains(systemError) ? .offline : .connectionRefused
             case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: .tls  // CURLE_SSL_*, _PEER_FAILED_VERIFICATION
-            case 52, 55, 56: .connectionReset  // CURLE_GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
+            case 18, 52, 55, 56: .connectionReset  // CURLE_PARTIAL_FILE, _GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
             default: .other
             }
-        self.init(kind: kind, message: message, code: curlCode)
+        self.init(kind: kind, message: message, code: curlCode, systemError: systemError)
     }
 
     /// A URLSession failure.

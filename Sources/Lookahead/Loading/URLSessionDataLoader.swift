@@ -176,13 +176,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     transfer.failure = refusal
                     return nil
                 }
-                guard transfer.redirects.leavesOrigin(target) else { return request }
-                var stripped = request
+                var forwarded = request
                 for name in request.allHTTPHeaderFields?.keys ?? [:].keys
-                where RedirectRules.credentialFields.contains(name.lowercased()) {
-                    stripped.setValue(nil, forHTTPHeaderField: name)
+                where !transfer.redirects.mayForward(name, to: target) {
+                    forwarded.setValue(nil, forHTTPHeaderField: name)
                 }
-                return stripped
+                return forwarded
             } ?? nil
         // Answering nil ends the task with the 3xx as its response: the one safe way to stop it here.
         completionHandler(follow)
@@ -283,17 +282,20 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private static func map(_ error: any Error, transfer: Transfer) -> any Error {
         guard let urlError = error as? URLError else { return error }
         let received = Int64(transfer.data.count)
+        let cause = TransportFailure(urlError)
         if let expected = transfer.expected, received < expected, urlError.code != .cancelled,
             urlError.code != .timedOut
         {
-            return DataLoadingError.truncated(received: received, expected: expected)
+            return DataLoadingError.truncated(received: received, expected: expected, cause: cause)
         }
         switch urlError.code {
         case .cancelled: return CancellationError()
-        case .timedOut: return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)))
+        case .timedOut:
+            return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)), cause: cause)
         case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
-        case .networkConnectionLost: return DataLoadingError.truncated(received: received, expected: transfer.expected)
-        default: return DataLoadingError.transportFailed(TransportFailure(urlError))
+        case .networkConnectionLost:
+            return DataLoadingError.truncated(received: received, expected: transfer.expected, cause: cause)
+        default: return DataLoadingError.transportFailed(cause)
         }
     }
 

@@ -85,6 +85,12 @@ extension ImagePipeline {
         /// Changes each download just before it is sent: add a bearer token, sign a URL. A download answered `401`
         /// is sent once more with what the modifier then answers (``DownloadRequest/isRetryAfterUnauthorized``).
         public var requestModifier: DownloadRequest.Modifier?
+        /// Refreshes the app's credentials (a new access token) when a download the ``requestModifier`` changed is
+        /// answered `401`, before the one retry. Downloads answered `401` together share one call; a download sent
+        /// before the last refresh, or before ``ImagePipeline/credentialsChanged()``, retries without another.
+        /// Throwing fails the downloads that waited for it with the error. `nil` (the default): the modifier alone
+        /// decides, told by ``DownloadRequest/isRetryAfterUnauthorized``.
+        public var refreshCredentials: (@Sendable () async throws -> Void)?
         /// Receives diagnostic events (downloads, cache hits), on arbitrary threads; must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
         /// Receives each image task's ``ImageTaskMetrics`` as it ends, after its completion handlers ran, on

@@ -27,6 +27,8 @@ public final class ImagePipeline: Sendable {
     let failureRecords: FailureRecords?
     /// Who is told that a host answers again after failing to (``recoveredHosts``).
     package let hostRecoveries: HostRecoveries
+    /// The version of the app's credentials, and the refresh that downloads answered `401` share.
+    let credentials: CredentialRefresh
     /// Task ids are unique in the process, across pipelines.
     private static let nextTaskID = AtomicInt(0)
 
@@ -39,7 +41,13 @@ public final class ImagePipeline: Sendable {
         self.hostRecoveries = hostRecoveries
         let failureRecords = configuration.failureBackoff.map { FailureRecords(policy: $0, recoveries: hostRecoveries) }
         self.failureRecords = failureRecords
-        self.runner = PipelineRunner(configuration: configuration, failureRecords: failureRecords)
+        let credentials = CredentialRefresh(refresh: configuration.refreshCredentials)
+        self.credentials = credentials
+        self.runner = PipelineRunner(
+            configuration: configuration,
+            failureRecords: failureRecords,
+            credentials: credentials
+        )
     }
 
     /// Creates a pipeline, adjusting the default configuration in a closure.

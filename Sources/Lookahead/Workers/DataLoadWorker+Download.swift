@@ -109,7 +109,8 @@ extension DataLoadWorker {
     }
 
     /// Sends a download through the request modifier, if any; after a `401`, once more with what the modifier
-    /// answers when told so (it may refresh a token).
+    /// answers when told so, once the app's credentials are newer than the first attempt's (see
+    /// ``CredentialRefresh``).
     func send(_ dataRequest: DataLoadRequest, for request: ImageRequest) async throws -> DataLoadResponse {
         guard let modifier = settings.requestModifier else {
             return try await settings.dataLoader.loadData(for: dataRequest)
@@ -128,9 +129,13 @@ extension DataLoadWorker {
             attempt.headers = outgoing.headers
             return attempt
         }
+        // Noted before the modifier reads the credentials: they are at least this new.
+        let generation = settings.credentials.generation
         do {
             return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: false))
         } catch DataLoadingError.statusCodeUnacceptable(401, _) where !Task.isCancelled {
+            try await settings.credentials.refreshAfterUnauthorized(sentAt: generation)
+            try Task.checkCancellation()
             return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: true))
         }
     }

@@ -20,6 +20,8 @@ struct DataLoadWorker: Sendable {
         var idleTimeout: Duration?
         var stalledDownloadInterval: Duration?
         var requestModifier: DownloadRequest.Modifier?
+        /// The credentials' version and the refresh shared by downloads answered `401`.
+        var credentials = CredentialRefresh(refresh: nil)
         /// The `Accept` header of a download whose request sends none.
         var accept: String?
         /// The gate each download's previews start from (a value: every download gets a fresh copy); `nil` when

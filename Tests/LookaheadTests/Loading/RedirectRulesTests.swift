@@ -1,5 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — the redirect rules both default loaders apply: schemes, the count limit, loops.
+// Lookahead tests — the redirect rules both default loaders apply: schemes, the count limit, loops, and the
+// header fields each hop may carry.
 
 import Foundation
 import Testing
@@ -52,6 +53,27 @@ import Testing
         #expect(rules.leavesOrigin(URL(string: "http://localhost:8080/b.jpg")!))
         #expect(rules.leavesOrigin(URL(string: "http://127.0.0.1:8081/b.jpg")!))
         #expect(rules.leavesOrigin(URL(string: "https://127.0.0.1:8080/b.jpg")!))
+    }
+
+    @Test func sensitiveFieldsGoOnlyToTheOriginTheAppsOwnIncluded() {
+        let rules = RedirectRules(
+            from: URL(string: "https://api.example.com/a.jpg")!,
+            maximumRedirects: 5,
+            sensitiveFields: ["X-Api-KEY"]
+        )
+        let fields = [
+            "AUTHORIZATION": "Bearer t", "cookie": "s=1", "Proxy-Authorization": "Basic x", "x-api-key": "k",
+            "X-Note": "n",
+        ]
+        #expect(rules.fields(fields, forwardedTo: URL(string: "https://api.example.com:443/b.jpg")!) == fields)
+        let elsewhere = [
+            "https://cdn.example.com/b.jpg", "http://api.example.com/b.jpg", "https://api.example.com:8443/b.jpg",
+        ]
+        for target in elsewhere {
+            #expect(rules.fields(fields, forwardedTo: URL(string: target)!) == ["X-Note": "n"], "\(target)")
+        }
+        #expect(!rules.mayForward("Proxy-Authorization", to: URL(string: "https://cdn.example.com/b.jpg")!))
+        #expect(rules.mayForward("X-Note", to: URL(string: "https://cdn.example.com/b.jpg")!))
     }
 
     @Test func zeroRedirectsAllowsNone() {

@@ -178,6 +178,24 @@ import Testing
         #expect(isAllowed(machine.check(Self.url, now: .seconds(1))))
     }
 
+    @Test func changedCredentialsForgetOnlyTheFailuresThatRefusedThem() {
+        var machine = machine()
+        let failures: [(String, ImagePipeline.Error)] = [
+            ("401", .statusCodeUnacceptable(401)),
+            ("403", .dataLoadingFailed(DataLoadingError.statusCodeUnacceptable(403, nil))),
+            ("404", .statusCodeUnacceptable(404)),
+            ("503", .statusCodeUnacceptable(503)),
+        ]
+        for (url, error) in failures {
+            _ = fail(&machine, error, url: url)
+        }
+        machine.forgetAuthenticationFailures()
+        #expect(isAllowed(machine.check("401", now: .zero)))
+        #expect(isAllowed(machine.check("403", now: .zero)))
+        #expect(!isAllowed(machine.check("404", now: .zero)), "a missing image stays missing")
+        #expect(!isAllowed(machine.check("503", now: .zero)))
+    }
+
     @Test func limitsAndUnloadableURLsArePermanent() {
         for error in [
             ImagePipeline.Error.responseTooLarge(limit: 10), .imageTooLarge(width: 1, height: 1, limit: 0),

@@ -24,6 +24,7 @@ extension FixtureRoutes {
     /// | `many-headers?count=&size=` | a 64×64 JPEG with `count` extra header fields of `size` bytes each |
     /// | `no-credentials` | a 64×64 JPEG, or 403 when the request carries `Authorization` or `Cookie` |
     /// | `needs-token?token=` | a 64×64 JPEG for `Authorization: Bearer {token}`, else 401 |
+    /// | `headers/{name}` | a 64×64 JPEG; the request's fields kept for ``FixtureServer/receivedHeaders(forPath:)`` |
     func registerHostileNetwork(on router: Router<FixtureRequestContext>) {
         registerHostileRedirects(on: router)
         registerHostileSizes(on: router)
@@ -89,8 +90,16 @@ extension FixtureRoutes {
         }
     }
 
-    /// `no-credentials` and `needs-token`.
+    /// `no-credentials`, `needs-token` and `headers`.
     private func registerHostileCredentials(on router: Router<FixtureRequestContext>) {
+        router.get("/hostile/headers/{name}") { request, _ in
+            headerLedger.record(
+                path: request.uri.path,
+                fields: request.headers.map { (name: $0.name.canonicalName, value: $0.value) }
+            )
+            let jpeg = try await cache.jpeg(for: .init(number: 1, width: 64, height: 64, quality: 85))
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: jpeg))
+        }
         router.get("/hostile/no-credentials") { request, _ in
             if request.headers[.authorization] != nil || request.headers[.cookie] != nil {
                 return Self.text(.forbidden, "credentials reached this host\n")

@@ -30,6 +30,8 @@ struct FixtureRoutes: Sendable {
     let boundAddress: BoundAddress
     /// Counts what the `/cacheable/` route sent.
     let httpCacheLedger = HTTPCacheLedger()
+    /// The header fields of the requests to `/hostile/headers/`.
+    let headerLedger = RequestHeaderLedger()
 
     /// Routes for `configuration`; `photos`, when given, are the media covers.
     init(configuration: FixtureServer.Configuration, photos: PhotoLibrary? = nil) throws(FixtureServer.Error) {

@@ -50,4 +50,10 @@ extension FixtureServer {
     public func notModifiedCount(forPath path: String) -> Int {
         httpCacheLedger.notModified(path: path)
     }
+
+    /// The header fields of each request for `path` of the `/hostile/headers/` route (e.g. `"/hostile/headers/a"`),
+    /// oldest first, names lowercased.
+    public func receivedHeaders(forPath path: String) -> [[String: String]] {
+        headerLedger.headers(path: path)
+    }
 }

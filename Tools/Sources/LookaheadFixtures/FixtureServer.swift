@@ -44,6 +44,7 @@ public final class FixtureServer: Sendable {
     let ledger: RequestLedger
     let faultLedger: FaultLedger
     let httpCacheLedger: HTTPCacheLedger
+    let headerLedger: RequestHeaderLedger
     let outage: OutageSwitch
     private let serverTask: Task<Void, Never>
 
@@ -55,6 +56,7 @@ public final class FixtureServer: Sendable {
         ledger: RequestLedger,
         faultLedger: FaultLedger,
         httpCacheLedger: HTTPCacheLedger,
+        headerLedger: RequestHeaderLedger,
         outage: OutageSwitch,
         serverTask: Task<Void, Never>
     ) {
@@ -65,6 +67,7 @@ public final class FixtureServer: Sendable {
         self.ledger = ledger
         self.faultLedger = faultLedger
         self.httpCacheLedger = httpCacheLedger
+        self.headerLedger = headerLedger
         self.outage = outage
         self.serverTask = serverTask
     }
@@ -133,6 +136,7 @@ public final class FixtureServer: Sendable {
             ledger: ledger,
             faultLedger: routes.faultLedger,
             httpCacheLedger: routes.httpCacheLedger,
+            headerLedger: routes.headerLedger,
             outage: outage,
             serverTask: serverTask
         )

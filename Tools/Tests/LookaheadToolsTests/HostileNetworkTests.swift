@@ -172,11 +172,16 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
             server.url("/hostile/short-body?declared=10000&sent=4000"),
             with: transport.makeLoader()
         )
-        guard case .truncated(let received, let expected)? = Self.error(result) else {
+        guard case .truncated(let received, let expected, let cause)? = Self.error(result) else {
             Issue.record("got \(result)")
             return
         }
         #expect(received <= 4000 && expected == 10000)
+        if transport == .default {
+            // libcurl's CURLE_PARTIAL_FILE is kept, as a reset connection.
+            #expect(cause?.code == 18 && cause?.kind == .connectionReset, "got \(String(describing: cause))")
+            #expect(Self.error(result)?.underlyingError == cause)
+        }
         await server.stop()
     }
 
@@ -190,7 +195,12 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
             idleTimeout: .seconds(1)
         )
         // The server holds for two minutes: only the loader's idle timeout ends the load with this error.
-        #expect(Self.error(result) == .timedOut(.idle(.seconds(1))))
+        guard case .timedOut(.idle(.seconds(1)), let cause)? = Self.error(result) else {
+            Issue.record("got \(result)")
+            return
+        }
+        // The idle timeout is the loader's own check, which aborts the transfer: CURLE_ABORTED_BY_CALLBACK.
+        #expect(cause?.code == 42, "got \(String(describing: cause))")
         #expect(elapsed < .seconds(120), "took \(elapsed)")
         await server.waitForAbort(path: "/hostile/trickle")
         await server.stop()
@@ -206,7 +216,12 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         )
         // Uncut, the trickle goes on for 100 s with a byte every 100 ms, so the idle timeout never fires: only the
         // total deadline ends the load with this error.
-        #expect(Self.error(result) == .timedOut(.total(.seconds(1))))
+        guard case .timedOut(.total(.seconds(1)), let cause)? = Self.error(result) else {
+            Issue.record("got \(result)")
+            return
+        }
+        #expect(cause?.code == 28, "CURLE_OPERATION_TIMEDOUT is kept, got \(String(describing: cause))")
+        #expect(Self.error(result)?.underlyingError == cause)
         #expect(elapsed < .seconds(100), "took \(elapsed)")
         await server.stop()
     }
@@ -216,10 +231,11 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         let server = try await FixtureServer.start()
         let (result, elapsed) = await Self.load(server.url(path), with: DefaultDataLoader(), idleTimeout: .seconds(1))
         // The server holds for two minutes: only the loader's idle timeout ends the load with this error.
-        guard case .timedOut(.idle)? = Self.error(result) else {
+        guard case .timedOut(.idle, let cause)? = Self.error(result) else {
             Issue.record("got \(result)")
             return
         }
+        #expect(cause?.code == 42, "libcurl's code is kept, got \(String(describing: cause))")
         #expect(elapsed < .seconds(120), "took \(elapsed)")
         await server.stop()
     }

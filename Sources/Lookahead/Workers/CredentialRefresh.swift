@@ -1,0 +1,60 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+
+/// Makes the downloads answered `401` at about the same time share one refresh of the app's credentials
+/// (``ImagePipeline/Configuration/refreshCredentials``): the first starts it, the others wait for it. A download sent
+/// before the last refresh, or before ``ImagePipeline/credentialsChanged()``, retries without refreshing again.
+///
+/// The credentials' version is a count of those changes: a download notes it before the request modifier adds the
+/// credentials, and a `401` refreshes only while the version is still the one noted.
+final class CredentialRefresh: Sendable {
+    private struct State {
+        var generation = 0
+        var inFlight: Task<Void, any Error>?
+    }
+
+    private let state = Locked(State())
+    private let refresh: (@Sendable () async throws -> Void)?
+
+    init(refresh: (@Sendable () async throws -> Void)?) {
+        self.refresh = refresh
+    }
+
+    /// The credentials' version now; noted before a download is sent.
+    var generation: Int { state.withLock { $0.generation } }
+
+    /// The app changed the credentials itself.
+    func credentialsChanged() {
+        state.withLock { $0.generation += 1 }
+    }
+
+    /// A download sent at `generation` was answered `401`. Returns once the credentials are newer than that: at once
+    /// when they already are (or there is no refresh to run), else when the refresh under way, or one started here,
+    /// ends. Throws what the refresh threw.
+    func refreshAfterUnauthorized(sentAt generation: Int) async throws {
+        guard let refresh else { return }
+        let task = state.withLock { state -> Task<Void, any Error>? in
+            guard state.generation == generation else { return nil }
+            if let inFlight = state.inFlight { return inFlight }
+            let task = Task {
+                do {
+                    try await refresh()
+                } catch {
+                    self.finish(succeeded: false)
+                    throw error
+                }
+                self.finish(succeeded: true)
+            }
+            state.inFlight = task
+            return task
+        }
+        try await task?.value
+    }
+
+    /// A refresh ended: the next `401` of a download sent from now on starts another.
+    private func finish(succeeded: Bool) {
+        state.withLock { state in
+            state.inFlight = nil
+            if succeeded { state.generation += 1 }
+        }
+    }
+}
