@@ -185,9 +185,16 @@ extension LazyImageModel: Combine.ObservableObject {}
 extension ListPrefetcher: Combine.ObservableObject {}
 
 extension View {
-    /// Reports this row's appearance to a list prefetcher (SwiftUI's `onAppear`/`onDisappear`).
-    public func prefetching(row: Int, in prefetcher: ListPrefetcher) -> some View {
-        onAppear { prefetcher.rowAppeared(row) }.onDisappear { prefetcher.rowDisappeared(row) }
+    /// Reports this item's appearance to a list prefetcher (SwiftUI's `onAppear`/`onDisappear`), in a `ForEach`
+    /// over the items of the prefetcher's snapshot:
+    ///
+    /// ```swift
+    /// ForEach(feed.photos) { photo in
+    ///     PhotoCell(photo: photo).prefetching(photo.id, in: feed.prefetcher)
+    /// }
+    /// ```
+    public func prefetching<ItemID>(_ item: ItemID, in prefetcher: ListPrefetcher<ItemID>) -> some View {
+        onAppear { prefetcher.itemAppeared(item) }.onDisappear { prefetcher.itemDisappeared(item) }
     }
 }
 #endif
