@@ -189,8 +189,9 @@ extension View {
     /// over the items of the prefetcher's snapshot:
     ///
     /// ```swift
-    /// ForEach(feed.photos) { photo in
-    ///     PhotoCell(photo: photo).prefetching(photo.id, in: feed.prefetcher)
+    /// ForEach(photos) { photo in
+    ///     LazyImage(url: photo.url) { phase in phase.image?.resizable() }
+    ///         .prefetching(photo.id, in: prefetcher)
     /// }
     /// ```
     public func prefetching<ItemID>(_ item: ItemID, in prefetcher: ListPrefetcher<ItemID>) -> some View {

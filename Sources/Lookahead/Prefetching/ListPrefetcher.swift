@@ -8,10 +8,9 @@ public import Foundation
 ///
 /// ```swift
 /// let prefetcher = ListPrefetcher(ListSnapshot(photos.map(\.id))) { id in
-///     photosByID[id].map { ImageRequest(url: $0.url) }
+///     photos.first { $0.id == id }.map { ImageRequest(url: $0.url) }
 /// }
-/// prefetcher.bind(cell.imageView, item: photo.id)   // cellForRowAt
-/// prefetcher.unbind(cell.imageView)                // didEndDisplaying
+/// prefetcher.apply(ListSnapshot(sections: [["pinned"], photos.map(\.id)]))  // a refresh, a page, a delete
 /// ```
 ///
 /// UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list

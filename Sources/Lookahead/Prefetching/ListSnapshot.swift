@@ -6,8 +6,8 @@ public import Foundation
 /// of an `NSDiffableDataSourceSnapshot` or a SwiftUI `ForEach`. A list with no sections has one.
 ///
 /// ```swift
-/// let snapshot = ListSnapshot(sections: [pinned.map(\.id), photos.map(\.id)])
-/// prefetcher.apply(snapshot)
+/// let feed = ListSnapshot(sections: [["pinned"], photos.map(\.id)])
+/// let plain = ListSnapshot(photos.map(\.id))
 /// ```
 ///
 /// An identifier appears once; a repeated one counts where it first appears.
