@@ -348,38 +348,3 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         return plan
     }
 }
-
-extension ListImageSlots where ItemID == Int {
-    /// Creates the slots of a list of `itemCount` rows, each row its own identifier.
-    public convenience init(
-        pipeline: ImagePipeline = .shared,
-        itemCount: Int,
-        configuration: Configuration = Configuration()
-    ) {
-        self.init(pipeline: pipeline, snapshot: ListSnapshot(0..<itemCount), configuration: configuration)
-    }
-
-    /// Creates the slots of a list of `itemCount` rows on the caller's clock and scheduler.
-    public convenience init(
-        pipeline: ImagePipeline,
-        itemCount: Int,
-        configuration: Configuration,
-        now: @escaping @Sendable () -> Duration,
-        prefetchScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
-    ) {
-        let snapshot = ListSnapshot(0..<itemCount)
-        self.init(
-            pipeline: pipeline,
-            snapshot: snapshot,
-            configuration: configuration,
-            now: now,
-            prefetchScheduler: prefetchScheduler
-        )
-    }
-
-    /// The list now has `count` rows.
-    @discardableResult
-    public func itemCountChanged(_ count: Int, requests: (Int) -> ImageRequest?) -> ListPrefetchUpdate<Int> {
-        apply(ListSnapshot(0..<count), requests: requests)
-    }
-}

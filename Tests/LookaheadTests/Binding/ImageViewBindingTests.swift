@@ -200,7 +200,7 @@ import Testing
     }
 
     @Test func aListBindingJoinsTheListAndUnbindingHandsTheLoadToThePrefetcher() async throws {
-        let list = ListImageSlots(pipeline: pipeline, itemCount: 10)
+        let list = ListImageSlots(pipeline: pipeline, snapshot: ListSnapshot(0..<10))
         view.lookahead.binding.bind(0, request: ImageRequest(url: url(1)), in: list, options: options)
         #expect(view.labels == ["1x1"])
         await loader.waitForPending(1)

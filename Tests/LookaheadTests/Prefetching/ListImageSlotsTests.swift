@@ -34,7 +34,7 @@ import Testing
         let clock = clock
         return ListImageSlots(
             pipeline: pipeline,
-            itemCount: 1000,
+            snapshot: ListSnapshot(0..<1000),
             configuration: configuration,
             now: { clock.now.offset },
             prefetchScheduler: scheduler.schedule
