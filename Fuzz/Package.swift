@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
-// Lookahead's fuzz targets: one libFuzzer entry point per decoder. Build and run them with scripts/fuzz.
+// Lookahead's fuzz targets: one libFuzzer entry point per decoder, and one for the HTTP caching headers. Build and
+// run them with scripts/fuzz.
 import PackageDescription
 
-let formats = ["JPEG", "PNG", "WebP", "GIF", "HEIF"]
+let targets = ["JPEG", "PNG", "WebP", "GIF", "HEIF", "HTTP-Cache"]
 
 let package = Package(
     name: "LookaheadFuzz",
@@ -10,7 +11,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "Lookahead", package: "Lookahead")])
     ]
-        + formats.map { format in
+        + targets.map { format in
             .executableTarget(
                 name: "fuzz-\(format.lowercased())",
                 dependencies: ["FuzzSupport", .product(name: "Lookahead", package: "Lookahead")],

@@ -2,8 +2,8 @@
 
 public import Foundation
 
-/// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `Age`, `ETag` and
-/// `Last-Modified`.
+/// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `Age`, `ETag`, `Last-Modified`
+/// and `Vary`.
 /// Parsing never fails: a malformed directive or date is ignored (a malformed `Expires` means "already expired").
 public struct HTTPCacheHeaders: Hashable, Sendable {
     /// `Cache-Control: no-store`: the response must not be stored.
@@ -19,6 +19,9 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long after it goes stale the response may still
     /// answer when the server fails with 500, 502, 503 or 504.
     public var staleIfError: Int?
+    /// `Cache-Control: stale-while-revalidate` (RFC 5861), in seconds: how long after it goes stale the response may
+    /// still be used while it is revalidated in the background.
+    public var staleWhileRevalidate: Int?
     /// `Age`, in seconds: how long the response sat in caches before it arrived. The first member of the field, when
     /// it is a non-negative integer (RFC 9111 §5.1); otherwise ignored.
     public var age: Int?
@@ -30,6 +33,9 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var etag: String?
     /// `Last-Modified`, verbatim (sent back as `If-Modified-Since`) when it is a valid HTTP-date.
     public var lastModified: String?
+    /// `Vary`: the request header fields the response was chosen by, lowercased; `"*"` when it varies on more than
+    /// request fields (it then matches no later request).
+    public var vary: [String] = []
 
     /// Parses the caching headers of a response; `headers` names are matched case-insensitively.
     public init(headers: [String: String]) {
@@ -45,6 +51,8 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             case "must-revalidate": mustRevalidate = true
             case "max-age": maxAge = Self.deltaSeconds(directive.value) ?? maxAge
             case "stale-if-error": staleIfError = Self.deltaSeconds(directive.value) ?? staleIfError
+            case "stale-while-revalidate":
+                staleWhileRevalidate = Self.deltaSeconds(directive.value) ?? staleWhileRevalidate
             default: break
             }
         }
@@ -55,6 +63,8 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         date = fields["date"].flatMap(HTTPDate.parse)
         etag = fields["etag"].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         lastModified = fields["last-modified"].flatMap { HTTPDate.parse($0) == nil ? nil : $0 }
+        vary = (fields["vary"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
     }
 
     /// The freshness lifetime the response grants, in seconds: `max-age` first, else `Expires − Date` (or
@@ -64,6 +74,17 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         guard let expires else { return nil }
         return max(0, expires.timeIntervalSince(date ?? now))
     }
+
+    /// The freshness lifetime a cache may guess for a response without one (RFC 9111 §4.2.2): a tenth of the time
+    /// since `Last-Modified` (at `Date`, or `now` without one), at most a week; `nil` without `Last-Modified`.
+    public func heuristicLifetime(now: Date) -> TimeInterval? {
+        guard let modified = lastModified.flatMap(HTTPDate.parse) else { return nil }
+        let sinceModified = (date ?? now).timeIntervalSince(modified)
+        return sinceModified > 0 ? min(sinceModified / 10, Self.heuristicLimit) : nil
+    }
+
+    /// The longest heuristic freshness lifetime: a week, as browsers bound theirs.
+    static let heuristicLimit: TimeInterval = 7 * 24 * 60 * 60
 
     /// The response's age when it arrived (RFC 9111 §4.2.3): the larger of the age its `Date` shows and its `Age`
     /// plus the time the request took. `requestTime` is when the request was sent, `responseTime` when the answer
@@ -107,36 +128,4 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-/// The three HTTP-date forms (RFC 9110 §5.6.7): IMF-fixdate, RFC 850 and asctime, always GMT.
-package enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss 'GMT'",
-        "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",
-        "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    /// The date, or `nil` when the value is none of the three forms.
-    package static func parse(_ value: String) -> Date? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        // Real dates are ~29 characters: a longer value is not worth a formatter's time.
-        guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
-        let value = trimmed.replacingOccurrences(of: "  ", with: " ")
-        return formats.lazy.compactMap { formatter($0).date(from: value) }.first
-    }
-
-    /// The IMF-fixdate form of a date.
-    package static func format(_ date: Date) -> String {
-        formatter(formats[0]).string(from: date)
-    }
-
-    private static func formatter(_ format: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        formatter.isLenient = false
-        return formatter
-    }
 }

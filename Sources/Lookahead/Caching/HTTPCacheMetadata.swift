@@ -2,61 +2,126 @@
 
 import Foundation
 
-/// The validators and freshness of a disk cache entry, kept as a sidecar entry of the same ``DataCaching`` under
-/// ``key(for:)``, so any cache gets HTTP semantics without a format change. The two are not written atomically:
-/// metadata without data is ignored; data without readable metadata is stale with no validator.
+/// A stored response's status and header fields, what its request sent for the fields it varies on, and its
+/// freshness, kept as a sidecar entry of the same ``DataCaching`` under ``key(for:)``, so any cache gets HTTP
+/// semantics without a format change. The two are not written atomically: metadata without data is ignored; data
+/// without readable metadata is stale with no validator.
+///
+/// Everything below `responseTime` is read from the fields once, when the response is stored or refreshed: one
+/// initialiser holds every rule, and a lookup parses nothing.
 package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
+    /// The stored response's status code.
+    package var statusCode: Int
+    /// The stored response's header fields, names lowercased, without those meant for one connection (RFC 9111
+    /// §3.1); bounded by ``storable(_:)``.
+    package var headers: [String: String]
+    /// The values the request sent for the fields the response varies on, by lowercased name; a field it did not
+    /// send is absent.
+    package var variedFields: [String: String]
+    /// When the request was sent and when its answer arrived.
+    package var requestTime: Date
+    package var responseTime: Date
+
     package var etag: String?
     package var lastModified: String?
-    /// Until when the entry is fresh: its arrival, plus its freshness lifetime, less the age it arrived with;
-    /// `nil` for "stale at once".
+    /// The response's age when it arrived (RFC 9111 §4.2.3).
+    package var initialAge: TimeInterval
+    /// Until when the entry is fresh: its arrival, plus its freshness lifetime (explicit, else heuristic), less the
+    /// age it arrived with; `nil` for "stale at once".
     package var freshUntil: Date?
-    /// The stored response's freshness lifetime in seconds, which a `304` without one renews; `nil` when none.
-    package var lifetime: TimeInterval?
     /// `Cache-Control: no-cache`: revalidated before each use.
     package var noCache: Bool
     /// `Cache-Control: must-revalidate`: once stale, never used without the server's say-so.
     package var mustRevalidate: Bool
-    /// `Cache-Control: stale-if-error`, in seconds past `freshUntil`.
+    /// `stale-if-error` and `stale-while-revalidate`, in seconds past `freshUntil`.
     package var staleIfError: TimeInterval?
+    package var staleWhileRevalidate: TimeInterval?
+    /// The `Vary` field names, lowercased.
+    package var vary: [String]
 
     /// The sidecar key of a data key.
-    package static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-http-metadata-v2" }
+    package static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-http-metadata-v3" }
 
-    /// The metadata of a response whose request was sent at `requestTime` and which arrived at `responseTime`.
-    /// `immutable` changes nothing here: it spares revalidation only while the response is fresh (RFC 8246).
-    package init(headers: HTTPCacheHeaders, requestTime: Date, responseTime: Date) {
-        etag = headers.etag
-        lastModified = headers.lastModified
-        lifetime = headers.freshnessLifetime(now: responseTime)
-        let initialAge = headers.initialAge(requestTime: requestTime, responseTime: responseTime)
-        freshUntil = lifetime.map { responseTime.addingTimeInterval($0 - initialAge) }
-        noCache = headers.noCache
-        mustRevalidate = headers.mustRevalidate
-        staleIfError = headers.staleIfError.map(TimeInterval.init)
+    /// The metadata of `response`, whose request (with `requestHeaders`) was sent at `requestTime` and answered at
+    /// `responseTime`. `immutable` changes nothing here: it spares revalidation only while fresh (RFC 8246).
+    package init(
+        response: HTTPResponseInfo,
+        requestHeaders: [String: String],
+        requestTime: Date,
+        responseTime: Date
+    ) {
+        let headers = Self.storable(response.headers)
+        let parsed = HTTPCacheHeaders(headers: headers)
+        self.init(
+            statusCode: response.statusCode,
+            headers: headers,
+            ageFrom: parsed,
+            variedFields: Self.values(of: parsed.vary, in: requestHeaders),
+            requestTime: requestTime,
+            responseTime: responseTime
+        )
     }
 
-    /// The metadata after a `304 Not Modified` (RFC 9111 §4.3.4): the fields it sends replace the stored ones;
-    /// without freshness of its own, the stored lifetime is renewed from its arrival, less the age it arrived with.
-    package func refreshed(by headers: HTTPCacheHeaders, requestTime: Date, responseTime: Date) -> HTTPCacheMetadata {
-        let carriesFreshness = headers.maxAge != nil || headers.expires != nil || headers.noCache
-        var refreshed =
-            carriesFreshness
-            ? HTTPCacheMetadata(headers: headers, requestTime: requestTime, responseTime: responseTime)
-            : self
-        if !carriesFreshness {
-            let initialAge = headers.initialAge(requestTime: requestTime, responseTime: responseTime)
-            refreshed.freshUntil = lifetime.map { responseTime.addingTimeInterval($0 - initialAge) }
-        }
-        refreshed.etag = headers.etag ?? etag
-        refreshed.lastModified = headers.lastModified ?? lastModified
-        return refreshed
+    private init(
+        statusCode: Int,
+        headers: [String: String],
+        ageFrom ageHeaders: HTTPCacheHeaders,
+        variedFields: [String: String],
+        requestTime: Date,
+        responseTime: Date
+    ) {
+        let parsed = HTTPCacheHeaders(headers: headers)
+        self.statusCode = statusCode
+        self.headers = headers
+        self.variedFields = variedFields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        etag = parsed.etag
+        lastModified = parsed.lastModified
+        initialAge = ageHeaders.initialAge(requestTime: requestTime, responseTime: responseTime)
+        let heuristic =
+            Self.heuristicallyCacheable.contains(statusCode) ? parsed.heuristicLifetime(now: responseTime) : nil
+        let lifetime = parsed.freshnessLifetime(now: responseTime) ?? heuristic
+        freshUntil = lifetime.map { [initialAge] in responseTime.addingTimeInterval($0 - initialAge) }
+        noCache = parsed.noCache
+        mustRevalidate = parsed.mustRevalidate
+        staleIfError = parsed.staleIfError.map(TimeInterval.init)
+        staleWhileRevalidate = parsed.staleWhileRevalidate.map(TimeInterval.init)
+        vary = parsed.vary
     }
+
+    /// The metadata after a `304 Not Modified` (RFC 9111 §4.3.4, §3.2): the fields it sends replace the stored ones,
+    /// `Content-Length` excepted; freshness is judged again from the fields so updated, and the age from the `304`.
+    package func refreshed(by response: HTTPResponseInfo, requestTime: Date, responseTime: Date) -> HTTPCacheMetadata {
+        var merged = headers
+        for (name, value) in Self.storable(response.headers) where name != "content-length" { merged[name] = value }
+        return HTTPCacheMetadata(
+            statusCode: statusCode,
+            headers: merged,
+            ageFrom: HTTPCacheHeaders(headers: response.headers),
+            variedFields: variedFields,
+            requestTime: requestTime,
+            responseTime: responseTime
+        )
+    }
+
+    /// The statuses whose responses may be given a heuristic lifetime (RFC 9110 §15.1).
+    static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether the response is an error answer worth keeping: a status of 400 or more that stays fresh for a while
+    /// (`404` with `max-age=3600`, or a heuristic lifetime), so it answers again without asking the server.
+    package func isStorableErrorAnswer(now: Date) -> Bool { statusCode >= 400 && isFresh(now: now) }
 
     /// Whether the entry may be used without asking the server.
     package func isFresh(now: Date) -> Bool {
         guard !noCache, let freshUntil else { return false }
         return now < freshUntil
+    }
+
+    /// Whether the stored response may answer a request with `requestHeaders` (RFC 9111 §4.1): each field it varies
+    /// on has the value it was stored with, or is absent from both; `Vary: *` matches nothing.
+    package func matches(_ requestHeaders: [String: String]) -> Bool {
+        vary.isEmpty || (!vary.contains("*") && Self.values(of: vary, in: requestHeaders) == variedFields)
     }
 
     /// Whether the stale entry may answer when the server cannot be reached (RFC 9111 §4.2.4): not under
@@ -66,9 +131,27 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     /// Whether the stale entry may answer a `status` of 500, 502, 503 or 504 at `now`: within `stale-if-error` of
     /// going stale (RFC 5861 §4), and not under `must-revalidate` or `no-cache`.
     package func mayAnswer(status: Int, now: Date) -> Bool {
-        guard mayAnswerWhenUnreachable, [500, 502, 503, 504].contains(status), let staleIfError, let freshUntil
-        else { return false }
-        return now <= freshUntil.addingTimeInterval(staleIfError)
+        guard mayAnswerWhenUnreachable, [500, 502, 503, 504].contains(status) else { return false }
+        return isWithin(staleIfError, now: now)
+    }
+
+    /// Whether the stale entry may answer at `now` while it is revalidated in the background: within
+    /// `stale-while-revalidate` of going stale (RFC 5861 §3), and not under `must-revalidate` or `no-cache`.
+    package func mayAnswerWhileRevalidating(now: Date) -> Bool {
+        mayAnswerWhenUnreachable && isWithin(staleWhileRevalidate, now: now)
+    }
+
+    private func isWithin(_ window: TimeInterval?, now: Date) -> Bool {
+        guard let window, let freshUntil else { return false }
+        return now <= freshUntil.addingTimeInterval(window)
+    }
+
+    /// The stored response as a hit returns it, with the `Age` it has at `now` (RFC 9111 §5.1).
+    package func response(url: URL?, now: Date) -> HTTPResponseInfo {
+        let age = initialAge + max(0, now.timeIntervalSince(responseTime))
+        var fields = headers
+        fields["age"] = String(Int(min(age, TimeInterval(1 << 31))))
+        return HTTPResponseInfo(url: url, statusCode: statusCode, headers: fields)
     }
 
     /// The conditional request header fields; empty without a validator.
@@ -83,4 +166,49 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
 
     /// Decodes stored metadata; `nil` when unreadable.
     package static func decode(_ data: Data) -> HTTPCacheMetadata? { try? JSONDecoder().decode(Self.self, from: data) }
+}
+
+extension HTTPCacheMetadata {
+    /// Fields that describe one connection, never stored (RFC 9110 §7.6.1, RFC 9111 §3.1).
+    static let connectionFields: Set<String> = [
+        "connection", "keep-alive", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
+        "proxy-connection", "te", "transfer-encoding", "upgrade",
+    ]
+    /// The fields a stored response keeps when the rest would pass ``storedFieldsLimit``.
+    static let cachingFields: Set<String> = [
+        "cache-control", "content-length", "content-type", "date", "etag", "expires", "last-modified", "vary",
+    ]
+    /// The bytes of stored header fields (names and values) kept in full; a larger set keeps only its caching fields.
+    static let storedFieldsLimit = 16 * 1024
+    /// The longest field (name and value) stored.
+    static let storedFieldLimit = 4 * 1024
+
+    /// The fields of a response a cache stores: lowercased, without the connection's fields or those `Connection`
+    /// names, none longer than ``storedFieldLimit``, and at most ``storedFieldsLimit`` bytes in all.
+    static func storable(_ headers: [String: String]) -> [String: String] {
+        var fields = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) },
+            uniquingKeysWith: { a, b in "\(a), \(b)" }
+        )
+        let named = (fields["connection"] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        fields = fields.filter { name, value in
+            !connectionFields.contains(name) && !named.contains(name)
+                && name.utf8.count + value.utf8.count <= storedFieldLimit
+        }
+        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        return size <= storedFieldsLimit ? fields : fields.filter { cachingFields.contains($0.key) }
+    }
+
+    /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name.
+    static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
+        guard !names.isEmpty else { return [:] }
+        var values: [String: String] = [:]
+        for (name, value) in requestHeaders where names.contains(name.lowercased()) {
+            let value = value.trimmingCharacters(in: .whitespaces)
+            values[name.lowercased()] = values[name.lowercased()].map { "\($0), \(value)" } ?? value
+        }
+        return values
+    }
 }

@@ -65,6 +65,9 @@ public final class MemoryCache: Sendable {
         package var image: PlatformImage
         /// The frames of an animation (``ImageRequest/isAnimated``).
         package var animation: AnimatedImage?
+        /// The HTTP response the image came from, when the pipeline follows HTTP freshness
+        /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+        package var http: HTTPCacheMetadata?
     }
 
     /// The image stored for a key, if not expired (an animation's first frame). Marks it most recently used.
@@ -84,7 +87,7 @@ public final class MemoryCache: Sendable {
 
     /// The part of an entry `project` gives, if the entry is there and not expired; marks it most recently used.
     private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
-        let now = timeToLive == nil ? nil : now()
+        let now = now()
         return storage.withLock { $0.value(forKey: key, now: now, project) }
     }
 
@@ -100,20 +103,30 @@ public final class MemoryCache: Sendable {
         store(Entry(image: animation.poster, animation: animation), cost: animation.cost, for: key)
     }
 
-    /// Stores what the pipeline made for a key: the animation when there is one, else the image.
+    /// Stores what the pipeline made for a key: the animation when there is one, else the image; kept at most
+    /// `lifetime` (and the cache's ``timeToLive``).
     @discardableResult
-    package func store(_ image: PlatformImage, animation: AnimatedImage?, for key: ImageCacheKey) -> Bool {
-        if let animation { return store(animation, for: key) }
-        return store(image, for: key)
+    package func store(
+        _ image: PlatformImage,
+        animation: AnimatedImage?,
+        for key: ImageCacheKey,
+        lifetime: Duration? = nil,
+        http: HTTPCacheMetadata? = nil
+    ) -> Bool {
+        if let animation {
+            let entry = Entry(image: animation.poster, animation: animation, http: http)
+            return store(entry, cost: animation.cost, for: key, lifetime)
+        }
+        return store(Entry(image: image, http: http), cost: image.decodedCost, for: key, lifetime)
     }
 
-    private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> Bool {
+    private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey, _ lifetime: Duration? = nil) -> Bool {
         guard cost <= entryCostLimit else {
             // The old image for this key is stale now.
             storage.withLock { _ = $0.removeValue(forKey: key) }
             return false
         }
-        let expiresAt = timeToLive.map { now() + $0 }
+        let expiresAt = [timeToLive, lifetime].compactMap { $0 }.min().map { now() + $0 }
         var evicted: [Entry] = []
         let stored = storage.withLock {
             $0.setValue(entry, forKey: key, cost: cost, expiresAt: expiresAt, evicted: &evicted)

@@ -16,6 +16,9 @@ final class PipelineRunner: Sendable {
     private let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
+    /// The clock of HTTP freshness when the memory cache follows it
+    /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+    private let memoryFreshnessClock: (@Sendable () -> Date)?
     /// The disk cache whose writes wait while this pipeline decodes.
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
@@ -64,6 +67,9 @@ final class PipelineRunner: Sendable {
         )
         self.executor = executor
         self.memoryCache = configuration.memoryCache
+        let policy = configuration.diskCachePolicy
+        memoryFreshnessClock =
+            policy.kind == .httpSemantics && configuration.memoryCacheFollowsHTTPFreshness ? policy.now : nil
         self.diskCache = configuration.diskCache
         self.events = events
     }
@@ -71,6 +77,11 @@ final class PipelineRunner: Sendable {
     /// How a request uses the disk cache's entry for its final image, decided by the configuration.
     func finalImageUse(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
         finalImages.use(for: request)
+    }
+
+    /// Waits until the stale entries being revalidated in the background are.
+    func finishBackgroundRevalidations() async {
+        await loadData.revalidations.wait()
     }
 
     /// Waits until the final images being encoded are stored.
@@ -172,8 +183,37 @@ final class PipelineRunner: Sendable {
     private func storeOnce(_ image: PreparedImage, for request: ImageRequest, in stored: inout [ImageCacheKey]) {
         guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
         else { return }
-        memoryCache.store(image.image, animation: image.animation, for: request.imageKey)
+        var lifetime: Duration?
+        var http: HTTPCacheMetadata?
+        if let now = memoryFreshnessClock, let response = image.response {
+            // The disk cache's rules, the response judged as if it had just arrived (a disk hit carries its age).
+            let date = now()
+            let headers = requestHeaders(for: request)
+            let metadata = HTTPCacheMetadata(
+                response: response,
+                requestHeaders: headers,
+                requestTime: date,
+                responseTime: date
+            )
+            guard metadata.isFresh(now: date), let freshUntil = metadata.freshUntil, !metadata.vary.contains("*"),
+                !HTTPCacheHeaders(headers: response.headers).noStore
+            else { return }
+            lifetime = .seconds(freshUntil.timeIntervalSince(date))
+            http = metadata
+        }
+        memoryCache.store(
+            image.image,
+            animation: image.animation,
+            for: request.imageKey,
+            lifetime: lifetime,
+            http: http
+        )
         stored.append(request.imageKey)
+    }
+
+    /// The header fields a download of `request` sends before the request modifier sees it.
+    func requestHeaders(for request: ImageRequest) -> [String: String] {
+        loadData.requestHeaders(for: request)
     }
 
     /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each

@@ -171,6 +171,10 @@ extension ImageRequest {
         /// Load even if the URL failed recently and waits before automatic attempts
         /// (``ImagePipeline/Configuration/failureBackoff``): for a user's explicit retry.
         public static let skipFailureBackoff = Options(rawValue: 1 << 6)
+        /// Use data from the disk cache whatever its age or its caching headers say, loading from the original source
+        /// only when there is none (under ``DiskCachePolicy/httpSemantics``; `URLRequest`'s
+        /// `returnCacheDataElseLoad`).
+        public static let returnCacheDataElseLoad = Options(rawValue: 1 << 7)
     }
 }
 
@@ -183,7 +187,8 @@ extension ImageRequest {
             readsDiskCache: !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData),
             writesDiskCache: !options.contains(.disableDiskCacheWrites),
             loadsFromNetwork: !options.contains(.returnCacheDataDontLoad),
-            skipsFailureBackoff: options.contains(.skipFailureBackoff)
+            skipsFailureBackoff: options.contains(.skipFailureBackoff),
+            usesDataOfAnyAge: options.contains(.returnCacheDataElseLoad)
         )
     }
 
@@ -240,4 +245,6 @@ package struct DataPolicy: Hashable, Sendable {
     package var loadsFromNetwork: Bool
     /// An explicit retry: the download does not wait for the URL's failure backoff.
     package var skipsFailureBackoff = false
+    /// Stale data in the disk cache answers without asking the server.
+    package var usesDataOfAnyAge = false
 }

@@ -23,6 +23,12 @@ extension ImagePipeline {
         private var diskCacheChoice: DiskCacheChoice
         /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
         public var diskCachePolicy: DiskCachePolicy = .cacheForever
+        /// Under ``DiskCachePolicy/httpSemantics``, whether the memory cache keeps an image only while its response
+        /// is fresh (on by default): an image whose response is `no-store`, `no-cache` or already stale is not kept,
+        /// and one leaves the memory cache when its response goes stale, so the next use asks the disk cache, which
+        /// revalidates it. Off, the memory cache keeps what it decoded until it evicts it, as under
+        /// ``DiskCachePolicy/cacheForever``.
+        public var memoryCacheFollowsHTTPFreshness = true
         /// What the disk cache keeps: the downloaded bytes (the default), or also the final images of requests with
         /// a thumbnail or processors (``DiskCacheContent``); final images only with ``DiskCachePolicy/cacheForever``.
         public var diskCacheContent: DiskCacheContent = .originalData
@@ -159,7 +165,8 @@ extension DataLoadWorker.Settings {
                     interval: configuration.progressiveDecodingInterval,
                     maximumPreviews: configuration.maximumPreviewsPerImage
                 ) : nil,
-            maximumPixelCount: configuration.maximumPixelCount
+            maximumPixelCount: configuration.maximumPixelCount,
+            decoders: configuration.decoders
         )
     }
 }

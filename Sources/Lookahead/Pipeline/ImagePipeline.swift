@@ -91,14 +91,14 @@ public final class ImagePipeline: Sendable {
     /// cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard memoryCache != nil, readsMemoryCache(request) else { return nil }
-        return withIdentifiedKey(of: request) { memoryCache?[$0] }
+        return withIdentifiedKey(of: request) { memoryEntry(for: $0, of: request)?.image }
     }
 
     /// What a view shows for a request from the memory cache (``ImageResponse/displayImage``), like
     /// ``cachedImage(for:)``.
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
         guard readsMemoryCache(request),
-            let entry = withIdentifiedKey(of: request, { memoryCache?.entry(for: $0) })
+            let entry = withIdentifiedKey(of: request, { memoryEntry(for: $0, of: request) })
         else { return nil }
         return entry.animation?.platformAnimation ?? entry.image
     }
@@ -106,7 +106,14 @@ public final class ImagePipeline: Sendable {
     /// The frames in the memory cache for a request that asked for them (``ImageRequest/isAnimated``), if any.
     package func cachedAnimation(for request: ImageRequest) -> AnimatedImage? {
         guard readsMemoryCache(request) else { return nil }
-        return memoryCache?.entry(for: request.imageKey)?.animation
+        return memoryEntry(for: request.imageKey, of: request)?.animation
+    }
+
+    /// The memory cache's entry under `key`, unless its response varies on fields `request` sends otherwise.
+    private func memoryEntry(for key: ImageCacheKey, of request: ImageRequest) -> MemoryCache.Entry? {
+        guard let entry = memoryCache?.entry(for: key) else { return nil }
+        if let http = entry.http, !http.matches(runner.requestHeaders(for: request)) { return nil }
+        return entry
     }
 
     /// Stores an image in the memory cache under a request's key.
@@ -171,18 +178,24 @@ public final class ImagePipeline: Sendable {
     }
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: request.imageKey) else {
+        guard readsMemoryCache(request), let entry = memoryEntry(for: request.imageKey, of: request) else {
             return nil
         }
         configuration.eventHandler?(.memoryCacheHit(request))
-        return ImageResponse(image: entry.image, request: request, cacheType: .memory, animation: entry.animation)
+        return ImageResponse(
+            image: entry.image,
+            request: request,
+            cacheType: .memory,
+            httpResponse: entry.http?.response(url: request.url, now: configuration.diskCachePolicy.now()),
+            animation: entry.animation
+        )
     }
 
     /// For a request with processors that missed the memory cache: the cached image of the longest prefix of its
     /// processors (down to none), so only the processors after it run, with no download and no decode.
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
-        guard !identifiers.isEmpty, readsMemoryCache(request), let memoryCache = configuration.memoryCache else {
+        guard !identifiers.isEmpty, readsMemoryCache(request), memoryCache != nil else {
             return nil
         }
         for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
@@ -192,7 +205,7 @@ public final class ImagePipeline: Sendable {
                 processors: Array(identifiers.prefix(count)),
                 isAnimated: request.isAnimated
             )
-            guard let entry = memoryCache.entry(for: key) else { continue }
+            guard let entry = memoryEntry(for: key, of: request) else { continue }
             let image = PreparedImage(image: entry.image, response: nil, cacheType: .memory, animation: entry.animation)
             return TaskGraph.Seed(processorCount: count, output: image)
         }

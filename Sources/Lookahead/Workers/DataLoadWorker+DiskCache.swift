@@ -27,30 +27,42 @@ extension DataLoadWorker {
 
     enum Lookup: Sendable {
         case miss
-        case fresh(Data)
+        case fresh(Data, HTTPCacheMetadata?)
         case stale(StaleEntry)
+        /// A fresh stored error answer (a `404` with `max-age`): the request fails as the server answered.
+        case errorAnswer(HTTPCacheMetadata)
     }
 
-    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness.
-    func lookUp(_ key: String, in cache: any DataCaching) async -> Lookup {
+    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness. An entry
+    /// stored for other values of the fields its response varies on is a miss.
+    func lookUp(_ key: String, for request: ImageRequest, in cache: any DataCaching) async -> Lookup {
         let policy = settings.diskCachePolicy
+        let requestHeaders = self.requestHeaders(for: request)
         return await ioQueue.run {
-            guard let data = cache.cachedData(for: key) else { return .miss }
-            guard policy.kind == .httpSemantics else { return .fresh(data) }
+            let data = cache.cachedData(for: key)
+            guard policy.kind == .httpSemantics else { return data.map { .fresh($0, nil) } ?? .miss }
             let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
-            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data) }
+            if let metadata, !metadata.matches(requestHeaders) { return .miss }
+            guard let data else {
+                // An error answer is stored as metadata alone.
+                guard let metadata, metadata.isStorableErrorAnswer(now: policy.now()) else { return .miss }
+                return .errorAnswer(metadata)
+            }
+            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data, metadata) }
             return .stale(StaleEntry(data: data, metadata: metadata))
         }
     }
 
+    /// A disk-cache hit, with the stored response as it stands now when there is one.
     func hit(
         _ data: Data,
         url: URL,
         cache: any DataCaching,
         key: String,
-        response: HTTPResponseInfo? = nil
+        metadata: HTTPCacheMetadata? = nil
     ) -> LoadedData {
         events?(.diskCacheHit(url, byteCount: data.count))
+        let response = metadata?.response(url: url, now: settings.diskCachePolicy.now())
         return LoadedData(
             response: DataLoadResponse(data: data, response: response),
             cacheType: .disk,
@@ -75,25 +87,49 @@ extension DataLoadWorker {
             guard let info = response.response, info.statusCode == 304, let metadata = entry.metadata else {
                 return nil
             }
-            let headers = HTTPCacheHeaders(headers: info.headers)
-            if headers.noStore {
+            let refreshed = metadata.refreshed(by: info, requestTime: requestTime, responseTime: now)
+            if HTTPCacheHeaders(headers: info.headers).noStore {
                 cache.removeData(for: key)
                 cache.removeData(for: HTTPCacheMetadata.key(for: key))
             } else {
-                let refreshed = metadata.refreshed(by: headers, requestTime: requestTime, responseTime: now)
                 cache.storeData(refreshed.encoded(), for: HTTPCacheMetadata.key(for: key))
             }
-            return hit(entry.data, url: url, cache: cache, key: key, response: info)
+            return hit(entry.data, url: url, cache: cache, key: key, metadata: refreshed)
         case .failure(let error):
             guard entry.mayAnswer(after: error, now: now) else { return nil }
-            return hit(entry.data, url: url, cache: cache, key: key)
+            return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
         }
     }
 
+    /// Keeps an error answer that stays fresh (a `404` with `max-age`) in place of what was stored for the request:
+    /// it answers again, from the disk, while fresh (RFC 9111 §3). Others are not stored.
+    func storeErrorAnswer(
+        _ error: ImagePipeline.Error,
+        of request: ImageRequest,
+        requestTime: Date,
+        cache: any DataCaching,
+        key: String
+    ) {
+        guard settings.diskCachePolicy.kind == .httpSemantics, case .statusCodeUnacceptable(_, let info?) = error,
+            !HTTPCacheHeaders(headers: info.headers).noStore
+        else { return }
+        let now = settings.diskCachePolicy.now()
+        let metadata = HTTPCacheMetadata(
+            response: info,
+            requestHeaders: requestHeaders(for: request),
+            requestTime: requestTime,
+            responseTime: now
+        )
+        guard metadata.isStorableErrorAnswer(now: now), !metadata.vary.contains("*") else { return }
+        cache.removeData(for: key)
+        cache.storeData(metadata.encoded(), for: HTTPCacheMetadata.key(for: key))
+    }
+
     /// The ticket that stores downloaded data once it decodes: with its metadata under HTTP semantics, none for a
-    /// `no-store` response (which also removes what was stored before).
+    /// `no-store` or `Vary: *` response (which also removes what was stored before).
     func networkTicket(
         for response: DataLoadResponse,
+        of request: ImageRequest,
         requestTime: Date,
         cache: any DataCaching,
         key: String
@@ -102,13 +138,19 @@ extension DataLoadWorker {
         guard policy.kind == .httpSemantics else {
             return DiskCacheTicket(origin: .network, cache: cache, key: key, data: response.data)
         }
-        let headers = HTTPCacheHeaders(headers: response.response?.headers ?? [:])
-        if headers.noStore {
+        let info = response.response ?? HTTPResponseInfo(url: request.url, statusCode: 200)
+        let headers = HTTPCacheHeaders(headers: info.headers)
+        if headers.noStore || headers.vary.contains("*") {
             cache.removeData(for: key)
             cache.removeData(for: HTTPCacheMetadata.key(for: key))
             return nil
         }
-        let metadata = HTTPCacheMetadata(headers: headers, requestTime: requestTime, responseTime: policy.now())
+        let metadata = HTTPCacheMetadata(
+            response: info,
+            requestHeaders: requestHeaders(for: request),
+            requestTime: requestTime,
+            responseTime: policy.now()
+        )
         return DiskCacheTicket(
             origin: .network,
             cache: cache,

@@ -31,8 +31,7 @@ extension DataLoadWorker {
                 .progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
             )
         }
-        dataRequest.headers = request.headers.merging(headers) { _, conditional in conditional }
-        if let accept = settings.accept, request.acceptHeader == nil { dataRequest.headers["Accept"] = accept }
+        dataRequest.headers = requestHeaders(for: request).merging(headers) { _, conditional in conditional }
         dataRequest.partialBodyOnInterruption = keepPartial
         if let previews {
             dataRequest.onData = { body in bodyArrived(body, in: previews, reporter: reporter) }
@@ -46,6 +45,15 @@ extension DataLoadWorker {
         let (result, failedResponse) = await answer(to: dataRequest, for: request, isConditional: !headers.isEmpty)
         note(result, of: request, failedResponse: failedResponse, servesStale: servesStaleOnTransportFailure)
         return result
+    }
+
+    /// The header fields a download of `request` sends before the request modifier sees it: the request's own, and
+    /// the pipeline's `Accept` unless it has one. What stored responses that vary are matched against.
+    func requestHeaders(for request: ImageRequest) -> [String: String] {
+        guard let accept = settings.accept, request.acceptHeader == nil else { return request.headers }
+        var headers = request.headers
+        headers["Accept"] = accept
+        return headers
     }
 
     /// Sends the download and judges its answer. With `isConditional`, `304 Not Modified` is a success with no body.

@@ -27,6 +27,8 @@ struct DataLoadWorker: Sendable {
         var previewGate: ProgressivePreviewGate?
         /// The pixel limit of a preview.
         var maximumPixelCount = Int.max
+        /// Judge the data a background revalidation brings before it is stored.
+        var decoders: [any ImageDecoding] = []
     }
 
     let settings: Settings
@@ -36,6 +38,29 @@ struct DataLoadWorker: Sendable {
     let ioQueue: DispatchQueue
     /// Decodes previews.
     let executor: any ImagePipelineExecutor
+    /// The stale entries being revalidated in the background.
+    let revalidations = BackgroundRevalidations()
+
+    /// The stale entry as the answer, without waiting for the server: when the request may not load from the
+    /// network, asks for cached data of any age, or the entry's `stale-while-revalidate` allows it (a revalidation
+    /// then starts in the background). `nil` when the entry must be revalidated first.
+    private func answerWithStale(
+        _ entry: StaleEntry,
+        for request: ImageRequest,
+        cache: any DataCaching,
+        key: String,
+        reporter: OperationReporter
+    ) -> LoadedData? {
+        guard let url = request.url, reporter.mayAnswerFromDisk else { return nil }
+        let policy = request.dataPolicy
+        if !policy.loadsFromNetwork || policy.usesDataOfAnyAge {
+            return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
+        }
+        guard let metadata = entry.metadata, metadata.mayAnswerWhileRevalidating(now: settings.diskCachePolicy.now())
+        else { return nil }
+        revalidateInBackground(entry, for: request, cache: cache, key: key)
+        return hit(entry.data, url: url, cache: cache, key: key, metadata: metadata)
+    }
 
     /// Loads a request's data. Local files and `data:` URLs skip the disk cache: they are not downloads.
     func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipeline.Error> {
@@ -45,18 +70,25 @@ struct DataLoadWorker: Sendable {
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : settings.diskCache
         var stale: StaleEntry?
         if let diskCache, policy.readsDiskCache {
-            switch await lookUp(key, in: diskCache) {
+            switch await lookUp(key, for: request, in: diskCache) {
             case .miss:
                 break
-            case .fresh(let data):
+            case .fresh(let data, let metadata):
                 // Unless a reload joined during the lookup: then both get a download.
-                if reporter.mayAnswerFromDisk { return .success(hit(data, url: url, cache: diskCache, key: key)) }
+                if reporter.mayAnswerFromDisk {
+                    return .success(hit(data, url: url, cache: diskCache, key: key, metadata: metadata))
+                }
             case .stale(let entry):
-                // Not allowed to ask the server: stale data is better than none.
-                guard policy.loadsFromNetwork else {
-                    return .success(hit(entry.data, url: url, cache: diskCache, key: key))
+                if let answer = answerWithStale(entry, for: request, cache: diskCache, key: key, reporter: reporter) {
+                    return .success(answer)
                 }
                 stale = entry
+            case .errorAnswer(let metadata):
+                // A user's explicit retry asks the server again.
+                if !policy.skipsFailureBackoff, reporter.mayAnswerFromDisk {
+                    let response = metadata.response(url: url, now: settings.diskCachePolicy.now())
+                    return .failure(.statusCodeUnacceptable(metadata.statusCode, response: response))
+                }
             }
         }
         guard policy.loadsFromNetwork else { return .failure(.dataMissingInCache) }
@@ -64,7 +96,7 @@ struct DataLoadWorker: Sendable {
         if let error = failureRecords?.admit(request) {
             // The URL is backing off after failures: a stale entry that may stand in for the server is better.
             if let stale, stale.mayAnswerWhenUnreachable, let diskCache {
-                return .success(hit(stale.data, url: url, cache: diskCache, key: key))
+                return .success(hit(stale.data, url: url, cache: diskCache, key: key, metadata: stale.metadata))
             }
             return .failure(error)
         }
@@ -105,10 +137,13 @@ struct DataLoadWorker: Sendable {
         {
             return .success(served)
         }
+        if case .failure(let error) = result, policy.writesDiskCache, let diskCache {
+            storeErrorAnswer(error, of: request, requestTime: requestTime, cache: diskCache, key: key)
+        }
         let downloaded = ImageTaskMetrics.Interval.since(downloadStart)
         return result.map { response in
             let ticket = (policy.writesDiskCache ? diskCache : nil).flatMap {
-                networkTicket(for: response, requestTime: requestTime, cache: $0, key: key)
+                networkTicket(for: response, of: request, requestTime: requestTime, cache: $0, key: key)
             }
             var loaded = LoadedData(response: response, diskCacheTicket: ticket)
             loaded.metrics.download = downloaded

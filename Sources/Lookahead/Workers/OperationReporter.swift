@@ -23,6 +23,14 @@ package struct OperationReporter: Sendable {
         self.sink = sink
     }
 
+    /// Reports to nobody: for work no task waits on (a background revalidation).
+    static let unattached = OperationReporter(operation: TaskGraph.OperationID(-1))
+
+    private init(operation: TaskGraph.OperationID) {
+        self.operation = operation
+        sink = nil
+    }
+
     func report(_ event: TaskGraph.OperationEvent) { sink?.operation(operation, reported: event) }
     /// Whether the data stage may answer with what it found in the disk cache.
     var mayAnswerFromDisk: Bool { sink?.operationMayAnswerFromDisk(operation) ?? true }

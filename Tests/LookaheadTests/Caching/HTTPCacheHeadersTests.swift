@@ -39,6 +39,21 @@ import Testing
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
         #expect(HTTPDate.format(expected) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.parse("0") == nil)
+        // Names in any case, as browsers read them; two-digit years more than 50 years ahead are in the last century.
+        #expect(HTTPDate.parse("SUN, 06 NOV 1994 08:49:37 gmt") == expected)
+        #expect(HTTPDate.parse("Thursday, 18-Aug-50 02:01:18 GMT") == HTTPDate.parse("Thu, 18 Aug 2050 02:01:18 GMT"))
+        #expect(HTTPDate.parse("Thu Aug  8 02:01:18 2050") == HTTPDate.parse("Thu, 08 Aug 2050 02:01:18 GMT"))
+        #expect(HTTPDate.parse("Tue, 29 Feb 2000 00:00:00 GMT") != nil)
+        // Every other shape is not a date (the invalid Expires tests of the public cache-tests suite).
+        for invalid in [
+            "Thu, 18 Aug 2050 02:01:18 UTC", "Thu, 18 Aug 2050 02:01:18 AEST", "Thu, 18 Aug 50 02:01:18 GMT",
+            "Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug  2050 02:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT",
+            "Thu, 18 Aug 2050 02.01.18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT",
+            "Thu, 18 Aug 2050 2:01:18 GMT, Thu, 18 Aug 2050 2:01:19 GMT", "Tue, 29 Feb 2100 00:00:00 GMT",
+            "Thu, 18 Aug 2050 24:00:00 GMT", "Thu, 18 Aug ２０５０ 02:01:18 GMT",
+        ] {
+            #expect(HTTPDate.parse(invalid) == nil, "\(invalid)")
+        }
         #expect(HTTPDate.parse("") == nil)
         #expect(HTTPDate.parse(String(repeating: "Sun, 06 Nov 1994 ", count: 1000)) == nil)
         #expect(HTTPDate.parse("Sun, 32 Nov 1994 08:49:37 GMT") == nil)
@@ -62,14 +77,10 @@ import Testing
     }
 
     @Test func validatorsAndConditionalHeaders() {
-        let headers = HTTPCacheHeaders(headers: [
-            "ETag": #"W/"abc""#,
-            "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
-        ])
-        let metadata = HTTPCacheMetadata(
-            headers: headers,
-            requestTime: .init(timeIntervalSince1970: 0),
-            responseTime: .init(timeIntervalSince1970: 0)
+        let metadata = metadata(
+            ["ETag": #"W/"abc""#, "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"],
+            sent: .init(timeIntervalSince1970: 0),
+            arrived: .init(timeIntervalSince1970: 0)
         )
         #expect(
             metadata.conditionalHeaders == [
@@ -83,7 +94,12 @@ import Testing
     }
 
     private func metadata(_ fields: [String: String], sent: Date, arrived: Date) -> HTTPCacheMetadata {
-        HTTPCacheMetadata(headers: HTTPCacheHeaders(headers: fields), requestTime: sent, responseTime: arrived)
+        HTTPCacheMetadata(
+            response: HTTPResponseInfo(url: nil, statusCode: 200, headers: fields),
+            requestHeaders: [:],
+            requestTime: sent,
+            responseTime: arrived
+        )
     }
 
     @Test func freshnessOfMetadata() {

@@ -111,7 +111,12 @@ import Testing
 
     @Test func aStaleEntryIsRevalidatedAndA304ServesIt() async throws {
         let stored = HTTPCacheMetadata(
-            headers: HTTPCacheHeaders(headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"]),
+            response: HTTPResponseInfo(
+                url: nil,
+                statusCode: 200,
+                headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"]
+            ),
+            requestHeaders: [:],
             requestTime: Date(timeIntervalSince1970: 0),
             responseTime: Date(timeIntervalSince1970: 0)
         )

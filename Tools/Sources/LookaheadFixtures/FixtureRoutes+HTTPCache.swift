@@ -5,9 +5,9 @@ import Hummingbird
 
 /// | Route | Response |
 /// |---|---|
-/// | `GET /cacheable/{n}.jpg?w=&h=&cc=&age=` | JPEG n with `ETag: "<version>-<n>"` (the version is `v1` until
-/// ``FixtureServer/setCacheableVersion(_:forPath:)`` changes it), a fixed `Last-Modified`, and
-/// `Cache-Control: <cc>` and `Age: <age>` when given; `304 Not Modified` (no body) when `If-None-Match` holds that tag, or, without
+/// | `GET /cacheable/{n}.jpg?w=&h=&cc=&age=&vary=` | JPEG n with `ETag: "<version>-<n>"` (the version is `v1`
+/// until ``FixtureServer/setCacheableVersion(_:forPath:)`` changes it), a fixed `Last-Modified`, and
+/// `Cache-Control: <cc>`, `Age: <age>` and `Vary: <vary>` when given; `304 Not Modified` (no body) when `If-None-Match` holds that tag, or, without
 /// `If-None-Match`, when `If-Modified-Since` is the `Last-Modified` date. Another version also shifts the pixels,
 /// so a stale image is told from a new one. |
 extension FixtureRoutes {
@@ -33,6 +33,7 @@ extension FixtureRoutes {
         var headers: HTTPFields = [.eTag: etag, .lastModified: Self.cacheableLastModified]
         if let cacheControl = query.get("cc") { headers[.cacheControl] = String(cacheControl) }
         if let age = query.get("age") { headers[.age] = String(age) }
+        if let vary = query.get("vary") { headers[.vary] = String(vary) }
 
         let notModified: Bool
         if let ifNoneMatch = request.headers[.ifNoneMatch] {

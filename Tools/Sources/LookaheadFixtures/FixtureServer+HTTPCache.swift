@@ -6,12 +6,19 @@ import Foundation
 extension FixtureServer {
     /// The URL of cacheable image `number` (see `FixtureRoutes+HTTPCache.swift`): `cacheControl` is sent as the
     /// `Cache-Control` header, `age` as the `Age` header.
-    public func cacheableImageURL(_ number: Int, size: Int = 64, cacheControl: String? = nil, age: Int? = nil) -> URL {
+    public func cacheableImageURL(
+        _ number: Int,
+        size: Int = 64,
+        cacheControl: String? = nil,
+        age: Int? = nil,
+        vary: String? = nil
+    ) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.path = "/cacheable/\(number).jpg"
         var items = [URLQueryItem(name: "w", value: "\(size)")]
         if let cacheControl { items.append(URLQueryItem(name: "cc", value: cacheControl)) }
         if let age { items.append(URLQueryItem(name: "age", value: "\(age)")) }
+        if let vary { items.append(URLQueryItem(name: "vary", value: vary)) }
         components.queryItems = items
         return components.url!
     }

@@ -223,4 +223,49 @@ private struct ServerOnTheClock: DataLoading {
         #expect(disk.cachedData(for: url.absoluteString) == nil)
         await server.stop()
     }
+
+    @Test(arguments: Transport.allCases)
+    func aDiskHitReturnsTheStoredResponseAndAnswersOnlyItsVariant(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, transport: transport)
+        let url = server.cacheableImageURL(10, cacheControl: "max-age=600", vary: "X-Variant")
+        var request = ImageRequest(url: url)
+        request.headers = ["X-Variant": "a"]
+        _ = try await pipeline.image(for: request)
+        await disk.flush()
+        clock.advance(30)
+        let hit = try await pipeline.image(for: request)
+        #expect(hit.cacheType == .disk)
+        #expect(hit.httpResponse?.statusCode == 200)
+        #expect(hit.httpResponse?.headers["etag"] == #""v1-10""#)
+        #expect(hit.httpResponse?.headers["content-type"] == "image/jpeg")
+        #expect(hit.httpResponse?.headers["age"] == "30")
+        #expect(server.requestCount(forPath: "/cacheable/10.jpg") == 1)
+        // Another value of the field the response varies on: asked of the server.
+        request.headers = ["X-Variant": "b"]
+        #expect(try await pipeline.image(for: request).cacheType == nil)
+        #expect(server.requestCount(forPath: "/cacheable/10.jpg") == 2)
+        await server.stop()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, transport: transport)
+        let url = server.cacheableImageURL(11, cacheControl: "max-age=10, stale-while-revalidate=60")
+        _ = try await load(url, pipeline, disk)
+        clock.advance(30)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        await pipeline.flush()
+        #expect(server.notModifiedCount(forPath: "/cacheable/11.jpg") == 1, "revalidated once, in the background")
+        // The 304 made it fresh again.
+        clock.advance(5)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: "/cacheable/11.jpg") == 2)
+        await server.stop()
+    }
 }

@@ -19,17 +19,22 @@ public struct DiskCachePolicy: Sendable {
     /// is consulted (`no-store` included). The default, and the right choice for immutable CDN URLs.
     public static let cacheForever = DiskCachePolicy(kind: .cacheForever, now: { Date() })
 
-    /// Follow the response's caching headers:
+    /// Follow the response's caching headers, as a browser's private cache does (RFC 9111, RFC 5861, RFC 8246):
     ///
-    /// - `Cache-Control: no-store` is not stored (and removes an entry stored earlier);
-    /// - `max-age`, else `Expires` (relative to `Date`), gives a freshness lifetime; a response without one is
-    ///   stored but revalidated before its next use; `no-cache` is revalidated before every use;
-    /// - `immutable` is fresh for as long as it is stored;
+    /// - `Cache-Control: no-store` and `Vary: *` are not stored (and remove an entry stored earlier);
+    /// - `max-age`, else `Expires` (relative to `Date`), gives a freshness lifetime, less the age the response
+    ///   arrived with (`Age`, `Date`, the request's time); without either, a response with `Last-Modified` is fresh
+    ///   for a tenth of its age (at most a week); `no-cache` is revalidated before every use; `immutable` spares
+    ///   revalidation while fresh;
+    /// - a stored response answers only requests that send the same values for the fields it names in `Vary`;
+    /// - a hit returns the stored status and header fields, with its current `Age`;
     /// - a stale entry is revalidated with `If-None-Match` / `If-Modified-Since` when it has a validator (else
-    ///   downloaded again): `304 Not Modified` serves the stored data and refreshes it, `200` replaces it;
-    /// - when the revalidation cannot reach the server, the stale data is served rather than an error; a status code
-    ///   from the server (404, 500) fails the request.
-    /// - A request that may not load from the network serves stale data as it is.
+    ///   downloaded again): `304 Not Modified` serves the stored data with its fields updated, `200` replaces it;
+    ///   within `stale-while-revalidate` it answers at once and is revalidated in the background;
+    /// - when the server cannot be reached, or answers 500, 502, 503 or 504 within `stale-if-error`, the stale data
+    ///   answers, unless it is under `must-revalidate` or `no-cache`;
+    /// - a request that may not load from the network, or asks for
+    ///   ``ImageRequest/Options-swift.struct/returnCacheDataElseLoad``, is answered with stale data as it is.
     public static var httpSemantics: DiskCachePolicy { .httpSemantics(now: { Date() }) }
 
     /// ``httpSemantics`` measured with the given clock.
