@@ -9,7 +9,7 @@ import LookaheadUI
 /// The items of `media-coverages`, loaded 100 at a time as the grid scrolls to its end.
 @MainActor
 final class MediaFeed: ObservableObject {
-    struct Item: Decodable {
+    struct Item: Decodable, Identifiable {
         struct Thumbnail: Decodable {
             var domain: String
             var basePath: String
@@ -18,6 +18,8 @@ final class MediaFeed: ObservableObject {
         }
         var title: String
         var thumbnail: Thumbnail
+        /// The image's key: what the grid and the prefetcher know the item by.
+        var id: String { thumbnail.key }
 
         /// `domain/basePath/quality/key`, at the smallest quality at least 240 px wide (0, the original, if none),
         /// decoded to a thumbnail.
@@ -34,14 +36,12 @@ final class MediaFeed: ObservableObject {
     private var isComplete = false
     private let endpoint = URL(string: "https://acharyaprashant.org/api/v2/content/misc/media-coverages")!
 
-    private(set) lazy var prefetcher = ListPrefetcher(itemCount: 0) { [weak self] row in
-        guard let self, self.items.indices.contains(row) else { return nil }
-        return self.items[row].request
-    }
+    private var requests: [Item.ID: ImageRequest] = [:]
+    private(set) lazy var prefetcher = ListPrefetcher<Item.ID> { [weak self] id in self?.requests[id] }
 
     /// Loads the next page when the grid shows its last item.
-    func loadMore(ifShowing row: Int) {
-        guard row == items.count - 1 else { return }
+    func loadMore(ifShowing item: Item) {
+        guard item.id == items.last?.id else { return }
         Task { await loadMore() }
     }
 
@@ -58,9 +58,8 @@ final class MediaFeed: ObservableObject {
             let (data, _) = try await URLSession.shared.data(from: components.url!)
             let page = try JSONDecoder().decode([Item].self, from: data)
             isComplete = page.isEmpty
-            items += page
+            show(items + page)
             error = nil
-            prefetcher.itemCountChanged(items.count)
         } catch {
             self.error = error.localizedDescription
         }
@@ -68,9 +67,15 @@ final class MediaFeed: ObservableObject {
 
     /// Pull to refresh: lists the items again from the first page.
     func refresh() async {
-        items = []
+        show([])
         isComplete = false
-        prefetcher.itemCountChanged(0)
         await loadMore()
+    }
+
+    /// The grid and the prefetcher show these items: the loads of items still near the screen go on.
+    private func show(_ items: [Item]) {
+        self.items = items
+        requests = Dictionary(items.map { ($0.id, $0.request) }) { first, _ in first }
+        prefetcher.apply(ListSnapshot(items.map(\.id)))
     }
 }

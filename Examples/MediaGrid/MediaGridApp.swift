@@ -19,10 +19,10 @@ struct MediaGrid: View {
         NavigationStack {
             ScrollView {
                 LazyVGrid(columns: [GridItem(.adaptive(minimum: 110), spacing: 4)], spacing: 4) {
-                    ForEach(Array(feed.items.enumerated()), id: \.offset) { row, item in
+                    ForEach(feed.items) { item in
                         MediaCell(item: item)
-                            .prefetching(row: row, in: feed.prefetcher)
-                            .onAppear { feed.loadMore(ifShowing: row) }
+                            .prefetching(item.id, in: feed.prefetcher)
+                            .onAppear { feed.loadMore(ifShowing: item) }
                     }
                 }
                 if let error = feed.error {

@@ -17,7 +17,8 @@ final class PhotosViewController: UITableViewController {
             }
         }
     }
-    private lazy var prefetcher = ListPrefetcher(itemCount: urls.count, pipeline: pipeline) { [urls] row in
+    /// The rows are the items: item n is row n.
+    private lazy var prefetcher = ListPrefetcher(ListSnapshot(urls.indices), pipeline: pipeline) { [urls] row in
         ImageRequest(url: urls[row], thumbnail: ThumbnailOptions(maximumPixelSize: 240))
     }
     private lazy var adapter = ListPrefetchingAdapter(prefetcher)  // kept here: prefetchDataSource is weak
@@ -28,7 +29,10 @@ final class PhotosViewController: UITableViewController {
         tableView.register(PhotoCell.self, forCellReuseIdentifier: PhotoCell.reuseIdentifier)
         tableView.rowHeight = 96
         tableView.prefetchDataSource = adapter
-        prefetcher.onUpdate = { update in update.logMessages.forEach { print($0) } }
+        prefetcher.onUpdate = { prefetching, cancelled in
+            if !prefetching.isEmpty { print("🚀 Prefetching images for rows: \(prefetching.map { $0 + 1 })") }
+            if !cancelled.isEmpty { print("🚫 Cancelling prefetch for rows: \(cancelled.map { $0 + 1 })") }
+        }
         print("✨ TableView setup complete with prefetching enabled")
         print("📊 Total items: \(urls.count)")
     }
@@ -42,7 +46,7 @@ final class PhotosViewController: UITableViewController {
         guard let cell = cell as? PhotoCell else { return cell }
         cell.title.text = "Hello \(indexPath.row + 1)"
         // The previous row's load stops; a memory hit shows now; a prefetch already running is joined.
-        prefetcher.bind(cell.photo, row: indexPath.row)
+        prefetcher.bind(cell.photo, item: indexPath.row)
         if case .loaded(_, _, .memory) = cell.photo.lookahead.state {
             print("📦 Image loaded from cache: \(urls[indexPath.row].absoluteString)")
         }
@@ -55,7 +59,8 @@ final class PhotosViewController: UITableViewController {
         didEndDisplaying cell: UITableViewCell,
         forRowAt indexPath: IndexPath
     ) {
-        prefetcher.unbind(row: indexPath.row)  // the load goes on as a prefetch while the row is near
+        guard let cell = cell as? PhotoCell else { return }
+        prefetcher.unbind(cell.photo)  // the load goes on as a prefetch while the row is near
     }
 
     override func scrollViewDidScroll(_ scrollView: UIScrollView) {

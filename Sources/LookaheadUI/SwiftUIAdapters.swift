@@ -185,9 +185,17 @@ extension LazyImageModel: Combine.ObservableObject {}
 extension ListPrefetcher: Combine.ObservableObject {}
 
 extension View {
-    /// Reports this row's appearance to a list prefetcher (SwiftUI's `onAppear`/`onDisappear`).
-    public func prefetching(row: Int, in prefetcher: ListPrefetcher) -> some View {
-        onAppear { prefetcher.rowAppeared(row) }.onDisappear { prefetcher.rowDisappeared(row) }
+    /// Reports this item's appearance to a list prefetcher (SwiftUI's `onAppear`/`onDisappear`), in a `ForEach`
+    /// over the items of the prefetcher's snapshot:
+    ///
+    /// ```swift
+    /// ForEach(photos) { photo in
+    ///     LazyImage(url: photo.url) { phase in phase.image?.resizable() }
+    ///         .prefetching(photo.id, in: prefetcher)
+    /// }
+    /// ```
+    public func prefetching<ItemID>(_ item: ItemID, in prefetcher: ListPrefetcher<ItemID>) -> some View {
+        onAppear { prefetcher.itemAppeared(item) }.onDisappear { prefetcher.itemDisappeared(item) }
     }
 }
 #endif

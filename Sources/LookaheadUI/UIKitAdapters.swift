@@ -7,14 +7,12 @@ public import Lookahead
 public import UIKit
 
 extension UITableView: Lookahead.ListViewGeometry {
-    /// The visible rows of section 0.
-    public var lookaheadVisibleRows: [Int] {
-        (indexPathsForVisibleRows ?? []).filter { $0.section == 0 }.map(\.row)
-    }
+    /// The visible rows of every section.
+    public var lookaheadVisibleIndexPaths: [IndexPath] { indexPathsForVisibleRows ?? [] }
 
     /// The row's frame, vertically.
-    public func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)? {
-        let frame = rectForRow(at: IndexPath(row: row, section: 0))
+    public func lookaheadItemExtent(at indexPath: IndexPath) -> (minY: Double, height: Double)? {
+        let frame = rectForRow(at: indexPath)
         return (Double(frame.minY), Double(frame.height))
     }
 
@@ -26,13 +24,11 @@ extension UITableView: Lookahead.ListViewGeometry {
 }
 
 extension UICollectionView: Lookahead.ListViewGeometry {
-    /// The visible items of section 0.
-    public var lookaheadVisibleRows: [Int] {
-        indexPathsForVisibleItems.filter { $0.section == 0 }.map(\.item)
-    }
+    /// The visible items of every section.
+    public var lookaheadVisibleIndexPaths: [IndexPath] { indexPathsForVisibleItems }
 
-    /// `nil`: items are laid out in a grid, not one per line.
-    public func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)? { nil }
+    /// `nil`: items may be laid out in a grid, not one per line.
+    public func lookaheadItemExtent(at indexPath: IndexPath) -> (minY: Double, height: Double)? { nil }
 
     /// `contentOffset.y` below the adjusted top inset.
     public var lookaheadViewportTop: Double { Double(contentOffset.y + adjustedContentInset.top) }
@@ -41,50 +37,64 @@ extension UICollectionView: Lookahead.ListViewGeometry {
     public var lookaheadIsDecelerating: Bool? { isDecelerating }
 }
 
-/// A table or collection view's prefetch data source (section 0): forwards its calls and the delegate's
-/// ``scrollViewDidScroll(_:)`` to a ``ListPrefetcher``, which binds the cells.
+/// A table or collection view's prefetch data source, over every section: forwards its calls and the delegate's
+/// ``scrollViewDidScroll(_:)`` to a ``ListPrefetcher``, which binds the cells. An index path's item is the
+/// prefetcher's snapshot's there, or what `itemIdentifier` says (a diffable data source's `itemIdentifier(for:)`).
 ///
 /// ```swift
-/// let prefetcher = ListPrefetcher(itemCount: photos.count) { ImageRequest(url: photos[$0].url) }
-/// adapter = ListPrefetchingAdapter(prefetcher)   // a stored property: `prefetchDataSource` is weak
+/// adapter = ListPrefetchingAdapter(prefetcher) { dataSource.itemIdentifier(for: $0) }  // kept: the source is weak
 /// tableView.prefetchDataSource = adapter
 /// ```
 @MainActor
-public final class ListPrefetchingAdapter: NSObject, UITableViewDataSourcePrefetching,
+public final class ListPrefetchingAdapter<ItemID: Hashable & Sendable>: NSObject, UITableViewDataSourcePrefetching,
     UICollectionViewDataSourcePrefetching
 {
-    /// The list's prefetcher: its slots, its log, its cells.
-    public let prefetcher: ListPrefetcher
+    /// The list's prefetcher: its snapshot, its log, its cells.
+    public let prefetcher: ListPrefetcher<ItemID>
+    private let itemIdentifier: ((IndexPath) -> ItemID?)?
 
-    /// An adapter forwarding to `prefetcher`.
-    public init(_ prefetcher: ListPrefetcher) {
+    /// An adapter forwarding to `prefetcher`; `itemIdentifier` gives the item at an index path, when the
+    /// prefetcher's snapshot does not.
+    public init(_ prefetcher: ListPrefetcher<ItemID>, itemIdentifier: ((IndexPath) -> ItemID?)? = nil) {
         self.prefetcher = prefetcher
+        self.itemIdentifier = itemIdentifier
     }
 
     /// Call from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
-        if let list = scrollView as? any ListViewGeometry { prefetcher.visibleRowsChanged(in: list) }
+        if let list = scrollView as? any ListViewGeometry { visibleItemsChanged(in: list) }
     }
 
     /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-        prefetcher.visibleRowsChanged(in: tableView)
+        visibleItemsChanged(in: tableView)
     }
 
     /// `UITableViewDataSourcePrefetching`: the window follows the table.
     public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-        prefetcher.visibleRowsChanged(in: tableView)
+        visibleItemsChanged(in: tableView)
     }
 
     /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-        prefetcher.visibleRowsChanged(in: collectionView)
+        visibleItemsChanged(in: collectionView)
     }
 
     /// `UICollectionViewDataSourcePrefetching`: the window follows the collection view.
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath])
     {
-        prefetcher.visibleRowsChanged(in: collectionView)
+        visibleItemsChanged(in: collectionView)
+    }
+
+    private func visibleItemsChanged(in list: some ListViewGeometry) {
+        prefetcher.visibleItemsChanged(in: list, itemIdentifier: itemIdentifier)
+    }
+}
+
+extension ListSnapshot {
+    /// The items of a diffable data source's snapshot, section by section.
+    public init<SectionID>(_ snapshot: NSDiffableDataSourceSnapshot<SectionID, ItemID>) {
+        self.init(sections: snapshot.sectionIdentifiers.map { snapshot.itemIdentifiers(inSection: $0) })
     }
 }
 #endif

@@ -170,6 +170,10 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     ) { fatalError() }
 }
 
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    public nonisolated init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) { fatalError() }
+}
+
 /// A property SwiftUI updates before it draws a view's body.
 public protocol DynamicProperty {}
 

@@ -209,6 +209,29 @@ public struct UIEdgeInsets: Sendable {
     }
 }
 
+public struct NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>: Sendable
+where SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable {
+    public init() { fatalError() }
+    public var sectionIdentifiers: [SectionIdentifierType] { fatalError() }
+    public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] { fatalError() }
+    public mutating func appendSections(_ identifiers: [SectionIdentifierType]) { fatalError() }
+    public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
+        fatalError()
+    }
+}
+
+@MainActor open class UITableViewDiffableDataSource<SectionIdentifierType, ItemIdentifierType>: NSObject
+where SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable {
+    public typealias CellProvider = (UITableView, IndexPath, ItemIdentifierType) -> UITableViewCell?
+    public init(tableView: UITableView, cellProvider: @escaping CellProvider) { fatalError() }
+    open func apply(
+        _ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
+        animatingDifferences: Bool = true
+    ) { fatalError() }
+    open func snapshot() -> NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType> { fatalError() }
+    open func itemIdentifier(for indexPath: IndexPath) -> ItemIdentifierType? { fatalError() }
+}
+
 @MainActor public protocol UITableViewDataSourcePrefetching: NSObjectProtocol {
     func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath])
     func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath])

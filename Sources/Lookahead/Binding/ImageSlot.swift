@@ -114,8 +114,8 @@ public final class ImageSlot: Sendable {
     public var state: State { inner.withLock { $0.state } }
 
     /// Shows the image for a request (`nil` clears the slot): at once from memory, else a placeholder while it
-    /// loads; the same request again keeps its load going. `startsLoading: false` defers the load (during a fling,
-    /// ``ListImageSlots/isFlinging``) until ``startLoading()``.
+    /// loads; the same request again keeps its load going. `startsLoading: false` defers the load (while a list
+    /// flings) until ``startLoading()``.
     public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()

@@ -8,7 +8,7 @@ import Foundation
 /// main queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
 @MainActor
 public final class ImageViewBinding {
-    /// The slot that loads the view's image; a list's ``ListImageSlots`` binds it by row.
+    /// The slot that loads the view's image; a ``ListPrefetcher`` binds it by item.
     public private(set) var slot: ImageSlot
     /// The options of the current load.
     public private(set) var options: ImageLoadingOptions
@@ -84,14 +84,18 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Binds the view to `row` of a list: like ``load(_:options:progress:completion:)``, through `list`
-    /// (``ListImageSlots/bind(row:request:to:)``).
-    public func bind(row: Int, request: ImageRequest?, in list: ListImageSlots, options: ImageLoadingOptions) {
+    /// Binds the view to `item` of a list: like ``load(_:options:progress:completion:)``, through `list`.
+    func bind<ItemID>(
+        _ item: ItemID,
+        request: ImageRequest?,
+        in list: ListImageSlots<ItemID>,
+        options: ImageLoadingOptions
+    ) {
         var options = options
         options.pipeline = list.pipeline
         use(options)
         handlers = nil
-        list.bind(row: row, request: request, to: slot)
+        list.bind(item, request: request, to: slot)
         render()
     }
 

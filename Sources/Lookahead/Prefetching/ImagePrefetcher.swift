@@ -48,7 +48,7 @@ public final class ImagePrefetcher: Sendable {
     private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
 
-    /// What a prefetch did, for an observer that measures (``ListImageSlots`` learns load latency from it).
+    /// What a prefetch did, for an observer that measures (a ``ListPrefetcher`` learns load latency from it).
     @_spi(Simulation)
     public enum Activity: Sendable {
         /// A prefetch started loading.

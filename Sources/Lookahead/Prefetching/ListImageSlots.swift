@@ -2,47 +2,32 @@
 
 import Foundation
 
-/// The images of a scrolling list: the cells' ``ImageSlot``s by row, and the prefetch window around them. What a
+/// The images of a scrolling list: the cells' ``ImageSlot``s by item, and the prefetch window around them. What a
 /// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
 /// - A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is flinging
 ///   (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
 /// - Unbinding does not cancel: the load becomes a prefetch, and the window decides its fate.
-/// - Rows a little beyond the window (``Configuration/keepMargin``) keep their downloads, and a download no longer
-///   wanted goes on for ``Configuration/cancellationDelay``; the first screen's downloads are always kept.
-/// - The window grows with the measured load latency, within what the memory cache can keep beside the visible rows
-///   (``Configuration/memoryBudgetFraction``).
+/// - Items a little beyond the window (`keepMargin`) keep their downloads, and a download no longer wanted goes on
+///   for `cancellationDelay`; the first screen's downloads are always kept. An item gone from the snapshot loses
+///   its download at once.
+/// - The window works on positions in the flattened snapshot; a new snapshot moves every item's state with it.
 ///
 /// - Important: Thread safe, but meant to be driven from the list's thread; every call returns at once.
-public final class ListImageSlots: Sendable {
+@_spi(Simulation)
+public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     /// Tuning; the defaults suit a phone-sized list of images.
-    public struct Configuration: Sendable {
-        /// How the prefetch window follows the scroll.
-        public var window = ListPrefetchWindow()
-        /// Rows beyond the prefetch window (on either side) whose running downloads go on; none start there.
-        /// `nil`: half a viewport, at least two rows.
-        public var keepMargin: Int?
-        /// How long a download no longer wanted goes on before it is cancelled, so a scroll that turns back finds
-        /// it running. Rows a fling has passed (when loads take longer than this) and rows a jump to the top or the
-        /// end left are cancelled at once.
-        public var cancellationDelay = Duration.milliseconds(400)
-        /// The most prefetches that run at once (demoted cell loads come on top).
-        public var maximumConcurrentPrefetches = 6
-        /// The share of the memory cache's cost limit the visible rows and the window may take together, so
-        /// prefetches evict neither the images on screen nor each other; `nil`: no bound.
-        public var memoryBudgetFraction: Double? = 0.75
-
-        /// The default configuration.
-        public init() {}
-    }
+    public typealias Configuration = ListPrefetcher<ItemID>.Configuration
 
     private struct State {
         var controller: ListPrefetchController
-        /// The slot bound to each row on screen, and the image key it shows.
-        var slots: [Int: ImageSlot] = [:]
-        var keys: [Int: ImageCacheKey] = [:]
-        /// Rows whose downloads may be running, and when each was last wished for or near the window.
-        var tracked: [Int: Duration] = [:]
+        var snapshot: ListSnapshot<ItemID>
+        /// The slot bound to each item on screen, the item each bound slot shows, and the image key it shows.
+        var slots: [ItemID: ImageSlot] = [:]
+        var items: [ObjectIdentifier: ItemID] = [:]
+        var keys: [ItemID: ImageCacheKey] = [:]
+        /// Items whose downloads may be running, and when each was last wished for or near the window.
+        var tracked: [ItemID: Duration] = [:]
         /// When each running prefetch started, for the latency feedback.
         var started: [ImageCacheKey: Duration] = [:]
         var budget: PrefetchMemoryBudget
@@ -52,15 +37,15 @@ public final class ListImageSlots: Sendable {
     public let pipeline: ImagePipeline
     /// The tuning.
     public let configuration: Configuration
-    /// The prefetcher that loads the rows ahead.
+    /// The prefetcher that loads the items ahead.
     public let prefetcher: ImagePrefetcher
     private let shared: Shared
     private let now: @Sendable () -> Duration
 
-    /// Creates the slots of a list of `itemCount` rows.
+    /// Creates the slots of a list showing `snapshot`.
     public convenience init(
         pipeline: ImagePipeline = .shared,
-        itemCount: Int,
+        snapshot: ListSnapshot<ItemID>,
         configuration: Configuration = Configuration()
     ) {
         let clock = ContinuousClock()
@@ -68,7 +53,7 @@ public final class ListImageSlots: Sendable {
         let queue = DispatchQueue(label: "Lookahead.ListImageSlots.prefetch")
         self.init(
             pipeline: pipeline,
-            itemCount: itemCount,
+            snapshot: snapshot,
             configuration: configuration,
             now: { start.duration(to: clock.now) },
             prefetchScheduler: { work in queue.async(execute: work) }
@@ -77,10 +62,9 @@ public final class ListImageSlots: Sendable {
 
     /// Creates the slots of a list on the caller's clock (`now`: the time since any fixed start), whose prefetcher
     /// runs its turns through `prefetchScheduler`: for tests and the scroll simulation.
-    @_spi(Simulation)
     public init(
         pipeline: ImagePipeline,
-        itemCount: Int,
+        snapshot: ListSnapshot<ItemID>,
         configuration: Configuration,
         now: @escaping @Sendable () -> Duration,
         prefetchScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -92,7 +76,8 @@ public final class ListImageSlots: Sendable {
         window.concurrentLoads = configuration.maximumConcurrentPrefetches
         let shared = Shared(
             State(
-                controller: ListPrefetchController(itemCount: itemCount, configuration: window),
+                controller: ListPrefetchController(itemCount: snapshot.items.count, configuration: window),
+                snapshot: snapshot,
                 budget: PrefetchMemoryBudget(fraction: configuration.memoryBudgetFraction)
             )
         )
@@ -115,7 +100,7 @@ public final class ListImageSlots: Sendable {
                         }
                         state.controller.recordLoadLatency(now() - start)
                         // A cell bound during a fling, which did not load, shows the image now.
-                        return state.keys.compactMap { row, key in key == request.imageKey ? state.slots[row] : nil }
+                        return state.keys.compactMap { item, key in key == request.imageKey ? state.slots[item] : nil }
                     }
                     for slot in waiting { slot.startLoading() }
                 }
@@ -130,9 +115,12 @@ public final class ListImageSlots: Sendable {
     // MARK: - The list
 
     /// The controller's view of the scroll: velocity, window, whether it flings.
-    @_spi(Simulation) public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
+    public var controller: ListPrefetchController { shared.state.withLock { $0.controller } }
 
-    /// The bound rows showing an image that the memory cache no longer holds, and those images' cost.
+    /// The items of the list.
+    public var snapshot: ListSnapshot<ItemID> { shared.state.withLock { $0.snapshot } }
+
+    /// The bound items showing an image that the memory cache no longer holds, and those images' cost.
     @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
         let slots = shared.state.withLock { Array($0.slots.values) }
         let cached = Set(pipeline.memoryCache?.keysByRecency ?? [])
@@ -143,8 +131,8 @@ public final class ListImageSlots: Sendable {
         return (evicted.count, evicted.reduce(0) { $0 + $1.decodedCost })
     }
 
-    /// The most rows the window may hold now, from the memory budget (``Configuration/memoryBudgetFraction``);
-    /// `nil` while nothing bounds it.
+    /// The most items the window may hold now, from the memory budget (`memoryBudgetFraction`); `nil` while nothing
+    /// bounds it.
     public var prefetchLimit: Int? {
         let costLimit = pipeline.configuration.memoryCache?.costLimit
         return shared.state.withLock { state in
@@ -152,72 +140,105 @@ public final class ListImageSlots: Sendable {
         }
     }
 
-    /// Whether the list flings: too fast for visible rows to load before they leave.
+    /// Whether the list flings: too fast for visible items to load before they leave.
     public var isFlinging: Bool { shared.state.withLock { $0.controller.isFlinging } }
 
-    /// The list now has `count` rows.
+    /// The list now shows `snapshot`. The window moves with the topmost item on screen still in the list, so an insert
+    /// above it is no scroll (the next scroll update says where the list is); loads of items gone from the list stop
+    /// at once, and those of items now far from the window after the cancellation delay.
     @discardableResult
-    public func itemCountChanged(_ count: Int, requests: (Int) -> ImageRequest?) -> ListPrefetchUpdate {
-        update(requests: requests) { $0.itemCountChanged(count) }
+    public func apply(_ snapshot: ListSnapshot<ItemID>, requests: (ItemID) -> ImageRequest?)
+        -> ListPrefetchUpdate<ItemID>
+    {
+        update(requests: requests) { state in
+            let old = state.snapshot.items
+            let visible = state.controller.visible
+            let move = visible.lazy.compactMap { row in snapshot.positions[old[row]].map { $0 - row } }.first ?? 0
+            state.snapshot = snapshot
+            _ = state.controller.itemsChanged(
+                count: snapshot.items.count,
+                visible: (visible.lowerBound + move)..<(visible.upperBound + move)
+            )
+        }
     }
 
-    /// The visible rows changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
+    /// The visible items changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
     /// enough, starts the loads of visible cells bound during a fling.
     ///
     /// - Parameters:
-    ///   - rows: The rows on screen.
-    ///   - position: Where the top of the viewport is, in rows (`contentOffset.y / rowHeight`), when known.
+    ///   - rows: The positions on screen, in the snapshot's items (section after section).
+    ///   - position: Where the top of the viewport is, in positions (`contentOffset.y / rowHeight`), when known.
     ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
     ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
-    ///   - requests: The image request of a row; asked for the rows of the window, during this call.
+    ///   - requests: The image request of an item; asked for the items of the window, during this call.
     @discardableResult
     public func visibleRowsChanged(
         _ rows: Range<Int>,
         position: Double? = nil,
         isDecelerating: Bool? = nil,
-        requests: (Int) -> ImageRequest?
-    ) -> ListPrefetchUpdate {
+        requests: (ItemID) -> ImageRequest?
+    ) -> ListPrefetchUpdate<ItemID> {
         let time = now()
         return update(requests: requests) {
-            $0.visibleRangeChanged(rows, at: time, position: position, isDecelerating: isDecelerating)
+            _ = $0.controller.visibleRangeChanged(rows, at: time, position: position, isDecelerating: isDecelerating)
         }
     }
 
-    /// A cell shows `row`: its slot shows a memory hit at once, else loads (when a fling slows down), joining a
-    /// prefetch already running for the row.
-    public func bind(row: Int, request: ImageRequest?, to slot: ImageSlot) {
+    /// A cell shows `item`: its slot shows a memory hit at once, else loads (when a fling slows down), joining a
+    /// prefetch already running for the item. A slot that showed another item no longer does.
+    public func bind(_ item: ItemID, request: ImageRequest?, to slot: ImageSlot) {
         let (previous, startsLoading) = shared.state.withLock { state in
-            state.keys[row] = request?.imageKey
+            if let other = state.items.updateValue(item, forKey: ObjectIdentifier(slot)), other != item {
+                state.slots[other] = nil
+                state.keys[other] = nil
+            }
+            state.keys[item] = request?.imageKey
             if let request, state.budget.estimatedCost == nil { state.budget.record(request: request) }
-            return (state.slots.updateValue(slot, forKey: row), state.controller.isWorthLoading(row))
+            let previous = state.slots.updateValue(slot, forKey: item)
+            if let previous, previous !== slot { state.items[ObjectIdentifier(previous)] = nil }
+            let isWorthLoading = state.snapshot.positions[item].map(state.controller.isWorthLoading) ?? true
+            return (previous, isWorthLoading)
         }
         if let previous, previous !== slot { release(previous) }
         slot.configure(with: request, startsLoading: startsLoading)
     }
 
-    /// The cell that showed `row` no longer does. Its load is not cancelled: it becomes a prefetch, which the
-    /// window keeps while the row is near the screen and cancels once the row is left behind.
-    public func unbind(row: Int) {
+    /// The cell that showed `item` no longer does. Its load is not cancelled: it becomes a prefetch, which the
+    /// window keeps while the item is near the screen and cancels once the item is left behind or gone.
+    public func unbind(_ item: ItemID) {
+        unbind { _ in item }
+    }
+
+    /// The cell of `slot` no longer shows the item it was bound to, whichever that is now.
+    public func unbind(_ slot: ImageSlot) {
+        unbind { $0.items[ObjectIdentifier(slot)] }
+    }
+
+    private func unbind(_ find: (State) -> ItemID?) {
         let time = now()
         let (slot, isAbandoned) = shared.state.withLock { state -> (ImageSlot?, Bool) in
-            state.keys[row] = nil
-            guard let slot = state.slots.removeValue(forKey: row) else { return (nil, false) }
-            // A row a jump to the top or the end left is not coming back soon: its load stops now.
+            guard let item = find(state) else { return (nil, false) }
+            state.keys[item] = nil
+            guard let slot = state.slots.removeValue(forKey: item) else { return (nil, false) }
+            state.items[ObjectIdentifier(slot)] = nil
+            // An item gone from the list, or that a jump to the top or the end left, is not coming back soon: its
+            // load stops now.
             let controller = state.controller
+            guard let row = state.snapshot.positions[item] else { return (slot, true) }
             if controller.jumpedToAnEnd, !controller.isOnFirstScreen(row),
                 !controller.keptRows(margin: keepMargin(for: controller)).contains(row)
             {
-                state.tracked[row] = nil
+                state.tracked[item] = nil
                 return (slot, true)
             }
-            if state.tracked[row] == nil { state.tracked[row] = time }
+            if state.tracked[item] == nil { state.tracked[item] = time }
             return (slot, false)
         }
         guard let slot else { return }
         if isAbandoned { slot.prepareForReuse() } else { release(slot) }
     }
 
-    /// Rows beyond the prefetch window, on either side, whose running downloads go on.
+    /// Positions beyond the prefetch window, on either side, whose running downloads go on.
     private func keepMargin(for controller: ListPrefetchController) -> Int {
         configuration.keepMargin ?? max(2, controller.visible.count / 2)
     }
@@ -227,6 +248,7 @@ public final class ListImageSlots: Sendable {
         let slots = shared.state.withLock { state -> [ImageSlot] in
             defer {
                 state.slots.removeAll()
+                state.items.removeAll()
                 state.keys.removeAll()
                 state.tracked.removeAll()
             }
@@ -242,27 +264,29 @@ public final class ListImageSlots: Sendable {
         if let task = slot.detachLoad() { prefetcher.adopt(task) }
     }
 
-    /// Applies a change to the controller, then feeds the prefetcher: the wish list to start, the rows to keep.
+    /// Applies a change to the state, then feeds the prefetcher: the wish list to start, the items to keep.
     private func update(
-        requests: (Int) -> ImageRequest?,
-        _ change: (inout ListPrefetchController) -> ListPrefetchUpdate
-    ) -> ListPrefetchUpdate {
+        requests: (ItemID) -> ImageRequest?,
+        _ change: (inout State) -> Void
+    ) -> ListPrefetchUpdate<ItemID> {
         let time = now()
         let costLimit = pipeline.configuration.memoryCache?.costLimit
         let plan = shared.state.withLock { state in
-            _ = change(&state.controller)
+            change(&state)
             return self.plan(&state, at: time, costLimit: costLimit)
         }
         let wished = plan.wish.compactMap(requests)
         let kept = plan.keep.compactMap(requests)
-        // During a fling no visible cell loads: the prefetches, for rows about to show, go first.
+        // During a fling no visible cell loads: the prefetches, for items about to show, go first.
         let priority: ImageRequest.Priority = plan.isFlinging ? .normal : .low
         if prefetcher.priority != priority { prefetcher.priority = priority }
         let cancelled = Set(prefetcher.prefetch(wished, keeping: kept).map(\.imageKey))
         for slot in plan.slotsToStart { slot.startLoading() }
-        // The log names the rows whose downloads stopped, not every row that left the window.
+        // The log names the items whose downloads stopped, not every item that left the window.
         var update = plan.update
-        update.cancel = update.cancel.filter { row in requests(row).map { cancelled.contains($0.imageKey) } ?? false }
+        update.cancel = update.cancel.filter { item in
+            requests(item).map { cancelled.contains($0.imageKey) } ?? false
+        }
         return update
     }
 
@@ -273,47 +297,54 @@ public final class ListImageSlots: Sendable {
     }
 
     private struct Plan {
-        var wish: [Int] = []
-        var keep: [Int] = []
+        var wish: [ItemID] = []
+        var keep: [ItemID] = []
         var slotsToStart: [ImageSlot] = []
         var isFlinging = false
-        var update = ListPrefetchUpdate()
+        var update = ListPrefetchUpdate<ItemID>()
     }
 
-    /// Under the lock: the rows to prefetch (as many as the memory budget allows), to keep, and to give up.
+    /// Under the lock: the items to prefetch (as many as the memory budget allows), to keep, and to give up.
     private func plan(_ state: inout State, at time: Duration, costLimit: Int?) -> Plan {
         let controller = state.controller
+        let snapshot = state.snapshot
         var plan = Plan()
         plan.isFlinging = controller.isFlinging
         let visible = controller.visible
         let limit = state.budget.prefetchLimit(visibleCount: visible.count, costLimit: costLimit)
-        plan.wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
-        let window = controller.keptRows(margin: keepMargin(for: controller), desired: plan.wish)
-        // Rows a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
+        let wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
+        plan.wish = wish.map { snapshot.items[$0] }
+        let window = controller.keptRows(margin: keepMargin(for: controller), desired: wish)
+        // Items a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
         // than the cancellation delay (one let go would likely finish first).
         let stopsPassedRows = controller.isFlinging && controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
             stopsPassedRows && (controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound)
         }
-        var tracked: [Int: Duration] = [:]
-        for row in plan.wish { tracked[row] = time }
-        for (row, since) in state.tracked where tracked[row] == nil {
+        var tracked: [ItemID: Duration] = [:]
+        for item in plan.wish { tracked[item] = time }
+        for (item, since) in state.tracked where tracked[item] == nil {
+            guard let row = snapshot.positions[item] else {
+                plan.update.cancel.append(item)  // gone from the list
+                continue
+            }
             if window.contains(row) {
-                tracked[row] = time
+                tracked[item] = time
             } else if controller.isOnFirstScreen(row)
                 || time - since < configuration.cancellationDelay && !passed(row) && !controller.jumpedToAnEnd
             {
-                tracked[row] = since
+                tracked[item] = since
             } else {
-                plan.update.cancel.append(row)
+                plan.update.cancel.append(item)
             }
         }
-        let wish = Set(plan.wish)
-        plan.keep = tracked.keys.filter { !wish.contains($0) }.sorted()
+        func position(_ item: ItemID) -> Int { snapshot.positions[item] ?? .max }
+        let wished = Set(plan.wish)
+        plan.keep = tracked.keys.filter { !wished.contains($0) }.sorted { position($0) < position($1) }
         plan.update.prefetch = plan.wish.filter { state.tracked[$0] == nil }
-        plan.update.cancel.sort()
+        plan.update.cancel.sort { position($0) < position($1) }
         state.tracked = tracked
-        plan.slotsToStart = visible.filter(controller.isWorthLoading).compactMap { state.slots[$0] }
+        plan.slotsToStart = visible.filter(controller.isWorthLoading).compactMap { state.slots[snapshot.items[$0]] }
         return plan
     }
 }

@@ -48,7 +48,6 @@ public struct ListPrefetchController: Sendable {
     private var direction = 1.0
     /// Whether ``latency`` comes from a measurement yet, or is still ``ListPrefetchWindow/initialLatency``.
     private var hasMeasuredLatency = false
-    private var appeared = ListAppearanceTracker()
 
     /// Creates a controller for a list of `itemCount` rows.
     public init(itemCount: Int, configuration: ListPrefetchWindow = ListPrefetchWindow()) {
@@ -67,7 +66,7 @@ public struct ListPrefetchController: Sendable {
         at time: Duration,
         position: Double? = nil,
         isDecelerating: Bool? = nil
-    ) -> ListPrefetchUpdate {
+    ) -> ListPrefetchUpdate<Int> {
         let range = range.clamped(to: 0..<itemCount)
         let isFractional = position != nil
         let position = position ?? Double(range.lowerBound)
@@ -151,23 +150,18 @@ public struct ListPrefetchController: Sendable {
         }
     }
 
-    /// A row appeared (SwiftUI `onAppear`): the visible range becomes the span of the rows on screen.
-    public mutating func itemAppeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
-        _ = appeared.rowAppeared(index)
-        return visibleRangeChanged(appeared.range ?? 0..<0, at: time)
-    }
-
-    /// A row disappeared (SwiftUI `onDisappear`).
-    public mutating func itemDisappeared(_ index: Int, at time: Duration) -> ListPrefetchUpdate {
-        _ = appeared.rowDisappeared(index)
-        return visibleRangeChanged(appeared.range ?? 0..<0, at: time)
+    /// The list's items changed (a new snapshot): `count` of them, those on screen now at `visible`. The scroll
+    /// position moves with them, so the change is not taken for a scroll.
+    public mutating func itemsChanged(count: Int, visible newVisible: Range<Int>) -> ListPrefetchUpdate<Int> {
+        itemCount = max(0, count)
+        lastPosition = lastPosition.map { $0 + Double(newVisible.lowerBound - visible.lowerBound) }
+        visible = newVisible.clamped(to: 0..<itemCount)
+        return recompute()
     }
 
     /// The list now has `count` rows; prefetches of rows past the end are cancelled.
-    public mutating func itemCountChanged(_ count: Int) -> ListPrefetchUpdate {
-        itemCount = max(0, count)
-        visible = visible.clamped(to: 0..<itemCount)
-        return recompute()
+    public mutating func itemCountChanged(_ count: Int) -> ListPrefetchUpdate<Int> {
+        itemsChanged(count: count, visible: visible)
     }
 
     /// Whether the list moves too fast for visible rows to load before they leave: cells then show placeholders
@@ -302,11 +296,11 @@ public struct ListPrefetchController: Sendable {
         return -Foundation.log(rate) * 1000
     }
 
-    private mutating func recompute() -> ListPrefetchUpdate {
+    private mutating func recompute() -> ListPrefetchUpdate<Int> {
         let desired = desiredRows
         let wanted = Set(desired)
         let current = Set(prefetched)
-        var update = ListPrefetchUpdate()
+        var update = ListPrefetchUpdate<Int>()
         update.prefetch = desired.filter { !current.contains($0) }
         let center = Double(visible.lowerBound + visible.upperBound) / 2
         update.cancel = prefetched.filter { !wanted.contains($0) && !visible.contains($0) }

@@ -3,6 +3,7 @@
 import Foundation
 
 /// How a list's prefetch window follows the scroll; the defaults suit a phone-sized list of images.
+@_spi(Simulation)
 public struct ListPrefetchWindow: Sendable {
     /// Rows always prefetched ahead, even when still.
     public var minimumAhead = 4

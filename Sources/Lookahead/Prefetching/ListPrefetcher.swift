@@ -1,62 +1,141 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-import Foundation
+
+public import Foundation
 
 /// Prefetches the images of a scrolling list and binds its cells' image views: the one type an app with a list or
-/// a grid uses. UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleRowsChanged(in:)`` on every scroll
-/// step; SwiftUI rows report ``rowAppeared(_:)`` and ``rowDisappeared(_:)``; cells call ``bind(_:row:options:)``
-/// and ``unbind(row:)``. The work is ``ListImageSlots``'s; for URLs with no list on screen, use ``ImagePrefetcher``.
+/// a grid uses. The list is a ``ListSnapshot`` of item identifiers in sections, as a diffable data source or a
+/// `ForEach` has them; `request` gives an item's image request.
+///
+/// ```swift
+/// let prefetcher = ListPrefetcher(ListSnapshot(photos.map(\.id))) { id in
+///     photos.first { $0.id == id }.map { ImageRequest(url: $0.url) }
+/// }
+/// prefetcher.apply(ListSnapshot(sections: [["pinned"], photos.map(\.id)]))  // a refresh, a page, a delete
+/// ```
+///
+/// UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list
+/// scrolls; SwiftUI items report ``itemAppeared(_:)`` and ``itemDisappeared(_:)``. When the items change (a page
+/// arrives, a refresh inserts at the top, an item is deleted or moved), ``apply(_:)`` the new snapshot: loads of the
+/// items still near the screen go on, those of items gone or now far away stop, and no cell shows another item's
+/// image. For URLs with no list on screen, use ``ImagePrefetcher``.
 @MainActor
-public final class ListPrefetcher {
-    /// The list's slots, prefetch window and prefetcher.
-    public let slots: ListImageSlots
-    /// Receives what each change of the visible rows changed (rows to prefetch, downloads cancelled), for a log.
-    public var onUpdate: ((ListPrefetchUpdate) -> Void)?
-    /// The rows on screen, as the rows' appear and disappear events left them.
-    public private(set) var tracker = ListAppearanceTracker()
-    private let request: (Int) -> ImageRequest?
+public final class ListPrefetcher<ItemID: Hashable & Sendable> {
+    /// Tuning; the defaults suit a phone-sized list of images.
+    public struct Configuration: Sendable {
+        /// How the prefetch window follows the scroll.
+        @_spi(Simulation) public var window = ListPrefetchWindow()
+        /// Items beyond the prefetch window (on either side) whose running downloads go on; none start there.
+        /// `nil`: half a viewport, at least two items.
+        public var keepMargin: Int?
+        /// How long a download no longer wanted goes on before it is cancelled, so a scroll that turns back finds
+        /// it running. Items a fling has passed (when loads take longer than this), items a jump to the top or the
+        /// end left, and items gone from the list are cancelled at once.
+        public var cancellationDelay = Duration.milliseconds(400)
+        /// The most prefetches that run at once (demoted cell loads come on top).
+        public var maximumConcurrentPrefetches = 6
+        /// The share of the memory cache's cost limit the visible items and the window may take together, so
+        /// prefetches evict neither the images on screen nor each other; `nil`: no bound.
+        public var memoryBudgetFraction: Double? = 0.75
 
-    /// Creates a prefetcher for a list of `itemCount` rows; `request` gives a row's image request.
-    public init(
-        itemCount: Int,
+        /// The default configuration.
+        public init() {}
+    }
+
+    /// Receives, on each change of the window, the items whose prefetch started and those whose download stopped,
+    /// nearest first, for a log.
+    public var onUpdate: ((_ prefetching: [ItemID], _ cancelled: [ItemID]) -> Void)?
+    /// The items of the list, as last applied.
+    public private(set) var snapshot: ListSnapshot<ItemID>
+    let slots: ListImageSlots<ItemID>
+    private var appeared: Set<ItemID> = []
+    private let request: (ItemID) -> ImageRequest?
+
+    /// Creates a prefetcher for a list showing `snapshot`; `request` gives an item's image request.
+    public convenience init(
+        _ snapshot: ListSnapshot<ItemID> = ListSnapshot(),
         pipeline: ImagePipeline = .shared,
-        configuration: ListImageSlots.Configuration = ListImageSlots.Configuration(),
-        request: @escaping (Int) -> ImageRequest?
+        configuration: Configuration = Configuration(),
+        request: @escaping (ItemID) -> ImageRequest?
     ) {
-        self.slots = ListImageSlots(pipeline: pipeline, itemCount: itemCount, configuration: configuration)
+        self.init(
+            slots: ListImageSlots(pipeline: pipeline, snapshot: snapshot, configuration: configuration),
+            request: request
+        )
+    }
+
+    /// A prefetcher over `slots` (on a test's clock).
+    init(slots: ListImageSlots<ItemID>, request: @escaping (ItemID) -> ImageRequest?) {
+        self.snapshot = slots.snapshot
+        self.slots = slots
         self.request = request
     }
 
+    /// The list now shows `snapshot` (apply it with the data source's): a page appended, items inserted, deleted,
+    /// moved or reloaded. Re-bind the cells of reloaded items; the cells of deleted items keep their image until
+    /// they are unbound.
+    public func apply(_ snapshot: ListSnapshot<ItemID>) {
+        self.snapshot = snapshot
+        appeared = appeared.filter { snapshot.positions[$0] != nil }
+        report(slots.apply(snapshot, requests: request))
+    }
+
     /// The list scrolled (UIKit's `scrollViewDidScroll`, or its prefetch data source's calls): reads its viewport.
-    public func visibleRowsChanged(in list: some ListViewGeometry) {
-        if let update = slots.visibleRowsChanged(in: list, requests: request) { onUpdate?(update) }
+    /// `itemIdentifier` gives the item at an index path (a diffable data source's `itemIdentifier(for:)`); by
+    /// default, the snapshot's item there.
+    public func visibleItemsChanged(
+        in list: some ListViewGeometry,
+        itemIdentifier: ((IndexPath) -> ItemID?)? = nil
+    ) {
+        let snapshot = self.snapshot
+        let viewport = ListViewport(list) { path in
+            guard let itemIdentifier else { return snapshot.position(of: path) }
+            return itemIdentifier(path).flatMap { snapshot.positions[$0] }
+        }
+        guard let viewport else { return }
+        report(
+            slots.visibleRowsChanged(
+                viewport.rows,
+                position: viewport.position,
+                isDecelerating: viewport.isDecelerating,
+                requests: request
+            )
+        )
     }
 
-    /// A row appeared (SwiftUI's `onAppear`).
-    public func rowAppeared(_ row: Int) {
-        if let rows = tracker.rowAppeared(row) { onUpdate?(slots.visibleRowsChanged(rows, requests: request)) }
+    /// An item appeared (SwiftUI's `onAppear`).
+    public func itemAppeared(_ item: ItemID) {
+        appearanceChanged { $0.insert(item) }
     }
 
-    /// A row disappeared (SwiftUI's `onDisappear`).
-    public func rowDisappeared(_ row: Int) {
-        if let rows = tracker.rowDisappeared(row) { onUpdate?(slots.visibleRowsChanged(rows, requests: request)) }
+    /// An item disappeared (SwiftUI's `onDisappear`).
+    public func itemDisappeared(_ item: ItemID) {
+        appearanceChanged { $0.remove(item) }
     }
 
-    /// The list's row count changed (a page arrived, a refresh).
-    public func itemCountChanged(_ count: Int) {
-        onUpdate?(slots.itemCountChanged(count, requests: request))
+    /// The window follows the span of the items on screen, when it changed and some item is on screen.
+    private func appearanceChanged(_ change: (inout Set<ItemID>) -> Void) {
+        let before = snapshot.span(of: appeared)
+        change(&appeared)
+        guard let rows = snapshot.span(of: appeared), rows != before else { return }
+        report(slots.visibleRowsChanged(rows, requests: request))
     }
 
-    /// A cell shows `row` (`cellForRowAt`): its image view shows the row's image, joining a prefetch running for
-    /// it. The options' pipeline is the prefetcher's.
-    public func bind(_ view: some ImageDisplaying, row: Int, options: ImageLoadingOptions? = nil) {
+    /// A cell shows `item` (`cellForRowAt`): its image view shows the item's image, joining a prefetch running for
+    /// it, and stops showing the item it showed before. The options' pipeline is the prefetcher's.
+    public func bind(_ view: some ImageDisplaying, item: ItemID, options: ImageLoadingOptions? = nil) {
         var options = options ?? ImageLoadingOptions(pipeline: slots.pipeline)
         options.pipeline = slots.pipeline
         ImageViewBinding.binding(for: view, options: options)
-            .bind(row: row, request: request(row), in: slots, options: options)
+            .bind(item, request: request(item), in: slots, options: options)
     }
 
-    /// A cell stopped showing `row` (`didEndDisplaying`): the row's load becomes a prefetch while the row is near.
-    public func unbind(row: Int) {
-        slots.unbind(row: row)
+    /// A cell stopped showing its item (`didEndDisplaying`): the item's load becomes a prefetch while the item is
+    /// near, and stops if the item is gone from the list.
+    public func unbind(_ view: some ImageDisplaying) {
+        if let binding = view.lookaheadBinding { slots.unbind(binding.slot) }
+    }
+
+    private func report(_ update: ListPrefetchUpdate<ItemID>) {
+        onUpdate?(update.prefetch, update.cancel)
     }
 }

@@ -1,12 +1,15 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A scrolling list as the prefetcher sees it; UIKit's table and collection views conform in `LookaheadUI`.
+public import Foundation
+
+/// A scrolling list as a ``ListPrefetcher`` reads it; UIKit's table and collection views conform in `LookaheadUI`.
 @MainActor
 public protocol ListViewGeometry: AnyObject {
-    /// The rows (of section 0) on screen, in any order.
-    var lookaheadVisibleRows: [Int] { get }
-    /// The vertical extent of `row` in content coordinates, when rows are one per line; `nil` for a grid or unknown.
-    func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)?
+    /// The index paths (section, item) on screen, in any order.
+    var lookaheadVisibleIndexPaths: [IndexPath] { get }
+    /// The vertical extent of the item at `indexPath` in content coordinates, when items are one per line; `nil`
+    /// for a grid or unknown.
+    func lookaheadItemExtent(at indexPath: IndexPath) -> (minY: Double, height: Double)?
     /// The content offset at the top edge of the viewport, below any inset (`contentOffset.y` + the top inset).
     var lookaheadViewportTop: Double { get }
     /// Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`); `nil` when unknown.
@@ -18,60 +21,27 @@ extension ListViewGeometry {
     public var lookaheadIsDecelerating: Bool? { nil }
 }
 
-/// The visible rows of a list and the fractional row at its top edge: ``ListImageSlots``'s input.
-public struct ListViewport: Sendable, Equatable {
-    /// The rows on screen, as a range (from the lowest to the highest visible row).
-    public var rows: Range<Int>
-    /// Where the top edge of the viewport is, in rows (`12.5`: half of row 12 is scrolled past), when known.
-    public var position: Double?
+/// The visible positions of a list (in its snapshot's items, section after section) and the fractional position at
+/// its top edge: what the prefetch window follows.
+struct ListViewport: Equatable {
+    /// The positions on screen, from the lowest to the highest.
+    var rows: Range<Int>
+    /// Where the top edge of the viewport is, in positions (`12.5`: half of item 12 is scrolled past), when known.
+    var position: Double?
     /// Whether the list coasts after the finger lifted, when known.
-    public var isDecelerating: Bool?
+    var isDecelerating: Bool?
 
-    /// A viewport of known rows and position.
-    public init(rows: Range<Int>, position: Double? = nil, isDecelerating: Bool? = nil) {
-        self.rows = rows
-        self.position = position
-        self.isDecelerating = isDecelerating
-    }
-
-    /// Reads a list's geometry: `nil` when no row is on screen.
+    /// Reads a list's geometry, each visible index path at its `position` among the list's items (`nil`: not in
+    /// the list); `nil` when no item is on screen.
     @MainActor
-    public init?(_ list: some ListViewGeometry) {
-        self.init(visibleRows: list.lookaheadVisibleRows, viewportTop: list.lookaheadViewportTop) {
-            list.lookaheadRowExtent($0)
+    init?(_ list: some ListViewGeometry, position: (IndexPath) -> Int?) {
+        let visible = list.lookaheadVisibleIndexPaths.compactMap { path in position(path).map { (path, $0) } }
+        guard let top = visible.min(by: { $0.1 < $1.1 }), let high = visible.map(\.1).max() else { return nil }
+        rows = top.1..<(high + 1)
+        // The fractional position at the top edge, so the speed estimate does not step by whole items.
+        if let frame = list.lookaheadItemExtent(at: top.0), frame.height > 0 {
+            self.position = Double(top.1) + min(max((list.lookaheadViewportTop - frame.minY) / frame.height, 0), 1)
         }
         isDecelerating = list.lookaheadIsDecelerating
-    }
-
-    /// The viewport of a list showing `visibleRows`, its top edge at `viewportTop`; `nil` when no row is on screen.
-    public init?(
-        visibleRows: [Int],
-        viewportTop: Double,
-        extent: (Int) -> (minY: Double, height: Double)?
-    ) {
-        guard let low = visibleRows.min(), let high = visibleRows.max() else { return nil }
-        rows = low..<(high + 1)
-        // The fractional row at the top edge, so the speed estimate does not step by whole rows.
-        if let frame = extent(low), frame.height > 0 {
-            position = Double(low) + min(max((viewportTop - frame.minY) / frame.height, 0), 1)
-        }
-    }
-}
-
-extension ListImageSlots {
-    /// The list scrolled: reads its viewport and moves the prefetch window. Returns what changed, for a log; `nil`
-    /// when no row is on screen.
-    @MainActor
-    @discardableResult
-    public func visibleRowsChanged(in list: some ListViewGeometry, requests: (Int) -> ImageRequest?)
-        -> ListPrefetchUpdate?
-    {
-        guard let viewport = ListViewport(list) else { return nil }
-        return visibleRowsChanged(
-            viewport.rows,
-            position: viewport.position,
-            isDecelerating: viewport.isDecelerating,
-            requests: requests
-        )
     }
 }

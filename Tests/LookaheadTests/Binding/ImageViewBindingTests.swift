@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@testable import Lookahead
+@_spi(Simulation) @testable import Lookahead
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ImageViewBindingTests {
@@ -200,12 +200,12 @@ import Testing
     }
 
     @Test func aListBindingJoinsTheListAndUnbindingHandsTheLoadToThePrefetcher() async throws {
-        let list = ListImageSlots(pipeline: pipeline, itemCount: 10)
-        view.lookahead.binding.bind(row: 0, request: ImageRequest(url: url(1)), in: list, options: options)
+        let list = ListImageSlots(pipeline: pipeline, snapshot: ListSnapshot(0..<10))
+        view.lookahead.binding.bind(0, request: ImageRequest(url: url(1)), in: list, options: options)
         #expect(view.labels == ["1x1"])
         await loader.waitForPending(1)
         #expect(pipeline.inspectGraph { $0.dataPriority(for: "https://example.com/1.jpg") } == .high)
-        list.unbind(row: 0)  // the cell left the screen: the load goes on as a prefetch
+        list.unbind(0)  // the cell left the screen: the load goes on as a prefetch
         hops.runAll()  // the list emptied the view's slot: the view shows its placeholder
         #expect(view.labels == ["1x1", "1x1"])
         #expect(loader.record.value.cancelled.isEmpty)

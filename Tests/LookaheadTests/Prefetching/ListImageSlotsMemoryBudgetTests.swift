@@ -28,14 +28,14 @@ import Testing
 
     private func makeLoader(
         _ pipeline: ImagePipeline,
-        _ configure: (inout ListImageSlots.Configuration) -> Void = { _ in }
-    ) -> ListImageSlots {
-        var configuration = ListImageSlots.Configuration()
+        _ configure: (inout ListImageSlots<Int>.Configuration) -> Void = { _ in }
+    ) -> ListImageSlots<Int> {
+        var configuration = ListImageSlots<Int>.Configuration()
         configure(&configuration)
         let clock = clock
         return ListImageSlots(
             pipeline: pipeline,
-            itemCount: 1000,
+            snapshot: ListSnapshot(0..<1000),
             configuration: configuration,
             now: { clock.now.offset },
             prefetchScheduler: scheduler.schedule
@@ -90,7 +90,7 @@ import Testing
     }
 
     /// The rows of the prefetches running now.
-    private func runningRows(_ loader: ListImageSlots) -> [Int] {
+    private func runningRows(_ loader: ListImageSlots<Int>) -> [Int] {
         loader.prefetcher.runningRequests.compactMap {
             Int($0.identity.dropFirst("https://example.com/".count).dropLast(4))
         }
@@ -100,7 +100,7 @@ import Testing
         // 64×64 thumbnails cost 16 KiB; room for 8 of them, 0.75 of it: 6 rows, 2 beyond the 4 on screen.
         let pipeline = makePipeline(costLimit: 8 * 64 * 64 * 4)
         let loader = makeLoader(pipeline)
-        loader.bind(row: 10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
+        loader.bind(10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
         #expect(loader.visibleRowsChanged(10..<14, requests: thumbnailRequest).prefetch == [14, 15])
         #expect(loader.prefetchLimit == 2)
     }
@@ -108,7 +108,7 @@ import Testing
     @Test func visibleRowsThatFillTheBudgetLeaveNoRowToPrefetch() {
         let pipeline = makePipeline(costLimit: 4 * 64 * 64 * 4)
         let loader = makeLoader(pipeline)
-        loader.bind(row: 10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
+        loader.bind(10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
         #expect(loader.visibleRowsChanged(10..<14, requests: thumbnailRequest).prefetch.isEmpty)
         #expect(loader.prefetchLimit == 0)
     }
@@ -116,11 +116,11 @@ import Testing
     @Test func theFractionIsConfigurableAndNilTurnsTheBoundOff() {
         let pipeline = makePipeline(costLimit: 8 * 64 * 64 * 4)
         let whole = makeLoader(pipeline) { $0.memoryBudgetFraction = 1 }
-        whole.bind(row: 10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
+        whole.bind(10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
         #expect(whole.visibleRowsChanged(10..<14, requests: thumbnailRequest).prefetch == [14, 15, 16, 17])
 
         let unbounded = makeLoader(pipeline) { $0.memoryBudgetFraction = nil }
-        unbounded.bind(row: 10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
+        unbounded.bind(10, request: thumbnailRequest(10), to: ImageSlot(pipeline: pipeline) { _ in })
         #expect(unbounded.visibleRowsChanged(10..<14, requests: thumbnailRequest).prefetch.count == 6)
         #expect(unbounded.prefetchLimit == nil)
     }
@@ -133,7 +133,7 @@ import Testing
         let bounded = makeLoader(pipeline)
         let unbounded = makeLoader(pipeline) { $0.memoryBudgetFraction = nil }
         for loader in [bounded, unbounded] {
-            loader.bind(row: 0, request: thumbnailRequest(0), to: ImageSlot(pipeline: pipeline) { _ in })
+            loader.bind(0, request: thumbnailRequest(0), to: ImageSlot(pipeline: pipeline) { _ in })
         }
         // A quick scroll (about 40 rows a second) whose window grows past its minimum.
         for frame in 0..<30 {

@@ -26,13 +26,15 @@ import Testing
         }
     }
 
-    private func makeLoader(_ configure: (inout ListImageSlots.Configuration) -> Void = { _ in }) -> ListImageSlots {
-        var configuration = ListImageSlots.Configuration()
+    private func makeLoader(_ configure: (inout ListImageSlots<Int>.Configuration) -> Void = { _ in })
+        -> ListImageSlots<Int>
+    {
+        var configuration = ListImageSlots<Int>.Configuration()
         configure(&configuration)
         let clock = clock
         return ListImageSlots(
             pipeline: pipeline,
-            itemCount: 1000,
+            snapshot: ListSnapshot(0..<1000),
             configuration: configuration,
             now: { clock.now.offset },
             prefetchScheduler: scheduler.schedule
@@ -67,15 +69,15 @@ import Testing
     }
 
     /// Binds a new slot to every row of `rows` that has none, and unbinds the rows that left.
-    private func show(_ rows: Range<Int>, in loader: ListImageSlots, bound: inout [Int: ImageSlot]) {
+    private func show(_ rows: Range<Int>, in loader: ListImageSlots<Int>, bound: inout [Int: ImageSlot]) {
         for row in bound.keys.sorted() where !rows.contains(row) {
-            loader.unbind(row: row)
+            loader.unbind(row)
             bound[row] = nil
         }
         for row in rows where bound[row] == nil {
             let slot = makeSlot(row: row)
             bound[row] = slot
-            loader.bind(row: row, request: request(row), to: slot)
+            loader.bind(row, request: request(row), to: slot)
         }
     }
 
@@ -89,14 +91,14 @@ import Testing
         // The prefetcher's turns never run here: the only download is row 20's own.
         loader.visibleRowsChanged(20..<24, requests: request)
         let slot = makeSlot(row: 20)
-        loader.bind(row: 20, request: request(20), to: slot)
+        loader.bind(20, request: request(20), to: slot)
         await network.waitForPending(1)
         #expect(priority(20) == .high, "a visible cell loads at visible priority")
 
         // Row 20 scrolls off (4 rows a second): its cell is reused, its download becomes a prefetch.
         setTime(250)
         loader.visibleRowsChanged(21..<25, requests: request)
-        loader.unbind(row: 20)
+        loader.unbind(20)
         #expect(priority(20) == .low, "demoted to prefetch priority, not cancelled")
         #expect(loader.prefetcher.counts.running == 1)
         for (time, first) in [(500, 22), (750, 23), (1000, 24)] {
@@ -129,13 +131,13 @@ import Testing
         }
         // The list appears with eight rows on screen; rows 0 and 7 load.
         loader.visibleRowsChanged(0..<8, requests: request)
-        for row in [0, 7] { loader.bind(row: row, request: request(row), to: makeSlot(row: row)) }
+        for row in [0, 7] { loader.bind(row, request: request(row), to: makeSlot(row: row)) }
         await network.waitForPending(2)
         // A jump far down to a screen of four rows, then long past the delay. The first screen (as many rows as
         // are visible now) is where a scroll to the top returns, so row 0's download goes on; row 7's stops.
         setTime(100)
         loader.visibleRowsChanged(500..<504, requests: request)
-        for row in [0, 7] { loader.unbind(row: row) }
+        for row in [0, 7] { loader.unbind(row) }
         setTime(2000)
         let update = loader.visibleRowsChanged(500..<504, requests: request)
         #expect(!update.cancel.contains(0))
@@ -146,14 +148,14 @@ import Testing
     }
 
     /// A loader (a margin of 2 rows, a 400 ms delay) whose cell for row 500 is loading, at time 0.
-    private func loaderLoadingRow500() async -> ListImageSlots {
+    private func loaderLoadingRow500() async -> ListImageSlots<Int> {
         let loader = makeLoader {
             $0.keepMargin = 2
             $0.cancellationDelay = .milliseconds(400)
         }
         setTime(0)
         loader.visibleRowsChanged(500..<504, requests: request)
-        loader.bind(row: 500, request: request(500), to: makeSlot(row: 500))
+        loader.bind(500, request: request(500), to: makeSlot(row: 500))
         await network.waitForPending(1)
         return loader
     }
@@ -165,7 +167,7 @@ import Testing
         setTime(16)
         loader.visibleRowsChanged(0..<4, requests: request)
         #expect(loader.controller.jumpedToAnEnd)
-        loader.unbind(row: 500)
+        loader.unbind(500)
         // Without the jump the download would go on for the delay as a prefetch; after it, the row is far away.
         try #require(priority(500) == nil, "cancelled at once, not handed over")
         await network.waitForCancellations(1)
@@ -179,7 +181,7 @@ import Testing
         setTime(16)
         loader.visibleRowsChanged(200..<204, requests: request)
         #expect(loader.controller.jumped && !loader.controller.jumpedToAnEnd)
-        loader.unbind(row: 500)
+        loader.unbind(500)
         #expect(priority(500) == .low, "handed over as a prefetch")
         #expect(network.record.value.cancelled.isEmpty)
         loader.stop()
@@ -191,7 +193,7 @@ import Testing
         setTime(16)
         loader.visibleRowsChanged(512..<516, requests: request)
         #expect(!loader.controller.jumped)
-        loader.unbind(row: 500)
+        loader.unbind(500)
         #expect(priority(500) == .low, "handed over as a prefetch")
         #expect(network.record.value.cancelled.isEmpty)
         loader.stop()
@@ -246,7 +248,7 @@ import Testing
             position = start.position + 300 / Self.k * (1 - Foundation.exp(-Self.k * elapsed / 60))
         }
 
-        mutating func loaderUpdated(_ loader: ListImageSlots, frame: Int) {
+        mutating func loaderUpdated(_ loader: ListImageSlots<Int>, frame: Int) {
             if coastStart == nil, loader.isFlinging { coastStart = (position, frame) }
         }
     }
@@ -291,7 +293,7 @@ import Testing
     }
 
     /// One 60 Hz frame of a fling: the clock, the position, the six rows on screen, told to the loader.
-    private func step(_ loader: ListImageSlots, _ fling: inout Fling, to frame: Int) -> Range<Int> {
+    private func step(_ loader: ListImageSlots<Int>, _ fling: inout Fling, to frame: Int) -> Range<Int> {
         clock.advance(by: .nanoseconds(16_666_667))
         fling.advance(to: frame)
         let top = Int(fling.position.rounded(.down))

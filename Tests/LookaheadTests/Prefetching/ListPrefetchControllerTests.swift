@@ -131,17 +131,6 @@ import Testing
         #expect(controller.prefetched.allSatisfy { $0 < 15 })
     }
 
-    @Test func appearAndDisappearDriveTheSameWindow() {
-        var controller = ListPrefetchController(itemCount: 100)
-        for row in 0..<6 { _ = controller.itemAppeared(row, at: .zero) }
-        #expect(controller.visible == 0..<6)
-        _ = controller.itemDisappeared(0, at: ms(200))
-        let update = controller.itemAppeared(6, at: ms(200))
-        #expect(controller.visible == 1..<7)
-        #expect(controller.prefetched.first == 7)
-        _ = update
-    }
-
     // MARK: - Flings with fractional positions
 
     /// A fling of `speed` rows a second from row `start`, decelerating like `UIScrollView` (0.998 per

@@ -1,48 +1,40 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — ListPrefetcher and ListAppearanceTracker: SwiftUI rows' appear/disappear to the loader.
+// Lookahead tests — ListPrefetcher: SwiftUI items' appear/disappear and a list's geometry to the window, by item.
 
 import Foundation
 import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-@Suite struct ListAppearanceTrackerTests {
-    @Test func theVisibleRowsAreThoseThatAppearedAndDidNotDisappear() {
-        var tracker = ListAppearanceTracker()
-        #expect(tracker.rowAppeared(3) == 3..<4)
-        #expect(tracker.rowAppeared(5) == 3..<6)
-        #expect(tracker.rowAppeared(4) == nil)  // inside the range: no change
-        #expect(tracker.rowAppeared(5) == nil)
-        #expect(tracker.rowDisappeared(3) == 4..<6)
-        #expect(tracker.rowDisappeared(5) == 4..<5)
-        #expect(tracker.rowDisappeared(4) == nil)  // nothing on screen: nothing to move the window to
-        #expect(tracker.range == nil)
-        #expect(tracker.rowDisappeared(9) == nil)
-    }
-}
-
 @MainActor
 @Suite struct ListPrefetcherTests {
-    @Test func appearingRowsMoveTheWindowAndReportWhatChanged() async {
+    @Test func appearingItemsMoveTheWindowAndReportWhatChanged() async {
         let dataLoader = GatedDataLoader()
         let pipeline = ImagePipeline {
             $0.dataLoader = dataLoader
             $0.diskCache = nil
         }
-        let prefetcher = ListPrefetcher(itemCount: 50, pipeline: pipeline) {
+        // Two sections: a header item, then 49 photos; the window works on their positions, section after section.
+        let snapshot = ListSnapshot(sections: [["header"], (0..<49).map { "photo\($0)" }])
+        let prefetcher = ListPrefetcher(snapshot, pipeline: pipeline) {
             ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
         }
-        var updates: [ListPrefetchUpdate] = []
-        prefetcher.onUpdate = { updates.append($0) }
-        for row in 0..<4 { prefetcher.rowAppeared(row) }
+        var updates: [ListPrefetchUpdate<String>] = []
+        prefetcher.onUpdate = { updates.append(ListPrefetchUpdate(prefetch: $0, cancel: $1)) }
+        for item in ["header", "photo0", "photo1", "photo2"] { prefetcher.itemAppeared(item) }
         #expect(prefetcher.slots.controller.visible == 0..<4)
         #expect(updates.count == 4)
-        #expect(updates.contains { !$0.prefetch.isEmpty })  // rows below the screen are wished for
+        // The window followed the screen down, through the sections: up to four items below it.
+        #expect(updates.flatMap(\.prefetch) == (0...6).map { "photo\($0)" })
         await dataLoader.waitForStarts(1)  // the prefetcher loads them
-        prefetcher.rowDisappeared(0)
+        prefetcher.itemDisappeared("header")
         #expect(prefetcher.slots.controller.visible == 1..<4)
-        prefetcher.rowAppeared(2)  // already on screen: no change, no update
+        prefetcher.itemAppeared("photo1")  // already on screen: no change, no update
+        prefetcher.itemAppeared("elsewhere")  // not in the list: no change
         #expect(updates.count == 5)
+        for item in ["photo0", "photo1", "photo2"] { prefetcher.itemDisappeared(item) }
+        #expect(updates.count == 7, "nothing on screen: nothing to move the window to")
+        #expect(prefetcher.slots.controller.visible == 3..<4)
         prefetcher.slots.stop()
     }
 }
@@ -51,7 +43,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ListPrefetcherBindingTests {
     let dataLoader = GatedDataLoader()
     let pipeline: ImagePipeline
-    let prefetcher: ListPrefetcher
+    let prefetcher: ListPrefetcher<Int>
 
     init() {
         let dataLoader = dataLoader
@@ -59,33 +51,45 @@ import Testing
             $0.dataLoader = dataLoader
             $0.diskCache = nil
         }
-        prefetcher = ListPrefetcher(itemCount: 100, pipeline: pipeline) {
+        prefetcher = ListPrefetcher(ListSnapshot(0..<100), pipeline: pipeline) {
             ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
         }
     }
 
     @Test func aScrollingListMovesTheWindowFromItsGeometry() {
-        var updates: [ListPrefetchUpdate] = []
-        prefetcher.onUpdate = { updates.append($0) }
+        var updates: [ListPrefetchUpdate<Int>] = []
+        prefetcher.onUpdate = { updates.append(ListPrefetchUpdate(prefetch: $0, cancel: $1)) }
         let list = FakeListView()
-        prefetcher.visibleRowsChanged(in: list)  // nothing on screen: nothing to report
+        prefetcher.visibleItemsChanged(in: list)  // nothing on screen: nothing to report
         #expect(updates.isEmpty)
-        list.lookaheadVisibleRows = [20, 21, 22, 23]
+        list.show(20..<24)
         list.lookaheadViewportTop = 2_025
-        prefetcher.visibleRowsChanged(in: list)
+        prefetcher.visibleItemsChanged(in: list)
         #expect(prefetcher.slots.controller.visible == 20..<24)
         #expect(updates.count == 1)
         prefetcher.slots.stop()
     }
 
+    @Test func indexPathsMapToItemsThroughTheAppsLookup() {
+        // The data source lists the items in reverse: index path [0, r] is item 99 − r.
+        let list = FakeListView()
+        list.show(0..<4)
+        prefetcher.visibleItemsChanged(in: list) { 99 - $0[1] }
+        #expect(prefetcher.slots.controller.visible == 96..<100)
+        prefetcher.visibleItemsChanged(in: list) { _ in nil }  // none of them in the list: the window stays
+        #expect(prefetcher.slots.controller.visible == 96..<100)
+        prefetcher.slots.stop()
+    }
+
     @Test func aBoundCellLoadsWithTheLoadersPipelineAndItsLoadOutlivesTheCell() async {
         let cell = FakeImageView()
-        prefetcher.bind(cell, row: 3)  // no options: the loader's pipeline, no placeholder
+        prefetcher.bind(cell, item: 3)  // no options: the loader's pipeline, no placeholder
         #expect(cell.lookaheadBinding?.slot.pipeline === pipeline)
         await dataLoader.waitForPending("https://example.com/3.jpg")
         #expect(cell.lookahead.state.request?.url?.lastPathComponent == "3.jpg")
-        prefetcher.unbind(row: 3)  // the load goes on as a prefetch
+        prefetcher.unbind(cell)  // the load goes on as a prefetch
         #expect(dataLoader.record.value.cancelled.isEmpty)
+        #expect(prefetcher.slots.prefetcher.counts.running == 1)
         prefetcher.slots.stop()
         await dataLoader.waitForCancellations(1)
     }

@@ -1,59 +1,79 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — ListViewport and ListViewGeometry: what the UIKit adapter reads from a table view.
+// Lookahead tests — ListViewport, ListViewGeometry and ListSnapshot: what the UIKit adapter reads from a table view.
 
 import Foundation
 import Testing
 
 @_spi(Simulation) @testable import Lookahead
 
-/// A list of 100-point rows, scrolled to `top`, showing `rows`.
+/// A list of 100-point rows, scrolled to `top`, showing some index paths; each section's rows follow the last's.
 @MainActor
 final class FakeListView: ListViewGeometry {
-    var lookaheadVisibleRows: [Int] = []
+    var lookaheadVisibleIndexPaths: [IndexPath] = []
     var lookaheadViewportTop = 0.0
     var rowHeight: Double? = 100
+    /// The rows before each section.
+    var sectionStarts = [0]
 
-    func lookaheadRowExtent(_ row: Int) -> (minY: Double, height: Double)? {
-        rowHeight.map { (Double(row) * $0, $0) }
+    func lookaheadItemExtent(at indexPath: IndexPath) -> (minY: Double, height: Double)? {
+        rowHeight.map { (Double(sectionStarts[indexPath[0]] + indexPath[1]) * $0, $0) }
+    }
+
+    /// Shows these rows of one section.
+    func show(_ rows: some Sequence<Int>, section: Int = 0) {
+        lookaheadVisibleIndexPaths = rows.map { [section, $0] }
     }
 }
 
+@MainActor
 @Suite struct ListViewportTests {
-    @Test func theRowsSpanTheLowestToTheHighestVisibleRow() {
-        let viewport = ListViewport(visibleRows: [5, 3, 4], viewportTop: 300) { _ in nil }
-        #expect(viewport?.rows == 3..<6)
-        #expect(viewport?.position == nil)
-        #expect(ListViewport(visibleRows: [], viewportTop: 0) { _ in nil } == nil)
+    let list = FakeListView()
+
+    private func viewport() -> ListViewport? { ListViewport(list) { $0[1] } }
+
+    @Test func thePositionsSpanTheLowestToTheHighestVisibleItem() {
+        list.rowHeight = nil
+        list.show([5, 3, 4])
+        #expect(viewport()?.rows == 3..<6)
+        #expect(viewport()?.position == nil)
+        #expect(ListViewport(list) { _ in nil } == nil, "index paths of no item")
+        list.show([])
+        #expect(viewport() == nil)
     }
 
-    @Test func thePositionIsTheFractionalRowAtTheTopEdge() {
-        let extent: (Int) -> (minY: Double, height: Double)? = { (Double($0) * 80, 80) }
-        #expect(ListViewport(visibleRows: [3, 4, 5], viewportTop: 260, extent: extent)?.position == 3.25)
-        #expect(ListViewport(visibleRows: [3, 4, 5], viewportTop: 240, extent: extent)?.position == 3)
+    @Test func thePositionIsTheFractionalItemAtTheTopEdge() {
+        list.rowHeight = 80
+        list.show([3, 4, 5])
+        list.lookaheadViewportTop = 260
+        #expect(viewport()?.position == 3.25)
+        list.lookaheadViewportTop = 240
+        #expect(viewport()?.position == 3)
         // Bouncing past the top (the first row below the edge), or a stale extent: clamped to the row.
-        #expect(ListViewport(visibleRows: [0, 1], viewportTop: -50, extent: extent)?.position == 0)
-        #expect(ListViewport(visibleRows: [3, 4], viewportTop: 500, extent: extent)?.position == 4)
+        list.show([0, 1])
+        list.lookaheadViewportTop = -50
+        #expect(viewport()?.position == 0)
+        list.show([3, 4])
+        list.lookaheadViewportTop = 500
+        #expect(viewport()?.position == 4)
         // A row of no height says nothing.
-        #expect(ListViewport(visibleRows: [3], viewportTop: 260) { _ in (240, 0) }?.position == nil)
+        list.rowHeight = 0
+        list.show([3])
+        list.lookaheadViewportTop = 260
+        #expect(viewport()?.position == nil)
     }
 
-    @MainActor
-    @Test func theLoaderReadsAListView() {
-        let pipeline = ImagePipeline {
-            $0.dataLoader = GatedDataLoader()
-            $0.diskCache = nil
-        }
-        let loader = ListImageSlots(pipeline: pipeline, itemCount: 100)
-        let list = FakeListView()
-        #expect(loader.visibleRowsChanged(in: list) { _ in nil } == nil)  // nothing on screen yet
-        list.lookaheadVisibleRows = [12, 10, 11]
-        list.lookaheadViewportTop = 1050
-        let update = loader.visibleRowsChanged(in: list) {
-            ImageRequest(url: URL(string: "https://example.com/\($0).jpg"))
-        }
-        #expect(update != nil)
-        #expect(loader.controller.visible == 10..<13)
-        #expect(ListViewport(list) == ListViewport(rows: 10..<13, position: 10.5))
-        loader.stop()
+    @Test func sectionsFollowEachOtherInTheSnapshot() {
+        // Three pinned items, then fifty photos: index path [1, 2] is the sixth item, position 5.
+        let snapshot = ListSnapshot(sections: [["a", "b", "c"], (0..<50).map { "p\($0)" }])
+        #expect(snapshot[[1, 2]] == "p2")
+        #expect(snapshot[[0, 3]] == nil && snapshot[[2, 0]] == nil && snapshot[[1, 50]] == nil)
+        list.sectionStarts = [0, 3]
+        list.lookaheadVisibleIndexPaths = [[1, 2], [0, 2], [1, 0], [1, 1]]
+        list.lookaheadViewportTop = 250
+        let viewport = ListViewport(list, position: snapshot.position(of:))
+        #expect(viewport?.rows == 2..<6)
+        #expect(viewport?.position == 2.5)
+        #expect(snapshot.span(of: ["p1", "gone", "b"]) == 1..<5)
+        #expect(ListSnapshot(sections: [["a", "b"], ["b"]]).positions["b"] == 1, "a repeated item counts once")
     }
 }

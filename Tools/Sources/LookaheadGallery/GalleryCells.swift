@@ -2,7 +2,7 @@
 // Lookahead gallery — the interactive gallery's cells: which image slots show which items, bound through a
 // ListImageSlots that prefetches around them, and each cell's image drawn with chafa off the frame loop.
 
-import Lookahead
+@_spi(Simulation) import Lookahead
 
 /// The reusable cells of the interactive gallery and the loads behind them, as a table view keeps them: told the
 /// visible items each frame, the ``ListImageSlots`` moves its prefetch window, the cells of items that left are
@@ -41,7 +41,7 @@ struct GalleryCells {
         case art(cell: Int, key: ImageCacheKey, art: TerminalArt?, graphics: String?, isPreview: Bool)
     }
 
-    let loader: ListImageSlots
+    let loader: ListImageSlots<Int>
     private let pipeline: ImagePipeline
     private let log: GalleryLog
     private let options: InteractiveGallery.Options
@@ -69,7 +69,7 @@ struct GalleryCells {
         chafa: ChafaRenderer.Queue,
         post: @escaping @Sendable (Event) -> Void
     ) {
-        self.loader = ListImageSlots(pipeline: pipeline, itemCount: items.count)
+        self.loader = ListImageSlots(pipeline: pipeline, snapshot: ListSnapshot(items.indices))
         self.pipeline = pipeline
         self.log = log
         self.options = options
@@ -143,7 +143,7 @@ struct GalleryCells {
         unbindAll()
         items = newItems
         requests.removeAll()
-        let update = loader.itemCountChanged(newItems.count) { request(for: $0) }
+        let update = loader.apply(ListSnapshot(newItems.indices)) { request(for: $0) }
         for line in update.logMessages { log.line(line) }
     }
 
@@ -164,7 +164,7 @@ struct GalleryCells {
         log.line("🔄 Cell configured for row \(item + 1)")
         // A memory hit changes the state inside bind; its message is applied on the next frame, but the art cache
         // lets the image show at once. A miss loads at once, or once a fling slows down.
-        loader.bind(row: item, request: request, to: cells[cell].slot)
+        loader.bind(item, request: request, to: cells[cell].slot)
         if case .loaded(_, _, let cache) = cells[cell].slot.state, let cached = artCache[request.imageKey] {
             cells[cell].display = .image(cached.art, graphics: cached.graphics, cache: cache)
         }
@@ -176,7 +176,7 @@ struct GalleryCells {
         cells[cell].request = nil
         cells[cell].showPlaceholder()
         // A running load goes on as a prefetch; the loader's window decides when to give it up.
-        loader.unbind(row: item)
+        loader.unbind(item)
     }
 
     private mutating func unbindAll() {

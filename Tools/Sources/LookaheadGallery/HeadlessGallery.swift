@@ -3,7 +3,7 @@
 // loaded by a ListImageSlots, its cells bound with ImageSlot.
 
 public import Foundation
-public import Lookahead
+@_spi(Simulation) public import Lookahead
 import Synchronization
 
 /// Replays a scroll script over a list of rows the way a table view drives its cells: a pool of reusable
@@ -23,7 +23,7 @@ public struct HeadlessGallery: Sendable {
         /// The time of one frame.
         public var frameDuration = Duration.milliseconds(16)
         /// How the loader prefetches.
-        public var loaderConfiguration = ListImageSlots.Configuration()
+        public var loaderConfiguration = ListPrefetcher<Int>.Configuration()
 
         /// Creates settings.
         public init(rowCount: Int = 200, viewportRows: Int = 8, frameDuration: Duration = .milliseconds(16)) {
@@ -76,7 +76,7 @@ public struct HeadlessGallery: Sendable {
     /// The pipeline the rows load through.
     public let pipeline: ImagePipeline
     /// The loader that binds the cells and prefetches.
-    public let loader: ListImageSlots
+    @_spi(Simulation) public let loader: ListImageSlots<Int>
     /// Where events go.
     public let log: GalleryLog
     /// The list's shape and frame rate.
@@ -91,7 +91,7 @@ public struct HeadlessGallery: Sendable {
         self.pipeline = pipeline
         self.loader = ListImageSlots(
             pipeline: pipeline,
-            itemCount: urls.count,
+            snapshot: ListSnapshot(urls.indices),
             configuration: settings.loaderConfiguration
         )
         self.urls = urls
@@ -173,7 +173,7 @@ public struct HeadlessGallery: Sendable {
         if isFirstShow { summary.rowsShown += 1 }
         // A memory hit is applied inside bind: the change is already in the inbox; take it now. A miss loads at
         // once, or once a fling slows down.
-        loader.bind(row: row, request: ImageRequest(url: urls[row]), to: cells[cell].slot)
+        loader.bind(row, request: ImageRequest(url: urls[row]), to: cells[cell].slot)
         if case .loaded(_, _, .memory) = cells[cell].slot.state {
             rows[row].hasImage = true
             rows[row].imageWasShown = true
@@ -196,7 +196,7 @@ public struct HeadlessGallery: Sendable {
         rows[row].cell = nil
         cells[cell].row = nil
         // A running load goes on as a prefetch; the loader's window decides when to give it up.
-        loader.unbind(row: row)
+        loader.unbind(row)
     }
 
     private mutating func applyChanges(_ summary: inout Summary) {

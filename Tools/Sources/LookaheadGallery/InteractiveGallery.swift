@@ -3,7 +3,7 @@
 // the cells bound (GalleryCells) and the screen drawn (GalleryRenderer, FrameWriter) at most once per frame.
 
 import Foundation
-import Lookahead
+@_spi(Simulation) import Lookahead
 import Synchronization
 
 /// The interactive gallery. ``run()`` blocks its thread — the gallery's "main thread" — until the user quits.

@@ -41,7 +41,7 @@ public struct ScrollScenario: Sendable {
     /// Seeds the latency draws.
     public var seed: UInt64 = 1
     /// How Lookahead's list loader is tuned (the library's defaults unless a study changes them).
-    public var loaderConfiguration = ListImageSlots.Configuration()
+    public var loaderConfiguration = ListPrefetcher<Int>.Configuration()
     /// Whether the list tells the loader when it coasts after the finger lifted, as `UIScrollView.isDecelerating`
     /// does through `LookaheadUI`'s adapter; `false` leaves the loader to infer flings from the speed.
     public var reportsDeceleration = true

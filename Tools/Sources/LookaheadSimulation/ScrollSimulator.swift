@@ -55,7 +55,7 @@ private final class Simulation: @unchecked Sendable {
     let time: VirtualTime
     let network: SimulatedNetwork
     let pipeline: ImagePipeline
-    let loader: ListImageSlots?
+    let loader: ListImageSlots<Int>?
     let prefetcher: ImagePrefetcher?
     var cells: [Cell] = []
     var rows: [Row]
@@ -87,7 +87,7 @@ private final class Simulation: @unchecked Sendable {
         case .lookahead:
             self.loader = ListImageSlots(
                 pipeline: pipeline,
-                itemCount: scenario.rows,
+                snapshot: ListSnapshot(0..<scenario.rows),
                 configuration: scenario.loaderConfiguration,
                 now: { time.now },
                 prefetchScheduler: deferred
@@ -199,12 +199,12 @@ private final class Simulation: @unchecked Sendable {
             guard let loader else { break }
             loader.visibleRowsChanged(next, position: position, isDecelerating: isDecelerating) { requests[$0] }
             for row in left {
-                loader.unbind(row: row)
+                loader.unbind(row)
                 release(row)
             }
             for row in came {
                 let cell = take(row)
-                loader.bind(row: row, request: requests[row], to: cells[cell].slot)
+                loader.bind(row, request: requests[row], to: cells[cell].slot)
                 appeared(row)
             }
         case .uikit, .prefetchLazy, .prefetchSynchronous, .synchronous:

@@ -2,7 +2,7 @@
 // Lookahead bench — resident memory and the memory cache's cost, sampled on a thread of their own.
 
 import Foundation
-@_spi(Benchmarks) import Lookahead
+@_spi(Benchmarks) @_spi(Simulation) import Lookahead
 import Synchronization
 
 #if canImport(Glibc)
@@ -209,7 +209,7 @@ final class MemorySampler: Sendable {
         cache: MemoryCache,
         diskCache: DiskCache? = nil,
         pipeline: ImagePipeline? = nil,
-        slots: ListImageSlots? = nil,
+        slots: ListImageSlots<Int>? = nil,
         interval: Duration,
         trimInterval: Duration?
     ) {
@@ -239,7 +239,7 @@ final class MemorySampler: Sendable {
         _ cache: MemoryCache,
         _ diskCache: DiskCache?,
         _ pipeline: ImagePipeline?,
-        _ slots: ListImageSlots?
+        _ slots: ListImageSlots<Int>?
     ) {
         let shownButEvicted = slots?.shownButEvicted ?? (count: 0, cost: 0)
         let resident = ResidentMemory.bytes() ?? 0

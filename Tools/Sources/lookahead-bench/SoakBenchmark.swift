@@ -4,9 +4,9 @@
 
 import ArgumentParser
 import Foundation
-@_spi(Benchmarks) import Lookahead
+@_spi(Benchmarks) @_spi(Simulation) import Lookahead
 import LookaheadFixtures
-import LookaheadGallery
+@_spi(Simulation) import LookaheadGallery
 
 struct SoakBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
