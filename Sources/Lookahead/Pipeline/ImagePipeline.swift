@@ -120,7 +120,7 @@ public final class ImagePipeline: Sendable {
     /// The memory cache's entry under `key`, unless its response varies on fields `request` sends otherwise.
     private func memoryEntry(for key: ImageCacheKey, of request: ImageRequest) -> MemoryCache.Entry? {
         guard let entry = memoryCache?.entry(for: key) else { return nil }
-        if let http = entry.http, !http.matches(runner.requestHeaders(for: request)) { return nil }
+        if let http = entry.http, !http.vary.isEmpty, !http.matches(runner.requestHeaders(for: request)) { return nil }
         return entry
     }
 
