@@ -25,8 +25,14 @@ final class MediaFeed: ObservableObject {
         /// decoded to a thumbnail.
         var request: ImageRequest {
             let quality = (thumbnail.qualities ?? []).sorted().first { $0 >= 240 } ?? 0
-            let url = URL(string: "\(thumbnail.domain)/\(thumbnail.basePath)/\(quality)/\(thumbnail.key)")
-            return ImageRequest(url: url, thumbnail: ThumbnailOptions(maximumPixelSize: 240))
+            return ImageRequest(url: url(quality: quality), thumbnail: ThumbnailOptions(maximumPixelSize: 240))
+        }
+
+        /// The original picture, for the detail view.
+        var originalURL: URL? { url(quality: 0) }
+
+        private func url(quality: Int) -> URL? {
+            URL(string: "\(thumbnail.domain)/\(thumbnail.basePath)/\(quality)/\(thumbnail.key)")
         }
     }
 

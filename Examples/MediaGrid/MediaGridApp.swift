@@ -20,9 +20,13 @@ struct MediaGrid: View {
             ScrollView {
                 LazyVGrid(columns: [GridItem(.adaptive(minimum: 110), spacing: 4)], spacing: 4) {
                     ForEach(feed.items) { item in
-                        MediaCell(item: item)
-                            .prefetching(item.id, in: feed.prefetcher)
-                            .onAppear { feed.loadMore(ifShowing: item) }
+                        NavigationLink {
+                            MediaDetail(item: item)
+                        } label: {
+                            MediaCell(item: item)
+                        }
+                        .prefetching(item.id, in: feed.prefetcher)
+                        .onAppear { feed.loadMore(ifShowing: item) }
                     }
                 }
                 if let error = feed.error {
@@ -54,5 +58,25 @@ struct MediaCell: View {
             }
             .clipped()
             .accessibilityLabel(item.title)
+    }
+}
+
+/// The original picture: its download's progress, then its progressive previews, then the image.
+struct MediaDetail: View {
+    let item: MediaFeed.Item
+
+    var body: some View {
+        LazyImage(url: item.originalURL) { state in
+            if let image = state.image {
+                image.resizable().scaledToFit()
+            } else if state.isLoading {
+                ProgressView(value: state.progress.fraction)
+            } else if state.error != nil {
+                Image(systemName: "exclamationmark.triangle")
+            }
+        }
+        .priority(.veryHigh)
+        .onStart { request in print("⬇️ Starting download: \(request.url?.absoluteString ?? "")") }
+        .navigationTitle(item.title)
     }
 }

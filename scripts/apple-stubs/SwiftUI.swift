@@ -125,10 +125,14 @@ public struct Text: _PrimitiveView, Equatable, Sendable {
 
 public struct Color: _PrimitiveView, Hashable, Sendable {
     public static let clear = Color()
+    public static let gray = Color()
+    public nonisolated func opacity(_ opacity: Double) -> Color { fatalError() }
 }
 
 public struct ProgressView<Label: View, CurrentValueLabel: View>: _PrimitiveView {
     public nonisolated init() where Label == EmptyView, CurrentValueLabel == EmptyView { fatalError() }
+    public nonisolated init<V: BinaryFloatingPoint>(value: V?, total: V = 1.0)
+    where Label == EmptyView, CurrentValueLabel == EmptyView { fatalError() }
 }
 
 public struct Button<Label: View>: _PrimitiveView {
@@ -137,6 +141,12 @@ public struct Button<Label: View>: _PrimitiveView {
     }
     public nonisolated init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void)
     where Label == Text { fatalError() }
+}
+
+public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
+    public nonisolated init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) {
+        fatalError()
+    }
 }
 
 public struct NavigationStack<Root: View>: _PrimitiveView {

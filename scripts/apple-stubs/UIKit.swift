@@ -93,6 +93,7 @@ public struct UIEdgeInsets: Sendable {
         set { fatalError() }
     }
     open func addSubview(_ view: UIView) { fatalError() }
+    open func removeFromSuperview() { fatalError() }
     open var layoutMarginsGuide: UILayoutGuide { fatalError() }
     open var leadingAnchor: NSLayoutXAxisAnchor { fatalError() }
     open var trailingAnchor: NSLayoutXAxisAnchor { fatalError() }
@@ -128,6 +129,18 @@ public struct UIEdgeInsets: Sendable {
         get { fatalError() }
         set { fatalError() }
     }
+}
+
+@MainActor open class UIControl: UIView {
+    public struct State: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let normal = State([])
+    }
+}
+
+@MainActor open class UIButton: UIControl {
+    open func setImage(_ image: UIImage?, for state: UIControl.State) { fatalError() }
 }
 
 @MainActor open class UILabel: UIView {

@@ -8,4 +8,11 @@ public protocol ImageDisplaying: AnyObject {
     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition)
     /// Storage for the view's binding, created on the first load; the view keeps it alive.
     var lookaheadBinding: ImageViewBinding? { get set }
+    /// Shows or hides the view's activity indicator (``ImageLoadingOptions/showsActivityIndicator``).
+    func lookaheadShowActivityIndicator(_ isVisible: Bool)
+}
+
+extension ImageDisplaying {
+    /// A view without an activity indicator ignores the call.
+    public func lookaheadShowActivityIndicator(_ isVisible: Bool) {}
 }

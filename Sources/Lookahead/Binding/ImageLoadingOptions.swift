@@ -1,11 +1,14 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// How a loaded image appears in its view.
-public enum ImageTransition: Sendable, Equatable {
+public enum ImageTransition: Sendable {
     /// The image replaces what was shown at once.
     case none
-    /// The image fades in over `duration` seconds.
+    /// The image fades in over `duration` seconds, cross-dissolving from what the view showed.
     case fadeIn(duration: Double)
+    /// The app's own animation (a flip, a zoom): `animate` shows the image in the view, typically by calling
+    /// `view.lookaheadDisplay(image, transition: .none)` inside the platform's animation block.
+    case custom(animate: @MainActor @Sendable (_ view: any ImageDisplaying, _ image: PlatformImage?) -> Void)
 
     /// The default: a quarter-second fade.
     public static let standard = ImageTransition.fadeIn(duration: 0.25)
@@ -14,6 +17,15 @@ public enum ImageTransition: Sendable, Equatable {
     package var fadeDuration: Double? {
         guard case .fadeIn(let duration) = self, duration > 0 else { return nil }
         return duration
+    }
+
+    /// Whether the image appears with an animation rather than at once.
+    public var isAnimated: Bool {
+        switch self {
+        case .none: false
+        case .fadeIn(let duration): duration > 0
+        case .custom: true
+        }
     }
 }
 
@@ -30,6 +42,12 @@ public struct ImageLoadingOptions {
     public var transition: ImageTransition
     /// The priority of the view's load while on screen (`.high`; a hero image above thumbnails may ask `.veryHigh`).
     public var priority: ImageRequest.Priority = .high
+    /// Whether a new load keeps the image the view shows, instead of the placeholder, until its own image (which
+    /// then appears with the transition) or its failure arrives. Off by default.
+    public var keepsCurrentImageWhileLoading = false
+    /// Whether the view shows its activity indicator while the image loads (``ImageDisplaying``'s
+    /// `lookaheadShowActivityIndicator(_:)`). Off by default.
+    public var showsActivityIndicator = false
 
     /// Creates options.
     public init(

@@ -15,6 +15,7 @@ public final class ImageViewBinding {
     /// The state the view shows: the slot's as of the last call or hop.
     public private(set) var state = ImageSlot.State.empty
     private var presenter = ImageViewPresenter()
+    private var isShowingActivity = false
     private weak var view: (any ImageDisplaying)?
     private let target: RenderTarget
     private let mainScheduler: Scheduler
@@ -127,6 +128,11 @@ public final class ImageViewBinding {
         state = slot.state
         if let display = presenter.present(state, options: options) {
             view?.lookaheadDisplay(display.image, transition: display.transition)
+        }
+        let showsActivity = options.showsActivityIndicator && state.loadingRequest != nil
+        if showsActivity != isShowingActivity {
+            isShowingActivity = showsActivity
+            view?.lookaheadShowActivityIndicator(showsActivity)
         }
         completeIfEnded()
     }

@@ -1,13 +1,16 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// Decides what an image view shows for an ``ImageSlot/State``: the placeholder while empty or loading (or each
-/// preview), the image (fading in only when it replaces its own placeholder), the failure image; the same content
-/// twice is shown once.
+/// preview, or the image shown before when ``ImageLoadingOptions/keepsCurrentImageWhileLoading``), the image (with
+/// the transition only when it replaces its own placeholder or the image kept for it), the failure image; the same
+/// content twice is shown once.
 package struct ImageViewPresenter {
     /// What the view shows, by the request it belongs to.
     package enum Shown: Equatable {
         case nothing
         case placeholder(ImageCacheKey?)
+        /// What the view showed before, kept while this request loads.
+        case kept(ImageCacheKey)
         case preview(ImageCacheKey)
         case image(ImageCacheKey)
         case failure(ImageCacheKey)
@@ -31,6 +34,9 @@ package struct ImageViewPresenter {
         case .empty:
             next = .placeholder(nil)
             display = Display(image: options.placeholder, transition: .none)
+        case .loading(let request) where options.keepsCurrentImageWhileLoading && shown != .nothing:
+            if shown != .preview(request.imageKey) { shown = .kept(request.imageKey) }
+            return nil
         case .loading(let request):
             next = .placeholder(request.imageKey)
             display = Display(image: options.placeholder, transition: .none)
@@ -41,8 +47,8 @@ package struct ImageViewPresenter {
             return display
         case .loaded(let image, let request, _):
             next = .image(request.imageKey)
-            let replacesPlaceholder = shown == .placeholder(request.imageKey)
-            display = Display(image: image, transition: replacesPlaceholder ? options.transition : .none)
+            let isAwaited = shown == .placeholder(request.imageKey) || shown == .kept(request.imageKey)
+            display = Display(image: image, transition: isAwaited ? options.transition : .none)
         case .failed(_, let request):
             next = .failure(request.imageKey)
             display = Display(image: options.failureImage ?? options.placeholder, transition: .none)

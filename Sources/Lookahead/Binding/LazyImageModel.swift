@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let model = LazyImageModel(request: request)           // a memory hit is `.success` from the start
-/// model.onChange = { phase, transition in redraw(phase, animated: transition != .none) }
+/// model.onChange = { phase, transition in redraw(phase, animated: transition.isAnimated) }
 /// model.appear(request)                                  // onAppear, and when the request changes
 /// model.disappear()                                      // onDisappear: a load still running stops (or slows)
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
@@ -36,8 +36,30 @@ public final class LazyImageModel: ImageDisplaying {
     /// The player of an animated image's frames (``playAnimation()`` runs it); `nil` for a still image.
     public private(set) var player: AnimationPlayer?
 
+    /// Whether a load is running: the phase is `.empty` and the image is on its way.
+    public private(set) var isLoading = false
+    /// The latest preview of the image while it loads (a progressive JPEG's scans so far), else `nil`.
+    public private(set) var preview: PlatformImage?
+    /// The current load's download progress.
+    public private(set) var progress = Progress()
+
+    /// A download's progress: bytes received, and the expected total when known.
+    public struct Progress: Sendable, Equatable {
+        /// The bytes received.
+        public var completed: Int64 = 0
+        /// The expected bytes, when known.
+        public var total: Int64?
+        /// The fraction received, 0 to 1 (0 while the total is unknown).
+        public var fraction: Double {
+            guard let total, total > 0 else { return 0 }
+            return min(1, Double(completed) / Double(total))
+        }
+    }
+
     /// What happens to a load still running when the view disappears.
     public var disappearBehavior = DisappearBehavior.cancel
+    /// Called when a load starts (not for a memory hit, nor for the same request again), with its request.
+    public var onStart: ((ImageRequest) -> Void)?
     /// Receives the download's progress of the current load.
     public var onProgress: ImageViewBinding.ProgressHandler?
     /// Receives the current load's result once: at ``appear(_:)`` for a memory hit, else when it ends.
@@ -63,12 +85,20 @@ public final class LazyImageModel: ImageDisplaying {
     /// The view appeared, or its request changed: shows the image for `request`, else loads it. The same request
     /// again keeps its load, or its image.
     public func appear(_ request: ImageRequest?) {
-        ImageViewBinding.binding(for: self, options: options).load(
+        let binding = ImageViewBinding.binding(for: self, options: options)
+        let wasLoading = binding.state.loadingRequest?.imageKey
+        binding.load(
             request,
             options: options,
-            progress: { [weak self] completed, total in self?.onProgress?(completed, total) },
+            progress: { [weak self] completed, total in
+                guard let self else { return }
+                self.progress = Progress(completed: completed, total: total)
+                self.onChange?(self.phase, .none)
+                self.onProgress?(completed, total)
+            },
             completion: { [weak self] result in self?.onCompletion?(result) }
         )
+        if let started = binding.state.loadingRequest, started.imageKey != wasLoading { onStart?(started) }
         // The new load joined the slowed one (the same image) or replaced it.
         slowedLoad.withLock { $0.take() }?.cancel()
     }
@@ -110,8 +140,9 @@ public final class LazyImageModel: ImageDisplaying {
 
     /// ``ImageDisplaying``: the binding shows a new state.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
+        let state = lookaheadBinding?.state ?? .empty
         let next: Phase
-        switch lookaheadBinding?.state ?? .empty {
+        switch state {
         case .empty, .loading, .preview:
             next = .empty
             preparePlayer(for: nil)
@@ -122,7 +153,12 @@ public final class LazyImageModel: ImageDisplaying {
             next = .failure(error)
             preparePlayer(for: nil)
         }
-        if case .empty = phase, case .empty = next { return }
+        let wasLoading = isLoading
+        let hadPreview = preview != nil
+        isLoading = state.loadingRequest != nil
+        if case .preview(let image, _) = state { preview = image } else { preview = nil }
+        if !isLoading { progress = Progress() }
+        if case .empty = phase, case .empty = next, wasLoading == isLoading, !hadPreview, preview == nil { return }
         phase = next
         onChange?(next, transition)
     }

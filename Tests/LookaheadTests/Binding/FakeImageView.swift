@@ -17,7 +17,14 @@ final class FakeImageView: ImageDisplaying {
 
     func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let label = image.map { "\($0.pixelWidth)x\($0.pixelHeight)" } ?? "nil"
-        shown.update { $0.append(Shown(image: label, fades: transition != .none)) }
+        shown.update { $0.append(Shown(image: label, fades: transition.isAnimated)) }
+    }
+
+    /// Each time the view's activity indicator was shown (`true`) or hidden.
+    var activity: [Bool] = []
+
+    func lookaheadShowActivityIndicator(_ isVisible: Bool) {
+        activity.append(isVisible)
     }
 
     /// What the view showed, as labels: "1x1", "11x8 fading".

@@ -54,6 +54,19 @@ import Testing
         hops.runAll()
     }
 
+    @Test func theActivityIndicatorShowsWhileTheImageLoadsAndOnlyWhenAsked() async {
+        var options = options
+        options.showsActivityIndicator = true
+        view.lookahead.setImage(with: url("a"), options: options, completion: record("a"))
+        #expect(view.activity == [true])
+        await finish("a")
+        #expect(view.activity == [true, false])
+        #expect(results.value == ["a: network 64x48"])
+        view.lookahead.setImage(with: url("a"), options: options)  // a memory hit: no indicator
+        view.lookahead.setImage(with: url("b"), options: self.options)  // not asked for
+        #expect(view.activity == [true, false])
+    }
+
     @Test func aMemoryHitCompletesBeforeTheCallReturns() {
         pipeline.storeCachedImage(
             Bitmap(width: 3, height: 3, red: 0, green: 0, blue: 0).platformImage,

@@ -22,7 +22,7 @@ import Testing
     private mutating func show(_ state: ImageSlot.State, _ options: ImageLoadingOptions? = nil) -> String {
         guard let display = presenter.present(state, options: options ?? self.options) else { return "unchanged" }
         let label = display.image.map { "\($0.pixelWidth)x\($0.pixelHeight)" } ?? "nil"
-        return display.transition == .none ? label : "\(label) fading"
+        return display.transition.isAnimated ? "\(label) fading" : label
     }
 
     @Test mutating func anImageThatReplacesItsOwnPlaceholderFadesIn() {
@@ -71,9 +71,24 @@ import Testing
         #expect(show(.loaded(image, a, nil), options) == "7x7")
     }
 
+    @Test mutating func keepingTheCurrentImageShowsNoPlaceholderAndTheNewImageTransitions() {
+        var options = options
+        options.keepsCurrentImageWhileLoading = true
+        #expect(show(.loading(a), options) == "1x1")  // nothing shown yet: the placeholder
+        #expect(show(.loaded(image, a, nil), options) == "7x7 fading")
+        #expect(show(.loading(b), options) == "unchanged")  // a's image stays while b loads
+        #expect(show(.loaded(image, b, nil), options) == "7x7 fading")
+        #expect(show(.loading(a), options) == "unchanged")
+        #expect(show(.failed(.dataIsEmpty, a), options) == "2x2")
+        #expect(show(.empty, options) == "1x1")  // no request: the placeholder
+    }
+
     @Test func theFadeLengthIsWhatEveryPlatformViewAnimates() {
         #expect(ImageTransition.fadeIn(duration: 0.25).fadeDuration == 0.25)
         #expect(ImageTransition.fadeIn(duration: 0).fadeDuration == nil)
         #expect(ImageTransition.none.fadeDuration == nil)
+        #expect(ImageTransition.custom { _, _ in }.fadeDuration == nil)
+        #expect(ImageTransition.custom { _, _ in }.isAnimated)
+        #expect(!ImageTransition.fadeIn(duration: 0).isAnimated)
     }
 }

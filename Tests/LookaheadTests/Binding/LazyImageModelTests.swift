@@ -28,18 +28,20 @@ import Testing
         ImageRequest(url: URL(string: "https://example.com/\(name).jpg"))
     }
 
-    /// A model whose changes are recorded as "success 64x48 fading", "empty", "failure".
+    /// A model whose changes are recorded as "success 64x48 fading", "loading", "empty", "failure", each repeat once.
     private func makeModel(_ request: ImageRequest?) -> LazyImageModel {
         let model = LazyImageModel(request: request, options: options)
         let changes = changes
-        model.onChange = { phase, transition in
+        model.onChange = { [unowned model] phase, transition in
             let label: String
             switch phase {
-            case .empty: label = "empty"
+            case .empty: label = model.isLoading ? "loading" : "empty"
             case .success(let image): label = "success \(image.pixelWidth)x\(image.pixelHeight)"
             case .failure: label = "failure"
             }
-            changes.update { $0.append(transition == .none ? label : "\(label) fading") }
+            let change = transition.isAnimated ? "\(label) fading" : label
+            // A progress report redraws the same phase: recorded once.
+            changes.update { if $0.last != change { $0.append(change) } }
         }
         return model
     }
@@ -62,11 +64,13 @@ import Testing
         let model = makeModel(request("a"))
         #expect(model.phase.image == nil)
         model.appear(request("a"))
-        #expect(changes.value.isEmpty)  // still empty: nothing to redraw
+        #expect(changes.value == ["loading"])
+        #expect(model.isLoading)
         await loader.waitForPending(1)
         loader.release()
-        await changes.wait { !$0.isEmpty }  // the completion hopped through the main queue
-        #expect(changes.value == ["success 64x48 fading"])
+        await changes.wait { $0.count == 2 }  // the completion hopped through the main queue
+        #expect(changes.value == ["loading", "success 64x48 fading"])
+        #expect(!model.isLoading)
         #expect(model.phase.image?.pixelWidth == 64)
     }
 
@@ -80,8 +84,8 @@ import Testing
         await loader.waitForPending(1)
         #expect(loader.record.value.started.count == 2)
         loader.release()
-        await changes.wait { !$0.isEmpty }
-        #expect(changes.value == ["success 64x48 fading"])
+        await changes.wait { $0.count == 4 }
+        #expect(changes.value == ["loading", "empty", "loading", "success 64x48 fading"])
     }
 
     @Test func disappearingKeepsAnImageAlreadyShown() {
@@ -104,7 +108,7 @@ import Testing
         let model = makeModel(request("a"))
         model.appear(request("a"))
         model.appear(request("b"))
-        #expect(changes.value == ["success 3x3", "empty"])
+        #expect(changes.value == ["success 3x3", "loading"])
         await loader.waitForPending(1)
         loader.release()
         await changes.wait { $0.count == 3 }
@@ -116,14 +120,14 @@ import Testing
         model.appear(request("broken"))
         await loader.waitForPending(1)
         loader.release()
-        await changes.wait { !$0.isEmpty }
-        #expect(changes.value == ["failure"])
+        await changes.wait { $0.count == 2 }
+        #expect(changes.value == ["loading", "failure"])
         if case .statusCodeUnacceptable(500, _) = model.phase.error {
         } else {
             Issue.record("expected a 500, got \(model.phase)")
         }
         model.retry()
-        #expect(changes.value == ["failure", "empty"])
+        #expect(changes.value == ["loading", "failure", "loading"])
         await loader.waitForStarts(2)
     }
 
@@ -140,7 +144,7 @@ import Testing
         let model = LazyImageModel(request: request, options: options, animationClock: clock)
         var shown: [String] = []
         model.onChange = { phase, transition in
-            shown.append("\(phase.image?.pixelWidth ?? 0)" + (transition == .none ? "" : " fading"))
+            shown.append("\(phase.image?.pixelWidth ?? 0)" + (transition.isAnimated ? " fading" : ""))
         }
         #expect(model.phase.image?.pixelWidth == 1)
         let player = model.player
@@ -154,5 +158,40 @@ import Testing
         await play.value  // one loop: it ends on the third frame
         #expect(shown == ["1", "2", "3"])
         #expect(model.phase.image?.pixelWidth == 3)
+    }
+
+    @Test func aLoadReportsItsStartProgressAndPreviewsThenTheImage() async throws {
+        #if canImport(CJPEGProgressive)
+        let jpeg = ProgressiveJPEGFixture.make()
+        let chunked = ChunkedDataLoader(body: jpeg, chunkEnds: [ProgressiveJPEGFixture.scanBoundaries(jpeg)[0]])
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.dataLoader = chunked
+            $0.isProgressiveDecodingEnabled = true
+            $0.progressiveDecodingInterval = .zero
+        }
+        let model = LazyImageModel(request: nil, options: ImageLoadingOptions(pipeline: pipeline))
+        var started: [String] = []
+        model.onStart = { started.append($0.url?.lastPathComponent ?? "") }
+        let seen = AsyncCondition<[String]>([])
+        model.onChange = { [unowned model] phase, _ in
+            let preview = model.preview.map { " preview \($0.pixelWidth)" } ?? ""
+            let label = phase.image.map { "image \($0.pixelWidth)" } ?? (model.isLoading ? "loading" : "empty")
+            seen.update { $0.append(label + preview + " \(model.progress.completed)") }
+        }
+        let request = ImageRequest(url: URL(string: "https://example.com/progressive.jpg"))
+        model.appear(request)
+        model.appear(request)  // the same request again: the same load, no second start
+        #expect(started == ["progressive.jpg"])
+        chunked.release()
+        await seen.wait { $0.contains { $0.contains("preview") } }
+        #expect(model.isLoading && model.phase.image == nil)
+        #expect(model.progress.completed > 0 && model.progress.total == Int64(jpeg.count))
+        chunked.release()
+        await seen.wait { $0.last?.hasPrefix("image") == true }
+        #expect(!model.isLoading && model.preview == nil && model.progress == LazyImageModel.Progress())
+        #expect(seen.value.first == "loading 0")
+        #expect(started.count == 1)
+        #endif
     }
 }
