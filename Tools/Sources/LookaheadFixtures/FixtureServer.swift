@@ -46,6 +46,7 @@ public final class FixtureServer: Sendable {
     let httpCacheLedger: HTTPCacheLedger
     let headerLedger: RequestHeaderLedger
     let outage: OutageSwitch
+    let holds: ResponseHolds
     private let serverTask: Task<Void, Never>
 
     private init(
@@ -58,6 +59,7 @@ public final class FixtureServer: Sendable {
         httpCacheLedger: HTTPCacheLedger,
         headerLedger: RequestHeaderLedger,
         outage: OutageSwitch,
+        holds: ResponseHolds,
         serverTask: Task<Void, Never>
     ) {
         self.configuration = configuration
@@ -69,6 +71,7 @@ public final class FixtureServer: Sendable {
         self.httpCacheLedger = httpCacheLedger
         self.headerLedger = headerLedger
         self.outage = outage
+        self.holds = holds
         self.serverTask = serverTask
     }
 
@@ -94,7 +97,8 @@ public final class FixtureServer: Sendable {
         let ledger = RequestLedger()
         let router = Router(context: FixtureRequestContext.self)
         let outage = OutageSwitch()
-        router.add(middleware: RequestTrackingMiddleware(ledger: ledger, outage: outage))
+        let holds = ResponseHolds()
+        router.add(middleware: RequestTrackingMiddleware(ledger: ledger, outage: outage, holds: holds))
         routes.register(on: router)
 
         let signal = StartupSignal()
@@ -138,6 +142,7 @@ public final class FixtureServer: Sendable {
             httpCacheLedger: routes.httpCacheLedger,
             headerLedger: routes.headerLedger,
             outage: outage,
+            holds: holds,
             serverTask: serverTask
         )
     }

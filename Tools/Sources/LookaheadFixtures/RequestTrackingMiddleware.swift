@@ -27,6 +27,8 @@ struct RequestTrackingMiddleware: RouterMiddleware {
     let ledger: RequestLedger
     /// During an outage every connection is closed unanswered (``FixtureServer/startOutage(for:)``).
     let outage: OutageSwitch
+    /// Responses the test holds back (``FixtureServer/holdResponses(withPathPrefix:)``).
+    let holds: ResponseHolds
 
     func handle(
         _ request: Request,
@@ -40,8 +42,10 @@ struct RequestTrackingMiddleware: RouterMiddleware {
             ledger.recordAbort(path: path)
             return await FixtureRoutes.resetConnection(context: context)
         }
+        await holds.waitIfHeld(path)
         var response: Response
         do {
+            try Task.checkCancellation()
             response = try await next(request, context)
         } catch is CancellationError {
             ledger.recordAbort(path: path)
