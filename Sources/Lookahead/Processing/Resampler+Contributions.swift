@@ -1,7 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension Resampler {
-    /// For each target pixel: the first source pixel and the normalised weights of the source pixels it reads.
+    /// For each target pixel: the first source pixel and the normalised weights of the source pixels it reads, `taps`
+    /// to a pixel (the most any pixel reads; zero past a pixel's own count).
     struct Contributions {
         var first: [Int]
         var count: [Int]
@@ -40,21 +41,9 @@ extension Resampler {
                     weights[index * taps + tap] = Float(total == 0 ? 1 / Double(used) : values[lower + tap] / total)
                 }
             }
-        }
-
-        /// The most taps any target pixel reads.
-        var longest: Int { count.max() ?? 1 }
-
-        /// The weights of the first `taps` taps of every target pixel, each four lanes wide; zero past a pixel's
-        /// own count.
-        func broadcastWeights(taps: Int) -> [SIMD4<Float>] {
-            var wide = [SIMD4<Float>](repeating: .zero, count: count.count * taps)
-            for index in 0..<count.count {
-                for tap in 0..<min(taps, self.taps) {
-                    wide[index * taps + tap] = SIMD4(repeating: weights[index * self.taps + tap])
-                }
-            }
-            return wide
+            let longest = count.max() ?? 1
+            weights = (0..<target).flatMap { weights[($0 * taps)..<($0 * taps + longest)] }
+            taps = longest
         }
 
         /// The three tables as pointers, for inner loops without bounds checks.

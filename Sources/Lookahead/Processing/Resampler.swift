@@ -62,9 +62,8 @@ public enum Resampler {
         let horizontal = Contributions(source: image.width, target: width, filter: filter)
         let vertical = Contributions(source: image.height, target: height, filter: filter)
         // Every output pixel reads `taps` taps, zero-weighted past its own count: no per-pixel bound in the loop.
-        let taps = horizontal.longest
-        let weights = horizontal.broadcastWeights(taps: taps)
-        let ringRows = min(vertical.longest, max(4, ringBytes / max(1, image.width * 16)))
+        let weights = horizontal.weights.map { SIMD4<Float>(repeating: $0) }
+        let ringRows = min(vertical.taps, max(4, ringBytes / max(1, image.width * 16)))
         let output = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { target in
             image.pixels.withUnsafeBufferPointer { source in
                 horizontal.withPointers { hFirst, _, _ in
@@ -73,7 +72,7 @@ public enum Resampler {
                             let pass = RowPass(
                                 source: (source.baseAddress!, image.width, image.bytesPerRow),
                                 vertical: (vFirst, vCount, vWeights, vertical.taps),
-                                horizontal: (hFirst, hWeights.baseAddress!, taps),
+                                horizontal: (hFirst, hWeights.baseAddress!, horizontal.taps),
                                 width: width,
                                 ringRows: ringRows,
                                 isOpaque: isOpaque
