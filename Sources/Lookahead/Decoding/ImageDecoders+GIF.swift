@@ -7,25 +7,16 @@ public import Foundation
 extension ImageDecoders {
     /// Decodes GIF with giflib: the first frame on a canvas of the logical screen, or every frame of an animation
     /// (``decodeAnimation(_:context:)``). A still image reads no record past the first image.
-    public struct GIF: AnimatedImageDecoding {
-        public let name = "GIF"
-        public var mediaTypes: [String] { ["image/gif"] }
-
+    public struct GIF: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}
 
-        public func canDecode(_ header: Data) -> Bool { header.isGIF }
-
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            PlatformImage.make(
-                from: try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
-            )
+        func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
         }
 
-        /// Decodes every frame of an animated GIF, each drawn over what the previous one left and disposed of as its
-        /// graphics control extension says; the loop count from `NETSCAPE2.0`. A first pass counts the frames and
-        /// checks the limits without decompressing. A file cut short keeps the frames before the cut. `nil` for one
-        /// frame.
+        /// Decodes every frame, each drawn over what the previous one left and disposed of as its graphics control
+        /// extension says, with the `NETSCAPE2.0` loop count; a file cut short keeps its whole frames. `nil` for one.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
@@ -63,15 +54,13 @@ extension ImageDecoders {
             }
         }
 
-        /// Decodes the first image, on a canvas of the logical screen; later records are never read.
+        /// Decodes the first image on a transparent canvas of the logical screen; later records are never read.
         private static func decode(
             _ file: UnsafeMutablePointer<GifFileType>,
             _ context: ImageDecodingContext
         ) throws(ImageDecodingError) -> Bitmap {
             let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
-            if let error = context.pixelLimitError(codec: "GIF", width: screen.width, height: screen.height) {
-                throw error
-            }
+            try context.checkPixelLimit(codec: "GIF", width: screen.width, height: screen.height)
             var transparentIndex: Int?
             let end = try walk(file) { code, block, isFirst in
                 if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let index = FrameControl(block: block)?.transparentIndex {
@@ -81,41 +70,30 @@ extension ImageDecoders {
                 .stopped
             }
             switch end {
-            case .stopped: return try firstImage(file, screen: screen, transparentIndex, context)
-            case .trailer: throw ImageDecodingError(codec: "GIF", message: "no image in the file")
+            case .stopped: break
+            case .trailer: throw failure("no image in the file")
             case .readFailed(let code): throw error(code)
-            case .unknownRecord: throw ImageDecodingError(codec: "GIF", message: "unexpected record")
+            case .unknownRecord: throw failure("unexpected record")
             }
-        }
-
-        /// Draws the image whose descriptor was just read on a transparent canvas of the screen's size.
-        private static func firstImage(
-            _ file: UnsafeMutablePointer<GifFileType>,
-            screen: (width: Int, height: Int),
-            _ transparentIndex: Int?,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> Bitmap {
             let image = file.pointee.Image
-            let width = Int(image.Width)
-            let height = Int(image.Height)
+            let (width, height) = (Int(image.Width), Int(image.Height))
+            guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
             // A screen of 0×0 (seen in the wild) takes the frame's size.
             let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
             let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
-            guard width > 0, height > 0, canvasWidth > 0, canvasHeight > 0 else {
-                throw ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
-            }
-            // The frame's own size counts too: a 0×0 screen takes it, and giflib reads it line by line.
+            // The frame's own size counts too: giflib reads it line by line.
             for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
-                if let error = context.pixelLimitError(codec: "GIF", width: w, height: h) { throw error }
+                try context.checkPixelLimit(codec: "GIF", width: w, height: h)
             }
             var canvas = Canvas(width: canvasWidth, height: canvasHeight)
             try draw(file, on: &canvas, transparentIndex: transparentIndex)
             return canvas.bitmap
         }
 
+        static let format = BundledFormat(name: "GIF", mediaType: "image/gif") { $0.isGIF }
+
         static func error(_ code: Int32) -> ImageDecodingError {
-            let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
-            return ImageDecodingError(codec: "GIF", message: message)
+            failure(GifErrorString(code).map { String(cString: $0) } ?? "error \(code)")
         }
     }
 }
@@ -137,8 +115,7 @@ extension ImageDecoders.GIF {
         }
     }
 
-    /// How a walk over a file's records ended: the image visitor stopped it, it reached the trailer, giflib could not
-    /// read on (the file is cut short or corrupt; its error code), or a record was of no known type.
+    /// How a walk over a file's records ended; `readFailed` carries giflib's error (a file cut short or corrupt).
     enum WalkEnd {
         case stopped
         case trailer
@@ -146,10 +123,9 @@ extension ImageDecoders.GIF {
         case unknownRecord
     }
 
-    /// Reads an open file's records in order. `visitExtension` sees each extension's function code and each of
-    /// its data blocks, with `true` for the first. `visitImage` is called once an image's descriptor is read
-    /// (`file.pointee.Image`): to read on, it reads or skips the image's data and returns `nil`; else it returns
-    /// how the walk ends.
+    /// Reads an open file's records in order. `visitExtension` sees each extension's function code and data blocks
+    /// (`true` for the first). `visitImage` runs once an image's descriptor is read: it reads or skips the image's
+    /// data and returns `nil` to read on, or how the walk ends.
     static func walk(
         _ file: UnsafeMutablePointer<GifFileType>,
         extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,

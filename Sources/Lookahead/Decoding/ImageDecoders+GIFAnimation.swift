@@ -39,7 +39,7 @@ extension ImageDecoders.GIF {
         // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
         guard layout.frameCount == 0 else { return layout }
         switch end {
-        case .stopped, .trailer: throw ImageDecodingError(codec: "GIF", message: "no image in the file")
+        case .stopped, .trailer: throw failure("no image in the file")
         case .readFailed(let code): throw error(code)
         case .unknownRecord: throw error(D_GIF_ERR_WRONG_RECORD)
         }
@@ -104,7 +104,7 @@ extension ImageDecoders.GIF {
         switch end {
         case .stopped: return AnimatedImage(frames: frames, loopCount: layout.loopCount)
         case .readFailed(let code): throw error(code)
-        case .trailer, .unknownRecord: throw ImageDecodingError(codec: "GIF", message: "unexpected record")
+        case .trailer, .unknownRecord: throw failure("unexpected record")
         }
     }
 
@@ -143,7 +143,7 @@ extension ImageDecoders.GIF {
         let image = file.pointee.Image
         let (left, top, width, height) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
         guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
-            throw ImageDecodingError(codec: "GIF", message: "no colour table")
+            throw failure("no colour table")
         }
         let colorCount = Int(colorMap.pointee.ColorCount)
         var line = [GifPixelType](repeating: 0, count: width)

@@ -57,12 +57,7 @@ extension ImageDecoders {
                         picture: "a coded picture"
                     )
                 }
-                if let options = context.thumbnail,
-                    let thumbnail = Self.smallestThumbnail(
-                        of: primary,
-                        covering: options.targetSize(forWidth: width, height: height)
-                    )
-                {
+                if let thumbnail = Self.smallestThumbnail(of: primary, for: context.thumbnail) {
                     defer { heif_image_handle_release(thumbnail) }
                     if let small = try? Self.decodeImage(thumbnail),
                         Self.hasSameShape(small.width, small.height, as: width, height)
@@ -154,18 +149,19 @@ extension ImageDecoders {
             }
         }
 
-        /// The smallest thumbnail stored for `image` whose shown size is at least `target` in both directions, with the
-        /// same aspect ratio (within a pixel), or `nil`.
+        /// The smallest thumbnail stored for `image` whose shown size covers the target of `options` in both
+        /// directions, with the same aspect ratio (within a pixel), or `nil`.
         private static func smallestThumbnail(
             of image: OpaquePointer,
-            covering target: (width: Int, height: Int)
+            for options: ThumbnailOptions?
         ) -> OpaquePointer? {
             let count = Int(heif_image_handle_get_number_of_thumbnails(image))
-            guard count > 0, count <= 16 else { return nil }
+            guard let options, count > 0, count <= 16 else { return nil }
             var ids = [heif_item_id](repeating: 0, count: count)
             let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(image, &ids, Int32(count)))
             let width = Int(heif_image_handle_get_width(image))
             let height = Int(heif_image_handle_get_height(image))
+            let target = options.targetSize(forWidth: width, height: height)
             var best: (handle: OpaquePointer, pixels: Int)?
             for id in ids.prefix(listed) {
                 var handle: OpaquePointer?

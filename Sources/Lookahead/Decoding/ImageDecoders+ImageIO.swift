@@ -112,9 +112,7 @@ extension ImageDecoders {
                 let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
-            if let error = context.pixelLimitError(codec: name, width: storedWidth, height: storedHeight) {
-                throw error
-            }
+            try context.checkPixelLimit(codec: name, width: storedWidth, height: storedHeight)
             // EXIF orientations 5–8 turn the image a quarter: its shown size is the stored one transposed.
             let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1
             let (width, height) =

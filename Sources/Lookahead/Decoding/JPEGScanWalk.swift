@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 /// What the markers of a JPEG, or of its first bytes, say: the frame and its scans (entropy-coded data skipped with
-/// `memchr`). Stops at the end of the image or the bytes, at a sequential frame, or where a marker is missing.
+/// `memchr`). Stops at the end of the image or the bytes, at a sequential frame's first scan, or where a marker is
+/// missing.
 struct JPEGScanWalk: Equatable {
     /// The frame header's facts: whether it is progressive, and its size as stored.
     struct Frame: Equatable {
@@ -28,6 +29,9 @@ struct JPEGScanWalk: Equatable {
     var completeScans = 0
     /// The offset of the marker after the last complete scan; 0 before any.
     var endOfCompleteScans = 0
+    /// Whether libjpeg decodes the file in one pass, holding a few rows of blocks: a sequential frame (SOF0, SOF1,
+    /// SOF9) whose first scan interleaves every component.
+    var decodesInOnePass = false
 
     init(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 4,
@@ -35,6 +39,7 @@ struct JPEGScanWalk: Equatable {
         else { return }
         let count = bytes.count
         var offset = 2  // after SOI
+        var onePassComponents: Int?
         while offset + 1 < count {
             guard base[offset] == 0xFF else { return }
             let marker = base[offset + 1]
@@ -54,14 +59,20 @@ struct JPEGScanWalk: Equatable {
             let length = Int(base[offset + 2]) << 8 | Int(base[offset + 3])
             switch marker {
             case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:  // frames (not DHT C4, JPG C8, DAC CC)
-                // FF Cn, length (2), precision (1), height (2), width (2).
-                guard offset + 8 < count else { return }
+                // FF Cn, length (2), precision (1), height (2), width (2), components (1).
+                guard offset + 8 < count, frame?.isProgressive != false else { return }
+                if frame == nil, [0xC0, 0xC1, 0xC9].contains(marker), offset + 9 < count {
+                    onePassComponents = Int(base[offset + 9])
+                }
                 frame = Frame(
                     isProgressive: [0xC2, 0xC6, 0xCA, 0xCE].contains(marker),
                     width: Int(base[offset + 7]) << 8 | Int(base[offset + 8]),
                     height: Int(base[offset + 5]) << 8 | Int(base[offset + 6])
                 )
-                if frame?.isProgressive == false { return }
+            case 0xDA where frame?.isProgressive == false:
+                // A sequential frame's first scan: FF DA, length (2), components (1). The walk ends there.
+                decodesInOnePass = offset + 4 < count && Int(base[offset + 4]) == onePassComponents
+                return
             default:
                 break
             }
@@ -90,6 +101,13 @@ struct JPEGScanWalk: Equatable {
 
     init(_ data: Data) {
         self = data.withUnsafeBytes { JPEGScanWalk($0) }
+    }
+
+    /// The work of decoding a progressive JPEG: its scans and its 8×8 blocks. `nil` for a sequential JPEG, whose work
+    /// is bounded by its pixels alone.
+    var progressiveWork: (scans: Int, blocks: Int)? {
+        guard let frame, frame.isProgressive else { return nil }
+        return (scans, ((frame.width + 7) / 8) * ((frame.height + 7) / 8))
     }
 }
 
