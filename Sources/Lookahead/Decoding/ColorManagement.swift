@@ -10,9 +10,8 @@ import Foundation
 package enum ColorManagement {
     /// A transform from one profile to sRGB, shared by the decode threads.
     private final class Transform: @unchecked Sendable {
-        // SAFETY: the handle is only read after creation, and `cmsDoTransform` on a transform made with
-        // `cmsFLAGS_NOCACHE` keeps no per-transform state, which Little CMS documents as safe to share between
-        // threads; it is deleted in `deinit`, when no thread can hold it any more.
+        // SAFETY: `cmsDoTransform` on a transform made with `cmsFLAGS_NOCACHE` keeps no per-transform state, which
+        // Little CMS documents as safe to share between threads; it is deleted when no thread can hold it any more.
         let handle: UnsafeMutableRawPointer
         init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
         deinit { cmsDeleteTransform(handle) }

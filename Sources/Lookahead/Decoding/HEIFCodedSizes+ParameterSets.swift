@@ -1,8 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension HEIFCodedSizes {
-    // MARK: - HEVC
-
     /// The largest picture of the SPS NAL units in an `hvcC` (ISO/IEC 14496-15 8.3.3.1), or `nil` when it has none.
     static func hevcSize(_ hvcC: [UInt8]) -> Size? {
         var reader = Reader(hvcC)
@@ -53,8 +51,6 @@ extension HEIFCodedSizes {
         guard let width = reader.exponentialGolomb(), let height = reader.exponentialGolomb() else { return nil }
         return (width, height)
     }
-
-    // MARK: - AV1
 
     /// The largest frame of the sequence header OBU in an `av1C`'s `configOBUs` (AV1-ISOBMFF 2.3), or `nil`.
     static func av1Size(_ av1C: [UInt8]) -> Size? {
@@ -123,8 +119,6 @@ extension HEIFCodedSizes {
         else { return nil }
         return (width + 1, height + 1)
     }
-
-    // MARK: - Reader
 
     /// Reads big-endian fields of bits or whole bytes, and the two variable-length codes of HEVC and AV1.
     struct Reader {

@@ -55,9 +55,9 @@ package enum HEIFCodedSizes {
         return needsSequenceHeader ? nil : sizes
     }
 
-    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, `skipping` 2 bytes of rows and
-    /// columns) or an overlay (6.6.2.4.2, `skipping` four 16-bit fill values). The flags say whether the width and
-    /// height take 2 bytes or 4.
+    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, after 2 bytes of rows and columns) or
+    /// an overlay (6.6.2.4.2, after four 16-bit fill values); its flags say whether sizes take 2 bytes or 4.
+
     static func derivedImageSize(_ data: [UInt8], skipping: Int) -> Size? {
         var reader = Reader(data)
         guard reader.skip(1), let flags = reader.read(1), reader.skip(skipping) else { return nil }
@@ -217,8 +217,7 @@ package enum HEIFCodedSizes {
             }
         }
 
-        /// Whether the references form no loop and no chain of more than `limit` items. The recursion goes no
-        /// deeper than the limit.
+        /// Whether the references form no loop and no chain of more than `limit` items (the recursion's bound).
         func referencesAreBounded(depth limit: Int) -> Bool {
             guard !hasTooManyReferences else { return false }
             var longest: [Int: Int] = [:]  // finished items: the longest chain from each

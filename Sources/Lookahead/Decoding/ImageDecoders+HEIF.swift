@@ -40,8 +40,7 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             let bitmap = try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
-                // The size as shown (rotation applied), from the boxes, and every picture the video decoder
-                // allocates for must be within the limit.
+                // The size as shown (rotation applied) and every picture the video decoder allocates for.
                 let width = Int(heif_image_handle_get_width(primary))
                 let height = Int(heif_image_handle_get_height(primary))
                 try context.checkSize(codec: name, width: width, height: height)
@@ -72,9 +71,7 @@ extension ImageDecoders {
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
-        fileprivate static let initialized: Bool = {
-            heif_init(nil).code == heif_error_Ok
-        }()
+        fileprivate static let initialized = heif_init(nil).code == heif_error_Ok
 
         /// Reads the file with libheif, once its boxes show that is safe, and hands `body` its primary image and the
         /// sizes its coded pictures declare.

@@ -52,10 +52,8 @@ extension ImageDecoders {
             else { throw libraryError(handle) }
             guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
             // The thumbnail's target is upright; compare it with the upright size.
-            let factor =
-                orientation.swapsDimensions
-                ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
-                : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
+            let upright = orientation.uprightSize(width: Int(width), height: Int(height))
+            let factor = scalingFactor(upright, context.thumbnail)
             let output = (
                 width: Int(lookahead_tj_scaled(width, factor)), height: Int(lookahead_tj_scaled(height, factor))
             )
@@ -118,12 +116,12 @@ extension ImageDecoders {
         }
 
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.
-        private static func scalingFactor(width: Int32, height: Int32, thumbnail: ThumbnailOptions?)
+        private static func scalingFactor(_ size: (width: Int, height: Int), _ thumbnail: ThumbnailOptions?)
             -> tjscalingfactor
         {
             let full = tjscalingfactor(num: 1, denom: 1)
             guard let thumbnail else { return full }
-            let scale = thumbnail.scale(forWidth: Int(width), height: Int(height))
+            let scale = thumbnail.scale(forWidth: size.width, height: size.height)
             var count: Int32 = 0
             guard scale < 1, let factors = tjGetScalingFactors(&count), count > 0 else { return full }
             func value(_ factor: tjscalingfactor) -> Double { Double(factor.num) / Double(factor.denom) }

@@ -101,8 +101,7 @@ extension ImageDecoders {
             }
         }
 
-        /// A libspng decoder whose ancillary chunks are capped at 4 MiB each and 16 MiB together (and 1,000 chunks,
-        /// libspng's own limit).
+        /// A libspng decoder whose ancillary chunks are capped at 4 MiB each and 16 MiB together.
         fileprivate static func makeDecoder() -> OpaquePointer? {
             guard let decoder = spng_ctx_new(0) else { return nil }
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)

@@ -104,11 +104,8 @@ extension ImageDecoders {
                 }
                 // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
                 let orientation = Self.exifOrientation(source, size)
-                let scale =
-                    context.thumbnail?.scale(
-                        forWidth: orientation.swapsDimensions ? height : width,
-                        height: orientation.swapsDimensions ? width : height
-                    ) ?? 1
+                let upright = orientation.uprightSize(width: width, height: height)
+                let scale = context.thumbnail?.scale(forWidth: upright.width, height: upright.height) ?? 1
                 let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
                 let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
                 return try Self.decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)

@@ -26,10 +26,7 @@ public protocol AnimatedImageDecoding: ImageDecoding {
     /// Decodes every frame, composited and at the thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``);
     /// `nil` for a still image. The limits are checked before any frame is decoded
     /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``).
-    func decodeAnimation(
-        _ data: Data,
-        context: ImageDecodingContext
-    ) throws(ImageDecodingError) -> AnimatedImage?
+    func decodeAnimation(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> AnimatedImage?
 }
 
 /// What a decoder is told about the request it decodes for.
@@ -64,8 +61,7 @@ public struct ImageDecodingContext: Sendable {
         try checkPixelLimit(codec: codec, width: width, height: height)
     }
 
-    /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
-    /// more pixels in all, than allowed; `nil` when it is within the limits.
+    /// The error when `frameCount` frames of `width` × `height` exceed the frame or total pixel limit; `nil` within.
     public func animationLimitError(codec: String, frameCount: Int, width: Int, height: Int) -> ImageDecodingError? {
         let (canvas, overflow) = width.multipliedReportingOverflow(by: height)
         let (pixels, overflowAgain) = canvas.multipliedReportingOverflow(by: frameCount)
@@ -237,8 +233,7 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size: a tent (``Resampler/Filter/triangle``) under
-    /// 2×, Catmull-Rom for larger reductions.
+    /// The filter that brings a decoded image to its thumbnail size: a tent under 2×, Catmull-Rom for more.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {
@@ -254,8 +249,7 @@ public enum ImageDecoders {
         #endif
     }
 
-    /// The first decoder that recognises the data, or ``ImagePipeline/Error/noDecoder(header:)`` with its first
-    /// bytes in hex.
+    /// The first decoder that recognises the data, or ``ImagePipeline/Error/noDecoder(header:)``.
     static func decoder(
         for data: Data,
         in decoders: [any ImageDecoding]
@@ -268,8 +262,7 @@ public enum ImageDecoders {
         return .success(decoder)
     }
 
-    /// Runs `body` on the bytes of `data` (the first one's address, and their count); "empty data" when there are
-    /// none, so no codec is handed an empty buffer.
+    /// Runs `body` on the bytes of `data` (base address and count); fails with "empty data" when there are none.
     static func withBytes<T>(
         of data: Data,
         codec: String,
@@ -292,8 +285,7 @@ struct BundledFormat: Sendable {
     let matches: @Sendable (Data) -> Bool
 }
 
-/// A decoder that ships with Lookahead: its name, media type and sniffing come from its ``BundledFormat``, and the
-/// bitmap it decodes becomes the platform image here.
+/// A decoder that ships with Lookahead: its name, media type and sniffing come from its ``BundledFormat``.
 protocol BundledImageDecoder: ImageDecoding {
     static var format: BundledFormat { get }
     /// Decodes the data to an upright sRGB bitmap.
