@@ -21,8 +21,7 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         swapsDimensions ? (height, width) : (width, height)
     }
 
-    /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it cannot be read.
-    /// Malformed Exif is ignored, never trusted.
+    /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it is malformed.
     public static func jpeg(_ data: Data) -> ExifOrientation {
         var orientation: ExifOrientation?
         JPEGSegments.walk(data) { marker, payload in

@@ -111,9 +111,8 @@ public enum ProgressiveJPEGPreviews {
     }
 }
 
-/// What the markers of a JPEG, or of its first bytes, say: the frame and its scans (entropy-coded data skipped with
-/// `memchr`). Stops at the end of the image or the bytes, at a sequential frame's first scan, or where a marker is
-/// missing.
+/// What the markers of a JPEG (or of its first bytes) say of its frame and scans, entropy-coded data skipped with
+/// `memchr`. Stops at the end, at a sequential frame's first scan, or where a marker is missing.
 struct JPEGScanWalk: Equatable {
     /// The frame header's facts: whether it is progressive, and its size as stored.
     struct Frame: Equatable {

@@ -13,12 +13,10 @@ import Foundation
 import ImageIO
 #endif
 
-/// Encoders that turn bitmaps back into files: PNG and JPEG (libspng and libjpeg-turbo on Linux, ImageIO on Apple
-/// platforms).
+/// Encoders that turn bitmaps back into PNG and JPEG files: libspng and libjpeg-turbo on Linux, ImageIO on Apple.
 public enum ImageEncoders {
-    /// The file the disk cache keeps for a request's final image: JPEG (quality 90) when every pixel is opaque, so
-    /// a photo's thumbnail stays small; PNG when any pixel is transparent (a circle, rounded corners). `nil` when it
-    /// cannot be encoded.
+    /// The file the disk cache keeps for a request's final image: JPEG (quality 90) when every pixel is opaque, so a
+    /// photo's thumbnail stays small; PNG when any pixel is transparent (rounded corners); `nil` when it cannot be.
     static func diskCacheFile(for bitmap: Bitmap) -> Data? {
         #if canImport(CTurboJPEG) && canImport(CSPNG)
         return bitmap.isOpaque ? try? JPEG.encode(bitmap, quality: 90) : try? PNG.encode(bitmap)
