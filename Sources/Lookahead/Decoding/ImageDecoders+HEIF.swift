@@ -130,11 +130,14 @@ extension ImageDecoders {
                     colour.color_primaries != heif_color_primaries_unspecified,
                     sdrCurves.contains(colour.transfer_characteristics)
                 else { return nil }
-                return ColorManagement.profile(
+                let primaries = (
                     red: (Double(colour.color_primary_red_x), Double(colour.color_primary_red_y)),
                     green: (Double(colour.color_primary_green_x), Double(colour.color_primary_green_y)),
                     blue: (Double(colour.color_primary_blue_x), Double(colour.color_primary_blue_y)),
-                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y)),
+                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y))
+                )
+                return ColorManagement.profile(
+                    primaries,
                     name: colour.color_primaries == heif_color_primaries_SMPTE_EG_432_1
                         ? "Display P3 (nclx)" : "nclx primaries \(colour.color_primaries.rawValue)"
                 )

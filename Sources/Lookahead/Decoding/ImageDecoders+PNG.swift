@@ -142,14 +142,7 @@ extension ImageDecoders {
             let pairs = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)]
             let isSRGBGamut = pairs.allSatisfy { abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005 }
             guard gamma != nil || !isSRGBGamut else { return nil }
-            return ColorManagement.profile(
-                red: red,
-                green: green,
-                blue: blue,
-                white: white,
-                gamma: gamma,
-                name: "PNG cHRM and gAMA"
-            )
+            return ColorManagement.profile((red, green, blue, white), gamma: gamma, name: "PNG cHRM and gAMA")
             #else
             return nil
             #endif
