@@ -10,9 +10,8 @@ import Foundation
 package enum ColorManagement {
     /// A transform from one profile to sRGB, shared by the decode threads.
     private final class Transform: @unchecked Sendable {
-        // SAFETY: the handle is only read after creation, and `cmsDoTransform` on a transform made with
-        // `cmsFLAGS_NOCACHE` keeps no per-transform state, which Little CMS documents as safe to share between
-        // threads; it is deleted in `deinit`, when no thread can hold it any more.
+        // SAFETY: `cmsDoTransform` on a transform made with `cmsFLAGS_NOCACHE` keeps no per-transform state, which
+        // Little CMS documents as safe to share between threads; it is deleted when no thread can hold it any more.
         let handle: UnsafeMutableRawPointer
         init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
         deinit { cmsDeleteTransform(handle) }
@@ -69,16 +68,15 @@ package enum ColorManagement {
         return (description(of: handle), isCMYK || needsConversion(handle))
     }
 
-    /// An ICC profile for RGB primaries and white point (CIE xy) with the sRGB curve, or a power curve of exponent
-    /// `gamma`: HEIF's `nclx` colour and PNG's `cHRM` and `gAMA` as a profile to convert from.
-    package static func profile(
-        red: (Double, Double),
-        green: (Double, Double),
-        blue: (Double, Double),
-        white: (Double, Double),
-        gamma: Double? = nil,
-        name: String = "RGB"
-    ) -> [UInt8]? {
+    /// Red, green and blue primaries and a white point, each in CIE xy.
+    package typealias Primaries = (
+        red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)
+    )
+
+    /// An ICC profile for `primaries` with the sRGB curve, or a power curve of exponent `gamma`: HEIF's `nclx` colour
+    /// and PNG's `cHRM` and `gAMA` as a profile to convert from.
+    package static func profile(_ primaries: Primaries, gamma: Double? = nil, name: String = "RGB") -> [UInt8]? {
+        let (red, green, blue, white) = primaries
         var whitePoint = cmsCIExyY(x: white.0, y: white.1, Y: 1)
         var primaries = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: red.0, y: red.1, Y: 1),
@@ -107,7 +105,7 @@ package enum ColorManagement {
     }
 
     /// sRGB's primaries and white point (CIE xy), for profiles built from parts.
-    package static let sRGBPrimaries = (
+    package static let sRGBPrimaries: Primaries = (
         red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), white: (0.3127, 0.3290)
     )
 

@@ -55,8 +55,7 @@ package enum JPEGSegments {
 }
 
 extension Bitmap {
-    /// The bitmap converted to sRGB from an embedded ICC profile, where Lookahead manages colour (Linux, with Little
-    /// CMS); as it is otherwise.
+    /// The bitmap converted to sRGB from an embedded ICC profile where Lookahead manages colour (Linux); else as is.
     package func convertedToSRGB(from profile: [UInt8]?) -> Bitmap {
         #if canImport(CLCMS)
         guard let profile else { return self }

@@ -16,8 +16,12 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     /// Whether the upright image has width and height swapped relative to the stored one.
     public var swapsDimensions: Bool { rawValue >= 5 }
 
-    /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it cannot be read.
-    /// Malformed Exif is ignored, never trusted.
+    /// The upright picture's size for pixels stored at `width` × `height`.
+    func uprightSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        swapsDimensions ? (height, width) : (width, height)
+    }
+
+    /// Reads the orientation from a JPEG's Exif APP1 segment; `.up` when there is none or it is malformed.
     public static func jpeg(_ data: Data) -> ExifOrientation {
         var orientation: ExifOrientation?
         JPEGSegments.walk(data) { marker, payload in
@@ -66,10 +70,8 @@ extension Bitmap {
     /// The upright image for pixels stored with an EXIF orientation.
     public func applying(_ orientation: ExifOrientation) -> Bitmap {
         guard orientation != .up else { return self }
-        let w = width
-        let h = height
-        let outWidth = orientation.swapsDimensions ? h : w
-        let outHeight = orientation.swapsDimensions ? w : h
+        let (w, h) = (width, height)
+        let (outWidth, outHeight) = orientation.uprightSize(width: w, height: h)
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in

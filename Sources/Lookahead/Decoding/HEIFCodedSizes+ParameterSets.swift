@@ -1,11 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension HEIFCodedSizes {
-    // MARK: - HEVC
-
     /// The largest picture of the SPS NAL units in an `hvcC` (ISO/IEC 14496-15 8.3.3.1), or `nil` when it has none.
     static func hevcSize(_ hvcC: [UInt8]) -> Size? {
-        var reader = ByteReader(hvcC)
+        var reader = Reader(hvcC)
         guard reader.skip(22), let arrays = reader.read(1) else { return nil }
         var largest: Size?
         for _ in 0..<arrays {
@@ -35,29 +33,24 @@ extension HEIFCodedSizes {
             zeros = byte == 0 ? zeros + 1 : 0
             payload.append(byte)
         }
-        var reader = BitReader(payload)
-        guard reader.skip(4), let maxSubLayersMinus1 = reader.bits(3), reader.skip(1) else { return nil }
-        // profile_tier_level: the general part, then what each sub-layer has.
-        guard reader.skip(96) else { return nil }
-        var profilePresent: [Bool] = []
-        var levelPresent: [Bool] = []
+        var reader = Reader(payload)
+        // The VPS id, the sub-layer count, a flag, then profile_tier_level: its general part (96 bits), which
+        // sub-layers have a profile and a level, and those.
+        guard reader.skip(bits: 4), let maxSubLayersMinus1 = reader.bits(3), reader.skip(bits: 1 + 96) else {
+            return nil
+        }
+        var present: [(profile: Int, level: Int)] = []
         for _ in 0..<maxSubLayersMinus1 {
             guard let profile = reader.bits(1), let level = reader.bits(1) else { return nil }
-            profilePresent.append(profile == 1)
-            levelPresent.append(level == 1)
+            present.append((profile, level))
         }
-        if maxSubLayersMinus1 > 0, !reader.skip(2 * (8 - maxSubLayersMinus1)) { return nil }
-        for index in 0..<maxSubLayersMinus1 {
-            if profilePresent[index], !reader.skip(88) { return nil }
-            if levelPresent[index], !reader.skip(8) { return nil }
-        }
+        if maxSubLayersMinus1 > 0, !reader.skip(bits: 2 * (8 - maxSubLayersMinus1)) { return nil }
+        for (profile, level) in present where !reader.skip(bits: 88 * profile + 8 * level) { return nil }
         guard reader.exponentialGolomb() != nil, let chroma = reader.exponentialGolomb() else { return nil }
-        if chroma == 3, !reader.skip(1) { return nil }
+        if chroma == 3, !reader.skip(bits: 1) { return nil }
         guard let width = reader.exponentialGolomb(), let height = reader.exponentialGolomb() else { return nil }
         return (width, height)
     }
-
-    // MARK: - AV1
 
     /// The largest frame of the sequence header OBU in an `av1C`'s `configOBUs` (AV1-ISOBMFF 2.3), or `nil`.
     static func av1Size(_ av1C: [UInt8]) -> Size? {
@@ -89,35 +82,35 @@ extension HEIFCodedSizes {
 
     /// `max_frame_width_minus_1 + 1` and `max_frame_height_minus_1 + 1` of a sequence header OBU (AV1 5.5.1).
     static func sequenceHeaderSize(_ obu: [UInt8]) -> Size? {
-        var reader = BitReader(obu)
-        guard reader.skip(4), let reduced = reader.bits(1) else { return nil }
+        var reader = Reader(obu)
+        guard reader.skip(bits: 4), let reduced = reader.bits(1) else { return nil }
         if reduced == 1 {
-            guard reader.skip(5) else { return nil }
+            guard reader.skip(bits: 5) else { return nil }
         } else {
             guard let timing = reader.bits(1) else { return nil }
             var decoderModel = 0
             var bufferDelayLength = 0
             if timing == 1 {
-                guard reader.skip(64), let equalInterval = reader.bits(1) else { return nil }
+                guard reader.skip(bits: 64), let equalInterval = reader.bits(1) else { return nil }
                 if equalInterval == 1, reader.exponentialGolomb(saturating: true) == nil { return nil }
                 guard let model = reader.bits(1) else { return nil }
                 decoderModel = model
                 if decoderModel == 1 {
-                    guard let length = reader.bits(5), reader.skip(32 + 5 + 5) else { return nil }
+                    guard let length = reader.bits(5), reader.skip(bits: 32 + 5 + 5) else { return nil }
                     bufferDelayLength = length + 1
                 }
             }
             guard let displayDelay = reader.bits(1), let operatingPoints = reader.bits(5) else { return nil }
             for _ in 0...operatingPoints {
-                guard reader.skip(12), let level = reader.bits(5) else { return nil }
-                if level > 7, !reader.skip(1) { return nil }
+                guard reader.skip(bits: 12), let level = reader.bits(5) else { return nil }
+                if level > 7, !reader.skip(bits: 1) { return nil }
                 if decoderModel == 1 {
                     guard let present = reader.bits(1) else { return nil }
-                    if present == 1, !reader.skip(2 * bufferDelayLength + 1) { return nil }
+                    if present == 1, !reader.skip(bits: 2 * bufferDelayLength + 1) { return nil }
                 }
                 if displayDelay == 1 {
                     guard let present = reader.bits(1) else { return nil }
-                    if present == 1, !reader.skip(4) { return nil }
+                    if present == 1, !reader.skip(bits: 4) { return nil }
                 }
             }
         }
@@ -127,71 +120,54 @@ extension HEIFCodedSizes {
         return (width + 1, height + 1)
     }
 
-    // MARK: - Readers
-
-    /// Reads big-endian integers from bytes.
-    struct ByteReader {
+    /// Reads big-endian fields of bits or whole bytes, and the two variable-length codes of HEVC and AV1.
+    struct Reader {
         private let bytes: [UInt8]
+        /// In bits.
         private var position = 0
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
         init(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) { self.bytes = Array(buffer[range]) }
 
-        /// The next `size` (0 to 7) bytes as an unsigned integer (0 for a size of 0), or `nil` past the end.
-        mutating func read(_ size: Int) -> Int? {
-            guard size >= 0, size <= 7, position + size <= bytes.count else { return nil }
+        /// The next `count` (at most 56) bits as an unsigned integer, or `nil` past the end.
+        mutating func bits(_ count: Int) -> Int? {
+            guard count >= 0, count <= 56, position + count <= bytes.count * 8 else { return nil }
             var value = 0
-            for _ in 0..<size {
-                value = value << 8 | Int(bytes[position])
-                position += 1
+            var remaining = count
+            while remaining > 0 {
+                let available = 8 - position & 7
+                let taken = min(available, remaining)
+                value = value << taken | Int(bytes[position >> 3]) >> (available - taken) & (1 << taken - 1)
+                position += taken
+                remaining -= taken
             }
             return value
         }
 
-        /// The next `count` bytes, or `nil` past the end.
-        mutating func take(_ count: Int) -> [UInt8]? {
-            guard count >= 0, position + count <= bytes.count else { return nil }
-            defer { position += count }
-            return Array(bytes[position..<(position + count)])
-        }
+        /// The next `size` (0 to 7) bytes as an unsigned integer (0 for a size of 0), or `nil` past the end.
+        mutating func read(_ size: Int) -> Int? { bits(8 * size) }
 
-        /// Skips `count` bytes; `false` past the end.
-        mutating func skip(_ count: Int) -> Bool {
-            guard count >= 0, position + count <= bytes.count else { return false }
-            position += count
-            return true
+        /// The next `count` bytes, at a byte boundary, or `nil` past the end.
+        mutating func take(_ count: Int) -> [UInt8]? {
+            guard count >= 0, position + 8 * count <= bytes.count * 8 else { return nil }
+            defer { position += 8 * count }
+            return Array(bytes[(position >> 3)..<((position >> 3) + count)])
         }
 
         /// The next four bytes as text (a box or item type).
         mutating func fourCC() -> String? {
             take(4).map { String(decoding: $0, as: UTF8.self) }
         }
-    }
-
-    /// Reads bits most significant first, with the two variable-length codes of HEVC and AV1.
-    struct BitReader {
-        private let bytes: [UInt8]
-        private var position = 0
-
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-        /// The next `count` (at most 32) bits, or `nil` past the end.
-        mutating func bits(_ count: Int) -> Int? {
-            guard count >= 0, count <= 32, position + count <= bytes.count * 8 else { return nil }
-            var value = 0
-            for _ in 0..<count {
-                value = value << 1 | Int(bytes[position >> 3] >> (7 - UInt8(position & 7)) & 1)
-                position += 1
-            }
-            return value
-        }
 
         /// Skips `count` bits; `false` past the end.
-        mutating func skip(_ count: Int) -> Bool {
+        mutating func skip(bits count: Int) -> Bool {
             guard count >= 0, position + count <= bytes.count * 8 else { return false }
             position += count
             return true
         }
+
+        /// Skips `count` bytes; `false` past the end.
+        mutating func skip(_ count: Int) -> Bool { skip(bits: 8 * count) }
 
         /// H.265's ue(v); with `saturating`, AV1's uvlc(), which reads 32 leading zeros or more as 2³² − 1.
         mutating func exponentialGolomb(saturating: Bool = false) -> Int? {

@@ -7,20 +7,15 @@ import Foundation
 package enum HEIFCodedSizes {
     package typealias Size = (width: Int, height: Int)
 
-    /// The sizes a decode of the file allocates for: every `hvcC`'s SPS and `av1C`'s sequence header, every SPS or
-    /// sequence header at the start of an `hvc1` or `av01` item's data, and the output size of every `grid` and `iovl`
-    /// item. `nil` when an `av1C` has no sequence header and no `av01` item's data has one either: such a decode could
-    /// not be bounded.
-    package static func declaredSizes(in data: Data) -> [Size]? {
-        inspect(data).sizes
-    }
-
     /// What a look at a HEIF file's boxes tells before libheif reads it.
     package struct Inspection {
-        /// ``declaredSizes(in:)``.
+        /// The sizes a decode of the file allocates for: every `hvcC`'s SPS and `av1C`'s sequence header, every SPS
+        /// or sequence header at the start of an `hvc1` or `av01` item's data, and the output size of every `grid`
+        /// and `iovl` item. `nil` when an `av1C` has no sequence header and no `av01` item's data has one either:
+        /// such a decode could not be bounded.
         package var sizes: [Size]?
-        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``: libheif
-        /// follows them recursively, and a grid whose tile is the grid itself overflows its stack.
+        /// Whether the item references (`iref`) form no loop and no chain deeper than ``maximumReferenceDepth``:
+        /// libheif follows them recursively, and a grid whose tile is the grid itself overflows its stack.
         package var referencesAreBounded: Bool
     }
 
@@ -38,7 +33,7 @@ package enum HEIFCodedSizes {
         }
     }
 
-    /// The sizes ``declaredSizes(in:)`` gives, from the walked boxes.
+    /// The sizes of ``Inspection/sizes``, from the walked boxes.
     private static func sizes(of file: FileLayout, in bytes: UnsafeRawBufferPointer) -> [Size]? {
         var sizes = file.configurationSizes
         var needsSequenceHeader = file.av1ConfigurationsWithoutSequenceHeader > 0
@@ -60,11 +55,11 @@ package enum HEIFCodedSizes {
         return needsSequenceHeader ? nil : sizes
     }
 
-    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, `skipping` 2 bytes of rows and
-    /// columns) or an overlay (6.6.2.4.2, `skipping` four 16-bit fill values). The flags say whether the width and
-    /// height take 2 bytes or 4.
+    /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, after 2 bytes of rows and columns) or
+    /// an overlay (6.6.2.4.2, after four 16-bit fill values); its flags say whether sizes take 2 bytes or 4.
+
     static func derivedImageSize(_ data: [UInt8], skipping: Int) -> Size? {
-        var reader = ByteReader(data)
+        var reader = Reader(data)
         guard reader.skip(1), let flags = reader.read(1), reader.skip(skipping) else { return nil }
         let size = flags & 1 == 1 ? 4 : 2
         guard let width = reader.read(size), let height = reader.read(size) else { return nil }
@@ -73,7 +68,7 @@ package enum HEIFCodedSizes {
 
     /// The sizes of SPS NAL units among an HEVC item's first 64 NAL units (4-byte lengths, as libheif reads them).
     static func inBandSPSSizes(_ data: [UInt8]) -> [Size] {
-        var reader = ByteReader(data)
+        var reader = Reader(data)
         var sizes: [Size] = []
         for _ in 0..<64 {
             guard let length = reader.read(4), length > 0, let nal = reader.take(length) else { break }
@@ -156,24 +151,24 @@ package enum HEIFCodedSizes {
                 }
             case "infe":
                 // A full box; a 16-bit item ID (version 2) or 32-bit (3), a protection index, the item type.
-                var reader = ByteReader(bytes, payload)
+                var reader = Reader(bytes, payload)
                 guard let version = reader.read(1), reader.skip(3), version >= 2,
                     let id = reader.read(version == 2 ? 2 : 4), reader.skip(2), let type = reader.fourCC()
                 else { return }
                 items.append((id, type))
             case "iloc":
-                readLocations(ByteReader(bytes, payload))
+                readLocations(Reader(bytes, payload))
             case "idat":
                 itemData = payload
             case "iref":
-                readReferences(ByteReader(bytes, payload))
+                readReferences(Reader(bytes, payload))
             default:
                 break
             }
         }
 
         /// ISO/IEC 14496-12 8.11.3: each item's first extent.
-        private mutating func readLocations(_ box: ByteReader) {
+        private mutating func readLocations(_ box: Reader) {
             var reader = box
             guard let version = reader.read(1), version <= 2, reader.skip(3), let sizes = reader.read(1),
                 let moreSizes = reader.read(1)
@@ -200,7 +195,7 @@ package enum HEIFCodedSizes {
 
         /// ISO/IEC 14496-12 8.11.12: a full box of boxes, each one type of reference from one item to others (item
         /// IDs of 16 bits in version 0, 32 in version 1).
-        private mutating func readReferences(_ box: ByteReader) {
+        private mutating func readReferences(_ box: Reader) {
             var reader = box
             guard let version = reader.read(1), version <= 1, reader.skip(3) else { return }
             let idSize = version == 0 ? 2 : 4
@@ -222,50 +217,34 @@ package enum HEIFCodedSizes {
             }
         }
 
-        /// Whether the references form no loop and no chain of more than `depth` items, by a walk that keeps its
-        /// own stack.
+        /// Whether the references form no loop and no chain of more than `limit` items (the recursion's bound).
         func referencesAreBounded(depth limit: Int) -> Bool {
             guard !hasTooManyReferences else { return false }
             var longest: [Int: Int] = [:]  // finished items: the longest chain from each
-            var onPath = Set<Int>()
-            for root in references.keys where longest[root] == nil {
-                var stack = [(item: root, next: 0)]
-                onPath.insert(root)
-                while let (item, next) = stack.last {
-                    let targets = references[item] ?? []
-                    if next < targets.count {
-                        stack[stack.count - 1].next += 1
-                        let target = targets[next]
-                        if onPath.contains(target) { return false }  // a loop
-                        if longest[target] == nil {
-                            guard stack.count < limit else { return false }
-                            onPath.insert(target)
-                            stack.append((target, 0))
-                        }
-                    } else {
-                        let chain = 1 + (targets.compactMap { longest[$0] }.max() ?? 0)
-                        guard chain <= limit else { return false }
-                        longest[item] = chain
-                        onPath.remove(item)
-                        stack.removeLast()
-                    }
+            var path = Set<Int>()
+            // The longest chain from `item`; `nil` for a loop or a chain longer than the limit.
+            func chain(from item: Int) -> Int? {
+                if let known = longest[item] { return known }
+                guard !path.contains(item), path.count < limit else { return nil }
+                path.insert(item)
+                defer { path.remove(item) }
+                var length = 1
+                for target in references[item] ?? [] {
+                    guard let next = chain(from: target), next < limit else { return nil }
+                    length = max(length, next + 1)
                 }
+                longest[item] = length
+                return length
             }
-            return true
+            return references.keys.allSatisfy { chain(from: $0) != nil }
         }
 
         /// The byte range of an item's first extent, within the file.
         func firstExtent(of id: Int, in fileSize: Int) -> Range<Int>? {
-            guard let location = locations[id] else { return nil }
             // Offsets are from the start of the file (method 0) or of the `idat` box (method 1).
-            let base: Range<Int>
-            switch location.method {
-            case 0: base = 0..<fileSize
-            case 1:
-                guard let itemData else { return nil }
-                base = itemData
-            default: return nil
-            }
+            guard let location = locations[id],
+                let base = location.method == 0 ? 0..<fileSize : (location.method == 1 ? itemData : nil)
+            else { return nil }
             let start = base.lowerBound + location.offset
             let end = location.length == 0 ? base.upperBound : start + location.length
             guard start >= 0, start < end, end <= fileSize else { return nil }

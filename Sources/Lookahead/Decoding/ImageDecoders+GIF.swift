@@ -7,37 +7,24 @@ public import Foundation
 extension ImageDecoders {
     /// Decodes GIF with giflib: the first frame on a canvas of the logical screen, or every frame of an animation
     /// (``decodeAnimation(_:context:)``). A still image reads no record past the first image.
-    public struct GIF: AnimatedImageDecoding {
-        public let name = "GIF"
-        public var mediaTypes: [String] { ["image/gif"] }
-
+    public struct GIF: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}
 
-        public func canDecode(_ header: Data) -> Bool { header.isGIF }
-
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            PlatformImage.make(
-                from: try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
-            )
+        func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
         }
 
-        /// Decodes every frame of an animated GIF, each drawn over what the previous one left and disposed of as its
-        /// graphics control extension says; the loop count from `NETSCAPE2.0`. A first pass counts the frames and
-        /// checks the limits without decompressing. A file cut short keeps the frames before the cut. `nil` for one
-        /// frame.
+        /// Decodes every frame, each drawn over what the previous one left and disposed of as its graphics control
+        /// extension says, with the `NETSCAPE2.0` loop count; a file cut short keeps its whole frames. `nil` for one.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
             let layout = try Self.withFile(data) { file throws(ImageDecodingError) in try Self.scan(file, context) }
             guard layout.frameCount > 1 else { return nil }
-            if let error = context.animationLimitError(
-                codec: "GIF",
-                frameCount: layout.frameCount,
-                width: layout.width,
-                height: layout.height
-            ) {
+            let (frames, width, height) = (layout.frameCount, layout.width, layout.height)
+            if let error = context.animationLimitError(codec: name, frameCount: frames, width: width, height: height) {
                 throw error
             }
             return try Self.withFile(data) { file throws(ImageDecodingError) in
@@ -63,15 +50,13 @@ extension ImageDecoders {
             }
         }
 
-        /// Decodes the first image, on a canvas of the logical screen; later records are never read.
+        /// Decodes the first image on a transparent canvas of the logical screen; later records are never read.
         private static func decode(
             _ file: UnsafeMutablePointer<GifFileType>,
             _ context: ImageDecodingContext
         ) throws(ImageDecodingError) -> Bitmap {
             let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
-            if let error = context.pixelLimitError(codec: "GIF", width: screen.width, height: screen.height) {
-                throw error
-            }
+            try context.checkPixelLimit(codec: "GIF", width: screen.width, height: screen.height)
             var transparentIndex: Int?
             let end = try walk(file) { code, block, isFirst in
                 if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let index = FrameControl(block: block)?.transparentIndex {
@@ -81,41 +66,30 @@ extension ImageDecoders {
                 .stopped
             }
             switch end {
-            case .stopped: return try firstImage(file, screen: screen, transparentIndex, context)
-            case .trailer: throw ImageDecodingError(codec: "GIF", message: "no image in the file")
+            case .stopped: break
+            case .trailer: throw failure("no image in the file")
             case .readFailed(let code): throw error(code)
-            case .unknownRecord: throw ImageDecodingError(codec: "GIF", message: "unexpected record")
+            case .unknownRecord: throw failure("unexpected record")
             }
-        }
-
-        /// Draws the image whose descriptor was just read on a transparent canvas of the screen's size.
-        private static func firstImage(
-            _ file: UnsafeMutablePointer<GifFileType>,
-            screen: (width: Int, height: Int),
-            _ transparentIndex: Int?,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> Bitmap {
             let image = file.pointee.Image
-            let width = Int(image.Width)
-            let height = Int(image.Height)
+            let (width, height) = (Int(image.Width), Int(image.Height))
+            guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
             // A screen of 0×0 (seen in the wild) takes the frame's size.
             let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
             let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
-            guard width > 0, height > 0, canvasWidth > 0, canvasHeight > 0 else {
-                throw ImageDecodingError(codec: "GIF", message: "invalid dimensions \(width)×\(height)")
-            }
-            // The frame's own size counts too: a 0×0 screen takes it, and giflib reads it line by line.
+            // The frame's own size counts too: giflib reads it line by line.
             for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
-                if let error = context.pixelLimitError(codec: "GIF", width: w, height: h) { throw error }
+                try context.checkPixelLimit(codec: "GIF", width: w, height: h)
             }
             var canvas = Canvas(width: canvasWidth, height: canvasHeight)
             try draw(file, on: &canvas, transparentIndex: transparentIndex)
             return canvas.bitmap
         }
 
+        static let format = BundledFormat(name: "GIF", mediaType: "image/gif") { $0.isGIF }
+
         static func error(_ code: Int32) -> ImageDecodingError {
-            let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
-            return ImageDecodingError(codec: "GIF", message: message)
+            failure(GifErrorString(code).map { String(cString: $0) } ?? "error \(code)")
         }
     }
 }
@@ -137,8 +111,7 @@ extension ImageDecoders.GIF {
         }
     }
 
-    /// How a walk over a file's records ended: the image visitor stopped it, it reached the trailer, giflib could not
-    /// read on (the file is cut short or corrupt; its error code), or a record was of no known type.
+    /// How a walk over a file's records ended; `readFailed` carries giflib's error (a file cut short or corrupt).
     enum WalkEnd {
         case stopped
         case trailer
@@ -146,10 +119,9 @@ extension ImageDecoders.GIF {
         case unknownRecord
     }
 
-    /// Reads an open file's records in order. `visitExtension` sees each extension's function code and each of
-    /// its data blocks, with `true` for the first. `visitImage` is called once an image's descriptor is read
-    /// (`file.pointee.Image`): to read on, it reads or skips the image's data and returns `nil`; else it returns
-    /// how the walk ends.
+    /// Reads an open file's records in order. `visitExtension` sees each extension's function code and data blocks
+    /// (`true` for the first). `visitImage` runs once an image's descriptor is read: it reads or skips the image's
+    /// data and returns `nil` to read on, or how the walk ends.
     static func walk(
         _ file: UnsafeMutablePointer<GifFileType>,
         extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,
@@ -194,6 +166,168 @@ extension ImageDecoders.GIF {
         buffer.update(from: unread.pointee.baseAddress!, count: count)
         unread.pointee = UnsafeBufferPointer(rebasing: unread.pointee.dropFirst(count))
         return Int32(count)
+    }
+
+    /// What the first pass learns: the canvas, the frames that are whole, and the loop count.
+    struct Layout {
+        var width: Int
+        var height: Int
+        var frameCount = 0
+        var loopCount = 1
+    }
+
+    /// The first pass, reading compressed data without decompressing it: counts whole frames (up to just past the
+    /// frame limit), finds the canvas and the loop count, and checks each frame's size.
+    static func scan(
+        _ file: UnsafeMutablePointer<GifFileType>,
+        _ context: ImageDecodingContext
+    ) throws(ImageDecodingError) -> Layout {
+        var layout = Layout(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+        let screenIsEmpty = layout.width == 0 || layout.height == 0
+        var isLoopExtension = false
+        let end = try walk(file) { code, block, isFirst in
+            if isFirst {
+                let name = UnsafeBufferPointer(start: block + 1, count: 11)
+                isLoopExtension =
+                    code == APPLICATION_EXT_FUNC_CODE && block[0] == 11
+                    && (name.elementsEqual("NETSCAPE2.0".utf8) || name.elementsEqual("ANIMEXTS1.0".utf8))
+            } else if isLoopExtension, block[0] >= 3, block[1] == 1 {
+                // The loop sub-block: [3, 1, count, count]; 0 loops forever.
+                layout.loopCount = Int(block[2]) | Int(block[3]) << 8
+                isLoopExtension = false
+            }
+        } image: { () throws(ImageDecodingError) -> WalkEnd? in
+            try skipFrame(file, counting: &layout, growsCanvas: screenIsEmpty, context)
+        }
+        // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
+        guard layout.frameCount == 0 else { return layout }
+        switch end {
+        case .stopped, .trailer: throw failure("no image in the file")
+        case .readFailed(let code): throw error(code)
+        case .unknownRecord: throw error(D_GIF_ERR_WRONG_RECORD)
+        }
+    }
+
+    /// Checks the frame whose descriptor was just read and skips its data; `.stopped` past the frame limit.
+    private static func skipFrame(
+        _ file: UnsafeMutablePointer<GifFileType>,
+        counting layout: inout Layout,
+        growsCanvas: Bool,
+        _ context: ImageDecodingContext
+    ) throws(ImageDecodingError) -> WalkEnd? {
+        let image = file.pointee.Image
+        let (width, height) = (Int(image.Width), Int(image.Height))
+        try context.checkSize(codec: "GIF", width: width, height: height)
+        if growsCanvas {
+            layout.width = max(layout.width, Int(image.Left) + width)
+            layout.height = max(layout.height, Int(image.Top) + height)
+        }
+        var size: Int32 = 0
+        var code: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetCode(file, &size, &code) == GIF_OK else { return .readFailed(file.pointee.Error) }
+        while code != nil {
+            guard DGifGetCodeNext(file, &code) == GIF_OK else { return .readFailed(file.pointee.Error) }
+        }
+        layout.frameCount += 1
+        return layout.frameCount > context.maximumFrameCount ? .stopped : nil
+    }
+
+    /// The second pass: draws `layout.frameCount` frames on one canvas, keeping a copy (thumbnail-sized) after each.
+    static func decodeFrames(
+        _ file: UnsafeMutablePointer<GifFileType>,
+        _ layout: Layout,
+        _ context: ImageDecodingContext
+    ) throws(ImageDecodingError) -> AnimatedImage {
+        var canvas = Canvas(width: layout.width, height: layout.height)
+        var frames: [AnimatedImage.Frame] = []
+        frames.reserveCapacity(layout.frameCount)
+        var control = FrameControl()
+        let end = try walk(file) { code, block, isFirst in
+            if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
+        } image: { () throws(ImageDecodingError) -> WalkEnd? in
+            let saved = control.disposal == 3 ? canvas.pixels : nil
+            let rect = file.pointee.Image
+            try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
+            frames.append(
+                AnimatedImage.Frame(
+                    image: try ImageDecoders.fitThumbnail(PlatformImage.make(from: canvas.bitmap), context: context),
+                    duration: AnimatedImage.frameDuration(milliseconds: control.delayMilliseconds)
+                )
+            )
+            switch control.disposal {
+            case 2: canvas.clear(rect)
+            case 3: if let saved { canvas.pixels = saved }
+            default: break
+            }
+            control = FrameControl()
+            return frames.count < layout.frameCount ? nil : .stopped
+        }
+        switch end {
+        case .stopped: return AnimatedImage(frames: frames, loopCount: layout.loopCount)
+        case .readFailed(let code): throw error(code)
+        case .trailer, .unknownRecord: throw failure("unexpected record")
+        }
+    }
+
+    /// The logical screen the frames are drawn on: RGBA, transparent at first.
+    struct Canvas {
+        let width: Int
+        let height: Int
+        var pixels: [UInt8]
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        }
+
+        var bitmap: Bitmap { Bitmap(width: width, height: height, pixels: pixels) }
+
+        /// Clears a frame's rectangle (clipped to the canvas) to transparent: disposal to the background.
+        mutating func clear(_ rect: GifImageDesc) {
+            let left = min(Int(rect.Left), width)
+            let right = min(Int(rect.Left) + Int(rect.Width), width)
+            guard right > left else { return }
+            for y in min(Int(rect.Top), height)..<min(Int(rect.Top) + Int(rect.Height), height) {
+                let start = (y * width + left) * 4
+                pixels[start..<(start + (right - left) * 4)] = ArraySlice(repeating: 0, count: (right - left) * 4)
+            }
+        }
+    }
+
+    /// Draws the image whose descriptor was just read onto the canvas (clipped to it), skipping transparent pixels.
+    static func draw(
+        _ file: UnsafeMutablePointer<GifFileType>,
+        on canvas: inout Canvas,
+        transparentIndex: Int?
+    ) throws(ImageDecodingError) {
+        let image = file.pointee.Image
+        let (left, top, width, height) = (Int(image.Left), Int(image.Top), Int(image.Width), Int(image.Height))
+        guard let colorMap = image.ColorMap ?? file.pointee.SColorMap, let colors = colorMap.pointee.Colors else {
+            throw failure("no colour table")
+        }
+        let colorCount = Int(colorMap.pointee.ColorCount)
+        var line = [GifPixelType](repeating: 0, count: width)
+        let rows: [Int] =
+            image.Interlace
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
+            : Array(0..<height)
+        for row in rows {
+            guard DGifGetLine(file, &line, Int32(width)) == GIF_OK else { throw error(file.pointee.Error) }
+            let y = top + row
+            guard y < canvas.height else { continue }
+            // A frame may lie partly or wholly outside the canvas: only its visible part is drawn.
+            for x in 0..<max(0, min(width, canvas.width - left)) {
+                let index = Int(line[x])
+                guard index != transparentIndex, index < colorCount else { continue }
+                let color = colors[index]
+                let offset = (y * canvas.width + left + x) * 4
+                canvas.pixels[offset] = color.Red
+                canvas.pixels[offset + 1] = color.Green
+                canvas.pixels[offset + 2] = color.Blue
+                canvas.pixels[offset + 3] = 255
+            }
+        }
     }
 }
 #endif

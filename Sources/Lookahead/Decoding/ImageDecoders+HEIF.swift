@@ -40,8 +40,7 @@ extension ImageDecoders {
 
         public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
             let bitmap = try Self.withPrimaryImage(of: data) { primary, codedSizes throws(ImageDecodingError) in
-                // The size as shown (rotation applied), from the boxes, and every picture the video decoder
-                // allocates for must be within the limit.
+                // The size as shown (rotation applied) and every picture the video decoder allocates for.
                 let width = Int(heif_image_handle_get_width(primary))
                 let height = Int(heif_image_handle_get_height(primary))
                 try context.checkSize(codec: name, width: width, height: height)
@@ -57,12 +56,7 @@ extension ImageDecoders {
                         picture: "a coded picture"
                     )
                 }
-                if let options = context.thumbnail,
-                    let thumbnail = Self.smallestThumbnail(
-                        of: primary,
-                        covering: options.targetSize(forWidth: width, height: height)
-                    )
-                {
+                if let thumbnail = Self.smallestThumbnail(of: primary, for: context.thumbnail) {
                     defer { heif_image_handle_release(thumbnail) }
                     if let small = try? Self.decodeImage(thumbnail),
                         Self.hasSameShape(small.width, small.height, as: width, height)
@@ -77,9 +71,7 @@ extension ImageDecoders {
         }
 
         /// `heif_init` once per process: it registers the decoder plugins.
-        fileprivate static let initialized: Bool = {
-            heif_init(nil).code == heif_error_Ok
-        }()
+        fileprivate static let initialized = heif_init(nil).code == heif_error_Ok
 
         /// Reads the file with libheif, once its boxes show that is safe, and hands `body` its primary image and the
         /// sizes its coded pictures declare.
@@ -138,11 +130,14 @@ extension ImageDecoders {
                     colour.color_primaries != heif_color_primaries_unspecified,
                     sdrCurves.contains(colour.transfer_characteristics)
                 else { return nil }
-                return ColorManagement.profile(
+                let primaries = (
                     red: (Double(colour.color_primary_red_x), Double(colour.color_primary_red_y)),
                     green: (Double(colour.color_primary_green_x), Double(colour.color_primary_green_y)),
                     blue: (Double(colour.color_primary_blue_x), Double(colour.color_primary_blue_y)),
-                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y)),
+                    white: (Double(colour.color_primary_white_x), Double(colour.color_primary_white_y))
+                )
+                return ColorManagement.profile(
+                    primaries,
                     name: colour.color_primaries == heif_color_primaries_SMPTE_EG_432_1
                         ? "Display P3 (nclx)" : "nclx primaries \(colour.color_primaries.rawValue)"
                 )
@@ -154,18 +149,19 @@ extension ImageDecoders {
             }
         }
 
-        /// The smallest thumbnail stored for `image` whose shown size is at least `target` in both directions, with the
-        /// same aspect ratio (within a pixel), or `nil`.
+        /// The smallest thumbnail stored for `image` whose shown size covers the target of `options` in both
+        /// directions, with the same aspect ratio (within a pixel), or `nil`.
         private static func smallestThumbnail(
             of image: OpaquePointer,
-            covering target: (width: Int, height: Int)
+            for options: ThumbnailOptions?
         ) -> OpaquePointer? {
             let count = Int(heif_image_handle_get_number_of_thumbnails(image))
-            guard count > 0, count <= 16 else { return nil }
+            guard let options, count > 0, count <= 16 else { return nil }
             var ids = [heif_item_id](repeating: 0, count: count)
             let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(image, &ids, Int32(count)))
             let width = Int(heif_image_handle_get_width(image))
             let height = Int(heif_image_handle_get_height(image))
+            let target = options.targetSize(forWidth: width, height: height)
             var best: (handle: OpaquePointer, pixels: Int)?
             for id in ids.prefix(listed) {
                 var handle: OpaquePointer?

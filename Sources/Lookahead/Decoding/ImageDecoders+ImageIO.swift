@@ -31,8 +31,8 @@ extension ImageDecoders {
             return try decodeFrame(source, at: 0, context: context)
         }
 
-        /// Every frame of an animated GIF, WebP or PNG, with the delays ImageIO reads; `nil` for one frame. The
-        /// frame count and canvas are checked against the limits before any frame is decoded.
+        /// Every frame of an animated GIF, WebP or PNG, with ImageIO's delays, after checking the frame count and
+        /// canvas against the limits; `nil` for one frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
@@ -68,38 +68,29 @@ extension ImageDecoders {
             return AnimatedImage(frames: frames, loopCount: loopCount)
         }
 
-        /// The dictionaries of the animated formats, each with its (unclamped first) delay key and loop count key.
-        private static var delayKeys: [(CFString, [CFString])] {
+        /// The animated formats' delay keys, each in its format's dictionary, the unclamped delay first.
+        private static var delayKeys: [(CFString, CFString)] {
             [
-                (kCGImagePropertyGIFDictionary, [kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFDelayTime]),
-                (
-                    kCGImagePropertyWebPDictionary,
-                    [kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPDelayTime]
-                ),
-                (
-                    kCGImagePropertyPNGDictionary,
-                    [kCGImagePropertyAPNGUnclampedDelayTime, kCGImagePropertyAPNGDelayTime]
-                ),
+                (kCGImagePropertyGIFDictionary, kCGImagePropertyGIFUnclampedDelayTime),
+                (kCGImagePropertyGIFDictionary, kCGImagePropertyGIFDelayTime),
+                (kCGImagePropertyWebPDictionary, kCGImagePropertyWebPUnclampedDelayTime),
+                (kCGImagePropertyWebPDictionary, kCGImagePropertyWebPDelayTime),
+                (kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGUnclampedDelayTime),
+                (kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGDelayTime),
             ]
         }
-        private static var loopCountKeys: [(CFString, [CFString])] {
+        private static var loopCountKeys: [(CFString, CFString)] {
             [
-                (kCGImagePropertyGIFDictionary, [kCGImagePropertyGIFLoopCount]),
-                (kCGImagePropertyWebPDictionary, [kCGImagePropertyWebPLoopCount]),
-                (kCGImagePropertyPNGDictionary, [kCGImagePropertyAPNGLoopCount]),
+                (kCGImagePropertyGIFDictionary, kCGImagePropertyGIFLoopCount),
+                (kCGImagePropertyWebPDictionary, kCGImagePropertyWebPLoopCount),
+                (kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGLoopCount),
             ]
         }
 
-        /// The first number (0 or more) under one of `keys` in the format's dictionary.
-        private static func animationValue(in properties: [CFString: Any], _ keys: [(CFString, [CFString])]) -> Double?
-        {
-            for (dictionary, names) in keys {
-                guard let values = properties[dictionary] as? [CFString: Any] else { continue }
-                for name in names {
-                    if let value = (values[name] as? NSNumber)?.doubleValue, value >= 0 { return value }
-                }
-            }
-            return nil
+        /// The first number (0 or more) under one of `keys`: a dictionary of `properties` and a key in it.
+        private static func animationValue(in properties: [CFString: Any], _ keys: [(CFString, CFString)]) -> Double? {
+            let values = keys.lazy.compactMap { ((properties[$0] as? [CFString: Any])?[$1] as? NSNumber)?.doubleValue }
+            return values.first { $0 >= 0 }
         }
 
         /// Decodes frame `index` (0 for a still image), oriented and at the thumbnail's size.
@@ -112,14 +103,9 @@ extension ImageDecoders {
                 let storedWidth = properties[kCGImagePropertyPixelWidth] as? Int,
                 let storedHeight = properties[kCGImagePropertyPixelHeight] as? Int
             else { throw ImageDecodingError(codec: name, message: "unreadable image header") }
-            if let error = context.pixelLimitError(codec: name, width: storedWidth, height: storedHeight) {
-                throw error
-            }
-            // EXIF orientations 5–8 turn the image a quarter: its shown size is the stored one transposed.
-            let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1
-            let (width, height) =
-                (5...8).contains(orientation)
-                ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+            try context.checkPixelLimit(codec: name, width: storedWidth, height: storedHeight)
+            let orientation = ExifOrientation(rawValue: properties[kCGImagePropertyOrientation] as? Int ?? 1) ?? .up
+            let (width, height) = orientation.uprightSize(width: storedWidth, height: storedHeight)
             let target =
                 context.thumbnail?.targetSize(forWidth: width, height: height) ?? (width: width, height: height)
             let options: [CFString: Any] = [

@@ -2,15 +2,13 @@
 
 #if canImport(CTurboJPEG)
 import CTurboJPEG
-public import Foundation
+import Foundation
 
 extension ImageDecoders {
     /// Decodes JPEG with libjpeg-turbo: baseline, progressive, grayscale, CMYK and YCCK, the EXIF orientation applied.
     /// Thumbnails use the smallest DCT scale (1/8 … 1) that covers the target. Any library warning (a truncated file,
     /// a corrupt segment) fails, so a partly grey image is never shown.
-    public struct JPEG: ImageDecoding {
-        public let name = "JPEG"
-        public var mediaTypes: [String] { ["image/jpeg"] }
+    public struct JPEG: BundledImageDecoder {
         /// The most block passes a progressive JPEG may cost: its scans × its 8×8 blocks, so a small file of thousands
         /// of scans cannot hold a decode thread for long. Default 2²⁶.
         public var maximumProgressiveWork: Int
@@ -20,20 +18,19 @@ extension ImageDecoders {
             self.maximumProgressiveWork = maximumProgressiveWork
         }
 
-        public func canDecode(_ header: Data) -> Bool { header.isJPEG }
-
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
+        func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
             guard let handle = tjInitDecompress() else { throw Self.failure("could not create a decompressor") }
             defer { tjDestroy(handle) }
             let orientation = ExifOrientation.jpeg(data)
             let profile = EmbeddedColorProfile.jpeg(data)
             let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
                 let bytes = UnsafeRawBufferPointer(start: base, count: count)
-                if let problem = Self.excessiveScans(bytes, budget: maximumProgressiveWork) { throw problem }
-                let header = try Self.readHeader(handle, bytes, context, orientation: orientation)
+                let walk = JPEGScanWalk(bytes)
+                if let problem = Self.excessiveScans(walk, budget: maximumProgressiveWork) { throw problem }
+                let header = try Self.readHeader(handle, bytes, context, orientation: orientation, walk: walk)
                 return try Self.decompress(handle, bytes, header, profile: profile)
             }
-            return PlatformImage.make(from: bitmap.convertedToSRGB(from: profile).applying(orientation))
+            return bitmap.convertedToSRGB(from: profile).applying(orientation)
         }
 
         /// What a decode needs from the header: the size it writes and whether the samples are CMYK (or YCCK).
@@ -45,7 +42,8 @@ extension ImageDecoders {
             _ handle: tjhandle,
             _ bytes: UnsafeRawBufferPointer,
             _ context: ImageDecodingContext,
-            orientation: ExifOrientation
+            orientation: ExifOrientation,
+            walk: JPEGScanWalk
         ) throws(ImageDecodingError) -> Header {
             let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var (width, height, subsampling, colorspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
@@ -54,14 +52,12 @@ extension ImageDecoders {
             else { throw libraryError(handle) }
             guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
             // The thumbnail's target is upright; compare it with the upright size.
-            let factor =
-                orientation.swapsDimensions
-                ? scalingFactor(width: height, height: width, thumbnail: context.thumbnail)
-                : scalingFactor(width: width, height: height, thumbnail: context.thumbnail)
+            let upright = orientation.uprightSize(width: Int(width), height: Int(height))
+            let factor = scalingFactor(upright, context.thumbnail)
             let output = (
                 width: Int(lookahead_tj_scaled(width, factor)), height: Int(lookahead_tj_scaled(height, factor))
             )
-            let isStreamed = output != (Int(width), Int(height)) && decodesInOnePass(bytes)
+            let isStreamed = output != (Int(width), Int(height)) && walk.decodesInOnePass
             let counted = isStreamed ? output.width * output.height : Int(width) * Int(height)
             if counted > context.maximumPixelCount {
                 throw .tooLarge(codec: "JPEG", width: Int(width), height: Int(height), limit: context.maximumPixelCount)
@@ -112,62 +108,20 @@ extension ImageDecoders {
         }
 
         /// An error when the data is a progressive JPEG whose scans × blocks exceed the budget.
-        private static func excessiveScans(_ raw: UnsafeRawBufferPointer, budget: Int) -> ImageDecodingError? {
-            guard let (scans, blocks) = progressiveWork(raw), scans > 1 else { return nil }
+        private static func excessiveScans(_ walk: JPEGScanWalk, budget: Int) -> ImageDecodingError? {
+            guard let (scans, blocks) = walk.progressiveWork, scans > 1 else { return nil }
             let (work, overflow) = scans.multipliedReportingOverflow(by: blocks)
             guard overflow || work > budget else { return nil }
             return failure("too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)")
         }
 
-        /// The work of decoding a progressive JPEG: its scans and its 8×8 blocks. `nil` for a sequential JPEG, whose
-        /// work is bounded by its pixels alone.
-        static func progressiveWork(_ bytes: UnsafeRawBufferPointer) -> (scans: Int, blocks: Int)? {
-            let walk = JPEGScanWalk(bytes)
-            guard let frame = walk.frame, frame.isProgressive else { return nil }
-            return (walk.scans, ((frame.width + 7) / 8) * ((frame.height + 7) / 8))
-        }
-
-        /// Whether libjpeg decodes the file in one pass, holding a few rows of blocks: a sequential frame whose first
-        /// scan interleaves every component. Reads the markers up to the first scan only.
-        static func decodesInOnePass(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 4 else {
-                return false
-            }
-            var offset = 2  // after SOI
-            var components: Int?
-            while offset + 3 < bytes.count {
-                guard base[offset] == 0xFF else { return false }
-                let marker = base[offset + 1]
-                if marker == 0xFF {
-                    offset += 1
-                    continue
-                }
-                switch marker {
-                case 0xC0, 0xC1, 0xC9:
-                    // FF Cn, length (2), precision (1), height (2), width (2), components (1).
-                    guard components == nil, offset + 9 < bytes.count else { return false }
-                    components = Int(base[offset + 9])
-                case 0xC2, 0xC3, 0xC5...0xC7, 0xCA, 0xCB, 0xCD...0xCF, 0xD8, 0xD9:
-                    return false
-                case 0xDA:
-                    // FF DA, length (2), components in the scan (1).
-                    guard let components, offset + 4 < bytes.count else { return false }
-                    return Int(base[offset + 4]) == components
-                default:
-                    break
-                }
-                offset += 2 + (Int(base[offset + 2]) << 8 | Int(base[offset + 3]))
-            }
-            return false
-        }
-
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.
-        private static func scalingFactor(width: Int32, height: Int32, thumbnail: ThumbnailOptions?)
+        private static func scalingFactor(_ size: (width: Int, height: Int), _ thumbnail: ThumbnailOptions?)
             -> tjscalingfactor
         {
             let full = tjscalingfactor(num: 1, denom: 1)
             guard let thumbnail else { return full }
-            let scale = thumbnail.scale(forWidth: Int(width), height: Int(height))
+            let scale = thumbnail.scale(forWidth: size.width, height: size.height)
             var count: Int32 = 0
             guard scale < 1, let factors = tjGetScalingFactors(&count), count > 0 else { return full }
             func value(_ factor: tjscalingfactor) -> Double { Double(factor.num) / Double(factor.denom) }
@@ -186,13 +140,11 @@ extension ImageDecoders {
             }
         }
 
+        static let format = BundledFormat(name: "JPEG", mediaType: "image/jpeg") { $0.isJPEG }
+
         /// The error libjpeg-turbo reports for `handle`.
         static func libraryError(_ handle: tjhandle) -> ImageDecodingError {
             failure(tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error")
-        }
-
-        private static func failure(_ message: String) -> ImageDecodingError {
-            ImageDecodingError(codec: "JPEG", message: message)
         }
     }
 }

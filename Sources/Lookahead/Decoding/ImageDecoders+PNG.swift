@@ -2,16 +2,14 @@
 
 #if canImport(CSPNG)
 import CSPNG
-public import Foundation
+import Foundation
 
 extension ImageDecoders {
     /// Decodes PNG with libspng: every colour type and bit depth, interlacing, `tRNS`, 16-bit reduced to 8, the
     /// `eXIf` orientation applied. Ancillary chunks are capped at 4 MiB each and 16 MiB together; a file past that is
     /// decoded again without them. CRC errors fail. An `iCCP` profile converts to sRGB; `cHRM` and `gAMA` only with
     /// ``convertsGammaAndChromaticities``, since most files carry values their writer never meant.
-    public struct PNG: ImageDecoding {
-        public let name = "PNG"
-        public var mediaTypes: [String] { ["image/png"] }
+    public struct PNG: BundledImageDecoder {
         /// Whether `cHRM` primaries and a `gAMA` exponent that differ from sRGB's, in a file without an `iCCP` or
         /// `sRGB` chunk, convert the colours to sRGB (as a browser with colour management shows them). Default off.
         public var convertsGammaAndChromaticities: Bool
@@ -21,17 +19,15 @@ extension ImageDecoders {
             self.convertsGammaAndChromaticities = convertsGammaAndChromaticities
         }
 
-        public func canDecode(_ header: Data) -> Bool { header.isPNG }
-
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
+        func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
             var status: Int32 = 0
             do {
-                return PlatformImage.make(from: try decodeBitmap(data, context, status: &status))
+                return try decodeOnce(data, context, status: &status)
             } catch {
                 // Metadata past the chunk limits stops libspng; the image does not need it.
                 guard status == Int32(SPNG_ECHUNK_LIMITS.rawValue), let essential = Self.essentialChunks(of: data)
                 else { throw error }
-                return PlatformImage.make(from: try decodeBitmap(essential, context, status: &status))
+                return try decodeOnce(essential, context, status: &status)
             }
         }
 
@@ -62,14 +58,12 @@ extension ImageDecoders {
         }
 
         /// Decodes to RGBA, recording libspng's last status in `status`.
-        private func decodeBitmap(
+        private func decodeOnce(
             _ data: Data,
             _ context: ImageDecodingContext,
             status: inout Int32
         ) throws(ImageDecodingError) -> Bitmap {
-            guard let decoder = Self.makeDecoder() else {
-                throw ImageDecodingError(codec: name, message: "out of memory")
-            }
+            guard let decoder = Self.makeDecoder() else { throw Self.failure("out of memory") }
             defer { spng_ctx_free(decoder) }
             func check(_ result: Int32) throws(ImageDecodingError) {
                 status = result
@@ -83,13 +77,11 @@ extension ImageDecoders {
                 var header = spng_ihdr()
                 try check(spng_get_ihdr(decoder, &header))
                 let (width, height) = (Int(header.width), Int(header.height))
-                if let error = context.pixelLimitError(codec: "PNG", width: width, height: height) { throw error }
+                try context.checkPixelLimit(codec: "PNG", width: width, height: height)
                 let format = Int32(SPNG_FMT_RGBA8.rawValue)
                 var length = 0
                 try check(spng_decoded_image_size(decoder, format, &length))
-                guard length == width * height * 4 else {
-                    throw ImageDecodingError(codec: "PNG", message: "unexpected decoded size \(length)")
-                }
+                guard length == width * height * 4 else { throw Self.failure("unexpected decoded size \(length)") }
                 var decoded: Int32 = 0
                 let pixels = PixelBufferPool.shared.makeBuffer(count: length) { buffer in
                     decoded = spng_decode_image(
@@ -109,8 +101,7 @@ extension ImageDecoders {
             }
         }
 
-        /// A libspng decoder whose ancillary chunks are capped at 4 MiB each and 16 MiB together (and 1,000 chunks,
-        /// libspng's own limit).
+        /// A libspng decoder whose ancillary chunks are capped at 4 MiB each and 16 MiB together.
         fileprivate static func makeDecoder() -> OpaquePointer? {
             guard let decoder = spng_ctx_new(0) else { return nil }
             spng_set_chunk_limits(decoder, 4 << 20, 16 << 20)
@@ -151,22 +142,17 @@ extension ImageDecoders {
             let pairs = [(red, sRGB.red), (green, sRGB.green), (blue, sRGB.blue), (white, sRGB.white)]
             let isSRGBGamut = pairs.allSatisfy { abs($0.0 - $1.0) < 0.005 && abs($0.1 - $1.1) < 0.005 }
             guard gamma != nil || !isSRGBGamut else { return nil }
-            return ColorManagement.profile(
-                red: red,
-                green: green,
-                blue: blue,
-                white: white,
-                gamma: gamma,
-                name: "PNG cHRM and gAMA"
-            )
+            return ColorManagement.profile((red, green, blue, white), gamma: gamma, name: "PNG cHRM and gAMA")
             #else
             return nil
             #endif
         }
 
+        static let format = BundledFormat(name: "PNG", mediaType: "image/png") { $0.isPNG }
+
         /// The error for a libspng status.
         static func error(_ status: Int32) -> ImageDecodingError {
-            ImageDecodingError(codec: "PNG", message: String(cString: spng_strerror(status)))
+            failure(String(cString: spng_strerror(status)))
         }
     }
 }

@@ -16,11 +16,10 @@ extension ImageDecoders {
         _ data: Data,
         decoders: [any ImageDecoding] = ImageDecoders.default
     ) -> Result<Void, ImagePipeline.Error> {
-        guard let decoder = decoder(for: data, in: decoders) else {
-            return .failure(.noDecoder(header: hexHeader(data)))
+        decoder(for: data, in: decoders).flatMap { decoder in
+            guard let problem = structureProblem(in: data) else { return .success(()) }
+            return .failure(.decodingFailed(codec: decoder.name, message: "incomplete data: \(problem)"))
         }
-        guard let problem = structureProblem(in: data) else { return .success(()) }
-        return .failure(.decodingFailed(codec: decoder.name, message: "incomplete data: \(problem)"))
     }
 
     /// What is wrong with the end of the data, or `nil` when it is complete or of a format not checked here.

@@ -8,22 +8,9 @@ extension ImageDecoders {
     /// Decodes WebP with libwebp: lossy, lossless, alpha, the `EXIF` orientation, and an animation's first frame on
     /// its canvas or all its frames (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
     /// rescaler, never allocating the full-size image.
-    public struct WebP: AnimatedImageDecoding {
-        public let name = "WebP"
-        public var mediaTypes: [String] { ["image/webp"] }
-
+    public struct WebP: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}
-
-        public func canDecode(_ header: Data) -> Bool { header.isWebP }
-
-        public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
-            PlatformImage.make(
-                from: try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
-                    try Self.decode(source, size, context)
-                }
-            )
-        }
 
         /// Decodes every frame with libwebp's animation decoder, which composites them as the file says; the frame
         /// count and canvas are checked first. `nil` for a still WebP or an animation of one frame.
@@ -44,7 +31,7 @@ extension ImageDecoders {
                 defer { WebPAnimDecoderDelete(decoder) }
                 var info = WebPAnimInfo()
                 guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw Self.failure("invalid animation") }
-                let profile = Self.metadataChunk("ICCP", flag: 0x20, source, size)
+                let profile = Self.metadataChunk("ICCP", source, size)
                 let frames = try Self.decodeFrames(decoder, canvas, profile: profile, context)
                 return frames.count > 1 ? AnimatedImage(frames: frames, loopCount: Int(info.loop_count)) : nil
             }
@@ -63,9 +50,8 @@ extension ImageDecoders {
             let isAnimation = WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0
             guard isAnimation, frameCount > 1 else { return nil }
             guard width > 0, height > 0 else { throw failure("invalid canvas \(width)×\(height)") }
-            let error =
-                context.pixelLimitError(codec: "WebP", width: width, height: height)
-                ?? context.animationLimitError(codec: "WebP", frameCount: frameCount, width: width, height: height)
+            try context.checkPixelLimit(codec: "WebP", width: width, height: height)
+            let error = context.animationLimitError(codec: "WebP", frameCount: frameCount, width: width, height: height)
             if let error { throw error }
             return (width, height, frameCount)
         }
@@ -102,51 +88,41 @@ extension ImageDecoders {
             return frames
         }
 
-        private static func decode(
-            _ source: UnsafePointer<UInt8>,
-            _ size: Int,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> Bitmap {
-            var features = WebPBitstreamFeatures()
-            let status = WebPGetFeatures(source, size, &features)
-            guard status == VP8_STATUS_OK else { throw error("invalid header", status) }
-            let width = Int(features.width)
-            let height = Int(features.height)
-            guard width > 0, height > 0 else { throw error("invalid dimensions", status) }
-            if let error = context.pixelLimitError(codec: "WebP", width: width, height: height) { throw error }
-            let profile = metadataChunk("ICCP", flag: 0x20, source, size)
-            if features.has_animation != 0 {
-                return try firstFrame(source, size, canvasWidth: width, canvasHeight: height)
-                    .convertedToSRGB(from: profile)
+        func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
+            try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
+                var features = WebPBitstreamFeatures()
+                let status = WebPGetFeatures(source, size, &features)
+                guard status == VP8_STATUS_OK else { throw Self.error("invalid header", status) }
+                let width = Int(features.width)
+                let height = Int(features.height)
+                guard width > 0, height > 0 else { throw Self.error("invalid dimensions", status) }
+                try context.checkPixelLimit(codec: "WebP", width: width, height: height)
+                let profile = Self.metadataChunk("ICCP", source, size)
+                if features.has_animation != 0 {
+                    return try Self.firstFrame(source, size, canvasWidth: width, canvasHeight: height)
+                        .convertedToSRGB(from: profile)
+                }
+                // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
+                let orientation = Self.exifOrientation(source, size)
+                let upright = orientation.uprightSize(width: width, height: height)
+                let scale = context.thumbnail?.scale(forWidth: upright.width, height: upright.height) ?? 1
+                let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
+                let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
+                return try Self.decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
+                    .convertedToSRGB(from: profile).applying(orientation)
             }
-            // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
-            let orientation = exifOrientation(source, size)
-            let scale =
-                context.thumbnail?.scale(
-                    forWidth: orientation.swapsDimensions ? height : width,
-                    height: orientation.swapsDimensions ? width : height
-                ) ?? 1
-            let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
-            let outHeight = scale < 1 ? max(1, Int((Double(height) * scale).rounded())) : height
-            return try decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
-                .convertedToSRGB(from: profile).applying(orientation)
         }
 
         /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
         fileprivate static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
-            metadataChunk("EXIF", flag: 0x08, source, size).map(ExifOrientation.exifPayload) ?? .up
+            metadataChunk("EXIF", source, size).map(ExifOrientation.exifPayload) ?? .up
         }
 
-        /// The bytes of a metadata chunk (`ICCP`, `EXIF`) when the `VP8X` header's `flag` says the file has one.
-        fileprivate static func metadataChunk(
-            _ name: String,
-            flag: UInt8,
-            _ source: UnsafePointer<UInt8>,
-            _ size: Int
-        ) -> [UInt8]? {
+        /// The bytes of an `ICCP` or `EXIF` chunk when the `VP8X` header's flags say the file has one.
+        fileprivate static func metadataChunk(_ name: String, _ source: UnsafePointer<UInt8>, _ size: Int) -> [UInt8]? {
             // RIFF header (12 bytes), then "VP8X", its size (4), and its flags: 0x20 ICC profile, 0x08 EXIF.
             guard size >= 21, UnsafeBufferPointer(start: source + 12, count: 4).elementsEqual("VP8X".utf8),
-                source[20] & flag != 0
+                source[20] & (name == "ICCP" ? 0x20 : 0x08) != 0
             else { return nil }
             var input = WebPData(bytes: source, size: size)
             guard let demuxer = WebPDemux(&input) else { return nil }
@@ -226,9 +202,7 @@ extension ImageDecoders {
             return Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
         }
 
-        private static func failure(_ message: String) -> ImageDecodingError {
-            ImageDecodingError(codec: "WebP", message: message)
-        }
+        static let format = BundledFormat(name: "WebP", mediaType: "image/webp") { $0.isWebP }
 
         private static func error(_ message: String, _ status: VP8StatusCode) -> ImageDecodingError {
             let reason: String
@@ -242,22 +216,20 @@ extension ImageDecoders {
             case VP8_STATUS_NOT_ENOUGH_DATA: reason = "not enough data (truncated)"
             default: reason = "status \(status.rawValue)"
             }
-            return ImageDecodingError(codec: "WebP", message: "\(message): \(reason)")
+            return failure("\(message): \(reason)")
         }
     }
 }
 extension ImageDecoders.WebP: ImageMetadataReading {
     package func metadata(of data: Data) -> ImageMetadata {
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                return ImageMetadata(format: name)
-            }
-            return ImageDecoders.metadata(
+        let metadata = try? ImageDecoders.withBytes(of: data, codec: name) { base, count in
+            ImageDecoders.metadata(
                 format: name,
-                orientation: Self.exifOrientation(base, raw.count),
-                profile: Self.metadataChunk("ICCP", flag: 0x20, base, raw.count)
+                orientation: Self.exifOrientation(base, count),
+                profile: Self.metadataChunk("ICCP", base, count)
             )
         }
+        return metadata ?? ImageMetadata(format: name)
     }
 }
 #endif

@@ -26,10 +26,7 @@ public protocol AnimatedImageDecoding: ImageDecoding {
     /// Decodes every frame, composited and at the thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``);
     /// `nil` for a still image. The limits are checked before any frame is decoded
     /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``).
-    func decodeAnimation(
-        _ data: Data,
-        context: ImageDecodingContext
-    ) throws(ImageDecodingError) -> AnimatedImage?
+    func decodeAnimation(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> AnimatedImage?
 }
 
 /// What a decoder is told about the request it decodes for.
@@ -50,10 +47,10 @@ public struct ImageDecodingContext: Sendable {
         return overflow || pixels > maximumPixelCount
     }
 
-    /// The error for a declared size with more pixels than allowed; `nil` within the limit.
-    package func pixelLimitError(codec: String, width: Int, height: Int) -> ImageDecodingError? {
-        guard exceedsPixelLimit(width: width, height: height) else { return nil }
-        return .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
+    /// Throws when a declared size has more pixels than allowed.
+    package func checkPixelLimit(codec: String, width: Int, height: Int) throws(ImageDecodingError) {
+        guard exceedsPixelLimit(width: width, height: height) else { return }
+        throw .tooLarge(codec: codec, width: width, height: height, limit: maximumPixelCount)
     }
 
     /// Throws when a declared size is empty or has more pixels than allowed.
@@ -61,11 +58,10 @@ public struct ImageDecodingContext: Sendable {
         guard width > 0, height > 0 else {
             throw ImageDecodingError(codec: codec, message: "invalid dimensions \(width)×\(height)")
         }
-        if let error = pixelLimitError(codec: codec, width: width, height: height) { throw error }
+        try checkPixelLimit(codec: codec, width: width, height: height)
     }
 
-    /// The error for an animation of `frameCount` frames on a `width` × `height` canvas when it has more frames, or
-    /// more pixels in all, than allowed; `nil` when it is within the limits.
+    /// The error when `frameCount` frames of `width` × `height` exceed the frame or total pixel limit; `nil` within.
     public func animationLimitError(codec: String, frameCount: Int, width: Int, height: Int) -> ImageDecodingError? {
         let (canvas, overflow) = width.multipliedReportingOverflow(by: height)
         let (pixels, overflowAgain) = canvas.multipliedReportingOverflow(by: frameCount)
@@ -169,14 +165,13 @@ public enum ImageDecoders {
         with decoders: [any ImageDecoding] = ImageDecoders.default,
         context: ImageDecodingContext
     ) -> Result<(image: PlatformImage, codec: String), ImagePipeline.Error> {
-        guard let decoder = decoder(for: data, in: decoders) else {
-            return .failure(.noDecoder(header: hexHeader(data)))
-        }
-        do throws(ImageDecodingError) {
-            let image = try fitThumbnail(decoder.decode(data, context: context), context: context, decoder: decoder)
-            return .success((image, decoder.name))
-        } catch {
-            return .failure(ImagePipeline.Error(decoding: error))
+        decoder(for: data, in: decoders).flatMap { decoder in
+            do throws(ImageDecodingError) {
+                let image = try fitThumbnail(decoder.decode(data, context: context), context: context, decoder: decoder)
+                return .success((image, decoder.name))
+            } catch {
+                return .failure(ImagePipeline.Error(decoding: error))
+            }
         }
     }
 
@@ -188,19 +183,18 @@ public enum ImageDecoders {
         with decoders: [any ImageDecoding] = ImageDecoders.default,
         context: ImageDecodingContext
     ) -> Result<(animation: AnimatedImage, codec: String)?, ImagePipeline.Error> {
-        guard let decoder = decoder(for: data, in: decoders) else {
-            return .failure(.noDecoder(header: hexHeader(data)))
-        }
-        guard let animated = decoder as? any AnimatedImageDecoding else { return .success(nil) }
-        do throws(ImageDecodingError) {
-            guard var animation = try animated.decodeAnimation(data, context: context) else { return .success(nil) }
-            // Frames a decoder left at full size are resampled here, like a still image.
-            animation = try animation.mapImages { (image) throws(ImageDecodingError) in
-                try fitThumbnail(image, context: context, decoder: decoder)
+        decoder(for: data, in: decoders).flatMap { decoder in
+            guard let animated = decoder as? any AnimatedImageDecoding else { return .success(nil) }
+            do throws(ImageDecodingError) {
+                guard let animation = try animated.decodeAnimation(data, context: context) else { return .success(nil) }
+                // Frames a decoder left at full size are resampled here, like a still image.
+                let fitted = try animation.mapImages { (image) throws(ImageDecodingError) in
+                    try fitThumbnail(image, context: context, decoder: decoder)
+                }
+                return .success((fitted, decoder.name))
+            } catch {
+                return .failure(ImagePipeline.Error(decoding: error))
             }
-            return .success((animation, decoder.name))
-        } catch {
-            return .failure(ImagePipeline.Error(decoding: error))
         }
     }
 
@@ -239,8 +233,7 @@ public enum ImageDecoders {
         )
     }
 
-    /// The filter that brings a decoded image to its thumbnail size: a tent (``Resampler/Filter/triangle``) under
-    /// 2×, Catmull-Rom for larger reductions.
+    /// The filter that brings a decoded image to its thumbnail size: a tent under 2×, Catmull-Rom for more.
     static func thumbnailFilter(from source: (width: Int, height: Int), to target: (width: Int, height: Int))
         -> Resampler.Filter
     {
@@ -256,14 +249,20 @@ public enum ImageDecoders {
         #endif
     }
 
-    /// The first decoder that recognises the data.
-    static func decoder(for data: Data, in decoders: [any ImageDecoding]) -> (any ImageDecoding)? {
+    /// The first decoder that recognises the data, or ``ImagePipeline/Error/noDecoder(header:)``.
+    static func decoder(
+        for data: Data,
+        in decoders: [any ImageDecoding]
+    ) -> Result<any ImageDecoding, ImagePipeline.Error> {
         let header = data.prefix(32)
-        return decoders.first { $0.canDecode(header) }
+        guard let decoder = decoders.first(where: { $0.canDecode(header) }) else {
+            let hex = data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+            return .failure(.noDecoder(header: hex))
+        }
+        return .success(decoder)
     }
 
-    /// Runs `body` on the bytes of `data` (the first one's address, and their count); "empty data" when there are
-    /// none, so no codec is handed an empty buffer.
+    /// Runs `body` on the bytes of `data` (base address and count); fails with "empty data" when there are none.
     static func withBytes<T>(
         of data: Data,
         codec: String,
@@ -277,10 +276,35 @@ public enum ImageDecoders {
         }
         return try result.get()
     }
+}
 
-    /// The first bytes of the data in hex, for ``ImagePipeline/Error/noDecoder(header:)``.
-    static func hexHeader(_ data: Data) -> String {
-        data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+/// A bundled codec's name (in errors and logs), the media type it reads, and whether a header has its signature.
+struct BundledFormat: Sendable {
+    let name: String
+    let mediaType: String
+    let matches: @Sendable (Data) -> Bool
+}
+
+/// A decoder that ships with Lookahead: its name, media type and sniffing come from its ``BundledFormat``.
+protocol BundledImageDecoder: ImageDecoding {
+    static var format: BundledFormat { get }
+    /// Decodes the data to an upright sRGB bitmap.
+    func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap
+}
+
+extension BundledImageDecoder {
+    public var name: String { Self.format.name }
+    public var mediaTypes: [String] { [Self.format.mediaType] }
+
+    public func canDecode(_ header: Data) -> Bool { Self.format.matches(header) }
+
+    public func decode(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> PlatformImage {
+        PlatformImage.make(from: try decodeBitmap(data, context: context))
+    }
+
+    /// This codec's error with `message`.
+    static func failure(_ message: String) -> ImageDecodingError {
+        ImageDecodingError(codec: format.name, message: message)
     }
 }
 

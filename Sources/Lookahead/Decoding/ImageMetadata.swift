@@ -45,7 +45,7 @@ extension ImageDecoders {
         of data: Data,
         decoders: [any ImageDecoding] = ImageDecoders.default
     ) -> ImageMetadata? {
-        guard let decoder = decoder(for: data, in: decoders) else { return nil }
+        guard let decoder = try? decoder(for: data, in: decoders).get() else { return nil }
         if let reader = decoder as? any ImageMetadataReading { return reader.metadata(of: data) }
         return ImageMetadata(format: decoder.name)
     }

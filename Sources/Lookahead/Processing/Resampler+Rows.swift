@@ -44,14 +44,19 @@ extension Resampler {
         @inline(__always)
         func resample(row y: Int, into out: UnsafeMutablePointer<UInt8>) {
             sumSourceRows(for: y)
-            sumTaps(
-                of: UnsafeRawPointer(sums),
-                first: horizontal.first,
-                weights: horizontal.weights,
-                taps: horizontal.taps,
-                into: UnsafeMutableRawPointer(results),
-                width: width
-            )
+            // The common tap counts are constants, so that their loops unroll.
+            switch horizontal.taps {
+            case 1: sumTaps(count: 1)
+            case 2: sumTaps(count: 2)
+            case 3: sumTaps(count: 3)
+            case 4: sumTaps(count: 4)
+            case 5: sumTaps(count: 5)
+            case 6: sumTaps(count: 6)
+            case 7: sumTaps(count: 7)
+            case 8: sumTaps(count: 8)
+            case 9: sumTaps(count: 9)
+            default: sumTaps(count: horizontal.taps)
+            }
             if isOpaque {
                 storeOpaque(results, to: out, width: width)
             } else {
@@ -59,6 +64,23 @@ extension Resampler {
                     let pixel = UnsafeRawPointer(results).loadUnaligned(fromByteOffset: x &<< 4, as: SIMD4<Float>.self)
                     store(pixel, to: out + x &<< 2)
                 }
+            }
+        }
+
+        /// Each output pixel's `count` taps of the row of sums, weighted, four channels at once, into `results`.
+        @inline(__always)
+        private func sumTaps(count: Int) {
+            let (row, first, output) = (UnsafeRawPointer(sums), horizontal.first, UnsafeMutableRawPointer(results))
+            // Offsets wrap rather than trap: the tables keep them inside the row and its padding.
+            var weight = horizontal.weights
+            for x in 0..<width {
+                let pixel = row + first[x] &<< 4
+                var sum = pixel.loadUnaligned(as: SIMD4<Float>.self) * weight[0]
+                for tap in 1..<max(1, count) {
+                    sum += pixel.loadUnaligned(fromByteOffset: tap &<< 4, as: SIMD4<Float>.self) * weight[tap]
+                }
+                output.storeBytes(of: sum, toByteOffset: x &<< 4, as: SIMD4<Float>.self)
+                weight += count
             }
         }
 
@@ -172,53 +194,6 @@ extension Resampler {
                     tap &+= 1
                 }
             }
-        }
-    }
-
-    /// Each output pixel's `taps` pixels of a row of sums, weighted, four channels at once; the common tap counts are
-    /// constants so that their loops unroll.
-    @inline(__always)
-    private static func sumTaps(
-        of row: UnsafeRawPointer,
-        first: UnsafePointer<Int>,
-        weights: UnsafePointer<SIMD4<Float>>,
-        taps: Int,
-        into results: UnsafeMutableRawPointer,
-        width: Int
-    ) {
-        switch taps {
-        case 1: sumTaps(of: row, first: first, weights: weights, count: 1, into: results, width: width)
-        case 2: sumTaps(of: row, first: first, weights: weights, count: 2, into: results, width: width)
-        case 3: sumTaps(of: row, first: first, weights: weights, count: 3, into: results, width: width)
-        case 4: sumTaps(of: row, first: first, weights: weights, count: 4, into: results, width: width)
-        case 5: sumTaps(of: row, first: first, weights: weights, count: 5, into: results, width: width)
-        case 6: sumTaps(of: row, first: first, weights: weights, count: 6, into: results, width: width)
-        case 7: sumTaps(of: row, first: first, weights: weights, count: 7, into: results, width: width)
-        case 8: sumTaps(of: row, first: first, weights: weights, count: 8, into: results, width: width)
-        case 9: sumTaps(of: row, first: first, weights: weights, count: 9, into: results, width: width)
-        default: sumTaps(of: row, first: first, weights: weights, count: taps, into: results, width: width)
-        }
-    }
-
-    @inline(__always)
-    private static func sumTaps(
-        of row: UnsafeRawPointer,
-        first: UnsafePointer<Int>,
-        weights: UnsafePointer<SIMD4<Float>>,
-        count: Int,
-        into results: UnsafeMutableRawPointer,
-        width: Int
-    ) {
-        // Offsets wrap rather than trap: the tables keep them inside the row and its padding.
-        var weight = weights
-        for x in 0..<width {
-            let pixel = row + first[x] &<< 4
-            var sum = pixel.loadUnaligned(as: SIMD4<Float>.self) * weight[0]
-            for tap in 1..<max(1, count) {
-                sum += pixel.loadUnaligned(fromByteOffset: tap &<< 4, as: SIMD4<Float>.self) * weight[tap]
-            }
-            results.storeBytes(of: sum, toByteOffset: x &<< 4, as: SIMD4<Float>.self)
-            weight += count
         }
     }
 

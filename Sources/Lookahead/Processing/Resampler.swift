@@ -62,9 +62,8 @@ public enum Resampler {
         let horizontal = Contributions(source: image.width, target: width, filter: filter)
         let vertical = Contributions(source: image.height, target: height, filter: filter)
         // Every output pixel reads `taps` taps, zero-weighted past its own count: no per-pixel bound in the loop.
-        let taps = horizontal.longest
-        let weights = horizontal.broadcastWeights(taps: taps)
-        let ringRows = min(vertical.longest, max(4, ringBytes / max(1, image.width * 16)))
+        let weights = horizontal.weights.map { SIMD4<Float>(repeating: $0) }
+        let ringRows = min(vertical.taps, max(4, ringBytes / max(1, image.width * 16)))
         let output = PixelBufferPool.shared.makeBuffer(count: width * height * 4) { target in
             image.pixels.withUnsafeBufferPointer { source in
                 horizontal.withPointers { hFirst, _, _ in
@@ -73,7 +72,7 @@ public enum Resampler {
                             let pass = RowPass(
                                 source: (source.baseAddress!, image.width, image.bytesPerRow),
                                 vertical: (vFirst, vCount, vWeights, vertical.taps),
-                                horizontal: (hFirst, hWeights.baseAddress!, taps),
+                                horizontal: (hFirst, hWeights.baseAddress!, horizontal.taps),
                                 width: width,
                                 ringRows: ringRows,
                                 isOpaque: isOpaque
@@ -86,6 +85,65 @@ public enum Resampler {
             }
         }
         return Bitmap(width: width, height: height, pixels: output)
+    }
+
+    /// For each target pixel: the first source pixel and the normalised weights of the source pixels it reads, `taps`
+    /// to a pixel (the most any pixel reads; zero past a pixel's own count).
+    struct Contributions {
+        var first: [Int]
+        var count: [Int]
+        var weights: [Float]
+        var taps: Int
+
+        init(source: Int, target: Int, filter: Filter) {
+            let scale = Double(target) / Double(source)
+            let stretch = max(1, 1 / scale)  // widen the filter when shrinking
+            let radius = filter.support * stretch
+            taps = Int((radius * 2).rounded(.up)) + 1
+            first = [Int](repeating: 0, count: target)
+            count = [Int](repeating: 0, count: target)
+            weights = [Float](repeating: 0, count: target * taps)
+            // One scratch row of weights for every target pixel: no allocation per pixel.
+            var values = [Double](repeating: 0, count: Int((radius * 2).rounded(.up)) + 3)
+            for index in 0..<target {
+                let center = (Double(index) + 0.5) / scale
+                let start = max(0, Int((center - radius).rounded(.down)))
+                let end = min(source - 1, Int((center + radius).rounded(.up)))
+                var total = 0.0
+                for position in start...end {
+                    let weight = filter.weight((Double(position) + 0.5 - center) / stretch)
+                    values[position - start] = weight
+                    total += weight
+                }
+                // Trim zero weights at both ends so the inner loops stay short.
+                var lower = 0
+                var upper = end - start
+                while lower < upper, values[lower] == 0 { lower += 1 }
+                while upper > lower, values[upper] == 0 { upper -= 1 }
+                let used = min(taps, upper - lower + 1)
+                first[index] = start + lower
+                count[index] = used
+                for tap in 0..<used {
+                    weights[index * taps + tap] = Float(total == 0 ? 1 / Double(used) : values[lower + tap] / total)
+                }
+            }
+            let longest = count.max() ?? 1
+            weights = (0..<target).flatMap { weights[($0 * taps)..<($0 * taps + longest)] }
+            taps = longest
+        }
+
+        /// The three tables as pointers, for inner loops without bounds checks.
+        func withPointers<Result>(
+            _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> Result
+        ) -> Result {
+            first.withUnsafeBufferPointer { first in
+                count.withUnsafeBufferPointer { count in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(first.baseAddress!, count.baseAddress!, weights.baseAddress!)
+                    }
+                }
+            }
+        }
     }
 
     /// Four channel values clamped to 0...255 and rounded to bytes without a trapping conversion: adding 1.5 × 2²³

@@ -16,13 +16,7 @@ import CWebP
 @Suite struct ColorManagementTests {
     /// Display P3: DCI-P3 primaries, D65 white, the sRGB curve.
     static let displayP3 = (red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), white: (0.3127, 0.3290))
-    let profile = ColorManagement.profile(
-        red: displayP3.red,
-        green: displayP3.green,
-        blue: displayP3.blue,
-        white: displayP3.white,
-        name: "Display P3"
-    )!
+    let profile = ColorManagement.profile(displayP3, name: "Display P3")!
     /// sRGB's pure red written in Display P3 coordinates: converted back, it is (255, 0, 0).
     let p3Red: [UInt8] = [234, 51, 35, 255]
 

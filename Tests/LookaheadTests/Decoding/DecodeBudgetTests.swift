@@ -57,14 +57,14 @@ import Testing
         let progressive = Data(TestImages.encode(pixels: rgb, width: 100, height: 60, progressive: true))
         let baseline = Data(TestImages.encode(pixels: rgb, width: 100, height: 60))
         // libjpeg's standard progression for three components has ten scans.
-        let work = progressive.withUnsafeBytes { ImageDecoders.JPEG.progressiveWork($0) }
+        let work = progressive.withUnsafeBytes { JPEGScanWalk($0).progressiveWork }
         #expect(work?.scans == 10)
         #expect(work?.blocks == 13 * 8)
-        #expect(baseline.withUnsafeBytes { ImageDecoders.JPEG.progressiveWork($0) } == nil)
+        #expect(baseline.withUnsafeBytes { JPEGScanWalk($0).progressiveWork } == nil)
         let bomb = ScanBombJPEG.make(width: 100, height: 60, extraScans: 37)
-        #expect(bomb.withUnsafeBytes { ImageDecoders.JPEG.progressiveWork($0) }?.scans == 47)
+        #expect(bomb.withUnsafeBytes { JPEGScanWalk($0).progressiveWork }?.scans == 47)
         // Cut short: counts what is there, and leaves the verdict to the decoder.
-        #expect(bomb.prefix(bomb.count / 2).withUnsafeBytes { ImageDecoders.JPEG.progressiveWork($0) } != nil)
+        #expect(bomb.prefix(bomb.count / 2).withUnsafeBytes { JPEGScanWalk($0).progressiveWork } != nil)
     }
 
     @Test func theSameConstructionUnderTheLimitDecodes() throws {

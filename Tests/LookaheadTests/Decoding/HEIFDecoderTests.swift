@@ -185,7 +185,7 @@ import CHeif
 
     @Test(arguments: [false, true]) func theCodedSizesAreReadFromTheDecoderConfigurations(avif: Bool) throws {
         let data = TestHEIF.encode(rgba: stripe, width: 64, height: 32, avif: avif)
-        let sizes = try #require(HEIFCodedSizes.declaredSizes(in: data))
+        let sizes = try #require(HEIFCodedSizes.inspect(data).sizes)
         #expect(!sizes.isEmpty)
         // The coded picture covers the image (HEVC pads to its coding blocks).
         #expect(sizes.allSatisfy { $0.width >= 64 && $0.height >= 32 && $0.width * $0.height <= 128 * 128 })

@@ -60,7 +60,7 @@ import CHeif
         // The cropped corner belongs to the last tile.
         #expect(nearest(image[179, 119]) == 5)
         // What the decoders will allocate for: the grid's canvas and the tiles' coded pictures, all within bounds.
-        let sizes = try #require(HEIFCodedSizes.declaredSizes(in: data))
+        let sizes = try #require(HEIFCodedSizes.inspect(data).sizes)
         #expect(sizes.contains { $0.width == 180 && $0.height == 120 })
         #expect(sizes.contains { $0.width >= 64 && $0.height >= 64 && $0.width * $0.height <= 128 * 128 })
         #expect(ImageDecoders.metadata(of: data)?.format == "HEIF")

@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func onlyASequentialFrameWhoseFirstScanHasEveryComponentDecodesInOnePass() {
-        func onePass(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { ImageDecoders.JPEG.decodesInOnePass($0) } }
+        func onePass(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { JPEGScanWalk($0).decodesInOnePass } }
         let rgb = TestImages.gradient(width: 64, height: 48)
         #expect(onePass(TestImages.encode(pixels: rgb, width: 64, height: 48)))
         #expect(!onePass(TestImages.encode(pixels: rgb, width: 64, height: 48, progressive: true)))
