@@ -80,43 +80,27 @@ final class PipelineRunner: Sendable {
         self.events = events
     }
 
-    /// How a request uses the disk cache's entry for its final image, decided by the configuration.
-    func finalImageUse(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
-        finalImages.use(for: request)
-    }
-
-    /// Waits until the stale entries being revalidated in the background are.
-    func finishBackgroundRevalidations() async {
-        await loadData.revalidations.wait()
-    }
-
-    /// Waits until the final images being encoded are stored.
-    func flushFinalImages() async {
+    /// Waits until the final images being encoded are stored and the stale entries being revalidated in the
+    /// background are.
+    func flush() async {
         await finalImages.flush()
+        await loadData.revalidations.wait()
     }
 
     // MARK: - Events
 
     /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned. Downloads it
-    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread for them.
-    func run(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
-        perform(graph.withLock { event(&$0) })
+    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread for them, unless
+    /// `launchingLoads`: an event a running operation reports is on the pipeline's own thread, which starts the
+    /// downloads waiting (those it made ready and any the launcher has not taken yet) itself.
+    func run(launchingLoads: Bool = false, _ event: (inout TaskGraph) -> TaskGraph.Actions) {
+        perform(graph.withLock { event(&$0) }, launchesLoads: launchingLoads)
     }
 
-    /// Runs an event reported by a running operation: as ``run(_:)``, but this thread, which is the pipeline's own,
-    /// starts the downloads waiting (those it made ready and any the launcher has not taken yet) itself.
-    private func report(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
-        let actions = graph.withLock { event(&$0) }
-        perform(actions, launchesLoads: true)
-    }
-
-    /// Submits a task to the graph; `false` when the pipeline was invalidated (the task is not registered).
-    func submit(
-        _ task: any TaskReceiver,
-        dataOnly: Bool = false,
-        seed: TaskGraph.Seed? = nil,
-        processedImage: TaskGraph.ProcessedImageUse? = nil
-    ) -> Bool {
+    /// Submits a task to the graph, with the memory cache's `seed` for a prefix of its processors; `false` when the
+    /// pipeline was invalidated (the task is not registered).
+    func submit(_ task: any TaskReceiver, dataOnly: Bool = false, seed: TaskGraph.Seed? = nil) -> Bool {
+        let processedImage = dataOnly ? nil : finalImages.use(for: task.request)
         let actions = graph.withLock { graph -> TaskGraph.Actions? in
             guard !graph.isInvalidated else { return nil }
             // Checked under the graph's lock: a cancel that ended the task before this point finds nothing to
@@ -237,53 +221,61 @@ final class PipelineRunner: Sendable {
 
     /// Hands an operation's work to its worker, on the executor; the operation reports back with `operationFinished`.
     private func start(_ start: TaskGraph.Actions.Start) {
-        let (operation, token) = (start.operation, start.token)
-        let reporter = OperationReporter(operation: operation, sink: self)
+        let operation = start.operation
         switch start.work {
         case .load(let request):
-            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+            let reporter = OperationReporter(operation: operation, sink: self)
+            runLoad(start) {
                 let began = ContinuousClock.now
                 let result = await self.loadData.run(request, reporter: reporter)
                 self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
-            token.attach(task)
         case .decode(let data, let request):
-            runImageWork {
-                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+            runImageWork(start) {
                 let result = self.decodeWorker.run(data, for: request)
                 if case .failure(let error) = result, DecodeWorker.reloads(after: error, of: data, for: request) {
-                    return self.report { $0.operationFoundInvalidDiskData(operation) }
+                    return self.run(launchingLoads: true) { $0.operationFoundInvalidDiskData(operation) }
                 }
                 self.finish(operation, with: result.map { .image($0) })
             }
         case .process(let input, let request):
-            runImageWork {
-                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+            runImageWork(start) {
                 self.finish(operation, with: self.process.run(input, for: request).map { .image($0) })
             }
         case .loadProcessedImage(let request):
-            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+            runLoad(start) {
                 let began = ContinuousClock.now
                 switch await self.finalImages.run(request) {
                 case .success(var image?):
                     image.metrics.dataLoad = .since(began)
                     self.finish(operation, with: .success(.image(image)))
-                case .success(nil): self.report { $0.operationMissedProcessedImage(operation) }
+                case .success(nil): self.run(launchingLoads: true) { $0.operationMissedProcessedImage(operation) }
                 case .failure(let error): self.finish(operation, with: .failure(error))
                 }
             }
-            token.attach(task)
         }
     }
 
-    /// Runs a decode or processing on the executor. The disk cache's writes wait while it runs: an image reaches
-    /// the screen before bytes reach the disk. A decode that finishes starts the next one queued before it
-    /// releases its hold, so the writes run between decodes only when none is waiting.
-    private func runImageWork(_ work: @escaping @Sendable () -> Void) {
+    /// Runs a load as a Swift task at the stage's priority, which the operation's token cancels.
+    private func runLoad(_ start: TaskGraph.Actions.Start, _ work: @escaping @Sendable () async -> Void) {
+        let priority: TaskPriority =
+            switch start.priority {
+            case .veryLow, .low: .low
+            case .normal: .medium
+            case .high, .veryHigh: .high
+            }
+        start.token.attach(executor.runLoad(priority: priority, work))
+    }
+
+    /// Runs a decode or processing on the executor, unless cancelled by then. The disk cache's writes wait while it
+    /// runs: an image reaches the screen before bytes reach the disk. A decode that finishes starts the next one
+    /// queued before it releases its hold, so the writes run between decodes only when none is waiting.
+    private func runImageWork(_ start: TaskGraph.Actions.Start, _ work: @escaping @Sendable () -> Void) {
+        let (operation, token) = (start.operation, start.token)
         let diskCache = self.diskCache
         diskCache?.holdWrites()
         executor.runDecode {
-            work()
+            if token.isCancelled { self.finish(operation, with: .failure(.cancelled)) } else { work() }
             diskCache?.releaseWrites()
         }
     }
@@ -292,15 +284,7 @@ final class PipelineRunner: Sendable {
         _ operation: TaskGraph.OperationID,
         with result: Result<TaskGraph.StageResult, ImagePipeline.Error>
     ) {
-        report { $0.operationFinished(operation, with: result) }
-    }
-
-    private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
-        switch priority {
-        case .veryLow, .low: .low
-        case .normal: .medium
-        case .high, .veryHigh: .high
-        }
+        run(launchingLoads: true) { $0.operationFinished(operation, with: result) }
     }
 }
 
@@ -309,11 +293,8 @@ final class PipelineRunner: Sendable {
 extension PipelineRunner: OperationReporting {
     func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent) {
         // A stall may free a download slot: that download starts from this, the pipeline's own thread.
-        if case .stalled = event {
-            report { $0.operation(operation, reported: event) }
-        } else {
-            run { $0.operation(operation, reported: event) }
-        }
+        let isStall = if case .stalled = event { true } else { false }
+        run(launchingLoads: isStall) { $0.operation(operation, reported: event) }
     }
 
     func operationMayAnswerFromDisk(_ operation: TaskGraph.OperationID) -> Bool {

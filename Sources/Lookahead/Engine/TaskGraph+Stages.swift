@@ -6,13 +6,16 @@ import Foundation
 extension TaskGraph {
     // MARK: - Subscriptions
 
-    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed.
+    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed. A new stage that
+    /// `looksUpProcessedImage` first looks its final image up in the disk cache (on the data queue: it reads a file),
+    /// and keeps `seed` for the chain a miss attaches.
     mutating func attach(
         _ subscriber: Subscriber,
         priority: ImageRequest.Priority,
         request: ImageRequest,
         kind: StageKind,
-        seed: Seed? = nil
+        seed: Seed? = nil,
+        looksUpProcessedImage: Bool = false
     ) -> (stage: StageID, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
         if let existing = stageToJoin(key) {
@@ -20,42 +23,25 @@ extension TaskGraph {
             updatePriority(of: existing)
             return (existing, true)
         }
-        let id = newStageID()
-        let (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
-        store(
-            Stage(
-                key: key,
-                request: request,
-                subscribers: Subscribers(subscriber, priority: priority),
-                priority: priority,
-                state: state
-            ),
-            as: id
-        )
-        return (id, joined)
-    }
-
-    /// A stage whose first work is to look its final image up in the disk cache (on the data queue: it reads a
-    /// file), before any stage it would wait on exists.
-    mutating func lookUpProcessedImage(
-        for subscriber: Subscriber,
-        request: ImageRequest,
-        kind: StageKind,
-        seed: Seed?
-    ) -> StageID {
-        var stage = Stage(
-            key: Self.key(for: request, kind: kind),
+        let id = StageID(rawValue: makeID())
+        let (state, joined): (StageState, Bool)
+        if looksUpProcessedImage {
+            dataQueue.enqueue(id, priority: priority)
+            (state, joined) = (.queued(.data, .loadProcessedImage(request)), false)
+        } else {
+            (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
+        }
+        stages[id] = Stage(
+            key: key,
             request: request,
-            subscribers: Subscribers(subscriber, priority: request.priority),
-            priority: request.priority,
-            state: .queued(.data, .loadProcessedImage(request))
+            subscribers: Subscribers(subscriber, priority: priority),
+            priority: priority,
+            state: state,
+            looksUpProcessedImage: looksUpProcessedImage,
+            seed: looksUpProcessedImage ? seed : nil
         )
-        stage.looksUpProcessedImage = true
-        stage.seed = seed
-        let id = newStageID()
-        store(stage, as: id)
-        dataQueue.enqueue(id, priority: request.priority)
-        return id
+        if isCoalescingEnabled { stagesByKey[key] = id }
+        return (id, joined)
     }
 
     /// What a new stage does first: a data stage queues its load; a decode stage waits on the data stage; a process
@@ -100,10 +86,10 @@ extension TaskGraph {
     /// skip the disk cache; looking it up, to download whatever it finds. One download serves both.
     private mutating func downloadJoinableByReload(_ key: Key) -> StageID? {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
-        var readingPolicy = key.policy
-        readingPolicy.readsDiskCache = true
-        guard let existing = stagesByKey[key.with(policy: readingPolicy)], let state = stages[existing]?.state
-        else { return nil }
+        var policy = key.policy
+        policy.readsDiskCache = true
+        let reading = Key(kind: key.kind, image: key.image, policy: policy, headers: key.headers)
+        guard let existing = stagesByKey[reading], let state = stages[existing]?.state else { return nil }
         switch state {
         case .running(let operation):
             guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
@@ -125,14 +111,21 @@ extension TaskGraph {
         guard stages.values[index].subscribers.isEmpty else { return updatePriority(of: id) }
         let stage = stages.remove(at: index).value
         unregister(stage.key, of: id)
+        if let dependency = stopWork(of: stage, id) { detach(.stage(id), from: dependency) }
+    }
+
+    /// Stops the work of a removed stage: takes it off its queue or cancels its operation. Returns the stage it
+    /// waits on instead, if it waits.
+    mutating func stopWork(of stage: Stage, _ id: StageID) -> StageID? {
         switch stage.state {
         case .waiting(let dependency):
-            detach(.stage(id), from: dependency)
+            return dependency
         case .queued(let kind, _):
             withQueue(kind) { $0.remove(id, priority: stage.priority) }
         case .running(let operation):
             cancelOperation(operation, of: stage)
         }
+        return nil
     }
 
     /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
@@ -208,14 +201,9 @@ extension TaskGraph {
 
     // MARK: - Starting work
 
-    mutating func startQueuedWork() {
-        startQueuedWork(.data)
-        startQueuedWork(.decode)
-    }
-
     /// Starts queued stages while their queue has free slots. Decoding and processing start at once; downloads go
     /// to the launcher.
-    private mutating func startQueuedWork(_ kind: QueueKind) {
+    mutating func startQueuedWork(_ kind: QueueKind) {
         while let (id, isBackground) = withQueue(kind, { $0.next() }) {
             guard let index = stages.index(forKey: id), case .queued(_, let work) = stages.values[index].state else {
                 preconditionFailure("Internal inconsistency: queued \(id) is not queued")
@@ -223,7 +211,8 @@ extension TaskGraph {
             let priority = stages.values[index].priority
             let isLoad = if case .load = work { true } else { false }
             let token = isLoad ? nil : OperationToken()
-            let operation = insert(Operation(queue: kind, stage: id, token: token, isBackground: isBackground))
+            let operation = OperationID(makeID())
+            operations[operation] = Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
             stages.values[index].state = .running(operation)
             if let token {
                 actions.starts.append(

@@ -28,9 +28,8 @@ extension TaskGraph {
         package var deliveries: [(task: TaskRecord, delivery: Delivery)] = []
         /// Decoding and processing to start now.
         package var starts: [Start] = []
-        /// Downloads were handed to the launcher, which takes them with ``TaskGraph/takePendingLoads()``: a
-        /// download cancelled before then costs no Swift task. A flag, not the list: every start would otherwise
-        /// allocate one that nobody reads.
+        /// Downloads were handed to the launcher (``TaskGraph/takePendingLoads()``); a flag, not a list that every
+        /// start would allocate for nobody to read.
         package var queuesLoads = false
         /// Schedule the launcher task.
         package var schedulesLauncher = false
@@ -39,8 +38,7 @@ extension TaskGraph {
         package var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// The work of one stage. A decode's data and a process's image are boxed: every stage holds its work while
-    /// queued, and a plain download's stage should not carry a decoded image's worth of bytes through each copy.
+    /// The work of one stage. A decode's data and a process's image are boxed, so stages stay small while queued.
     package enum Work {
         case load(ImageRequest)
         indirect case decode(LoadedData, ImageRequest)
@@ -56,8 +54,8 @@ extension TaskGraph {
         case image(PreparedImage)
     }
 
-    /// An image already at hand (from the memory cache) for the request's first `processorCount` processors: the
-    /// chain of process stages starts from it. A reference, so the stages that keep it stay small.
+    /// An image from the memory cache for the request's first `processorCount` processors, where the chain of process
+    /// stages starts. A reference, so the stages that keep it stay small.
     package final class Seed: Sendable {
         let processorCount: Int
         let output: PreparedImage
@@ -76,12 +74,6 @@ extension TaskGraph {
         package var stores: Bool
         /// Keep the original data in the disk cache too.
         package var keepsOriginalData: Bool
-
-        package init(reads: Bool, stores: Bool, keepsOriginalData: Bool) {
-            self.reads = reads
-            self.stores = stores
-            self.keepsOriginalData = keepsOriginalData
-        }
     }
 
     /// Identifies a task: one caller's ask for an image or its data (an ``ImageTask``, a `data(for:)` call).
@@ -126,8 +118,7 @@ extension TaskGraph {
         case process
     }
 
-    /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in
-    /// flight.
+    /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in flight.
     struct Key: Hashable {
         let kind: StageKind
         let image: ImageCacheKey
@@ -150,11 +141,6 @@ extension TaskGraph {
             hash = hasher.finalize()
         }
 
-        /// The same key with another data policy.
-        func with(policy: DataPolicy) -> Key {
-            Key(kind: kind, image: image, policy: policy, headers: headers)
-        }
-
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.hash == rhs.hash && lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image
                 && lhs.headers == rhs.headers
@@ -168,8 +154,7 @@ extension TaskGraph {
         case stage(StageID)
     }
 
-    /// A stage's subscribers with their priorities. Nearly every stage has one, kept inline: a plain request's
-    /// stage allocates no table for it.
+    /// A stage's subscribers with their priorities; the first is kept inline, so a stage with one allocates no table.
     struct Subscribers {
         private var first: (subscriber: Subscriber, priority: ImageRequest.Priority)?
         /// The others, when there are more than one; empty unless `first` is set.
@@ -225,7 +210,7 @@ extension TaskGraph {
         var subscribers: Subscribers
         var priority: ImageRequest.Priority
         var state: StageState
-        /// Its image is looked up in the disk cache first; the seed is kept for the chain a miss attaches.
+        /// Its image is looked up in the disk cache first; `seed` is kept for the chain a miss attaches.
         var looksUpProcessedImage = false
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
@@ -267,8 +252,6 @@ extension TaskGraph {
     package var liveCount: Int { tasks.count + stages.count + operations.count }
     /// The number of stages.
     package var stageCount: Int { stages.count }
-    /// Running operations, including cancelled ones that have not reported back.
-    package var operationCount: Int { operations.count }
     /// The priority of the stage a task subscribes to.
     package func priority(ofTask task: TaskID) -> ImageRequest.Priority? {
         tasks[task].flatMap { stages[$0.stage]?.priority }
@@ -315,28 +298,10 @@ extension TaskGraph {
 
     // MARK: Helpers
 
-    mutating func newStageID() -> StageID {
+    /// A new stage or operation identifier.
+    mutating func makeID() -> Int {
         nextID += 1
-        return StageID(rawValue: nextID)
-    }
-
-    /// Stores a new stage under `id` and, when requests are coalesced, makes it found by its key.
-    mutating func store(_ stage: Stage, as id: StageID) {
-        stages[id] = stage
-        if isCoalescingEnabled { stagesByKey[stage.key] = id }
-    }
-
-    mutating func insert(_ operation: Operation) -> OperationID {
-        nextID += 1
-        let id = OperationID(nextID)
-        operations[id] = operation
-        return id
-    }
-
-    /// Changes a stage in place; nothing when it is gone.
-    mutating func update<R>(_ id: StageID, _ body: (inout Stage) -> R) -> R? {
-        guard let index = stages.index(forKey: id) else { return nil }
-        return body(&stages.values[index])
+        return nextID
     }
 
     /// Forgets an operation that stopped and gives its slot back to its queue; `nil` for an unknown operation.
@@ -372,8 +337,11 @@ extension TaskGraph {
         }
     }
 
-    /// The actions gathered by the event, with the idle waiters to wake when nothing is left alive.
+    /// Ends an event: starts the queued work its queue has slots for, and returns the actions gathered, with the
+    /// idle waiters to wake when nothing is left alive.
     mutating func takeActions() -> Actions {
+        startQueuedWork(.data)
+        startQueuedWork(.decode)
         if !idleWaiters.isEmpty, liveCount == 0 {
             actions.idleWaiters = idleWaiters
             idleWaiters.removeAll()

@@ -63,9 +63,9 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Events from tasks
 
-    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go. `seed` is an
-    /// image already at hand for a prefix of the request's processors.
-    mutating func submit(
+    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go (`nil`: only the
+    /// returned actions tell). `seed` is an image already at hand for a prefix of the request's processors.
+    package mutating func submit(
         task: TaskID,
         request: ImageRequest,
         dataOnly: Bool = false,
@@ -77,42 +77,32 @@ package struct TaskGraph: Sendable {
         let asked = request
         var request = request
         if let processedImage, !processedImage.keepsOriginalData { request.options.insert(.disableDiskCacheWrites) }
-        let stage: StageID
-        let joined: Bool
-        if !dataOnly, let processedImage, processedImage.reads,
-            !isCoalescingEnabled || stagesByKey[Self.key(for: request, kind: kind)] == nil
-        {
-            stage = lookUpProcessedImage(for: .task(task), request: request, kind: kind, seed: seed)
-            joined = false
-        } else {
-            (stage, joined) = attach(.task(task), priority: request.priority, request: request, kind: kind, seed: seed)
-        }
+        let (stage, joined) = attach(
+            .task(task),
+            priority: request.priority,
+            request: request,
+            kind: kind,
+            seed: seed,
+            looksUpProcessedImage: !dataOnly && processedImage?.reads == true
+        )
         if !dataOnly, processedImage?.stores == true { stages[stage]?.storesProcessedImage = true }
         tasks[task] = TaskRecord(id: task, receiver: receiver, stage: stage)
         if joined, receiver != nil, recordsEvents { actions.events.append(.coalesced(asked)) }
-        startQueuedWork()
         return takeActions()
-    }
-
-    /// A task that only its caller follows, through the returned actions: the graph driven alone, by benchmarks.
-    package mutating func submit(task: TaskID, request: ImageRequest) -> Actions {
-        submit(task: task, request: request, receiver: nil)
     }
 
     /// A task no longer wants its image: cancels the stages nobody else wants.
     package mutating func cancel(task: TaskID) -> Actions {
-        guard let record = tasks.removeValue(forKey: task) else { return takeActions() }
-        detach(.task(task), from: record.stage)
-        startQueuedWork()
+        if let record = tasks.removeValue(forKey: task) { detach(.task(task), from: record.stage) }
         return takeActions()
     }
 
     /// A task's priority changed.
     package mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: TaskID) -> Actions {
-        guard let stage = tasks[task]?.stage, stages[stage] != nil else { return takeActions() }
-        stages[stage]?.subscribers[.task(task)] = priority
-        updatePriority(of: stage)
-        startQueuedWork()  // a promoted prefetch may have freed a background slot
+        if let stage = tasks[task]?.stage {
+            stages[stage]?.subscribers[.task(task)] = priority
+            updatePriority(of: stage)
+        }
         return takeActions()
     }
 
@@ -130,12 +120,8 @@ package struct TaskGraph: Sendable {
         }
         tasks.removeAll()
         for id in stages.keys.sorted() {
-            guard let stage = removeStage(id) else { continue }
-            switch stage.state {
-            case .waiting: break
-            case .queued(let kind, _): withQueue(kind) { $0.remove(id, priority: stage.priority) }
-            case .running(let operation): cancelOperation(operation, of: stage)
-            }
+            // Every stage goes: the one a stage waits on is stopped in its own turn.
+            if let stage = removeStage(id) { _ = stopWork(of: stage, id) }
         }
         return takeActions()
     }
@@ -189,21 +175,19 @@ package struct TaskGraph: Sendable {
     /// A lookup of a final image in the disk cache found none it could use: the stage attaches the usual chain
     /// (from its seed, a shorter stage or the data) and waits on it.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
-        if let id = release(operation)?.stage, let stage = stages[id] {
-            let (state, _) = firstState(
+        // Only the stage itself changes: what it waits on is a new or another stage.
+        if let id = release(operation)?.stage, var stage = stages[id] {
+            (stage.state, _) = firstState(
                 of: id,
                 kind: stage.key.kind,
                 request: stage.request,
                 priority: stage.priority,
                 seed: stage.seed
             )
-            update(id) {
-                $0.looksUpProcessedImage = false
-                $0.seed = nil
-                $0.state = state
-            }
+            stage.looksUpProcessedImage = false
+            stage.seed = nil
+            stages[id] = stage
         }
-        startQueuedWork()
         return takeActions()
     }
 
@@ -216,7 +200,6 @@ package struct TaskGraph: Sendable {
             let data = attach(.stage(id), priority: stage.priority, request: fresh, kind: .data)
             stages[id]?.state = .waiting(on: data.stage)
         }
-        startQueuedWork()
         return takeActions()
     }
 
@@ -225,10 +208,19 @@ package struct TaskGraph: Sendable {
         _ operation: OperationID,
         with result: Result<StageResult, ImagePipeline.Error>
     ) -> Actions {
-        if let id = release(operation)?.stage, let stage = removeStage(id) {
-            finish(stage, with: result)
+        guard let id = release(operation)?.stage, let stage = removeStage(id) else { return takeActions() }
+        switch result {
+        case .success(let value):
+            // Made here (not read back from the disk cache): stored for the next launch.
+            if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .image(let image) = value,
+                image.animation == nil
+            {
+                actions.processedImageStores.append((stage.request, image))
+            }
+            complete(stage, with: value)
+        case .failure(let error):
+            fail(stage, with: error)
         }
-        startQueuedWork()
         return takeActions()
     }
 
@@ -278,22 +270,5 @@ package struct TaskGraph: Sendable {
         else { return }
         operations[operation]?.isParked = true
         operations[operation]?.isBackground = false
-        startQueuedWork()
-    }
-
-    /// A stage that stopped hands its result to its subscribers.
-    private mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipeline.Error>) {
-        switch result {
-        case .success(let value):
-            // Made here (not read back from the disk cache): stored for the next launch.
-            if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .image(let image) = value,
-                image.animation == nil
-            {
-                actions.processedImageStores.append((stage.request, image))
-            }
-            complete(stage, with: value)
-        case .failure(let error):
-            fail(stage, with: error)
-        }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// Where the runner delivers a task's progress and result: an ``ImageTask``, or the data-only task behind
 /// ``ImagePipeline/data(for:)``.
-protocol TaskReceiver: AnyObject, Sendable {
+package protocol TaskReceiver: AnyObject, Sendable {
     var id: Int { get }
     var request: ImageRequest { get }
     /// Whether the task has already ended (a task cancelled before it was submitted): the runner then submits
@@ -17,6 +17,6 @@ protocol TaskReceiver: AnyObject, Sendable {
 }
 
 extension TaskReceiver {
-    func didPreview(_ image: PreparedImage) {}
-    var hasEnded: Bool { false }
+    package func didPreview(_ image: PreparedImage) {}
+    package var hasEnded: Bool { false }
 }

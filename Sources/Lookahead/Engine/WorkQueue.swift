@@ -6,10 +6,10 @@ import DequeModule
 ///
 /// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
 /// priority is raised while queued goes to the back of its new level (it does not overtake what waits there); one
-/// whose priority is lowered goes to the front of its new level (it waited longer than what was queued there). At most ``limit`` stages run at once, and
-/// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
-/// take every slot and make an on-screen image wait behind them. A running stage that stalls can be parked: it
-/// goes on, but its slot is free, so six trickling servers cannot hold up every other download.
+/// whose priority is lowered goes to the front of its new level (it waited longer than what was queued there).
+/// At most ``limit`` stages run at once, and of those at most ``backgroundLimit`` at `.low` priority or below, so
+/// prefetches never take every slot from on-screen images. A running stage that stalls can be parked: it goes on,
+/// but its slot is free, so a few trickling servers cannot hold up every other download.
 struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// The most stages that run at once.
     let limit: Int
@@ -31,13 +31,9 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// Whether stages at this priority count as background work.
     static func isBackground(_ priority: ImageRequest.Priority) -> Bool { priority <= .low }
 
-    /// The number of queued (not running) stages.
-    var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
-
     /// Queued node identifiers, next to start first.
     var queuedInOrder: [Node] {
-        // Appending element by element: `Array(deque)` of an empty deque writes a zero count into the shared
-        // empty-array storage, which ThreadSanitizer reports when two threads do it at once.
+        // Not `Array(deque)`: for an empty deque it writes to the shared empty array, a race under ThreadSanitizer.
         var nodes: [Node] = []
         for level in levels.reversed() {
             for node in level { nodes.append(node) }

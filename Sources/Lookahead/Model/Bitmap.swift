@@ -12,9 +12,7 @@ public struct Bitmap: Hashable, Sendable {
     /// RGBA pixels, `height * bytesPerRow` bytes, straight (not premultiplied) alpha.
     public private(set) var pixels: [UInt8]
 
-    /// Creates a bitmap from RGBA pixels.
-    ///
-    /// - Precondition: `pixels.count == height * bytesPerRow` and `bytesPerRow >= width * 4`.
+    /// Creates a bitmap from RGBA pixels: `height` rows of `bytesPerRow` bytes (at least `width * 4`).
     public init(width: Int, height: Int, bytesPerRow: Int? = nil, pixels: [UInt8]) {
         let bytesPerRow = bytesPerRow ?? width * 4
         precondition(width >= 0 && height >= 0 && bytesPerRow >= width * 4, "Invalid bitmap geometry")

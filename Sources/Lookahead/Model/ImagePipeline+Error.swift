@@ -20,8 +20,7 @@ extension ImagePipeline {
         case decodingFailed(codec: String, message: String)
         /// The image's dimensions, read from its header, exceed the pixel-count limit; nothing was allocated.
         case imageTooLarge(width: Int, height: Int, limit: Int)
-        /// An animation has more frames, or more pixels across its frames, than the configuration allows; no frame was
-        /// decoded.
+        /// An animation has more frames, or more pixels across its frames, than allowed; no frame was decoded.
         case animationTooLarge(frameCount: Int, width: Int, height: Int)
         /// A processor failed.
         case processingFailed(identifier: String, message: String)
@@ -36,9 +35,8 @@ extension ImagePipeline {
         case pipelineInvalidated
         /// The request asked for cached data only and the caches had none.
         case dataMissingInCache
-        /// The URL failed recently (`lastError`) and waits before it is loaded again
-        /// (``ImagePipeline/Configuration/failureBackoff``); an automatic attempt is allowed after `retryIn`, or, when
-        /// `nil`, only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
+        /// The URL failed recently (`lastError`) and waits before it is loaded again: an automatic attempt is allowed
+        /// after `retryIn`, or, when `nil`, only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
         indirect case failureBackoff(lastError: ImagePipeline.Error, retryIn: Duration?)
 
         public var description: String {
@@ -113,8 +111,7 @@ extension ImagePipeline.Error {
 }
 
 extension ImagePipeline.Error {
-    /// The transfer failed before the server answered in full: refused, reset, timed out, truncated. A status code
-    /// is an answer, not one of these.
+    /// The transfer failed before the server answered in full: refused, reset, timed out, truncated (not a status).
     package var isServerUnreachable: Bool {
         guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }
         switch error {

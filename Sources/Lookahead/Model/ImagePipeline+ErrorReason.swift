@@ -3,8 +3,7 @@
 import Foundation
 
 extension ImagePipeline.Error {
-    /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
-    /// "the server failed".
+    /// What went wrong, as an app decides what to show: "offline", "broken image", "the server failed"…
     public enum Reason: Sendable, Equatable {
         /// The request was cancelled.
         case cancelled

@@ -12,9 +12,8 @@ public struct ImageRequest: Sendable {
         set { change { $0.url = newValue } }
     }
 
-    /// What identifies the image in the caches and coalescing instead of its URL, so an image behind a signed URL
-    /// keeps one identity however often it is signed again. `nil`: the URL, or what
-    /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
+    /// What identifies the image in the caches and coalescing instead of its URL (one identity for every signing of
+    /// a signed URL). `nil`: the URL, or what ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
         get { storage.fields.imageID }
         set { change { $0.imageID = newValue } }
@@ -27,8 +26,7 @@ public struct ImageRequest: Sendable {
         set { change { $0.headers = newValue } }
     }
 
-    /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``); not part
-    /// of any key.
+    /// Whatever the app carries with the request, for its ``ImagePipeline/Configuration/requestModifier``; in no key.
     public var userInfo: [String: any Sendable] {
         get { storage.fields.userInfo }
         set { change { $0.userInfo = newValue } }
@@ -171,9 +169,8 @@ extension ImageRequest {
         /// Load even if the URL failed recently and waits before automatic attempts
         /// (``ImagePipeline/Configuration/failureBackoff``): for a user's explicit retry.
         public static let skipFailureBackoff = Options(rawValue: 1 << 6)
-        /// Use data from the disk cache whatever its age or its caching headers say, loading from the original source
-        /// only when there is none (under ``DiskCachePolicy/httpSemantics``; `URLRequest`'s
-        /// `returnCacheDataElseLoad`).
+        /// Under ``DiskCachePolicy/httpSemantics``, use data from the disk cache whatever its age or caching headers,
+        /// loading from the original source only when there is none.
         public static let returnCacheDataElseLoad = Options(rawValue: 1 << 7)
     }
 }

@@ -36,18 +36,14 @@ public final class ImageTask: Sendable {
         var lastPreview: Preview?
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
-        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
         var progressHandlers: [@Sendable (Int64, Int64?) -> Void] = []
         var previewHandlers: [@Sendable (ImageResponse) -> Void] = []
 
-        var finalEvent: Event? {
-            if isCancelled { return .cancelled }
-            return result.map { .finished($0) }
-        }
+        /// Whether the final event happened (a cancellation sets the result too).
+        var hasEnded: Bool { result != nil }
 
-        /// Whether the final event happened, without making it.
-        var hasEnded: Bool { isCancelled || result != nil }
+        var finalEvent: Event? { isCancelled ? .cancelled : result.map { .finished($0) } }
     }
 
     /// The last preview of a running task, boxed: most tasks never have one.
@@ -98,10 +94,7 @@ public final class ImageTask: Sendable {
 
     /// Whether the task is running, completed or cancelled.
     public var state: State {
-        storage.withLock { storage in
-            if storage.isCancelled { return .cancelled }
-            return storage.result == nil ? .running : .completed
-        }
+        storage.withLock { $0.isCancelled ? .cancelled : $0.hasEnded ? .completed : .running }
     }
 
     /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
@@ -142,15 +135,7 @@ public final class ImageTask: Sendable {
     public var response: ImageResponse {
         get async throws(ImagePipeline.Error) {
             let result = await withTaskCancellationHandler {
-                await withCheckedContinuation {
-                    (continuation: CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>) in
-                    let ready = storage.withLock { storage -> Result<ImageResponse, ImagePipeline.Error>? in
-                        if let result = storage.result { return result }
-                        storage.waiters.append(continuation)
-                        return nil
-                    }
-                    if let ready { continuation.resume(returning: ready) }
-                }
+                await withCheckedContinuation { continuation in onFinish { continuation.resume(returning: $0) } }
             } onCancel: {
                 self.cancel()
             }
@@ -193,7 +178,9 @@ public final class ImageTask: Sendable {
 
     // MARK: - Delivery (from the pipeline)
 
-    func didPreview(_ response: ImageResponse) {
+    package func didPreview(_ image: PreparedImage) {
+        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+        response.isPreview = true
         let (subscribers, handlers) = storage.withLock { storage in
             guard !storage.hasEnded else {
                 return ([AsyncStream<Event>.Continuation](), [@Sendable (ImageResponse) -> Void]())
@@ -205,7 +192,7 @@ public final class ImageTask: Sendable {
         for handler in handlers { handler(response) }
     }
 
-    func didProgress(completed: Int64, total: Int64?) {
+    package func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)
         let (subscribers, handlers) = storage.withLock { storage in
             guard !storage.hasEnded else {
@@ -225,33 +212,20 @@ public final class ImageTask: Sendable {
         isCancellation: Bool = false,
         stages: ImageTaskMetrics.Stages = ImageTaskMetrics.Stages()
     ) -> Bool {
-        let taken = storage.withLock {
-            storage -> (
-                subscribers: [AsyncStream<Event>.Continuation],
-                waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
-                completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void]
-            )? in
+        // Takes the running state whole (subscribers, handlers) and leaves the ended one.
+        let running = storage.withLock { storage -> Storage? in
             guard !storage.hasEnded else { return nil }
-            storage.result = result
-            storage.isCancelled = isCancellation
-            defer {
-                storage.subscribers.removeAll()
-                storage.waiters.removeAll()
-                storage.completions.removeAll()
-                storage.progressHandlers.removeAll()
-                storage.previewHandlers.removeAll()
-                storage.lastPreview = nil
-            }
-            return (Array(storage.subscribers.values), storage.waiters, storage.completions)
+            let running = storage
+            storage = Storage(priority: storage.priority, result: result, isCancelled: isCancellation)
+            return running
         }
-        guard let taken else { return false }
+        guard let running else { return false }
         let event: Event = isCancellation ? .cancelled : .finished(result)
-        for subscriber in taken.subscribers {
+        for subscriber in running.subscribers.values {
             subscriber.yield(event)
             subscriber.finish()
         }
-        for waiter in taken.waiters { waiter.resume(returning: result) }
-        for completion in taken.completions { completion(result) }
+        for completion in running.completions { completion(result) }
         if let metricsHandler, let createdAt {
             let outcome: ImageTaskMetrics.Outcome =
                 switch result {
@@ -274,15 +248,9 @@ public final class ImageTask: Sendable {
 }
 
 extension ImageTask: TaskReceiver {
-    var hasEnded: Bool { storage.withLock { $0.hasEnded } }
+    package var hasEnded: Bool { storage.withLock { $0.hasEnded } }
 
-    func didPreview(_ image: PreparedImage) {
-        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
-        response.isPreview = true
-        didPreview(response)
-    }
-
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
+    package func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
         switch result {
         case .success(.image(let image)):
             // The runner has stored the image in the memory cache, once for all tasks that share it.
