@@ -145,18 +145,9 @@ final class PipelineRunner: Sendable {
         var stored: [ImageCacheKey] = []
         for (record, delivery) in actions.deliveries {
             guard let task = record.receiver else { continue }
-            switch delivery {
-            case .progress(let completed, let total):
-                task.didProgress(completed: completed, total: total)
-            case .preview(let image):
-                // Never stored in the memory cache: a preview is not the image.
-                task.didPreview(image)
-            case .success(let value):
-                if case .image(let image) = value { storeOnce(image, for: task.request, in: &stored) }
-                task.didComplete(.success(value))
-            case .failure(let error):
-                task.didComplete(.failure(error))
-            }
+            // A preview is not the image: never stored in the memory cache.
+            if case .success(.image(let image)) = delivery { storeOnce(image, for: task.request, in: &stored) }
+            task.receive(delivery)
         }
         for start in actions.starts { self.start(start) }
         if launchesLoads, actions.queuesLoads {
@@ -178,10 +169,9 @@ final class PipelineRunner: Sendable {
         if let now = memoryFreshnessClock, let response = image.response {
             // The disk cache's rules, the response judged as if it had just arrived (a disk hit carries its age).
             let date = now()
-            let headers = requestHeaders(for: request)
             let metadata = HTTPCacheMetadata(
                 response: response,
-                requestHeaders: headers,
+                requestHeaders: requestHeaders(for: request),
                 requestTime: date,
                 responseTime: date
             )

@@ -151,7 +151,6 @@ extension TaskGraph {
         stages[id]?.priority = priority
         switch stage.state {
         case .waiting(let dependency):
-            guard stages[dependency] != nil else { return }
             stages[dependency]?.subscribers[.stage(id)] = priority
             updatePriority(of: dependency)
         case .queued(let kind, _):
@@ -168,15 +167,21 @@ extension TaskGraph {
 
     // MARK: - Completion
 
-    mutating func complete(_ stage: Stage, with value: StageResult) {
+    /// Hands a stopped stage's result to its subscribers: tasks receive it; later stages decode the data or process
+    /// the image, or fail with the error.
+    mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipeline.Error>) {
         for subscriber in stage.subscribers.ordered {
-            switch (subscriber, value) {
-            case (.task(let task), _):
+            switch (subscriber, result) {
+            case (.task(let task), .success(let value)):
                 if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .success(value))) }
-            case (.stage(let child), .data(let data)):
+            case (.task(let task), .failure(let error)):
+                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }
+            case (.stage(let child), .success(.data(let data))):
                 if let request = stages[child]?.request { enqueue(child, work: .decode(data, request)) }
-            case (.stage(let child), .image(let image)):
+            case (.stage(let child), .success(.image(let image))):
                 if let request = stages[child]?.request { enqueue(child, work: .process(image, request)) }
+            case (.stage(let child), .failure):
+                if let child = removeStage(child) { finish(child, with: result) }
             }
         }
     }
@@ -186,17 +191,6 @@ extension TaskGraph {
         guard let priority = stages[id]?.priority else { return }
         stages[id]?.state = .queued(.decode, work)
         decodeQueue.enqueue(id, priority: priority)
-    }
-
-    mutating func fail(_ stage: Stage, with error: ImagePipeline.Error) {
-        for subscriber in stage.subscribers.ordered {
-            switch subscriber {
-            case .task(let task):
-                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }
-            case .stage(let child):
-                if let child = removeStage(child) { fail(child, with: error) }
-            }
-        }
     }
 
     // MARK: - Starting work

@@ -243,11 +243,9 @@ extension TaskGraph {
         /// A reload joined the data stage during its disk lookup: it must download, whatever the disk holds.
         var skipsDiskAnswer = false
     }
-}
 
-// MARK: - Inspection and keys
+    // MARK: - Inspection and keys
 
-extension TaskGraph {
     /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
     package var liveCount: Int { tasks.count + stages.count + operations.count }
     /// The number of stages.
@@ -323,17 +321,6 @@ extension TaskGraph {
     mutating func unregister(_ key: Key, of id: StageID) {
         if let index = stagesByKey.index(forKey: key), stagesByKey.values[index] == id {
             stagesByKey.remove(at: index)
-        }
-    }
-
-    /// Every task that (directly or through later stages) waits on a stage.
-    func tasks(above id: StageID) -> [TaskID] {
-        guard let stage = stages[id] else { return [] }
-        return stage.subscribers.ordered.flatMap { subscriber -> [TaskID] in
-            switch subscriber {
-            case .task(let task): [task]
-            case .stage(let child): tasks(above: child)
-            }
         }
     }
 

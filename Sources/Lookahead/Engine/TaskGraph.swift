@@ -35,8 +35,7 @@ package struct TaskGraph: Sendable {
     let isCoalescingEnabled: Bool
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
-    /// Downloads started that the launcher has not taken yet. They have no token until taken: one cancelled
-    /// before then costs no allocation.
+    /// Downloads started that the launcher has not taken yet, without a token until then.
     var pendingLoads: [PendingLoad] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
@@ -44,10 +43,7 @@ package struct TaskGraph: Sendable {
     package private(set) var isInvalidated = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// - Parameters:
-    ///   - backgroundDataLoadLimit: How many download slots stages at `.low` priority or below may take; the rest
-    ///     stay free for what is on screen.
-    ///   - recordsEvents: Whether ``Actions/events`` are gathered.
+    /// `backgroundDataLoadLimit`: the download slots stages at `.low` priority or below may take (``WorkQueue``).
     package init(
         dataLoadLimit: Int,
         decodeLimit: Int,
@@ -152,14 +148,14 @@ package struct TaskGraph: Sendable {
         switch event {
         case .progressed(let completed, let total):
             operations[operation]?.completedBytes = completed
-            deliverToTasks(above: operation, .progress(completed: completed, total: total))
+            deliver(.progress(completed: completed, total: total), toTasksAbove: operations[operation]?.stage)
         case .startedDownload:
             operations[operation]?.isDownloading = true
         case .stalled:
             park(operation)
         case .previewed(let image):
             // A preview of an operation that has finished or was cancelled is dropped: none follows the image.
-            deliverToTasks(above: operation, .preview(image))
+            deliver(.preview(image), toTasksAbove: operations[operation]?.stage)
         }
         return takeActions()
     }
@@ -173,9 +169,8 @@ package struct TaskGraph: Sendable {
     }
 
     /// A lookup of a final image in the disk cache found none it could use: the stage attaches the usual chain
-    /// (from its seed, a shorter stage or the data) and waits on it.
+    /// (from its seed, a shorter stage or the data) and waits on it. Making it changes other stages only.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
-        // Only the stage itself changes: what it waits on is a new or another stage.
         if let id = release(operation)?.stage, var stage = stages[id] {
             (stage.state, _) = firstState(
                 of: id,
@@ -209,18 +204,13 @@ package struct TaskGraph: Sendable {
         with result: Result<StageResult, ImagePipeline.Error>
     ) -> Actions {
         guard let id = release(operation)?.stage, let stage = removeStage(id) else { return takeActions() }
-        switch result {
-        case .success(let value):
-            // Made here (not read back from the disk cache): stored for the next launch.
-            if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .image(let image) = value,
-                image.animation == nil
-            {
-                actions.processedImageStores.append((stage.request, image))
-            }
-            complete(stage, with: value)
-        case .failure(let error):
-            fail(stage, with: error)
+        // Made here (not read back from the disk cache): stored for the next launch.
+        if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .success(.image(let image)) = result,
+            image.animation == nil
+        {
+            actions.processedImageStores.append((stage.request, image))
         }
+        finish(stage, with: result)
         return takeActions()
     }
 
@@ -232,9 +222,8 @@ package struct TaskGraph: Sendable {
         takeLoadsWithoutLauncher(unschedulingLauncher: pendingLoads.isEmpty)
     }
 
-    /// The downloads waiting to start, taken by a thread that is not the launcher: one that reports an operation's
-    /// end starts its successors itself. `unschedulingLauncher` when that report scheduled the launcher: it is
-    /// not started, and the next download schedules it again.
+    /// The downloads waiting to start, taken by the thread that reported an operation's end, which starts them
+    /// itself. `unschedulingLauncher` when that report scheduled the launcher: the next download schedules it again.
     package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool = false) -> [Actions.Start] {
         if unschedulingLauncher { isLauncherScheduled = false }
         guard !pendingLoads.isEmpty else { return [] }
@@ -253,17 +242,21 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Reports to tasks
 
-    /// Sends a delivery to every task waiting, directly or through later stages, on an operation's stage.
-    private mutating func deliverToTasks(above operation: OperationID, _ delivery: Actions.Delivery) {
-        guard let stage = operations[operation]?.stage else { return }
-        for task in tasks(above: stage) {
-            guard let record = tasks[task] else { continue }
-            actions.deliveries.append((record, delivery))
+    /// Sends a delivery to every task waiting on a stage (a cancelled operation has none), directly or not.
+    private mutating func deliver(_ delivery: Actions.Delivery, toTasksAbove id: StageID?) {
+        guard let id, let stage = stages[id] else { return }
+        for subscriber in stage.subscribers.ordered {
+            switch subscriber {
+            case .task(let task):
+                if let record = tasks[task] { actions.deliveries.append((record, delivery)) }
+            case .stage(let child):
+                deliver(delivery, toTasksAbove: child)
+            }
         }
     }
 
-    /// A running download has received (almost) nothing for a while: it keeps running, but gives its slot to the
-    /// next queued download. Each operation is parked at most once, and at most as many as the download limit.
+    /// A download that stalled keeps running but gives its slot to the next queued one; an operation is parked at
+    /// most once, and at most as many as the download limit.
     private mutating func park(_ operation: OperationID) {
         guard let running = operations[operation], running.queue == .data, !running.isParked,
             dataQueue.park(isBackground: running.isBackground)

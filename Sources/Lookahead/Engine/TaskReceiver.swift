@@ -10,13 +10,11 @@ package protocol TaskReceiver: AnyObject, Sendable {
     /// Whether the task has already ended (a task cancelled before it was submitted): the runner then submits
     /// nothing for it, so no work starts that nobody wants.
     var hasEnded: Bool { get }
-    func didProgress(completed: Int64, total: Int64?)
-    /// Delivers a preview (progressive decoding); only image tasks use it.
-    func didPreview(_ image: PreparedImage)
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>)
+    /// Progress, a preview, or the result; an image is in the memory cache by then, stored once for all the tasks
+    /// that share it.
+    func receive(_ delivery: TaskGraph.Actions.Delivery)
 }
 
 extension TaskReceiver {
-    package func didPreview(_ image: PreparedImage) {}
     package var hasEnded: Bool { false }
 }

@@ -75,12 +75,7 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        var fields = Fields()
-        fields.url = url
-        fields.thumbnail = thumbnail
-        fields.processors = processors
-        fields.isAnimated = isAnimated
-        self.storage = Storage(fields)
+        storage = Storage(Fields(url: url, thumbnail: thumbnail, processors: processors, isAnimated: isAnimated))
         self.priority = priority
         self.options = options
     }

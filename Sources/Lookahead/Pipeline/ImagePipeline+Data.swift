@@ -55,10 +55,10 @@ final class DataTask: TaskReceiver {
         self.once = once
     }
 
-    func didProgress(completed: Int64, total: Int64?) {}
-
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
-        switch result {
+    func receive(_ delivery: TaskGraph.Actions.Delivery) {
+        switch delivery {
+        case .progress, .preview:
+            break
         case .success(.data(let loaded)):
             if case .failure(let error) = decode.validate(loaded) {
                 once.resume(with: .failure(error))

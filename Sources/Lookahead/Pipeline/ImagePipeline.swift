@@ -65,7 +65,7 @@ public final class ImagePipeline: Sendable {
         let request = identified(request)
         if let response = cachedResponse(for: request) { return response }
         // The memory cache was just read: the task starts at the next step.
-        let task = makeTask(with: request)
+        let task = unstartedImageTask(with: request)
         start(task, readingMemoryCache: false)
         return try await task.response
     }
@@ -77,15 +77,20 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading an image and returns the task, which can be re-prioritised, observed and cancelled.
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        let task = makeTask(with: identified(request))
-        start(task, readingMemoryCache: true)
+        let task = unstartedImageTask(with: request)
+        start(task)
         return task
     }
 
     /// A task its owner records before it calls ``start(_:readingMemoryCache:)``: cancelled in between, it starts
     /// no work.
     func unstartedImageTask(with request: ImageRequest) -> ImageTask {
-        makeTask(with: identified(request))
+        ImageTask(
+            id: Self.makeTaskID(),
+            request: identified(request),
+            runner: runner,
+            metricsHandler: configuration.taskMetricsHandler
+        )
     }
 
     // MARK: - Memory cache
@@ -202,37 +207,22 @@ public final class ImagePipeline: Sendable {
         return nil
     }
 
-    private func makeTask(with request: consuming ImageRequest) -> ImageTask {
-        ImageTask(
-            id: Self.makeTaskID(),
-            request: request,
-            runner: runner,
-            metricsHandler: configuration.taskMetricsHandler
-        )
-    }
-
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
     /// task graph. A task already cancelled starts nothing.
     func start(_ task: ImageTask, readingMemoryCache: Bool = true) {
         let request = task.request
         if request.url == nil {
             task.finish(.failure(.invalidURL(nil)))
-            return
-        }
-        if readingMemoryCache, let response = cachedResponse(for: request) {
+        } else if readingMemoryCache, let response = cachedResponse(for: request) {
             task.finish(.success(response))
-            return
-        }
-        if !request.dataPolicy.loadsFromNetwork, configuration.diskCache == nil || !request.dataPolicy.readsDiskCache {
+        } else if !request.dataPolicy.loadsFromNetwork,
+            configuration.diskCache == nil || !request.dataPolicy.readsDiskCache
+        {
             task.finish(.failure(.dataMissingInCache))
-            return
-        }
-        // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
-        if let error = failureRecords?.check(request) {
+        } else if let error = failureRecords?.check(request) {
+            // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
             task.finish(.failure(error))
-            return
-        }
-        if !runner.submit(task, seed: processingSeed(for: request)) {
+        } else if !runner.submit(task, seed: processingSeed(for: request)) {
             task.finish(.failure(.pipelineInvalidated))
         }
     }

@@ -99,7 +99,7 @@ public final class ImageTask: Sendable {
 
     /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
     public func cancel() {
-        if finish(.failure(.cancelled), isCancellation: true) {
+        if finish(.failure(.cancelled)) {
             runner.run { $0.cancel(task: TaskGraph.TaskID(id)) }
         }
     }
@@ -178,7 +178,7 @@ public final class ImageTask: Sendable {
 
     // MARK: - Delivery (from the pipeline)
 
-    package func didPreview(_ image: PreparedImage) {
+    private func didPreview(_ image: PreparedImage) {
         var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
         response.isPreview = true
         let (subscribers, handlers) = storage.withLock { storage in
@@ -192,7 +192,7 @@ public final class ImageTask: Sendable {
         for handler in handlers { handler(response) }
     }
 
-    package func didProgress(completed: Int64, total: Int64?) {
+    private func didProgress(completed: Int64, total: Int64?) {
         let event = Event.progress(completed: completed, total: total)
         let (subscribers, handlers) = storage.withLock { storage in
             guard !storage.hasEnded else {
@@ -205,13 +205,14 @@ public final class ImageTask: Sendable {
         for handler in handlers { handler(completed, total) }
     }
 
-    /// Sets the final result; `false` if the task had already finished.
+    /// Sets the final result; `false` if the task had already finished. A `.cancelled` error, whether the task or
+    /// the pipeline (``ImagePipeline/cancelAllTasks()``) cancelled it, ends it as cancelled.
     @discardableResult
     func finish(
         _ result: Result<ImageResponse, ImagePipeline.Error>,
-        isCancellation: Bool = false,
         stages: ImageTaskMetrics.Stages = ImageTaskMetrics.Stages()
     ) -> Bool {
+        let isCancellation = if case .failure(.cancelled) = result { true } else { false }
         // Takes the running state whole (subscribers, handlers) and leaves the ended one.
         let running = storage.withLock { storage -> Storage? in
             guard !storage.hasEnded else { return nil }
@@ -229,8 +230,8 @@ public final class ImageTask: Sendable {
         if let metricsHandler, let createdAt {
             let outcome: ImageTaskMetrics.Outcome =
                 switch result {
-                case _ where isCancellation: .cancelled
                 case .success(let response): .succeeded(cacheType: response.cacheType)
+                case .failure(.cancelled): .cancelled
                 case .failure(let error): .failed(error)
                 }
             metricsHandler(
@@ -250,10 +251,13 @@ public final class ImageTask: Sendable {
 extension ImageTask: TaskReceiver {
     package var hasEnded: Bool { storage.withLock { $0.hasEnded } }
 
-    package func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
-        switch result {
+    package func receive(_ delivery: TaskGraph.Actions.Delivery) {
+        switch delivery {
+        case .progress(let completed, let total):
+            didProgress(completed: completed, total: total)
+        case .preview(let image):
+            didPreview(image)
         case .success(.image(let image)):
-            // The runner has stored the image in the memory cache, once for all tasks that share it.
             let response = ImageResponse(
                 image: image.image,
                 request: request,
@@ -264,9 +268,6 @@ extension ImageTask: TaskReceiver {
             finish(.success(response), stages: image.metrics)
         case .success(.data):
             preconditionFailure("Internal inconsistency: an image task received data")
-        case .failure(.cancelled):
-            // Cancelled by the pipeline (``ImagePipeline/cancelAllTasks()``): the task ends as cancelled.
-            finish(.failure(.cancelled), isCancellation: true)
         case .failure(let error):
             finish(.failure(error))
         }
