@@ -3,10 +3,8 @@
 import Foundation
 
 /// Runs the task graph: every event takes the lock once and lets the graph decide; the runner then performs the
-/// actions outside the lock and hands each started operation's work to its worker.
-///
-/// An event is sent where it happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same
-/// name: there is no layer between the two.
+/// actions outside the lock and hands each started operation's work to its worker. An event is sent where it
+/// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
     private let loadData: DataLoadWorker
@@ -16,8 +14,7 @@ final class PipelineRunner: Sendable {
     private let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
-    /// The clock of HTTP freshness when the memory cache follows it
-    /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+    /// The clock of HTTP freshness when the memory cache follows it (`memoryCacheFollowsHTTPFreshness`).
     private let memoryFreshnessClock: (@Sendable () -> Date)?
     /// The disk cache whose writes wait while this pipeline decodes.
     private let diskCache: (any DataCaching)?
@@ -80,8 +77,7 @@ final class PipelineRunner: Sendable {
         self.events = events
     }
 
-    /// Waits until the final images being encoded are stored and the stale entries being revalidated in the
-    /// background are.
+    /// Waits until the final images being encoded are stored and the background revalidations have finished.
     func flush() async {
         await finalImages.flush()
         await loadData.revalidations.wait()
@@ -90,9 +86,8 @@ final class PipelineRunner: Sendable {
     // MARK: - Events
 
     /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned. Downloads it
-    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread for them, unless
-    /// `launchingLoads`: an event a running operation reports is on the pipeline's own thread, which starts the
-    /// downloads waiting (those it made ready and any the launcher has not taken yet) itself.
+    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread, unless
+    /// `launchingLoads`: a running operation's thread, the pipeline's own, starts the waiting downloads itself.
     func run(launchingLoads: Bool = false, _ event: (inout TaskGraph) -> TaskGraph.Actions) {
         perform(graph.withLock { event(&$0) }, launchesLoads: launchingLoads)
     }
@@ -137,9 +132,7 @@ final class PipelineRunner: Sendable {
     /// Performs actions outside the lock: cancels first, then events, deliveries, new work, idle waiters.
     private func perform(_ actions: TaskGraph.Actions, launchesLoads: Bool = false) {
         for token in actions.cancels { token.cancel() }
-        if let events {
-            for event in actions.events { events(event) }
-        }
+        for event in actions.events { events?(event) }
         // Queued before the tasks hear of their image, so a `flush()` after a load waits for its entry.
         for store in actions.processedImageStores { finalImages.store(store.image, for: store.request) }
         var stored: [ImageCacheKey] = []

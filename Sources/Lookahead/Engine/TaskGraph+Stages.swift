@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// How stages are created, shared, cancelled and started.
 extension TaskGraph {
     // MARK: - Subscriptions
@@ -114,8 +112,7 @@ extension TaskGraph {
         if let dependency = stopWork(of: stage, id) { detach(.stage(id), from: dependency) }
     }
 
-    /// Stops the work of a removed stage: takes it off its queue or cancels its operation. Returns the stage it
-    /// waits on instead, if it waits.
+    /// Stops a removed stage's queued or running work; returns the stage it waits on, if it waits.
     mutating func stopWork(of stage: Stage, _ id: StageID) -> StageID? {
         switch stage.state {
         case .waiting(let dependency):
@@ -161,7 +158,7 @@ extension TaskGraph {
                 !WorkQueue<StageID>.isBackground(priority)
             else { return }
             operations[operation]?.isBackground = false
-            withQueue(running.queue) { $0.promoteRunning() }
+            withQueue(running.queue) { $0.releaseBackgroundSlot() }
         }
     }
 
@@ -195,8 +192,7 @@ extension TaskGraph {
 
     // MARK: - Starting work
 
-    /// Starts queued stages while their queue has free slots. Decoding and processing start at once; downloads go
-    /// to the launcher.
+    /// Starts queued stages while slots are free: decoding and processing at once, downloads through the launcher.
     mutating func startQueuedWork(_ kind: QueueKind) {
         while let (id, isBackground) = withQueue(kind, { $0.next() }) {
             guard let index = stages.index(forKey: id), case .queued(_, let work) = stages.values[index].state else {

@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 extension TaskGraph {
     /// What the runner does once the graph's lock is released, in this order: cancel work, send events, store
     /// final images, deliver to tasks, start work, schedule the launcher, wake idle waiters.

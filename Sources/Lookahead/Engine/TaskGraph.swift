@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// Every request in flight, as a value-type state machine: which stages exist, who waits on them, which run.
 ///
 /// The words, as used throughout the engine:
@@ -102,8 +100,7 @@ package struct TaskGraph: Sendable {
         return takeActions()
     }
 
-    /// Fails every task with ``ImagePipeline/Error/pipelineInvalidated`` and cancels all work; the runner submits
-    /// nothing more.
+    /// Fails every task with ``ImagePipeline/Error/pipelineInvalidated``, cancels all work, and takes no more.
     package mutating func invalidate() -> Actions {
         isInvalidated = true
         return failAll(with: .pipelineInvalidated)
@@ -216,8 +213,7 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Events from the launcher
 
-    /// The launcher takes the downloads waiting to start; when there are none, it stops (the next download
-    /// schedules a new one).
+    /// The launcher takes the downloads waiting to start; none left, it stops (the next download schedules another).
     package mutating func takePendingLoads() -> [Actions.Start] {
         takeLoadsWithoutLauncher(unschedulingLauncher: pendingLoads.isEmpty)
     }

@@ -74,14 +74,13 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
         return nil
     }
 
-    /// A running background stage was promoted: it no longer holds a background slot.
-    mutating func promoteRunning() {
+    /// A running stage gives its background slot back: promoted, or finished.
+    mutating func releaseBackgroundSlot() {
         precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
         runningBackgroundCount -= 1
     }
 
-    /// Frees the slot of a running stage that stalled, so a queued one can start; `false` when as many stages
-    /// as the limit are parked already (then it keeps its slot).
+    /// Frees a stalled stage's slot for a queued one; `false` (it keeps its slot) when as many as the limit are parked.
     mutating func park(isBackground: Bool) -> Bool {
         guard parkedCount < limit else { return false }
         finishOne(isBackground: isBackground)
@@ -99,9 +98,6 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     mutating func finishOne(isBackground: Bool) {
         precondition(runningCount > 0, "Internal inconsistency: no running stage to finish")
         runningCount -= 1
-        if isBackground {
-            precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
-            runningBackgroundCount -= 1
-        }
+        if isBackground { releaseBackgroundSlot() }
     }
 }

@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A decoded image: 8-bit RGBA pixels, rows top to bottom, ready to draw (nothing is deferred to drawing time).
-/// Copies share storage until one of them is mutated.
+/// A decoded image: 8-bit RGBA pixels, rows top to bottom, ready to draw; copies share storage until mutated.
 public struct Bitmap: Hashable, Sendable {
     /// Width in pixels.
     public let width: Int

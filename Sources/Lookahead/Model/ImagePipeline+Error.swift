@@ -7,8 +7,7 @@ extension ImagePipeline {
     public enum Error: Swift.Error, Sendable, CustomStringConvertible {
         /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
         case dataLoadingFailed(any Swift.Error)
-        /// The server answered with a status code outside 200–299. `response` is that answer, when the loader kept
-        /// it: its URL (after redirects) and its header fields, `Retry-After` among them.
+        /// The server answered with a status outside 200–299; `response` is that answer (URL, headers) if kept.
         case statusCodeUnacceptable(Int, response: HTTPResponseInfo? = nil)
         /// The response had no body.
         case dataIsEmpty
@@ -105,12 +104,9 @@ extension ImagePipeline.Error {
 
     /// `true` for `.cancelled`.
     public var isCancellation: Bool {
-        if case .cancelled = self { return true }
-        return false
+        if case .cancelled = self { true } else { false }
     }
-}
 
-extension ImagePipeline.Error {
     /// The transfer failed before the server answered in full: refused, reset, timed out, truncated (not a status).
     package var isServerUnreachable: Bool {
         guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }

@@ -85,9 +85,7 @@ public struct ImageRequest: Sendable {
         body(&fields)
         storage = Storage(fields)
     }
-}
 
-extension ImageRequest {
     private struct Fields: Sendable {
         var url: URL?
         var imageID: String?
@@ -115,7 +113,7 @@ extension ImageRequest {
     }
 }
 
-// MARK: - Priority
+// MARK: - Priority and options
 
 extension ImageRequest {
     /// The priority of a request. Queued work is started highest first, first come first served within a level.
@@ -138,11 +136,7 @@ extension ImageRequest {
             }
         }
     }
-}
 
-// MARK: - Options
-
-extension ImageRequest {
     /// Flags that change how the pipeline uses its caches.
     public struct Options: OptionSet, Hashable, Sendable {
         public let rawValue: UInt16
@@ -205,8 +199,6 @@ extension ImageRequest {
     package var dataKey: ImageCacheKey { ImageCacheKey(imageID: identity) }
 }
 
-// MARK: - Hashable
-
 extension ImageRequest: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.imageKey == rhs.imageKey && lhs.priority == rhs.priority && lhs.options == rhs.options
@@ -220,8 +212,6 @@ extension ImageRequest: Hashable {
         hasher.combine(headers)
     }
 }
-
-// MARK: - Convenience
 
 extension ImageRequest: ExpressibleByStringLiteral {
     /// Creates a request from a URL string literal.

@@ -9,8 +9,7 @@ extension ImagePipeline {
         public var dataLoader: any DataLoading
         /// Keeps decoded images; `nil` disables memory caching.
         public var memoryCache: MemoryCache?
-        /// Keeps original image data on disk; `nil` disables disk caching. Defaults to ``DiskCache/shared``, opened
-        /// only when read: a configuration that sets another cache never creates the shared folder.
+        /// Keeps original image data on disk (default ``DiskCache/shared``, created only if read); `nil` disables it.
         public var diskCache: (any DataCaching)? {
             get {
                 switch diskCacheChoice {
@@ -24,12 +23,14 @@ extension ImagePipeline {
         /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
         public var diskCachePolicy: DiskCachePolicy = .cacheForever
         /// Under ``DiskCachePolicy/httpSemantics``, whether the memory cache keeps an image only while its response
-        /// is fresh (on by default), so a stale one is revalidated through the disk cache. Off, it keeps what it
-        /// decoded until it evicts it, as under ``DiskCachePolicy/cacheForever``.
+        /// is fresh (on by default), so a stale one is revalidated through the disk cache.
         public var memoryCacheFollowsHTTPFreshness = true
         /// What the disk cache keeps: the downloaded bytes (the default), or also the final images of requests with
         /// a thumbnail or processors (``DiskCacheContent``); final images only with ``DiskCachePolicy/cacheForever``.
         public var diskCacheContent: DiskCacheContent = .originalData
+        /// Whether final images are kept: only with ``DiskCachePolicy/cacheForever``, as under HTTP semantics only
+        /// the original data carries its freshness.
+        var storesFinalImages: Bool { diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever }
         /// When set, a download cancelled or cut short keeps up to this many bytes in the disk cache, and the next
         /// load asks for the rest (`Range` + `If-Range`) if the server allows it. `nil` (the default) keeps nothing.
         public var partialDownloadLimit: Int?
@@ -40,8 +41,7 @@ extension ImagePipeline {
         public var advertisesDecodableFormats = true
         /// The most downloads that run at once (default 6); the rest wait in priority order.
         public var dataLoadingConcurrency = 6
-        /// How many download slots requests at `.low` priority or below (prefetches) may take at once, so the rest
-        /// stay free for images on screen. `nil` (the default) leaves two slots free.
+        /// The most downloads at `.low` priority or below (prefetches) at once; `nil` (the default) leaves two free.
         public var maximumBackgroundDataLoads: Int?
         /// The most decodes and processing passes that run at once (default: one per core, at least two).
         public var decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -56,8 +56,7 @@ extension ImagePipeline {
         public var stalledDownloadInterval: Duration? = .seconds(2)
         /// The most pixels an image may have (default 64 megapixels); a thumbnail counts the pixels it decodes.
         public var maximumPixelCount = 64 << 20
-        /// The most frames (default 1,000) of an animation decoded whole (``ImageRequest/isAnimated``); more fail with
-        /// ``ImagePipeline/Error/animationTooLarge(frameCount:width:height:)`` before any frame is decoded.
+        /// The most frames (default 1,000) of an animation decoded whole (``ImageRequest/isAnimated``), checked first.
         public var maximumAnimationFrameCount = 1_000
         /// The most pixels of all the frames of an animation together (default 64 megapixels), checked first.
         public var maximumAnimationPixelCount = 64 << 20
@@ -72,8 +71,7 @@ extension ImagePipeline {
         public var progressiveDecodingInterval: Duration = .milliseconds(250)
         /// The most previews of one image.
         public var maximumPreviewsPerImage = 4
-        /// Derives the ``ImageRequest/imageID`` of a request that has none from its URL: for images behind signed
-        /// URLs, drop the signature, so every signing of a URL shares the cache entries and the download.
+        /// Derives the ``ImageRequest/imageID`` of a request without one from its URL, e.g. by dropping a signature.
         public var imageIDFilter: (@Sendable (URL) -> String)?
         /// Changes each download just before it is sent: add a bearer token, sign a URL. A download answered `401`
         /// is sent once more with what the modifier then answers (``DownloadRequest/isRetryAfterUnauthorized``).
@@ -165,13 +163,5 @@ extension DataLoadWorker.Settings {
             maximumPixelCount: configuration.maximumPixelCount,
             decoders: configuration.decoders
         )
-    }
-}
-
-extension ImagePipeline.Configuration {
-    /// Whether requests with a thumbnail or processors keep their final images in the disk cache: only with
-    /// ``DiskCachePolicy/cacheForever``, as under HTTP semantics only the original data carries its freshness.
-    var storesFinalImages: Bool {
-        diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever
     }
 }

@@ -112,8 +112,8 @@ public final class ImagePipeline: Sendable {
         memoryEntry(of: request)?.animation
     }
 
-    /// The memory cache's entry under `key` (the request's own by default) for a request that may read the cache,
-    /// unless its response varies on fields the request sends otherwise.
+    /// The memory cache's entry under `key` (the request's own by default) for a request that may read it, whose
+    /// response does not vary on fields the request sends otherwise.
     private func memoryEntry(of request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
         guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key ?? request.imageKey) else {
             return nil
@@ -126,8 +126,6 @@ public final class ImagePipeline: Sendable {
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
         memoryCache?.store(image, for: memoryCacheKey(for: request))
     }
-
-    // MARK: - Invalidation
 
     /// Cancels every request with ``ImagePipeline/Error/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
