@@ -147,7 +147,8 @@ extension TaskGraph {
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
-    enum Subscriber: Hashable {
+    /// Ordered as deliveries are made, deterministically: tasks by identifier, then stages.
+    enum Subscriber: Hashable, Comparable {
         case task(TaskID)
         case stage(StageID)
     }
@@ -170,11 +171,11 @@ extension TaskGraph {
             return others.values.reduce(first.priority) { max($0, $1) }
         }
 
-        /// Every subscriber, in delivery order (``TaskGraph/order(_:_:)``).
+        /// Every subscriber, in delivery order.
         var ordered: [Subscriber] {
             guard let first else { return [] }
             guard !others.isEmpty else { return [first.subscriber] }
-            return ([first.subscriber] + others.keys).sorted(by: TaskGraph.order)
+            return ([first.subscriber] + others.keys).sorted()
         }
 
         subscript(subscriber: Subscriber) -> ImageRequest.Priority? {
@@ -280,16 +281,6 @@ extension TaskGraph {
             case .process: request.imageKey
             }
         return Key(kind: kind, image: image, policy: request.dataPolicy, headers: request.headers)
-    }
-
-    /// Deterministic delivery order: tasks by identifier, then stages.
-    static func order(_ lhs: Subscriber, _ rhs: Subscriber) -> Bool {
-        switch (lhs, rhs) {
-        case (.task(let a), .task(let b)): a < b
-        case (.stage(let a), .stage(let b)): a < b
-        case (.task, .stage): true
-        case (.stage, .task): false
-        }
     }
 
     // MARK: Helpers

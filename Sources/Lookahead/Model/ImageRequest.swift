@@ -155,8 +155,7 @@ extension ImageRequest {
         public static let disableDiskCacheReads = Options(rawValue: 1 << 4)
         /// Do not store downloaded data in the disk cache.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
-        /// Load even if the URL failed recently and waits before automatic attempts
-        /// (``ImagePipeline/Configuration/failureBackoff``): for a user's explicit retry.
+        /// Load even if the URL failed recently and waits (``ImagePipeline/Configuration/failureBackoff``): a retry.
         public static let skipFailureBackoff = Options(rawValue: 1 << 6)
         /// Under ``DiskCachePolicy/httpSemantics``, use data from the disk cache whatever its age or caching headers,
         /// loading from the original source only when there is none.

@@ -11,8 +11,7 @@ extension ImagePipeline {
 
         /// The memory cache of decoded images.
         public static let memory = Caches(rawValue: 1 << 0)
-        /// The disk cache: a request's original bytes, and its final image when the pipeline keeps them
-        /// (``DiskCacheContent``).
+        /// The disk cache: a request's original bytes, and its final image when kept (``DiskCacheContent``).
         public static let disk = Caches(rawValue: 1 << 1)
         /// Both.
         public static let all: Caches = [.memory, .disk]

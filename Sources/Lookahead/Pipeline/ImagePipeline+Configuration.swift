@@ -28,8 +28,7 @@ extension ImagePipeline {
         /// What the disk cache keeps: the downloaded bytes (the default), or also the final images of requests with
         /// a thumbnail or processors (``DiskCacheContent``); final images only with ``DiskCachePolicy/cacheForever``.
         public var diskCacheContent: DiskCacheContent = .originalData
-        /// Whether final images are kept: only with ``DiskCachePolicy/cacheForever``, as under HTTP semantics only
-        /// the original data carries its freshness.
+        /// Whether final images are kept: only with ``DiskCachePolicy/cacheForever`` (only data carries freshness).
         var storesFinalImages: Bool { diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever }
         /// When set, a download cancelled or cut short keeps up to this many bytes in the disk cache, and the next
         /// load asks for the rest (`Range` + `If-Range`) if the server allows it. `nil` (the default) keeps nothing.

@@ -103,9 +103,8 @@ public final class ImageTask: Sendable {
         }
     }
 
-    /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`, always last.
-    /// A subscriber that arrives while the task runs gets `.started`, the last progress and the last preview first;
-    /// one that arrives later gets the final event only.
+    /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`. A subscriber
+    /// arriving while it runs gets `.started`, the last progress and preview first; later, the final event only.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             // Replayed under the lock, so no event sent meanwhile overtakes them (yielding runs no outside code).
