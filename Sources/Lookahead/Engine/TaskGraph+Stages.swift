@@ -4,9 +4,9 @@
 extension TaskGraph {
     // MARK: - Subscriptions
 
-    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed. A new stage that
-    /// `looksUpProcessedImage` first looks its final image up in the disk cache (on the data queue: it reads a file),
-    /// and keeps `seed` for the chain a miss attaches.
+    /// Subscribes to the stage in flight for `request` (or to a download a reload may share), else to a new one and
+    /// the stages it waits on. A new stage that `looksUpProcessedImage` first looks its final image up in the disk
+    /// cache (on the data queue: it reads a file), keeping `seed` for the chain a miss attaches.
     mutating func attach(
         _ subscriber: Subscriber,
         priority: ImageRequest.Priority,
@@ -16,7 +16,7 @@ extension TaskGraph {
         looksUpProcessedImage: Bool = false
     ) -> (stage: StageID, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
-        if let existing = stageToJoin(key) {
+        if isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) {
             stages[existing]?.subscribers[subscriber] = priority
             updatePriority(of: existing)
             return (existing, true)
@@ -70,13 +70,6 @@ extension TaskGraph {
             let dependency = attach(.stage(id), priority: priority, request: shorter, kind: kind, seed: seed)
             return (.waiting(on: dependency.stage), dependency.joined)
         }
-    }
-
-    /// The stage in flight that a new subscriber of `key` shares, if any.
-    private mutating func stageToJoin(_ key: Key) -> StageID? {
-        guard isCoalescingEnabled else { return nil }
-        if let existing = stagesByKey[key] { return existing }
-        return downloadJoinableByReload(key)
     }
 
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same

@@ -29,7 +29,6 @@ extension TaskGraph {
         /// Downloads were handed to the launcher (``TaskGraph/takePendingLoads()``); a flag, not a list that every
         /// start would allocate for nobody to read.
         package var queuesLoads = false
-        /// Schedule the launcher task.
         package var schedulesLauncher = false
         /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).
         package var processedImageStores: [(request: ImageRequest, image: PreparedImage)] = []
@@ -181,14 +180,10 @@ extension TaskGraph {
         subscript(subscriber: Subscriber) -> ImageRequest.Priority? {
             get { first?.subscriber == subscriber ? first?.priority : others[subscriber] }
             set {
-                if first?.subscriber == subscriber {
-                    if let newValue {
-                        first = (subscriber, newValue)
-                    } else {
-                        first = others.popFirst().map { ($0.key, $0.value) }
-                    }
-                } else if let newValue, first == nil {
+                if first == nil || first?.subscriber == subscriber, let newValue {
                     first = (subscriber, newValue)
+                } else if first?.subscriber == subscriber {
+                    first = others.popFirst().map { ($0.key, $0.value) }
                 } else {
                     others[subscriber] = newValue
                 }
@@ -233,7 +228,6 @@ extension TaskGraph {
         var isBackground: Bool
         /// Gave its slot back after stalling; it still runs.
         var isParked = false
-        /// The bytes it has reported.
         var completedBytes: Int64 = 0
         /// A data stage past the disk cache and downloading: a reload of the same URL may join it.
         var isDownloading = false
@@ -247,7 +241,6 @@ extension TaskGraph {
 
     /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
     package var liveCount: Int { tasks.count + stages.count + operations.count }
-    /// The number of stages.
     package var stageCount: Int { stages.count }
     /// The priority of the stage a task subscribes to.
     package func priority(ofTask task: TaskID) -> ImageRequest.Priority? {

@@ -15,9 +15,7 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     let limit: Int
     /// The most background (`.low`, `.veryLow`) stages that run at once.
     let backgroundLimit: Int
-    /// The stages running now.
     private(set) var runningCount = 0
-    /// The background stages running now.
     private(set) var runningBackgroundCount = 0
     /// Running stages that gave their slot back because they stalled; at most ``limit`` at once.
     private(set) var parkedCount = 0

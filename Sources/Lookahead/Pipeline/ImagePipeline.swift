@@ -18,7 +18,6 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
-    /// ``Configuration/memoryCache``.
     package let memoryCache: MemoryCache?
     private let hasImageIDFilter: Bool
     /// The task graph and its workers: where a request goes once it misses the memory cache.
@@ -156,15 +155,13 @@ public final class ImagePipeline: Sendable {
 
     /// The key the memory cache keeps a request's image under (``Configuration/imageIDFilter`` applied).
     package func memoryCacheKey(for request: ImageRequest) -> ImageCacheKey {
-        guard hasImageIDFilter, request.imageID == nil, request.url != nil else { return request.imageKey }
-        return identified(request).imageKey
+        identified(request).imageKey
     }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
     func identified(_ request: consuming ImageRequest) -> ImageRequest {
-        guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
-            return request
-        }
+        guard hasImageIDFilter, request.imageID == nil, let url = request.url, let filter = configuration.imageIDFilter
+        else { return request }
         request.imageID = filter(url)
         return request
     }

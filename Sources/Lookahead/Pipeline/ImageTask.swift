@@ -41,8 +41,6 @@ public final class ImageTask: Sendable {
 
         /// Whether the final event happened (a cancellation sets the result too).
         var hasEnded: Bool { result != nil }
-
-        var finalEvent: Event? { isCancelled ? .cancelled : result.map { .finished($0) } }
     }
 
     /// The last preview of a running task, boxed: most tasks never have one.
@@ -109,8 +107,8 @@ public final class ImageTask: Sendable {
         AsyncStream { continuation in
             // Replayed under the lock, so no event sent meanwhile overtakes them (yielding runs no outside code).
             storage.withLock { storage in
-                if let final = storage.finalEvent {
-                    continuation.yield(final)
+                if let result = storage.result {
+                    continuation.yield(storage.isCancelled ? .cancelled : .finished(result))
                     continuation.finish()
                     return
                 }
@@ -176,31 +174,15 @@ public final class ImageTask: Sendable {
 
     // MARK: - Delivery (from the pipeline)
 
-    private func didPreview(_ image: PreparedImage) {
-        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
-        response.isPreview = true
-        let (subscribers, handlers) = storage.withLock { storage in
-            guard !storage.hasEnded else {
-                return ([AsyncStream<Event>.Continuation](), [@Sendable (ImageResponse) -> Void]())
-            }
-            storage.lastPreview = Preview(response)
-            return (Array(storage.subscribers.values), storage.previewHandlers)
-        }
-        for subscriber in subscribers { subscriber.yield(.preview(response)) }
-        for handler in handlers { handler(response) }
-    }
-
-    private func didProgress(completed: Int64, total: Int64?) {
-        let event = Event.progress(completed: completed, total: total)
-        let (subscribers, handlers) = storage.withLock { storage in
-            guard !storage.hasEnded else {
-                return ([AsyncStream<Event>.Continuation](), [@Sendable (Int64, Int64?) -> Void]())
-            }
-            storage.lastProgress = (completed, total)
-            return (Array(storage.subscribers.values), storage.progressHandlers)
+    /// Sends a progress or preview event to the subscribers once `keep` has kept it for later ones, and returns
+    /// the handlers `keep` picks; nothing once the task has ended.
+    private func send<Handler>(_ event: Event, keep: (inout Storage) -> [Handler]) -> [Handler] {
+        let (subscribers, handlers) = storage.withLock { storage -> ([AsyncStream<Event>.Continuation], [Handler]) in
+            guard !storage.hasEnded else { return ([], []) }
+            return (Array(storage.subscribers.values), keep(&storage))
         }
         for subscriber in subscribers { subscriber.yield(event) }
-        for handler in handlers { handler(completed, total) }
+        return handlers
     }
 
     /// Sets the final result; `false` if the task had already finished. A `.cancelled` error, whether the task or
@@ -252,9 +234,19 @@ extension ImageTask: TaskReceiver {
     package func receive(_ delivery: TaskGraph.Actions.Delivery) {
         switch delivery {
         case .progress(let completed, let total):
-            didProgress(completed: completed, total: total)
+            let handlers = send(.progress(completed: completed, total: total)) { storage in
+                storage.lastProgress = (completed, total)
+                return storage.progressHandlers
+            }
+            for handler in handlers { handler(completed, total) }
         case .preview(let image):
-            didPreview(image)
+            var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+            response.isPreview = true
+            let handlers = send(.preview(response)) { storage in
+                storage.lastPreview = Preview(response)
+                return storage.previewHandlers
+            }
+            for handler in handlers { handler(response) }
         case .success(.image(let image)):
             let response = ImageResponse(
                 image: image.image,
