@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Created by the task graph when it starts a stage; the pipeline attaches the Swift task that does the work.
-///
-/// Cancellation may be decided before the work is attached (the graph decides under its lock, the work is
-/// started after the lock is released), so the token remembers it and cancels the work as soon as it arrives.
+/// Created by the task graph when it starts a stage; the pipeline attaches the Swift task that does the work. A
+/// cancellation decided before then (under the graph's lock) cancels the work as soon as it is attached.
 package final class OperationToken: Sendable {
     private let state = Locked<(task: Task<Void, Never>?, isCancelled: Bool)>((nil, false))
 

@@ -3,10 +3,8 @@
 import Foundation
 
 /// Runs the task graph: every event takes the lock once and lets the graph decide; the runner then performs the
-/// actions outside the lock and hands each started operation's work to its worker.
-///
-/// An event is sent where it happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same
-/// name: there is no layer between the two.
+/// actions outside the lock and hands each started operation's work to its worker. An event is sent where it
+/// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
     private let loadData: DataLoadWorker
@@ -16,8 +14,7 @@ final class PipelineRunner: Sendable {
     private let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
-    /// The clock of HTTP freshness when the memory cache follows it
-    /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
+    /// The clock of HTTP freshness when the memory cache follows it (`memoryCacheFollowsHTTPFreshness`).
     private let memoryFreshnessClock: (@Sendable () -> Date)?
     /// The disk cache whose writes wait while this pipeline decodes.
     private let diskCache: (any DataCaching)?
@@ -80,43 +77,25 @@ final class PipelineRunner: Sendable {
         self.events = events
     }
 
-    /// How a request uses the disk cache's entry for its final image, decided by the configuration.
-    func finalImageUse(for request: ImageRequest) -> TaskGraph.ProcessedImageUse? {
-        finalImages.use(for: request)
-    }
-
-    /// Waits until the stale entries being revalidated in the background are.
-    func finishBackgroundRevalidations() async {
-        await loadData.revalidations.wait()
-    }
-
-    /// Waits until the final images being encoded are stored.
-    func flushFinalImages() async {
+    /// Waits until the final images being encoded are stored and the background revalidations have finished.
+    func flush() async {
         await finalImages.flush()
+        await loadData.revalidations.wait()
     }
 
     // MARK: - Events
 
     /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned. Downloads it
-    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread for them.
-    func run(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
-        perform(graph.withLock { event(&$0) })
+    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread, unless
+    /// `launchingLoads`: a running operation's thread, the pipeline's own, starts the waiting downloads itself.
+    func run(launchingLoads: Bool = false, _ event: (inout TaskGraph) -> TaskGraph.Actions) {
+        perform(graph.withLock { event(&$0) }, launchesLoads: launchingLoads)
     }
 
-    /// Runs an event reported by a running operation: as ``run(_:)``, but this thread, which is the pipeline's own,
-    /// starts the downloads waiting (those it made ready and any the launcher has not taken yet) itself.
-    private func report(_ event: (inout TaskGraph) -> TaskGraph.Actions) {
-        let actions = graph.withLock { event(&$0) }
-        perform(actions, launchesLoads: true)
-    }
-
-    /// Submits a task to the graph; `false` when the pipeline was invalidated (the task is not registered).
-    func submit(
-        _ task: any TaskReceiver,
-        dataOnly: Bool = false,
-        seed: TaskGraph.Seed? = nil,
-        processedImage: TaskGraph.ProcessedImageUse? = nil
-    ) -> Bool {
+    /// Submits a task to the graph, with the memory cache's `seed` for a prefix of its processors; `false` when the
+    /// pipeline was invalidated (the task is not registered).
+    func submit(_ task: any TaskReceiver, dataOnly: Bool = false, seed: TaskGraph.Seed? = nil) -> Bool {
+        let processedImage = dataOnly ? nil : finalImages.use(for: task.request)
         let actions = graph.withLock { graph -> TaskGraph.Actions? in
             guard !graph.isInvalidated else { return nil }
             // Checked under the graph's lock: a cancel that ended the task before this point finds nothing to
@@ -153,26 +132,15 @@ final class PipelineRunner: Sendable {
     /// Performs actions outside the lock: cancels first, then events, deliveries, new work, idle waiters.
     private func perform(_ actions: TaskGraph.Actions, launchesLoads: Bool = false) {
         for token in actions.cancels { token.cancel() }
-        if let events {
-            for event in actions.events { events(event) }
-        }
+        for event in actions.events { events?(event) }
         // Queued before the tasks hear of their image, so a `flush()` after a load waits for its entry.
         for store in actions.processedImageStores { finalImages.store(store.image, for: store.request) }
         var stored: [ImageCacheKey] = []
         for (record, delivery) in actions.deliveries {
             guard let task = record.receiver else { continue }
-            switch delivery {
-            case .progress(let completed, let total):
-                task.didProgress(completed: completed, total: total)
-            case .preview(let image):
-                // Never stored in the memory cache: a preview is not the image.
-                task.didPreview(image)
-            case .success(let value):
-                if case .image(let image) = value { storeOnce(image, for: task.request, in: &stored) }
-                task.didComplete(.success(value))
-            case .failure(let error):
-                task.didComplete(.failure(error))
-            }
+            // A preview is not the image: never stored in the memory cache.
+            if case .success(.image(let image)) = delivery { storeOnce(image, for: task.request, in: &stored) }
+            task.receive(delivery)
         }
         for start in actions.starts { self.start(start) }
         if launchesLoads, actions.queuesLoads {
@@ -194,10 +162,9 @@ final class PipelineRunner: Sendable {
         if let now = memoryFreshnessClock, let response = image.response {
             // The disk cache's rules, the response judged as if it had just arrived (a disk hit carries its age).
             let date = now()
-            let headers = requestHeaders(for: request)
             let metadata = HTTPCacheMetadata(
                 response: response,
-                requestHeaders: headers,
+                requestHeaders: requestHeaders(for: request),
                 requestTime: date,
                 responseTime: date
             )
@@ -237,53 +204,61 @@ final class PipelineRunner: Sendable {
 
     /// Hands an operation's work to its worker, on the executor; the operation reports back with `operationFinished`.
     private func start(_ start: TaskGraph.Actions.Start) {
-        let (operation, token) = (start.operation, start.token)
-        let reporter = OperationReporter(operation: operation, sink: self)
+        let operation = start.operation
         switch start.work {
         case .load(let request):
-            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+            let reporter = OperationReporter(operation: operation, sink: self)
+            runLoad(start) {
                 let began = ContinuousClock.now
                 let result = await self.loadData.run(request, reporter: reporter)
                 self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
-            token.attach(task)
         case .decode(let data, let request):
-            runImageWork {
-                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+            runImageWork(start) {
                 let result = self.decodeWorker.run(data, for: request)
                 if case .failure(let error) = result, DecodeWorker.reloads(after: error, of: data, for: request) {
-                    return self.report { $0.operationFoundInvalidDiskData(operation) }
+                    return self.run(launchingLoads: true) { $0.operationFoundInvalidDiskData(operation) }
                 }
                 self.finish(operation, with: result.map { .image($0) })
             }
         case .process(let input, let request):
-            runImageWork {
-                if token.isCancelled { return self.finish(operation, with: .failure(.cancelled)) }
+            runImageWork(start) {
                 self.finish(operation, with: self.process.run(input, for: request).map { .image($0) })
             }
         case .loadProcessedImage(let request):
-            let task = executor.runLoad(priority: Self.taskPriority(start.priority)) {
+            runLoad(start) {
                 let began = ContinuousClock.now
                 switch await self.finalImages.run(request) {
                 case .success(var image?):
                     image.metrics.dataLoad = .since(began)
                     self.finish(operation, with: .success(.image(image)))
-                case .success(nil): self.report { $0.operationMissedProcessedImage(operation) }
+                case .success(nil): self.run(launchingLoads: true) { $0.operationMissedProcessedImage(operation) }
                 case .failure(let error): self.finish(operation, with: .failure(error))
                 }
             }
-            token.attach(task)
         }
     }
 
-    /// Runs a decode or processing on the executor. The disk cache's writes wait while it runs: an image reaches
-    /// the screen before bytes reach the disk. A decode that finishes starts the next one queued before it
-    /// releases its hold, so the writes run between decodes only when none is waiting.
-    private func runImageWork(_ work: @escaping @Sendable () -> Void) {
+    /// Runs a load as a Swift task at the stage's priority, which the operation's token cancels.
+    private func runLoad(_ start: TaskGraph.Actions.Start, _ work: @escaping @Sendable () async -> Void) {
+        let priority: TaskPriority =
+            switch start.priority {
+            case .veryLow, .low: .low
+            case .normal: .medium
+            case .high, .veryHigh: .high
+            }
+        start.token.attach(executor.runLoad(priority: priority, work))
+    }
+
+    /// Runs a decode or processing on the executor, unless cancelled by then. The disk cache's writes wait while it
+    /// runs: an image reaches the screen before bytes reach the disk. A decode that finishes starts the next one
+    /// queued before it releases its hold, so the writes run between decodes only when none is waiting.
+    private func runImageWork(_ start: TaskGraph.Actions.Start, _ work: @escaping @Sendable () -> Void) {
+        let (operation, token) = (start.operation, start.token)
         let diskCache = self.diskCache
         diskCache?.holdWrites()
         executor.runDecode {
-            work()
+            if token.isCancelled { self.finish(operation, with: .failure(.cancelled)) } else { work() }
             diskCache?.releaseWrites()
         }
     }
@@ -292,15 +267,7 @@ final class PipelineRunner: Sendable {
         _ operation: TaskGraph.OperationID,
         with result: Result<TaskGraph.StageResult, ImagePipeline.Error>
     ) {
-        report { $0.operationFinished(operation, with: result) }
-    }
-
-    private static func taskPriority(_ priority: ImageRequest.Priority) -> TaskPriority {
-        switch priority {
-        case .veryLow, .low: .low
-        case .normal: .medium
-        case .high, .veryHigh: .high
-        }
+        run(launchingLoads: true) { $0.operationFinished(operation, with: result) }
     }
 }
 
@@ -309,11 +276,8 @@ final class PipelineRunner: Sendable {
 extension PipelineRunner: OperationReporting {
     func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent) {
         // A stall may free a download slot: that download starts from this, the pipeline's own thread.
-        if case .stalled = event {
-            report { $0.operation(operation, reported: event) }
-        } else {
-            run { $0.operation(operation, reported: event) }
-        }
+        let isStall = if case .stalled = event { true } else { false }
+        run(launchingLoads: isStall) { $0.operation(operation, reported: event) }
     }
 
     func operationMayAnswerFromDisk(_ operation: TaskGraph.OperationID) -> Bool {

@@ -1,61 +1,45 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// How stages are created, shared, cancelled and started.
 extension TaskGraph {
     // MARK: - Subscriptions
 
-    /// Subscribes to the stage for `request`, creating it (and the stages it waits on) if needed.
+    /// Subscribes to the stage in flight for `request` (or to a download a reload may share), else to a new one and
+    /// the stages it waits on. A new stage that `looksUpProcessedImage` first looks its final image up in the disk
+    /// cache (on the data queue: it reads a file), keeping `seed` for the chain a miss attaches.
     mutating func attach(
         _ subscriber: Subscriber,
         priority: ImageRequest.Priority,
         request: ImageRequest,
         kind: StageKind,
-        seed: Seed? = nil
+        seed: Seed? = nil,
+        looksUpProcessedImage: Bool = false
     ) -> (stage: StageID, joined: Bool) {
         let key = Self.key(for: request, kind: kind)
-        if let existing = stageToJoin(key) {
+        if isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) {
             stages[existing]?.subscribers[subscriber] = priority
             updatePriority(of: existing)
             return (existing, true)
         }
-        let id = newStageID()
-        let (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
-        store(
-            Stage(
-                key: key,
-                request: request,
-                subscribers: Subscribers(subscriber, priority: priority),
-                priority: priority,
-                state: state
-            ),
-            as: id
-        )
-        return (id, joined)
-    }
-
-    /// A stage whose first work is to look its final image up in the disk cache (on the data queue: it reads a
-    /// file), before any stage it would wait on exists.
-    mutating func lookUpProcessedImage(
-        for subscriber: Subscriber,
-        request: ImageRequest,
-        kind: StageKind,
-        seed: Seed?
-    ) -> StageID {
-        var stage = Stage(
-            key: Self.key(for: request, kind: kind),
+        let id = StageID(rawValue: makeID())
+        let (state, joined): (StageState, Bool)
+        if looksUpProcessedImage {
+            dataQueue.enqueue(id, priority: priority)
+            (state, joined) = (.queued(.data, .loadProcessedImage(request)), false)
+        } else {
+            (state, joined) = firstState(of: id, kind: kind, request: request, priority: priority, seed: seed)
+        }
+        stages[id] = Stage(
+            key: key,
             request: request,
-            subscribers: Subscribers(subscriber, priority: request.priority),
-            priority: request.priority,
-            state: .queued(.data, .loadProcessedImage(request))
+            subscribers: Subscribers(subscriber, priority: priority),
+            priority: priority,
+            state: state,
+            looksUpProcessedImage: looksUpProcessedImage,
+            seed: looksUpProcessedImage ? seed : nil
         )
-        stage.looksUpProcessedImage = true
-        stage.seed = seed
-        let id = newStageID()
-        store(stage, as: id)
-        dataQueue.enqueue(id, priority: request.priority)
-        return id
+        if isCoalescingEnabled { stagesByKey[key] = id }
+        return (id, joined)
     }
 
     /// What a new stage does first: a data stage queues its load; a decode stage waits on the data stage; a process
@@ -88,22 +72,15 @@ extension TaskGraph {
         }
     }
 
-    /// The stage in flight that a new subscriber of `key` shares, if any.
-    private mutating func stageToJoin(_ key: Key) -> StageID? {
-        guard isCoalescingEnabled else { return nil }
-        if let existing = stagesByKey[key] { return existing }
-        return downloadJoinableByReload(key)
-    }
-
     /// For a data stage that reloads (skips the disk cache but may load from the network): the stage of the same
     /// URL that differs only in reading the disk cache, unless it answers from the disk. Still queued, it is made to
     /// skip the disk cache; looking it up, to download whatever it finds. One download serves both.
     private mutating func downloadJoinableByReload(_ key: Key) -> StageID? {
         guard key.kind == .data, !key.policy.readsDiskCache, key.policy.loadsFromNetwork else { return nil }
-        var readingPolicy = key.policy
-        readingPolicy.readsDiskCache = true
-        guard let existing = stagesByKey[key.with(policy: readingPolicy)], let state = stages[existing]?.state
-        else { return nil }
+        var policy = key.policy
+        policy.readsDiskCache = true
+        let reading = Key(kind: key.kind, image: key.image, policy: policy, headers: key.headers)
+        guard let existing = stagesByKey[reading], let state = stages[existing]?.state else { return nil }
         switch state {
         case .running(let operation):
             guard let running = operations[operation], !running.isAnsweringFromDisk else { return nil }
@@ -125,14 +102,20 @@ extension TaskGraph {
         guard stages.values[index].subscribers.isEmpty else { return updatePriority(of: id) }
         let stage = stages.remove(at: index).value
         unregister(stage.key, of: id)
+        if let dependency = stopWork(of: stage, id) { detach(.stage(id), from: dependency) }
+    }
+
+    /// Stops a removed stage's queued or running work; returns the stage it waits on, if it waits.
+    mutating func stopWork(of stage: Stage, _ id: StageID) -> StageID? {
         switch stage.state {
         case .waiting(let dependency):
-            detach(.stage(id), from: dependency)
+            return dependency
         case .queued(let kind, _):
             withQueue(kind) { $0.remove(id, priority: stage.priority) }
         case .running(let operation):
             cancelOperation(operation, of: stage)
         }
+        return nil
     }
 
     /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
@@ -158,7 +141,6 @@ extension TaskGraph {
         stages[id]?.priority = priority
         switch stage.state {
         case .waiting(let dependency):
-            guard stages[dependency] != nil else { return }
             stages[dependency]?.subscribers[.stage(id)] = priority
             updatePriority(of: dependency)
         case .queued(let kind, _):
@@ -169,21 +151,27 @@ extension TaskGraph {
                 !WorkQueue<StageID>.isBackground(priority)
             else { return }
             operations[operation]?.isBackground = false
-            withQueue(running.queue) { $0.promoteRunning() }
+            withQueue(running.queue) { $0.releaseBackgroundSlot() }
         }
     }
 
     // MARK: - Completion
 
-    mutating func complete(_ stage: Stage, with value: StageResult) {
+    /// Hands a stopped stage's result to its subscribers: tasks receive it; later stages decode the data or process
+    /// the image, or fail with the error.
+    mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipeline.Error>) {
         for subscriber in stage.subscribers.ordered {
-            switch (subscriber, value) {
-            case (.task(let task), _):
+            switch (subscriber, result) {
+            case (.task(let task), .success(let value)):
                 if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .success(value))) }
-            case (.stage(let child), .data(let data)):
+            case (.task(let task), .failure(let error)):
+                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }
+            case (.stage(let child), .success(.data(let data))):
                 if let request = stages[child]?.request { enqueue(child, work: .decode(data, request)) }
-            case (.stage(let child), .image(let image)):
+            case (.stage(let child), .success(.image(let image))):
                 if let request = stages[child]?.request { enqueue(child, work: .process(image, request)) }
+            case (.stage(let child), .failure):
+                if let child = removeStage(child) { finish(child, with: result) }
             }
         }
     }
@@ -195,27 +183,10 @@ extension TaskGraph {
         decodeQueue.enqueue(id, priority: priority)
     }
 
-    mutating func fail(_ stage: Stage, with error: ImagePipeline.Error) {
-        for subscriber in stage.subscribers.ordered {
-            switch subscriber {
-            case .task(let task):
-                if let record = tasks.removeValue(forKey: task) { actions.deliveries.append((record, .failure(error))) }
-            case .stage(let child):
-                if let child = removeStage(child) { fail(child, with: error) }
-            }
-        }
-    }
-
     // MARK: - Starting work
 
-    mutating func startQueuedWork() {
-        startQueuedWork(.data)
-        startQueuedWork(.decode)
-    }
-
-    /// Starts queued stages while their queue has free slots. Decoding and processing start at once; downloads go
-    /// to the launcher.
-    private mutating func startQueuedWork(_ kind: QueueKind) {
+    /// Starts queued stages while slots are free: decoding and processing at once, downloads through the launcher.
+    mutating func startQueuedWork(_ kind: QueueKind) {
         while let (id, isBackground) = withQueue(kind, { $0.next() }) {
             guard let index = stages.index(forKey: id), case .queued(_, let work) = stages.values[index].state else {
                 preconditionFailure("Internal inconsistency: queued \(id) is not queued")
@@ -223,7 +194,8 @@ extension TaskGraph {
             let priority = stages.values[index].priority
             let isLoad = if case .load = work { true } else { false }
             let token = isLoad ? nil : OperationToken()
-            let operation = insert(Operation(queue: kind, stage: id, token: token, isBackground: isBackground))
+            let operation = OperationID(makeID())
+            operations[operation] = Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
             stages.values[index].state = .running(operation)
             if let token {
                 actions.starts.append(

@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 extension TaskGraph {
     /// What the runner does once the graph's lock is released, in this order: cancel work, send events, store
     /// final images, deliver to tasks, start work, schedule the launcher, wake idle waiters.
@@ -28,19 +26,16 @@ extension TaskGraph {
         package var deliveries: [(task: TaskRecord, delivery: Delivery)] = []
         /// Decoding and processing to start now.
         package var starts: [Start] = []
-        /// Downloads were handed to the launcher, which takes them with ``TaskGraph/takePendingLoads()``: a
-        /// download cancelled before then costs no Swift task. A flag, not the list: every start would otherwise
-        /// allocate one that nobody reads.
+        /// Downloads were handed to the launcher (``TaskGraph/takePendingLoads()``); a flag, not a list that every
+        /// start would allocate for nobody to read.
         package var queuesLoads = false
-        /// Schedule the launcher task.
         package var schedulesLauncher = false
         /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).
         package var processedImageStores: [(request: ImageRequest, image: PreparedImage)] = []
         package var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// The work of one stage. A decode's data and a process's image are boxed: every stage holds its work while
-    /// queued, and a plain download's stage should not carry a decoded image's worth of bytes through each copy.
+    /// The work of one stage. A decode's data and a process's image are boxed, so stages stay small while queued.
     package enum Work {
         case load(ImageRequest)
         indirect case decode(LoadedData, ImageRequest)
@@ -56,8 +51,8 @@ extension TaskGraph {
         case image(PreparedImage)
     }
 
-    /// An image already at hand (from the memory cache) for the request's first `processorCount` processors: the
-    /// chain of process stages starts from it. A reference, so the stages that keep it stay small.
+    /// An image from the memory cache for the request's first `processorCount` processors, where the chain of process
+    /// stages starts. A reference, so the stages that keep it stay small.
     package final class Seed: Sendable {
         let processorCount: Int
         let output: PreparedImage
@@ -76,12 +71,6 @@ extension TaskGraph {
         package var stores: Bool
         /// Keep the original data in the disk cache too.
         package var keepsOriginalData: Bool
-
-        package init(reads: Bool, stores: Bool, keepsOriginalData: Bool) {
-            self.reads = reads
-            self.stores = stores
-            self.keepsOriginalData = keepsOriginalData
-        }
     }
 
     /// Identifies a task: one caller's ask for an image or its data (an ``ImageTask``, a `data(for:)` call).
@@ -126,8 +115,7 @@ extension TaskGraph {
         case process
     }
 
-    /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in
-    /// flight.
+    /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in flight.
     struct Key: Hashable {
         let kind: StageKind
         let image: ImageCacheKey
@@ -150,11 +138,6 @@ extension TaskGraph {
             hash = hasher.finalize()
         }
 
-        /// The same key with another data policy.
-        func with(policy: DataPolicy) -> Key {
-            Key(kind: kind, image: image, policy: policy, headers: headers)
-        }
-
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.hash == rhs.hash && lhs.kind == rhs.kind && lhs.policy == rhs.policy && lhs.image == rhs.image
                 && lhs.headers == rhs.headers
@@ -163,13 +146,13 @@ extension TaskGraph {
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
-    enum Subscriber: Hashable {
+    /// Ordered as deliveries are made, deterministically: tasks by identifier, then stages.
+    enum Subscriber: Hashable, Comparable {
         case task(TaskID)
         case stage(StageID)
     }
 
-    /// A stage's subscribers with their priorities. Nearly every stage has one, kept inline: a plain request's
-    /// stage allocates no table for it.
+    /// A stage's subscribers with their priorities; the first is kept inline, so a stage with one allocates no table.
     struct Subscribers {
         private var first: (subscriber: Subscriber, priority: ImageRequest.Priority)?
         /// The others, when there are more than one; empty unless `first` is set.
@@ -187,24 +170,20 @@ extension TaskGraph {
             return others.values.reduce(first.priority) { max($0, $1) }
         }
 
-        /// Every subscriber, in delivery order (``TaskGraph/order(_:_:)``).
+        /// Every subscriber, in delivery order.
         var ordered: [Subscriber] {
             guard let first else { return [] }
             guard !others.isEmpty else { return [first.subscriber] }
-            return ([first.subscriber] + others.keys).sorted(by: TaskGraph.order)
+            return ([first.subscriber] + others.keys).sorted()
         }
 
         subscript(subscriber: Subscriber) -> ImageRequest.Priority? {
             get { first?.subscriber == subscriber ? first?.priority : others[subscriber] }
             set {
-                if first?.subscriber == subscriber {
-                    if let newValue {
-                        first = (subscriber, newValue)
-                    } else {
-                        first = others.popFirst().map { ($0.key, $0.value) }
-                    }
-                } else if let newValue, first == nil {
+                if first == nil || first?.subscriber == subscriber, let newValue {
                     first = (subscriber, newValue)
+                } else if first?.subscriber == subscriber {
+                    first = others.popFirst().map { ($0.key, $0.value) }
                 } else {
                     others[subscriber] = newValue
                 }
@@ -225,7 +204,7 @@ extension TaskGraph {
         var subscribers: Subscribers
         var priority: ImageRequest.Priority
         var state: StageState
-        /// Its image is looked up in the disk cache first; the seed is kept for the chain a miss attaches.
+        /// Its image is looked up in the disk cache first; `seed` is kept for the chain a miss attaches.
         var looksUpProcessedImage = false
         var seed: Seed?
         /// Its image, once made, is stored in the disk cache.
@@ -249,7 +228,6 @@ extension TaskGraph {
         var isBackground: Bool
         /// Gave its slot back after stalling; it still runs.
         var isParked = false
-        /// The bytes it has reported.
         var completedBytes: Int64 = 0
         /// A data stage past the disk cache and downloading: a reload of the same URL may join it.
         var isDownloading = false
@@ -258,17 +236,12 @@ extension TaskGraph {
         /// A reload joined the data stage during its disk lookup: it must download, whatever the disk holds.
         var skipsDiskAnswer = false
     }
-}
 
-// MARK: - Inspection and keys
+    // MARK: - Inspection and keys
 
-extension TaskGraph {
     /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
     package var liveCount: Int { tasks.count + stages.count + operations.count }
-    /// The number of stages.
     package var stageCount: Int { stages.count }
-    /// Running operations, including cancelled ones that have not reported back.
-    package var operationCount: Int { operations.count }
     /// The priority of the stage a task subscribes to.
     package func priority(ofTask task: TaskID) -> ImageRequest.Priority? {
         tasks[task].flatMap { stages[$0.stage]?.priority }
@@ -303,40 +276,12 @@ extension TaskGraph {
         return Key(kind: kind, image: image, policy: request.dataPolicy, headers: request.headers)
     }
 
-    /// Deterministic delivery order: tasks by identifier, then stages.
-    static func order(_ lhs: Subscriber, _ rhs: Subscriber) -> Bool {
-        switch (lhs, rhs) {
-        case (.task(let a), .task(let b)): a < b
-        case (.stage(let a), .stage(let b)): a < b
-        case (.task, .stage): true
-        case (.stage, .task): false
-        }
-    }
-
     // MARK: Helpers
 
-    mutating func newStageID() -> StageID {
+    /// A new stage or operation identifier.
+    mutating func makeID() -> Int {
         nextID += 1
-        return StageID(rawValue: nextID)
-    }
-
-    /// Stores a new stage under `id` and, when requests are coalesced, makes it found by its key.
-    mutating func store(_ stage: Stage, as id: StageID) {
-        stages[id] = stage
-        if isCoalescingEnabled { stagesByKey[stage.key] = id }
-    }
-
-    mutating func insert(_ operation: Operation) -> OperationID {
-        nextID += 1
-        let id = OperationID(nextID)
-        operations[id] = operation
-        return id
-    }
-
-    /// Changes a stage in place; nothing when it is gone.
-    mutating func update<R>(_ id: StageID, _ body: (inout Stage) -> R) -> R? {
-        guard let index = stages.index(forKey: id) else { return nil }
-        return body(&stages.values[index])
+        return nextID
     }
 
     /// Forgets an operation that stopped and gives its slot back to its queue; `nil` for an unknown operation.
@@ -361,19 +306,11 @@ extension TaskGraph {
         }
     }
 
-    /// Every task that (directly or through later stages) waits on a stage.
-    func tasks(above id: StageID) -> [TaskID] {
-        guard let stage = stages[id] else { return [] }
-        return stage.subscribers.ordered.flatMap { subscriber -> [TaskID] in
-            switch subscriber {
-            case .task(let task): [task]
-            case .stage(let child): tasks(above: child)
-            }
-        }
-    }
-
-    /// The actions gathered by the event, with the idle waiters to wake when nothing is left alive.
+    /// Ends an event: starts the queued work its queue has slots for, and returns the actions gathered, with the
+    /// idle waiters to wake when nothing is left alive.
     mutating func takeActions() -> Actions {
+        startQueuedWork(.data)
+        startQueuedWork(.decode)
         if !idleWaiters.isEmpty, liveCount == 0 {
             actions.idleWaiters = idleWaiters
             idleWaiters.removeAll()

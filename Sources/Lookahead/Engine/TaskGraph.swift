@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// Every request in flight, as a value-type state machine: which stages exist, who waits on them, which run.
 ///
 /// The words, as used throughout the engine:
@@ -35,8 +33,7 @@ package struct TaskGraph: Sendable {
     let isCoalescingEnabled: Bool
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
-    /// Downloads started that the launcher has not taken yet. They have no token until taken: one cancelled
-    /// before then costs no allocation.
+    /// Downloads started that the launcher has not taken yet, without a token until then.
     var pendingLoads: [PendingLoad] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
@@ -44,10 +41,7 @@ package struct TaskGraph: Sendable {
     package private(set) var isInvalidated = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// - Parameters:
-    ///   - backgroundDataLoadLimit: How many download slots stages at `.low` priority or below may take; the rest
-    ///     stay free for what is on screen.
-    ///   - recordsEvents: Whether ``Actions/events`` are gathered.
+    /// `backgroundDataLoadLimit`: the download slots stages at `.low` priority or below may take (``WorkQueue``).
     package init(
         dataLoadLimit: Int,
         decodeLimit: Int,
@@ -63,9 +57,9 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Events from tasks
 
-    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go. `seed` is an
-    /// image already at hand for a prefix of the request's processors.
-    mutating func submit(
+    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go (`nil`: only the
+    /// returned actions tell). `seed` is an image already at hand for a prefix of the request's processors.
+    package mutating func submit(
         task: TaskID,
         request: ImageRequest,
         dataOnly: Bool = false,
@@ -77,47 +71,36 @@ package struct TaskGraph: Sendable {
         let asked = request
         var request = request
         if let processedImage, !processedImage.keepsOriginalData { request.options.insert(.disableDiskCacheWrites) }
-        let stage: StageID
-        let joined: Bool
-        if !dataOnly, let processedImage, processedImage.reads,
-            !isCoalescingEnabled || stagesByKey[Self.key(for: request, kind: kind)] == nil
-        {
-            stage = lookUpProcessedImage(for: .task(task), request: request, kind: kind, seed: seed)
-            joined = false
-        } else {
-            (stage, joined) = attach(.task(task), priority: request.priority, request: request, kind: kind, seed: seed)
-        }
+        let (stage, joined) = attach(
+            .task(task),
+            priority: request.priority,
+            request: request,
+            kind: kind,
+            seed: seed,
+            looksUpProcessedImage: !dataOnly && processedImage?.reads == true
+        )
         if !dataOnly, processedImage?.stores == true { stages[stage]?.storesProcessedImage = true }
         tasks[task] = TaskRecord(id: task, receiver: receiver, stage: stage)
         if joined, receiver != nil, recordsEvents { actions.events.append(.coalesced(asked)) }
-        startQueuedWork()
         return takeActions()
-    }
-
-    /// A task that only its caller follows, through the returned actions: the graph driven alone, by benchmarks.
-    package mutating func submit(task: TaskID, request: ImageRequest) -> Actions {
-        submit(task: task, request: request, receiver: nil)
     }
 
     /// A task no longer wants its image: cancels the stages nobody else wants.
     package mutating func cancel(task: TaskID) -> Actions {
-        guard let record = tasks.removeValue(forKey: task) else { return takeActions() }
-        detach(.task(task), from: record.stage)
-        startQueuedWork()
+        if let record = tasks.removeValue(forKey: task) { detach(.task(task), from: record.stage) }
         return takeActions()
     }
 
     /// A task's priority changed.
     package mutating func setPriority(_ priority: ImageRequest.Priority, ofTask task: TaskID) -> Actions {
-        guard let stage = tasks[task]?.stage, stages[stage] != nil else { return takeActions() }
-        stages[stage]?.subscribers[.task(task)] = priority
-        updatePriority(of: stage)
-        startQueuedWork()  // a promoted prefetch may have freed a background slot
+        if let stage = tasks[task]?.stage {
+            stages[stage]?.subscribers[.task(task)] = priority
+            updatePriority(of: stage)
+        }
         return takeActions()
     }
 
-    /// Fails every task with ``ImagePipeline/Error/pipelineInvalidated`` and cancels all work; the runner submits
-    /// nothing more.
+    /// Fails every task with ``ImagePipeline/Error/pipelineInvalidated``, cancels all work, and takes no more.
     package mutating func invalidate() -> Actions {
         isInvalidated = true
         return failAll(with: .pipelineInvalidated)
@@ -130,12 +113,8 @@ package struct TaskGraph: Sendable {
         }
         tasks.removeAll()
         for id in stages.keys.sorted() {
-            guard let stage = removeStage(id) else { continue }
-            switch stage.state {
-            case .waiting: break
-            case .queued(let kind, _): withQueue(kind) { $0.remove(id, priority: stage.priority) }
-            case .running(let operation): cancelOperation(operation, of: stage)
-            }
+            // Every stage goes: the one a stage waits on is stopped in its own turn.
+            if let stage = removeStage(id) { _ = stopWork(of: stage, id) }
         }
         return takeActions()
     }
@@ -166,14 +145,14 @@ package struct TaskGraph: Sendable {
         switch event {
         case .progressed(let completed, let total):
             operations[operation]?.completedBytes = completed
-            deliverToTasks(above: operation, .progress(completed: completed, total: total))
+            deliver(.progress(completed: completed, total: total), toTasksAbove: operations[operation]?.stage)
         case .startedDownload:
             operations[operation]?.isDownloading = true
         case .stalled:
             park(operation)
         case .previewed(let image):
             // A preview of an operation that has finished or was cancelled is dropped: none follows the image.
-            deliverToTasks(above: operation, .preview(image))
+            deliver(.preview(image), toTasksAbove: operations[operation]?.stage)
         }
         return takeActions()
     }
@@ -187,23 +166,20 @@ package struct TaskGraph: Sendable {
     }
 
     /// A lookup of a final image in the disk cache found none it could use: the stage attaches the usual chain
-    /// (from its seed, a shorter stage or the data) and waits on it.
+    /// (from its seed, a shorter stage or the data) and waits on it. Making it changes other stages only.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
-        if let id = release(operation)?.stage, let stage = stages[id] {
-            let (state, _) = firstState(
+        if let id = release(operation)?.stage, var stage = stages[id] {
+            (stage.state, _) = firstState(
                 of: id,
                 kind: stage.key.kind,
                 request: stage.request,
                 priority: stage.priority,
                 seed: stage.seed
             )
-            update(id) {
-                $0.looksUpProcessedImage = false
-                $0.seed = nil
-                $0.state = state
-            }
+            stage.looksUpProcessedImage = false
+            stage.seed = nil
+            stages[id] = stage
         }
-        startQueuedWork()
         return takeActions()
     }
 
@@ -216,7 +192,6 @@ package struct TaskGraph: Sendable {
             let data = attach(.stage(id), priority: stage.priority, request: fresh, kind: .data)
             stages[id]?.state = .waiting(on: data.stage)
         }
-        startQueuedWork()
         return takeActions()
     }
 
@@ -225,24 +200,26 @@ package struct TaskGraph: Sendable {
         _ operation: OperationID,
         with result: Result<StageResult, ImagePipeline.Error>
     ) -> Actions {
-        if let id = release(operation)?.stage, let stage = removeStage(id) {
-            finish(stage, with: result)
+        guard let id = release(operation)?.stage, let stage = removeStage(id) else { return takeActions() }
+        // Made here (not read back from the disk cache): stored for the next launch.
+        if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .success(.image(let image)) = result,
+            image.animation == nil
+        {
+            actions.processedImageStores.append((stage.request, image))
         }
-        startQueuedWork()
+        finish(stage, with: result)
         return takeActions()
     }
 
     // MARK: - Events from the launcher
 
-    /// The launcher takes the downloads waiting to start; when there are none, it stops (the next download
-    /// schedules a new one).
+    /// The launcher takes the downloads waiting to start; none left, it stops (the next download schedules another).
     package mutating func takePendingLoads() -> [Actions.Start] {
         takeLoadsWithoutLauncher(unschedulingLauncher: pendingLoads.isEmpty)
     }
 
-    /// The downloads waiting to start, taken by a thread that is not the launcher: one that reports an operation's
-    /// end starts its successors itself. `unschedulingLauncher` when that report scheduled the launcher: it is
-    /// not started, and the next download schedules it again.
+    /// The downloads waiting to start, taken by the thread that reported an operation's end, which starts them
+    /// itself. `unschedulingLauncher` when that report scheduled the launcher: the next download schedules it again.
     package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool = false) -> [Actions.Start] {
         if unschedulingLauncher { isLauncherScheduled = false }
         guard !pendingLoads.isEmpty else { return [] }
@@ -261,39 +238,26 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Reports to tasks
 
-    /// Sends a delivery to every task waiting, directly or through later stages, on an operation's stage.
-    private mutating func deliverToTasks(above operation: OperationID, _ delivery: Actions.Delivery) {
-        guard let stage = operations[operation]?.stage else { return }
-        for task in tasks(above: stage) {
-            guard let record = tasks[task] else { continue }
-            actions.deliveries.append((record, delivery))
+    /// Sends a delivery to every task waiting on a stage (a cancelled operation has none), directly or not.
+    private mutating func deliver(_ delivery: Actions.Delivery, toTasksAbove id: StageID?) {
+        guard let id, let stage = stages[id] else { return }
+        for subscriber in stage.subscribers.ordered {
+            switch subscriber {
+            case .task(let task):
+                if let record = tasks[task] { actions.deliveries.append((record, delivery)) }
+            case .stage(let child):
+                deliver(delivery, toTasksAbove: child)
+            }
         }
     }
 
-    /// A running download has received (almost) nothing for a while: it keeps running, but gives its slot to the
-    /// next queued download. Each operation is parked at most once, and at most as many as the download limit.
+    /// A download that stalled keeps running but gives its slot to the next queued one; an operation is parked at
+    /// most once, and at most as many as the download limit.
     private mutating func park(_ operation: OperationID) {
         guard let running = operations[operation], running.queue == .data, !running.isParked,
             dataQueue.park(isBackground: running.isBackground)
         else { return }
         operations[operation]?.isParked = true
         operations[operation]?.isBackground = false
-        startQueuedWork()
-    }
-
-    /// A stage that stopped hands its result to its subscribers.
-    private mutating func finish(_ stage: Stage, with result: Result<StageResult, ImagePipeline.Error>) {
-        switch result {
-        case .success(let value):
-            // Made here (not read back from the disk cache): stored for the next launch.
-            if stage.storesProcessedImage, !stage.looksUpProcessedImage, case .image(let image) = value,
-                image.animation == nil
-            {
-                actions.processedImageStores.append((stage.request, image))
-            }
-            complete(stage, with: value)
-        case .failure(let error):
-            fail(stage, with: error)
-        }
     }
 }

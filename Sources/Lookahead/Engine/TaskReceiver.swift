@@ -1,22 +1,17 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// Where the runner delivers a task's progress and result: an ``ImageTask``, or the data-only task behind
 /// ``ImagePipeline/data(for:)``.
-protocol TaskReceiver: AnyObject, Sendable {
+package protocol TaskReceiver: AnyObject, Sendable {
     var id: Int { get }
     var request: ImageRequest { get }
-    /// Whether the task has already ended (a task cancelled before it was submitted): the runner then submits
-    /// nothing for it, so no work starts that nobody wants.
+    /// Whether the task ended (was cancelled) before it was submitted: the runner then submits nothing for it.
     var hasEnded: Bool { get }
-    func didProgress(completed: Int64, total: Int64?)
-    /// Delivers a preview (progressive decoding); only image tasks use it.
-    func didPreview(_ image: PreparedImage)
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>)
+    /// Progress, a preview, or the result; an image is in the memory cache by then, stored once for all the tasks
+    /// that share it.
+    func receive(_ delivery: TaskGraph.Actions.Delivery)
 }
 
 extension TaskReceiver {
-    func didPreview(_ image: PreparedImage) {}
-    var hasEnded: Bool { false }
+    package var hasEnded: Bool { false }
 }

@@ -6,18 +6,16 @@ import DequeModule
 ///
 /// One FIFO per priority level; the next stage is the oldest of the highest non-empty level. A stage whose
 /// priority is raised while queued goes to the back of its new level (it does not overtake what waits there); one
-/// whose priority is lowered goes to the front of its new level (it waited longer than what was queued there). At most ``limit`` stages run at once, and
-/// of those at most ``backgroundLimit`` at `.low` priority or below: a fling's worth of prefetches can never
-/// take every slot and make an on-screen image wait behind them. A running stage that stalls can be parked: it
-/// goes on, but its slot is free, so six trickling servers cannot hold up every other download.
+/// whose priority is lowered goes to the front of its new level (it waited longer than what was queued there).
+/// At most ``limit`` stages run at once, and of those at most ``backgroundLimit`` at `.low` priority or below, so
+/// prefetches never take every slot from on-screen images. A running stage that stalls can be parked: it goes on,
+/// but its slot is free, so a few trickling servers cannot hold up every other download.
 struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// The most stages that run at once.
     let limit: Int
     /// The most background (`.low`, `.veryLow`) stages that run at once.
     let backgroundLimit: Int
-    /// The stages running now.
     private(set) var runningCount = 0
-    /// The background stages running now.
     private(set) var runningBackgroundCount = 0
     /// Running stages that gave their slot back because they stalled; at most ``limit`` at once.
     private(set) var parkedCount = 0
@@ -31,13 +29,9 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     /// Whether stages at this priority count as background work.
     static func isBackground(_ priority: ImageRequest.Priority) -> Bool { priority <= .low }
 
-    /// The number of queued (not running) stages.
-    var queuedCount: Int { levels.reduce(0) { $0 + $1.count } }
-
     /// Queued node identifiers, next to start first.
     var queuedInOrder: [Node] {
-        // Appending element by element: `Array(deque)` of an empty deque writes a zero count into the shared
-        // empty-array storage, which ThreadSanitizer reports when two threads do it at once.
+        // Not `Array(deque)`: for an empty deque it writes to the shared empty array, a race under ThreadSanitizer.
         var nodes: [Node] = []
         for level in levels.reversed() {
             for node in level { nodes.append(node) }
@@ -78,14 +72,13 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
         return nil
     }
 
-    /// A running background stage was promoted: it no longer holds a background slot.
-    mutating func promoteRunning() {
+    /// A running stage gives its background slot back: promoted, or finished.
+    mutating func releaseBackgroundSlot() {
         precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
         runningBackgroundCount -= 1
     }
 
-    /// Frees the slot of a running stage that stalled, so a queued one can start; `false` when as many stages
-    /// as the limit are parked already (then it keeps its slot).
+    /// Frees a stalled stage's slot for a queued one; `false` (it keeps its slot) when as many as the limit are parked.
     mutating func park(isBackground: Bool) -> Bool {
         guard parkedCount < limit else { return false }
         finishOne(isBackground: isBackground)
@@ -103,9 +96,6 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
     mutating func finishOne(isBackground: Bool) {
         precondition(runningCount > 0, "Internal inconsistency: no running stage to finish")
         runningCount -= 1
-        if isBackground {
-            precondition(runningBackgroundCount > 0, "Internal inconsistency: no running background stage")
-            runningBackgroundCount -= 1
-        }
+        if isBackground { releaseBackgroundSlot() }
     }
 }

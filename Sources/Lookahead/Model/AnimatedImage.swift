@@ -1,8 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// The decoded frames of an animated GIF or WebP with their durations: what a request with
-/// ``ImageRequest/isAnimated`` gets in ``ImageResponse/animation``. Every frame is a whole picture, at the thumbnail
-/// size and with the processors applied.
+/// The decoded frames of an animated GIF or WebP with their durations (``ImageResponse/animation``): every frame a
+/// whole picture, at the thumbnail size and with the processors applied.
 public struct AnimatedImage {
     /// One picture of the animation and how long it stays on screen.
     public struct Frame {

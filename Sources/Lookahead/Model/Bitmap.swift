@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A decoded image: 8-bit RGBA pixels, rows top to bottom, ready to draw (nothing is deferred to drawing time).
-/// Copies share storage until one of them is mutated.
+/// A decoded image: 8-bit RGBA pixels, rows top to bottom, ready to draw; copies share storage until mutated.
 public struct Bitmap: Hashable, Sendable {
     /// Width in pixels.
     public let width: Int
@@ -12,9 +11,7 @@ public struct Bitmap: Hashable, Sendable {
     /// RGBA pixels, `height * bytesPerRow` bytes, straight (not premultiplied) alpha.
     public private(set) var pixels: [UInt8]
 
-    /// Creates a bitmap from RGBA pixels.
-    ///
-    /// - Precondition: `pixels.count == height * bytesPerRow` and `bytesPerRow >= width * 4`.
+    /// Creates a bitmap from RGBA pixels: `height` rows of `bytesPerRow` bytes (at least `width * 4`).
     public init(width: Int, height: Int, bytesPerRow: Int? = nil, pixels: [UInt8]) {
         let bytesPerRow = bytesPerRow ?? width * 4
         precondition(width >= 0 && height >= 0 && bytesPerRow >= width * 4, "Invalid bitmap geometry")

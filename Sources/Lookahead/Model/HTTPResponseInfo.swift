@@ -2,8 +2,7 @@
 
 public import Foundation
 
-/// The status and headers of an HTTP response. A plain value, so the core's public API does not depend on
-/// `URLResponse` (which lives in FoundationNetworking on Linux).
+/// The status and headers of an HTTP response: a plain value, not `URLResponse` (FoundationNetworking on Linux).
 public struct HTTPResponseInfo: Hashable, Sendable {
     /// The URL that answered, after redirects.
     public var url: URL?

@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// Identifies a prepared image: the image's identity (``ImageRequest/imageID``, else its URL), the thumbnail
-/// options, the processors applied, and whether every frame of an animation was decoded.
-///
-/// Priority and cache options are not part of the key: they change how an image is loaded, not which image.
+/// options, the processors applied, and whether every frame of an animation was decoded; not how it is loaded.
 public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The image's identity: ``ImageRequest/imageID``, else the absolute string of its URL.
     public let imageID: String

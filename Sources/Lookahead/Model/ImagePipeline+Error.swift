@@ -7,8 +7,7 @@ extension ImagePipeline {
     public enum Error: Swift.Error, Sendable, CustomStringConvertible {
         /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
         case dataLoadingFailed(any Swift.Error)
-        /// The server answered with a status code outside 200–299. `response` is that answer, when the loader kept
-        /// it: its URL (after redirects) and its header fields, `Retry-After` among them.
+        /// The server answered with a status outside 200–299; `response` is that answer (URL, headers) if kept.
         case statusCodeUnacceptable(Int, response: HTTPResponseInfo? = nil)
         /// The response had no body.
         case dataIsEmpty
@@ -20,8 +19,7 @@ extension ImagePipeline {
         case decodingFailed(codec: String, message: String)
         /// The image's dimensions, read from its header, exceed the pixel-count limit; nothing was allocated.
         case imageTooLarge(width: Int, height: Int, limit: Int)
-        /// An animation has more frames, or more pixels across its frames, than the configuration allows; no frame was
-        /// decoded.
+        /// An animation has more frames, or more pixels across its frames, than allowed; no frame was decoded.
         case animationTooLarge(frameCount: Int, width: Int, height: Int)
         /// A processor failed.
         case processingFailed(identifier: String, message: String)
@@ -36,9 +34,8 @@ extension ImagePipeline {
         case pipelineInvalidated
         /// The request asked for cached data only and the caches had none.
         case dataMissingInCache
-        /// The URL failed recently (`lastError`) and waits before it is loaded again
-        /// (``ImagePipeline/Configuration/failureBackoff``); an automatic attempt is allowed after `retryIn`, or, when
-        /// `nil`, only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
+        /// The URL failed recently (`lastError`) and waits before it is loaded again: an automatic attempt is allowed
+        /// after `retryIn`, or, when `nil`, only an explicit one (``ImageRequest/Options/skipFailureBackoff``).
         indirect case failureBackoff(lastError: ImagePipeline.Error, retryIn: Duration?)
 
         public var description: String {
@@ -107,14 +104,10 @@ extension ImagePipeline.Error {
 
     /// `true` for `.cancelled`.
     public var isCancellation: Bool {
-        if case .cancelled = self { return true }
-        return false
+        if case .cancelled = self { true } else { false }
     }
-}
 
-extension ImagePipeline.Error {
-    /// The transfer failed before the server answered in full: refused, reset, timed out, truncated. A status code
-    /// is an answer, not one of these.
+    /// The transfer failed before the server answered in full: refused, reset, timed out, truncated (not a status).
     package var isServerUnreachable: Bool {
         guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }
         switch error {

@@ -3,8 +3,7 @@
 import Foundation
 
 extension ImagePipeline.Error {
-    /// What went wrong, as an app decides what to show: one switch separates "offline", "broken image" and
-    /// "the server failed".
+    /// What went wrong, as an app decides what to show: "offline", "broken image", "the server failed"…
     public enum Reason: Sendable, Equatable {
         /// The request was cancelled.
         case cancelled
@@ -13,16 +12,14 @@ extension ImagePipeline.Error {
         case unreachable(TransportFailure.Kind?)
         /// The server answered with an error status.
         case serverError(statusCode: Int)
-        /// The bytes are not an image this pipeline can show (not an image, broken, empty, over a limit), or a
-        /// processor failed on it.
+        /// The bytes are not an image this pipeline can show (broken, empty, over a limit), or a processor failed.
         case invalidImage
         /// The request cannot be loaded here: no URL, a scheme, redirect or header the loader refuses, nothing in
         /// the cache for a cache-only request, or an invalidated pipeline.
         case notLoadable
     }
 
-    /// What went wrong, as an app decides what to show. A request refused while its URL backs off after a
-    /// failure has the reason of that failure.
+    /// What went wrong, as an app decides what to show; a refusal during a backoff has the reason of the failure.
     public var reason: Reason {
         switch self {
         case .cancelled: .cancelled
@@ -36,8 +33,7 @@ extension ImagePipeline.Error {
         }
     }
 
-    /// The server's answer to a failed download, when there was one: its status, the URL that answered (after
-    /// redirects) and its header fields. Also for a request refused while its URL backs off after such an answer.
+    /// The server's answer (status, URL, headers) to a failed download, or to the one a backoff refusal follows.
     public var httpResponse: HTTPResponseInfo? {
         switch self {
         case .statusCodeUnacceptable(_, let response): response
@@ -46,8 +42,7 @@ extension ImagePipeline.Error {
         }
     }
 
-    /// How long the server asked to wait before the next attempt (`Retry-After`, in seconds or as a date), when it
-    /// answered 429 or 503 and said.
+    /// How long the server asked to wait (`Retry-After`, seconds or a date), when it answered 429 or 503 and said.
     public var retryAfter: Duration? {
         guard let response = httpResponse, response.statusCode == 429 || response.statusCode == 503 else { return nil }
         return RetryAfter.delay(in: response.headers, now: Date())

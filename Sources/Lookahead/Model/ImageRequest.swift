@@ -12,9 +12,8 @@ public struct ImageRequest: Sendable {
         set { change { $0.url = newValue } }
     }
 
-    /// What identifies the image in the caches and coalescing instead of its URL, so an image behind a signed URL
-    /// keeps one identity however often it is signed again. `nil`: the URL, or what
-    /// ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
+    /// What identifies the image in the caches and coalescing instead of its URL (one identity for every signing of
+    /// a signed URL). `nil`: the URL, or what ``ImagePipeline/Configuration/imageIDFilter`` derives from it.
     public var imageID: String? {
         get { storage.fields.imageID }
         set { change { $0.imageID = newValue } }
@@ -27,8 +26,7 @@ public struct ImageRequest: Sendable {
         set { change { $0.headers = newValue } }
     }
 
-    /// Whatever the app carries with the request (for its ``ImagePipeline/Configuration/requestModifier``); not part
-    /// of any key.
+    /// Whatever the app carries with the request, for its ``ImagePipeline/Configuration/requestModifier``; in no key.
     public var userInfo: [String: any Sendable] {
         get { storage.fields.userInfo }
         set { change { $0.userInfo = newValue } }
@@ -77,12 +75,7 @@ public struct ImageRequest: Sendable {
         isAnimated: Bool = false,
         options: Options = []
     ) {
-        var fields = Fields()
-        fields.url = url
-        fields.thumbnail = thumbnail
-        fields.processors = processors
-        fields.isAnimated = isAnimated
-        self.storage = Storage(fields)
+        storage = Storage(Fields(url: url, thumbnail: thumbnail, processors: processors, isAnimated: isAnimated))
         self.priority = priority
         self.options = options
     }
@@ -92,9 +85,7 @@ public struct ImageRequest: Sendable {
         body(&fields)
         storage = Storage(fields)
     }
-}
 
-extension ImageRequest {
     private struct Fields: Sendable {
         var url: URL?
         var imageID: String?
@@ -122,7 +113,7 @@ extension ImageRequest {
     }
 }
 
-// MARK: - Priority
+// MARK: - Priority and options
 
 extension ImageRequest {
     /// The priority of a request. Queued work is started highest first, first come first served within a level.
@@ -145,11 +136,7 @@ extension ImageRequest {
             }
         }
     }
-}
 
-// MARK: - Options
-
-extension ImageRequest {
     /// Flags that change how the pipeline uses its caches.
     public struct Options: OptionSet, Hashable, Sendable {
         public let rawValue: UInt16
@@ -168,12 +155,10 @@ extension ImageRequest {
         public static let disableDiskCacheReads = Options(rawValue: 1 << 4)
         /// Do not store downloaded data in the disk cache.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 5)
-        /// Load even if the URL failed recently and waits before automatic attempts
-        /// (``ImagePipeline/Configuration/failureBackoff``): for a user's explicit retry.
+        /// Load even if the URL failed recently and waits (``ImagePipeline/Configuration/failureBackoff``): a retry.
         public static let skipFailureBackoff = Options(rawValue: 1 << 6)
-        /// Use data from the disk cache whatever its age or its caching headers say, loading from the original source
-        /// only when there is none (under ``DiskCachePolicy/httpSemantics``; `URLRequest`'s
-        /// `returnCacheDataElseLoad`).
+        /// Under ``DiskCachePolicy/httpSemantics``, use data from the disk cache whatever its age or caching headers,
+        /// loading from the original source only when there is none.
         public static let returnCacheDataElseLoad = Options(rawValue: 1 << 7)
     }
 }
@@ -213,8 +198,6 @@ extension ImageRequest {
     package var dataKey: ImageCacheKey { ImageCacheKey(imageID: identity) }
 }
 
-// MARK: - Hashable
-
 extension ImageRequest: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.imageKey == rhs.imageKey && lhs.priority == rhs.priority && lhs.options == rhs.options
@@ -228,8 +211,6 @@ extension ImageRequest: Hashable {
         hasher.combine(headers)
     }
 }
-
-// MARK: - Convenience
 
 extension ImageRequest: ExpressibleByStringLiteral {
     /// Creates a request from a URL string literal.

@@ -25,8 +25,7 @@ public typealias PlatformImage = OpaqueImage
 public typealias PlatformImage = Bitmap
 #endif
 
-/// What the pipeline needs of its image type, and nothing more: a size, a cost for the memory cache, and a way to
-/// and from RGBA pixels for processors and exact thumbnail sizes.
+/// What the pipeline needs of its image type, and nothing more: a size, a memory cost, and RGBA pixels both ways.
 protocol PixelImage {
     /// Width in pixels.
     var pixelWidth: Int { get }
@@ -38,8 +37,7 @@ protocol PixelImage {
     static func make(from bitmap: Bitmap) -> PlatformImage
     /// The image's pixels as RGBA, or nil when they cannot be read.
     func makeBitmap() -> Bitmap?
-    /// The same pixels shown at `scale` pixels per point (`UIImage.scale`); the image itself where images have no
-    /// scale (on Linux it rides on ``ImageResponse/scale``).
+    /// The same pixels at `scale` pixels per point (`UIImage.scale`); itself where images have none (Linux).
     func withScale(_ scale: Double) -> PlatformImage
 }
 

@@ -44,8 +44,7 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
         self.scale = scale
     }
 
-    /// A thumbnail for a target size in points on a display of `scale` pixels per point (SwiftUI's `displayScale`,
-    /// UIKit's `traitCollection.displayScale`).
+    /// A thumbnail for a target size in points on a display of `scale` pixels per point (`displayScale`).
     public init(pointWidth: Double, pointHeight: Double, scale: Double, contentMode: ContentMode = .aspectFill) {
         let scale = Self.validScale(scale)
         self.init(
@@ -56,8 +55,7 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
         self.scale = scale
     }
 
-    /// Points to whole pixels; a fraction of a pixel left over counts as a pixel, so the image is never smaller than
-    /// its view.
+    /// Points to whole pixels, a fraction counting as a pixel, so the image is never smaller than its view.
     private static func pixels(_ points: Double, _ scale: Double) -> Int {
         let pixels = (points * scale).rounded(.up)
         return pixels.isFinite ? Int(min(max(pixels, 1), Double(1 << 30))) : 1
@@ -82,8 +80,7 @@ public struct ThumbnailOptions: Hashable, Sendable, CustomStringConvertible {
         return min(1, scale)
     }
 
-    /// The exact size of the thumbnail of an image of the given size: scaled by ``scale(forWidth:height:)``,
-    /// rounded, at least one pixel.
+    /// The exact size of the thumbnail of an image of the given size: scaled, rounded, at least one pixel.
     package func targetSize(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
         let scale = scale(forWidth: width, height: height)
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))

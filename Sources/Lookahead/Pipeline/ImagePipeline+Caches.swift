@@ -11,8 +11,7 @@ extension ImagePipeline {
 
         /// The memory cache of decoded images.
         public static let memory = Caches(rawValue: 1 << 0)
-        /// The disk cache: a request's original bytes, and its final image when the pipeline keeps them
-        /// (``DiskCacheContent``).
+        /// The disk cache: a request's original bytes, and its final image when kept (``DiskCacheContent``).
         public static let disk = Caches(rawValue: 1 << 1)
         /// Both.
         public static let all: Caches = [.memory, .disk]
@@ -28,9 +27,8 @@ extension ImagePipeline {
             || disk.containsData(for: FinalImageDiskStore.key(for: request))
     }
 
-    /// Removes a request's image from the caches: the decoded image, and on disk its original bytes (with their
-    /// HTTP metadata and any kept partial download) and its final image. Other sizes of the same image stay in
-    /// memory.
+    /// Removes a request's image from the caches: the decoded image (not other sizes of it), and on disk its
+    /// original bytes (with their HTTP metadata and any kept partial download) and its final image.
     public func removeCachedImage(for request: ImageRequest, from caches: Caches = .all) {
         let request = identified(request)
         if caches.contains(.memory) { memoryCache?.removeImage(for: request.imageKey) }
@@ -59,6 +57,13 @@ extension ImagePipeline {
     public func removeAllCachedImages(from caches: Caches = .all) {
         if caches.contains(.memory) { memoryCache?.removeAll() }
         if caches.contains(.disk) { configuration.diskCache?.removeAll() }
+    }
+
+    /// Waits until the data and final images handed to the disk cache so far are on disk, and the background
+    /// revalidations (`stale-while-revalidate`) have finished: for a program that exits right after a load.
+    public func flush() async {
+        await runner.flush()
+        await configuration.diskCache?.flush()
     }
 
     /// Cancels every task (they end as cancelled) and stops their work; the pipeline goes on taking requests. For a

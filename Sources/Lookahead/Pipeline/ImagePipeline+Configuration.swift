@@ -9,8 +9,7 @@ extension ImagePipeline {
         public var dataLoader: any DataLoading
         /// Keeps decoded images; `nil` disables memory caching.
         public var memoryCache: MemoryCache?
-        /// Keeps original image data on disk; `nil` disables disk caching. Defaults to ``DiskCache/shared``, opened
-        /// only when read: a configuration that sets another cache never creates the shared folder.
+        /// Keeps original image data on disk (default ``DiskCache/shared``, created only if read); `nil` disables it.
         public var diskCache: (any DataCaching)? {
             get {
                 switch diskCacheChoice {
@@ -24,30 +23,26 @@ extension ImagePipeline {
         /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
         public var diskCachePolicy: DiskCachePolicy = .cacheForever
         /// Under ``DiskCachePolicy/httpSemantics``, whether the memory cache keeps an image only while its response
-        /// is fresh (on by default): an image whose response is `no-store`, `no-cache` or already stale is not kept,
-        /// and one leaves the memory cache when its response goes stale, so the next use asks the disk cache, which
-        /// revalidates it. Off, the memory cache keeps what it decoded until it evicts it, as under
-        /// ``DiskCachePolicy/cacheForever``.
+        /// is fresh (on by default), so a stale one is revalidated through the disk cache.
         public var memoryCacheFollowsHTTPFreshness = true
         /// What the disk cache keeps: the downloaded bytes (the default), or also the final images of requests with
         /// a thumbnail or processors (``DiskCacheContent``); final images only with ``DiskCachePolicy/cacheForever``.
         public var diskCacheContent: DiskCacheContent = .originalData
+        /// Whether final images are kept: only with ``DiskCachePolicy/cacheForever`` (only data carries freshness).
+        var storesFinalImages: Bool { diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever }
         /// When set, a download cancelled or cut short keeps up to this many bytes in the disk cache, and the next
         /// load asks for the rest (`Range` + `If-Range`) if the server allows it. `nil` (the default) keeps nothing.
         public var partialDownloadLimit: Int?
         /// Decoders tried in order; the first whose sniffing recognises the data decodes it.
         public var decoders: [any ImageDecoding]
-        /// Whether each download sends an `Accept` header naming the formats the ``decoders`` read, modern ones first
-        /// (``ImageDecoders/acceptHeader(for:)``), so an image CDN sends the smallest one. On by default; a request
-        /// with its own `Accept` header sends that one.
+        /// Whether downloads send an `Accept` header naming the formats the ``decoders`` read (on by default), so an
+        /// image CDN sends the smallest one; a request's own `Accept` header wins.
         public var advertisesDecodableFormats = true
         /// The most downloads that run at once (default 6); the rest wait in priority order.
         public var dataLoadingConcurrency = 6
-        /// How many download slots requests at `.low` priority or below (prefetches) may take at once, so the rest
-        /// stay free for images on screen. `nil` (the default) leaves two slots free.
+        /// The most downloads at `.low` priority or below (prefetches) at once; `nil` (the default) leaves two free.
         public var maximumBackgroundDataLoads: Int?
-        /// The most decode and processing stages that run at once, each on its own thread. Default: one per core,
-        /// at least two.
+        /// The most decodes and processing passes that run at once (default: one per core, at least two).
         public var decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// The largest response body accepted, in bytes (default 64 MiB); `nil` for no limit.
         public var maximumResponseSize: Int? = 64 << 20
@@ -58,17 +53,13 @@ extension ImagePipeline {
         /// A download that reports no progress for this long (default 2 s) gives its slot to the next queued one and
         /// goes on outside the limit, so a few trickling servers cannot hold up every other image; `nil` never.
         public var stalledDownloadInterval: Duration? = .seconds(2)
-        /// The most pixels an image may declare in its header, default 64 megapixels (a thumbnail decoded at a
-        /// reduced size counts the pixels it decodes).
+        /// The most pixels an image may have (default 64 megapixels); a thumbnail counts the pixels it decodes.
         public var maximumPixelCount = 64 << 20
-        /// The most frames (default 1,000) of an animation decoded whole (``ImageRequest/isAnimated``); more fail with
-        /// ``ImagePipeline/Error/animationTooLarge(frameCount:width:height:)`` before any frame is decoded.
+        /// The most frames (default 1,000) of an animation decoded whole (``ImageRequest/isAnimated``), checked first.
         public var maximumAnimationFrameCount = 1_000
-        /// The most pixels the frames of an animation may have in all (canvas pixels times frames), default 64
-        /// megapixels, checked before any frame is decoded.
+        /// The most pixels of all the frames of an animation together (default 64 megapixels), checked first.
         public var maximumAnimationPixelCount = 64 << 20
-        /// How long a URL that failed waits before it is loaded again (``ImagePipeline/FailureBackoff``); `nil` loads
-        /// it again on every request.
+        /// How long a URL that failed waits before it is loaded again; `nil` loads it again on every request.
         public var failureBackoff: ImagePipeline.FailureBackoff? = ImagePipeline.FailureBackoff()
         /// Share identical work between requests. On by default; off only to measure what it saves.
         public var isCoalescingEnabled = true
@@ -79,23 +70,20 @@ extension ImagePipeline {
         public var progressiveDecodingInterval: Duration = .milliseconds(250)
         /// The most previews of one image.
         public var maximumPreviewsPerImage = 4
-        /// Derives the ``ImageRequest/imageID`` of a request that has none from its URL: for images behind signed
-        /// URLs, drop the signature, so every signing of a URL shares the cache entries and the download.
+        /// Derives the ``ImageRequest/imageID`` of a request without one from its URL, e.g. by dropping a signature.
         public var imageIDFilter: (@Sendable (URL) -> String)?
         /// Changes each download just before it is sent: add a bearer token, sign a URL. A download answered `401`
         /// is sent once more with what the modifier then answers (``DownloadRequest/isRetryAfterUnauthorized``).
         public var requestModifier: DownloadRequest.Modifier?
-        /// Refreshes the app's credentials (a new access token) when a download the ``requestModifier`` changed is
-        /// answered `401`, before the one retry. Downloads answered `401` together share one call; a download sent
-        /// before the last refresh, or before ``ImagePipeline/credentialsChanged()``, retries without another.
-        /// Throwing fails the downloads that waited for it with the error. `nil` (the default): the modifier alone
-        /// decides, told by ``DownloadRequest/isRetryAfterUnauthorized``.
+        /// Refreshes the app's credentials when a download the ``requestModifier`` changed is answered `401`, before
+        /// the one retry; concurrent `401`s share one call, and throwing fails the downloads that waited for it.
+        /// A download sent before the last refresh, or before ``ImagePipeline/credentialsChanged()``, retries
+        /// without another. `nil`: the modifier alone decides.
         public var refreshCredentials: (@Sendable () async throws -> Void)?
         /// Receives diagnostic events (downloads, cache hits), on arbitrary threads; must return quickly.
         public var eventHandler: (@Sendable (ImagePipeline.Event) -> Void)?
-        /// Receives each image task's ``ImageTaskMetrics`` as it ends, after its completion handlers ran, on
-        /// arbitrary threads; must return quickly. A memory-cache hit of `image(for:)` makes no task and reports
-        /// nothing.
+        /// Receives each image task's ``ImageTaskMetrics`` as it ends, after its completion handlers, on arbitrary
+        /// threads; must return quickly. A memory-cache hit of `image(for:)` makes no task and reports nothing.
         public var taskMetricsHandler: (@Sendable (ImageTaskMetrics) -> Void)?
         /// Runs the stages' work; `nil` for the default (Swift tasks for downloads, dedicated threads for decoding).
         @_spi(Simulation) public var executor: (any ImagePipelineExecutor)?
@@ -174,13 +162,5 @@ extension DataLoadWorker.Settings {
             maximumPixelCount: configuration.maximumPixelCount,
             decoders: configuration.decoders
         )
-    }
-}
-
-extension ImagePipeline.Configuration {
-    /// Whether requests with a thumbnail or processors keep their final images in the disk cache: only with
-    /// ``DiskCachePolicy/cacheForever``, as under HTTP semantics only the original data carries its freshness.
-    var storesFinalImages: Bool {
-        diskCacheContent != .originalData && diskCachePolicy.kind == .cacheForever
     }
 }

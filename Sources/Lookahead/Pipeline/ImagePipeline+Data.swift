@@ -14,94 +14,66 @@ extension ImagePipeline {
     }
 
     /// Loads a request's original data — disk cache first, then the data loader, stored in the disk cache —
-    /// without decoding it or touching the memory cache. What an ``ImagePrefetcher`` with the `.diskCache`
-    /// destination uses. Cancelling the calling Swift task cancels it.
-    ///
-    /// Loaded data must pass ``ImageDecoders/validateStructure(_:decoders:)`` (a decoder recognises it and it is
-    /// complete) before it is stored or returned; otherwise the request fails with that error and nothing is stored.
+    /// without decoding it or touching the memory cache (an ``ImagePrefetcher``'s `.diskCache` destination).
+    /// Cancelling the calling Swift task cancels it. Data that fails ``ImageDecoders/validateStructure(_:decoders:)``
+    /// fails the request with that error and is not stored.
     public func data(for request: ImageRequest) async throws(Error) -> DataResponse {
         if Task.isCancelled { throw .cancelled }
         if request.url == nil { throw .invalidURL(nil) }
         let request = identified(request)
         if let error = failureRecords?.check(request) { throw error }
-        let task = DataTask(id: Self.makeTaskID(), request: request, decode: runner.decodeWorker)
-        guard runner.submit(task, dataOnly: true) else { throw .pipelineInvalidated }
-        let result = await withTaskCancellationHandler {
-            await task.wait()
-        } onCancel: {
-            task.resolve(.failure(.cancelled))
-            self.runner.run { $0.cancel(task: TaskGraph.TaskID(task.id)) }
+        let id = Self.makeTaskID()
+        let response: DataResponse
+        do {
+            response = try await ResumeOnce<DataResponse>.run { once in
+                let task = DataTask(id: id, request: request, decode: runner.decodeWorker, once: once)
+                if !runner.submit(task, dataOnly: true) { once.resume(with: .failure(Error.pipelineInvalidated)) }
+            } onCancel: {
+                self.runner.run { $0.cancel(task: TaskGraph.TaskID(id)) }
+            }
+        } catch {
+            throw error as? Error ?? .cancelled
         }
         // Nothing more will be learnt about network data that passed: its URL is fine.
-        if case .success(let response) = result, response.cacheType == nil {
-            failureRecords?.forget(request)
-        }
-        return try result.get()
+        if response.cacheType == nil { failureRecords?.forget(request) }
+        return response
     }
 }
 
-/// The data-only task behind ``ImagePipeline/data(for:)``: one continuation, resumed exactly once.
+/// The data-only task behind ``ImagePipeline/data(for:)``: it resumes its caller once.
 final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
     /// Judges the data: it must be a complete image before it is stored or returned.
     private let decode: DecodeWorker
-    private let state = Locked<
-        (
-            continuation: CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>?,
-            result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>?
-        )
-    >((nil, nil))
+    private let once: ResumeOnce<ImagePipeline.DataResponse>
 
-    init(id: Int, request: ImageRequest, decode: DecodeWorker) {
+    init(id: Int, request: ImageRequest, decode: DecodeWorker, once: ResumeOnce<ImagePipeline.DataResponse>) {
         self.id = id
         self.request = request
         self.decode = decode
+        self.once = once
     }
 
-    func didProgress(completed: Int64, total: Int64?) {}
-
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
-        switch result {
+    func receive(_ delivery: TaskGraph.Actions.Delivery) {
+        switch delivery {
+        case .progress, .preview:
+            break
         case .success(.data(let loaded)):
-            if case .failure(let error) = decode.validate(loaded) { return resolve(.failure(error)) }
-            resolve(
-                .success(
-                    ImagePipeline.DataResponse(
-                        data: loaded.response.data,
-                        cacheType: loaded.cacheType,
-                        httpResponse: loaded.response.response
-                    )
-                )
+            if case .failure(let error) = decode.validate(loaded) {
+                once.resume(with: .failure(error))
+                return
+            }
+            let response = ImagePipeline.DataResponse(
+                data: loaded.response.data,
+                cacheType: loaded.cacheType,
+                httpResponse: loaded.response.response
             )
+            once.resume(with: .success(response))
         case .success(.image):
             preconditionFailure("Internal inconsistency: a data task received an image")
         case .failure(let error):
-            resolve(.failure(error))
-        }
-    }
-
-    /// Sets the result once; later results are dropped.
-    func resolve(_ result: Result<ImagePipeline.DataResponse, ImagePipeline.Error>) {
-        let continuation = state.withLock {
-            state -> CheckedContinuation<Result<ImagePipeline.DataResponse, ImagePipeline.Error>, Never>? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(returning: result)
-    }
-
-    /// Waits for the result.
-    func wait() async -> Result<ImagePipeline.DataResponse, ImagePipeline.Error> {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<ImagePipeline.DataResponse, ImagePipeline.Error>? in
-                if let result = state.result { return result }
-                state.continuation = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+            once.resume(with: .failure(error))
         }
     }
 }

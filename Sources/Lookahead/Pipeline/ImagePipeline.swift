@@ -18,7 +18,6 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
 
-    /// ``Configuration/memoryCache``.
     package let memoryCache: MemoryCache?
     private let hasImageIDFilter: Bool
     /// The task graph and its workers: where a request goes once it misses the memory cache.
@@ -65,7 +64,7 @@ public final class ImagePipeline: Sendable {
         let request = identified(request)
         if let response = cachedResponse(for: request) { return response }
         // The memory cache was just read: the task starts at the next step.
-        let task = makeTask(with: request)
+        let task = unstartedImageTask(with: request)
         start(task, readingMemoryCache: false)
         return try await task.response
     }
@@ -77,20 +76,20 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading an image and returns the task, which can be re-prioritised, observed and cancelled.
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        let task = makeTask(with: identified(request))
-        start(task, readingMemoryCache: true)
+        let task = unstartedImageTask(with: request)
+        start(task)
         return task
     }
 
-    /// A task that has not started: its owner records it first, then calls ``start(_:)``, so cancelling it in
-    /// between starts no work.
+    /// A task its owner records before it calls ``start(_:readingMemoryCache:)``: cancelled in between, it starts
+    /// no work.
     func unstartedImageTask(with request: ImageRequest) -> ImageTask {
-        makeTask(with: identified(request))
-    }
-
-    /// Starts a task made by ``unstartedImageTask(with:)``; a task already cancelled starts nothing.
-    func start(_ task: ImageTask) {
-        start(task, readingMemoryCache: true)
+        ImageTask(
+            id: Self.makeTaskID(),
+            request: identified(request),
+            runner: runner,
+            metricsHandler: configuration.taskMetricsHandler
+        )
     }
 
     // MARK: - Memory cache
@@ -98,38 +97,34 @@ public final class ImagePipeline: Sendable {
     /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough to call for every
     /// cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard memoryCache != nil, readsMemoryCache(request) else { return nil }
-        return withIdentifiedKey(of: request) { memoryEntry(for: $0, of: request)?.image }
+        guard memoryCache != nil else { return nil }
+        return memoryEntry(of: request, key: memoryCacheKey(for: request))?.image
     }
 
-    /// What a view shows for a request from the memory cache (``ImageResponse/displayImage``), like
-    /// ``cachedImage(for:)``.
+    /// What a view shows for a request from the memory cache (``ImageResponse/displayImage``).
     package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        guard readsMemoryCache(request),
-            let entry = withIdentifiedKey(of: request, { memoryEntry(for: $0, of: request) })
-        else { return nil }
-        return entry.animation?.platformAnimation ?? entry.image
+        memoryEntry(of: request, key: memoryCacheKey(for: request)).map { $0.animation?.platformAnimation ?? $0.image }
     }
 
     /// The frames in the memory cache for a request that asked for them (``ImageRequest/isAnimated``), if any.
     package func cachedAnimation(for request: ImageRequest) -> AnimatedImage? {
-        guard readsMemoryCache(request) else { return nil }
-        return memoryEntry(for: request.imageKey, of: request)?.animation
+        memoryEntry(of: request)?.animation
     }
 
-    /// The memory cache's entry under `key`, unless its response varies on fields `request` sends otherwise.
-    private func memoryEntry(for key: ImageCacheKey, of request: ImageRequest) -> MemoryCache.Entry? {
-        guard let entry = memoryCache?.entry(for: key) else { return nil }
+    /// The memory cache's entry under `key` (the request's own by default) for a request that may read it, whose
+    /// response does not vary on fields the request sends otherwise.
+    private func memoryEntry(of request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
+        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key ?? request.imageKey) else {
+            return nil
+        }
         if let http = entry.http, !http.vary.isEmpty, !http.matches(runner.requestHeaders(for: request)) { return nil }
         return entry
     }
 
     /// Stores an image in the memory cache under a request's key.
     public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        withIdentifiedKey(of: request) { _ = memoryCache?.store(image, for: $0) }
+        memoryCache?.store(image, for: memoryCacheKey(for: request))
     }
-
-    // MARK: - Invalidation
 
     /// Cancels every request with ``ImagePipeline/Error/pipelineInvalidated``; later requests fail the same way.
     public func invalidate() {
@@ -158,24 +153,15 @@ public final class ImagePipeline: Sendable {
 
     static func makeTaskID() -> Int { nextTaskID.add(1) }
 
-    /// Runs `body` with the image key of ``identified(_:)``'s request.
-    private func withIdentifiedKey<Result>(of request: ImageRequest, _ body: (ImageCacheKey) -> Result) -> Result {
-        guard hasImageIDFilter, request.imageID == nil, request.url != nil else {
-            return body(request.imageKey)
-        }
-        return body(identified(request).imageKey)
-    }
-
     /// The key the memory cache keeps a request's image under (``Configuration/imageIDFilter`` applied).
     package func memoryCacheKey(for request: ImageRequest) -> ImageCacheKey {
-        withIdentifiedKey(of: request) { $0 }
+        identified(request).imageKey
     }
 
     /// The request with the identity ``Configuration/imageIDFilter`` gives its URL, when it has none of its own.
     func identified(_ request: consuming ImageRequest) -> ImageRequest {
-        guard let filter = configuration.imageIDFilter, request.imageID == nil, let url = request.url else {
-            return request
-        }
+        guard hasImageIDFilter, request.imageID == nil, let url = request.url, let filter = configuration.imageIDFilter
+        else { return request }
         request.imageID = filter(url)
         return request
     }
@@ -186,9 +172,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard readsMemoryCache(request), let entry = memoryEntry(for: request.imageKey, of: request) else {
-            return nil
-        }
+        guard let entry = memoryEntry(of: request) else { return nil }
         configuration.eventHandler?(.memoryCacheHit(request))
         return ImageResponse(
             image: entry.image,
@@ -203,9 +187,7 @@ public final class ImagePipeline: Sendable {
     /// processors (down to none), so only the processors after it run, with no download and no decode.
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
-        guard !identifiers.isEmpty, readsMemoryCache(request), memoryCache != nil else {
-            return nil
-        }
+        guard !identifiers.isEmpty, readsMemoryCache(request), memoryCache != nil else { return nil }
         for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
             let key = ImageCacheKey(
                 imageID: request.identity,
@@ -213,46 +195,29 @@ public final class ImagePipeline: Sendable {
                 processors: Array(identifiers.prefix(count)),
                 isAnimated: request.isAnimated
             )
-            guard let entry = memoryEntry(for: key, of: request) else { continue }
+            guard let entry = memoryEntry(of: request, key: key) else { continue }
             let image = PreparedImage(image: entry.image, response: nil, cacheType: .memory, animation: entry.animation)
             return TaskGraph.Seed(processorCount: count, output: image)
         }
         return nil
     }
 
-    private func makeTask(with request: consuming ImageRequest) -> ImageTask {
-        ImageTask(
-            id: Self.makeTaskID(),
-            request: request,
-            runner: runner,
-            metricsHandler: configuration.taskMetricsHandler
-        )
-    }
-
     /// Answers from the memory cache when allowed, fails at once what cannot load, and submits the rest to the
-    /// task graph.
-    private func start(_ task: ImageTask, readingMemoryCache: Bool) {
+    /// task graph. A task already cancelled starts nothing.
+    func start(_ task: ImageTask, readingMemoryCache: Bool = true) {
         let request = task.request
         if request.url == nil {
             task.finish(.failure(.invalidURL(nil)))
-            return
-        }
-        if readingMemoryCache, let response = cachedResponse(for: request) {
+        } else if readingMemoryCache, let response = cachedResponse(for: request) {
             task.finish(.success(response))
-            return
-        }
-        if !request.dataPolicy.loadsFromNetwork, configuration.diskCache == nil || !request.dataPolicy.readsDiskCache {
+        } else if !request.dataPolicy.loadsFromNetwork,
+            configuration.diskCache == nil || !request.dataPolicy.readsDiskCache
+        {
             task.finish(.failure(.dataMissingInCache))
-            return
-        }
-        // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
-        if let error = failureRecords?.check(request) {
+        } else if let error = failureRecords?.check(request) {
+            // A URL that failed over the network (after missing the disk cache) and still waits fails at once.
             task.finish(.failure(error))
-            return
-        }
-        let seed = processingSeed(for: request)
-        let processedImage = runner.finalImageUse(for: request)
-        if !runner.submit(task, seed: seed, processedImage: processedImage) {
+        } else if !runner.submit(task, seed: processingSeed(for: request)) {
             task.finish(.failure(.pipelineInvalidated))
         }
     }

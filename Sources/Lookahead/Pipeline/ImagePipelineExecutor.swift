@@ -12,8 +12,7 @@ public protocol ImagePipelineExecutor: Sendable {
     /// Runs a decoding or processing stage: CPU-bound and synchronous. Never on the caller's thread.
     func runDecode(_ work: @escaping @Sendable () -> Void)
 
-    /// How long the task that starts downloads waits for more before it stops (`nil`: not at all), so a burst of
-    /// starts shares one wake-up.
+    /// How long the task that starts downloads waits for more before it stops, so a burst shares one wake-up.
     var launchBatchInterval: Duration? { get }
 }
 
@@ -21,8 +20,7 @@ extension ImagePipelineExecutor {
     public var launchBatchInterval: Duration? { nil }
 }
 
-/// Downloads as Swift tasks at the request's priority; decoding on a concurrent dispatch queue, off the
-/// cooperative pool.
+/// Downloads as Swift tasks at the request's priority; decoding on a concurrent dispatch queue.
 struct DefaultPipelineExecutor: ImagePipelineExecutor {
     let decodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.decode", attributes: .concurrent)
 

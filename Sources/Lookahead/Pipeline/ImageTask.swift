@@ -11,9 +11,8 @@ public final class ImageTask: Sendable {
         case started
         /// Bytes arrived: completed so far and the expected total, when known.
         case progress(completed: Int64, total: Int64?)
-        /// A preview of the image while it downloads (a progressive JPEG's scans so far; see
-        /// ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``): `isPreview` is set, it is at the request's
-        /// thumbnail size, not processed, and never in the memory cache. Zero or more, before the final event.
+        /// A preview while the image downloads (a progressive JPEG's scans so far): `isPreview` is set, at the
+        /// thumbnail size, not processed, never cached. Zero or more, before the final event.
         case preview(ImageResponse)
         /// The task finished with an image or an error. Always the last event unless cancelled.
         case finished(Result<ImageResponse, ImagePipeline.Error>)
@@ -36,18 +35,12 @@ public final class ImageTask: Sendable {
         var lastPreview: Preview?
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
-        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>] = []
         var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
         var progressHandlers: [@Sendable (Int64, Int64?) -> Void] = []
         var previewHandlers: [@Sendable (ImageResponse) -> Void] = []
 
-        var finalEvent: Event? {
-            if isCancelled { return .cancelled }
-            return result.map { .finished($0) }
-        }
-
-        /// Whether the final event happened, without making it.
-        var hasEnded: Bool { isCancelled || result != nil }
+        /// Whether the final event happened (a cancellation sets the result too).
+        var hasEnded: Bool { result != nil }
     }
 
     /// The last preview of a running task, boxed: most tasks never have one.
@@ -98,28 +91,24 @@ public final class ImageTask: Sendable {
 
     /// Whether the task is running, completed or cancelled.
     public var state: State {
-        storage.withLock { storage in
-            if storage.isCancelled { return .cancelled }
-            return storage.result == nil ? .running : .completed
-        }
+        storage.withLock { $0.isCancelled ? .cancelled : $0.hasEnded ? .completed : .running }
     }
 
     /// Cancels the task. Work shared with other tasks goes on; work only this task wanted stops.
     public func cancel() {
-        if finish(.failure(.cancelled), isCancellation: true) {
+        if finish(.failure(.cancelled)) {
             runner.run { $0.cancel(task: TaskGraph.TaskID(id)) }
         }
     }
 
-    /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`, always last.
-    /// A subscriber that arrives while the task runs gets `.started`, the last progress and the last preview first;
-    /// one that arrives later gets the final event only.
+    /// The task's events: `.started`, `.progress`…, `.preview`…, then `.finished` or `.cancelled`. A subscriber
+    /// arriving while it runs gets `.started`, the last progress and preview first; later, the final event only.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             // Replayed under the lock, so no event sent meanwhile overtakes them (yielding runs no outside code).
             storage.withLock { storage in
-                if let final = storage.finalEvent {
-                    continuation.yield(final)
+                if let result = storage.result {
+                    continuation.yield(storage.isCancelled ? .cancelled : .finished(result))
                     continuation.finish()
                     return
                 }
@@ -142,15 +131,7 @@ public final class ImageTask: Sendable {
     public var response: ImageResponse {
         get async throws(ImagePipeline.Error) {
             let result = await withTaskCancellationHandler {
-                await withCheckedContinuation {
-                    (continuation: CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>) in
-                    let ready = storage.withLock { storage -> Result<ImageResponse, ImagePipeline.Error>? in
-                        if let result = storage.result { return result }
-                        storage.waiters.append(continuation)
-                        return nil
-                    }
-                    if let ready { continuation.resume(returning: ready) }
-                }
+                await withCheckedContinuation { continuation in onFinish { continuation.resume(returning: $0) } }
             } onCancel: {
                 self.cancel()
             }
@@ -193,70 +174,44 @@ public final class ImageTask: Sendable {
 
     // MARK: - Delivery (from the pipeline)
 
-    func didPreview(_ response: ImageResponse) {
-        let (subscribers, handlers) = storage.withLock { storage in
-            guard !storage.hasEnded else {
-                return ([AsyncStream<Event>.Continuation](), [@Sendable (ImageResponse) -> Void]())
-            }
-            storage.lastPreview = Preview(response)
-            return (Array(storage.subscribers.values), storage.previewHandlers)
-        }
-        for subscriber in subscribers { subscriber.yield(.preview(response)) }
-        for handler in handlers { handler(response) }
-    }
-
-    func didProgress(completed: Int64, total: Int64?) {
-        let event = Event.progress(completed: completed, total: total)
-        let (subscribers, handlers) = storage.withLock { storage in
-            guard !storage.hasEnded else {
-                return ([AsyncStream<Event>.Continuation](), [@Sendable (Int64, Int64?) -> Void]())
-            }
-            storage.lastProgress = (completed, total)
-            return (Array(storage.subscribers.values), storage.progressHandlers)
+    /// Sends a progress or preview event to the subscribers once `keep` has kept it for later ones, and returns
+    /// the handlers `keep` picks; nothing once the task has ended.
+    private func send<Handler>(_ event: Event, keep: (inout Storage) -> [Handler]) -> [Handler] {
+        let (subscribers, handlers) = storage.withLock { storage -> ([AsyncStream<Event>.Continuation], [Handler]) in
+            guard !storage.hasEnded else { return ([], []) }
+            return (Array(storage.subscribers.values), keep(&storage))
         }
         for subscriber in subscribers { subscriber.yield(event) }
-        for handler in handlers { handler(completed, total) }
+        return handlers
     }
 
-    /// Sets the final result; `false` if the task had already finished.
+    /// Sets the final result; `false` if the task had already finished. A `.cancelled` error, whether the task or
+    /// the pipeline (``ImagePipeline/cancelAllTasks()``) cancelled it, ends it as cancelled.
     @discardableResult
     func finish(
         _ result: Result<ImageResponse, ImagePipeline.Error>,
-        isCancellation: Bool = false,
         stages: ImageTaskMetrics.Stages = ImageTaskMetrics.Stages()
     ) -> Bool {
-        let taken = storage.withLock {
-            storage -> (
-                subscribers: [AsyncStream<Event>.Continuation],
-                waiters: [CheckedContinuation<Result<ImageResponse, ImagePipeline.Error>, Never>],
-                completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void]
-            )? in
+        let isCancellation = if case .failure(.cancelled) = result { true } else { false }
+        // Takes the running state whole (subscribers, handlers) and leaves the ended one.
+        let running = storage.withLock { storage -> Storage? in
             guard !storage.hasEnded else { return nil }
-            storage.result = result
-            storage.isCancelled = isCancellation
-            defer {
-                storage.subscribers.removeAll()
-                storage.waiters.removeAll()
-                storage.completions.removeAll()
-                storage.progressHandlers.removeAll()
-                storage.previewHandlers.removeAll()
-                storage.lastPreview = nil
-            }
-            return (Array(storage.subscribers.values), storage.waiters, storage.completions)
+            let running = storage
+            storage = Storage(priority: storage.priority, result: result, isCancelled: isCancellation)
+            return running
         }
-        guard let taken else { return false }
+        guard let running else { return false }
         let event: Event = isCancellation ? .cancelled : .finished(result)
-        for subscriber in taken.subscribers {
+        for subscriber in running.subscribers.values {
             subscriber.yield(event)
             subscriber.finish()
         }
-        for waiter in taken.waiters { waiter.resume(returning: result) }
-        for completion in taken.completions { completion(result) }
+        for completion in running.completions { completion(result) }
         if let metricsHandler, let createdAt {
             let outcome: ImageTaskMetrics.Outcome =
                 switch result {
-                case _ where isCancellation: .cancelled
                 case .success(let response): .succeeded(cacheType: response.cacheType)
+                case .failure(.cancelled): .cancelled
                 case .failure(let error): .failed(error)
                 }
             metricsHandler(
@@ -274,18 +229,25 @@ public final class ImageTask: Sendable {
 }
 
 extension ImageTask: TaskReceiver {
-    var hasEnded: Bool { storage.withLock { $0.hasEnded } }
+    package var hasEnded: Bool { storage.withLock { $0.hasEnded } }
 
-    func didPreview(_ image: PreparedImage) {
-        var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
-        response.isPreview = true
-        didPreview(response)
-    }
-
-    func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {
-        switch result {
+    package func receive(_ delivery: TaskGraph.Actions.Delivery) {
+        switch delivery {
+        case .progress(let completed, let total):
+            let handlers = send(.progress(completed: completed, total: total)) { storage in
+                storage.lastProgress = (completed, total)
+                return storage.progressHandlers
+            }
+            for handler in handlers { handler(completed, total) }
+        case .preview(let image):
+            var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+            response.isPreview = true
+            let handlers = send(.preview(response)) { storage in
+                storage.lastPreview = Preview(response)
+                return storage.previewHandlers
+            }
+            for handler in handlers { handler(response) }
         case .success(.image(let image)):
-            // The runner has stored the image in the memory cache, once for all tasks that share it.
             let response = ImageResponse(
                 image: image.image,
                 request: request,
@@ -296,9 +258,6 @@ extension ImageTask: TaskReceiver {
             finish(.success(response), stages: image.metrics)
         case .success(.data):
             preconditionFailure("Internal inconsistency: an image task received data")
-        case .failure(.cancelled):
-            // Cancelled by the pipeline (``ImagePipeline/cancelAllTasks()``): the task ends as cancelled.
-            finish(.failure(.cancelled), isCancellation: true)
         case .failure(let error):
             finish(.failure(error))
         }

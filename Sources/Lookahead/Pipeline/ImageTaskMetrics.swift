@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// What one image task cost, stage by stage, for analytics (``ImagePipeline/Configuration/taskMetricsHandler``).
 /// Tasks that share work show the same stages, which may begin before a task that joined them late.
 public struct ImageTaskMetrics: Sendable {

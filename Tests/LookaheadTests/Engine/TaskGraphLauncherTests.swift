@@ -18,8 +18,7 @@ import Testing
             self.request = ImageRequest(url: URL(string: url))
         }
 
-        func didProgress(completed: Int64, total: Int64?) {}
-        func didComplete(_ result: Result<TaskGraph.StageResult, ImagePipeline.Error>) {}
+        func receive(_ delivery: TaskGraph.Actions.Delivery) {}
     }
 
     private func machine(dataLoadLimit: Int = 6) -> Graph {

@@ -48,7 +48,7 @@ import Testing
             model[subscriber] = priority
             #expect(subscribers.isEmpty == model.isEmpty)
             #expect(subscribers.highestPriority == model.values.max())
-            #expect(subscribers.ordered == model.keys.sorted(by: TaskGraph.order))
+            #expect(subscribers.ordered == model.keys.sorted())
         }
     }
 }

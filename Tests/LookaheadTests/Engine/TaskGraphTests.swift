@@ -114,7 +114,7 @@ import Testing
         // Nothing is found under the URL any more: a new request loads again.
         #expect(starts(graph.submit(task: 2, request: request(1), dataOnly: true)).count == 1)
         _ = graph.operationFinished(load.operation, with: .failure(.cancelled))
-        #expect(graph.operationCount == 1)
+        #expect(graph.operations.count == 1)
     }
 
     @Test func thumbnailsShareTheDownloadButNotTheDecode() {

@@ -46,7 +46,7 @@ import Testing
         #expect(queue.next()?.node == 9)
         #expect(queue.runningCount == 3)
         // A promoted prefetch frees its background slot.
-        queue.promoteRunning()
+        queue.releaseBackgroundSlot()
         #expect(queue.next()?.node == 3)
         #expect(queue.next() == nil)  // all four slots
     }
