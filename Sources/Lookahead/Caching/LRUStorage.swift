@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A least-recently-used store with a cost limit, a count limit and optional expiry.
-///
-/// A dictionary maps keys to slots; entries and the recency list (newer, older) are arrays by slot, so a hit
-/// touches only integers. Every operation is O(1); eviction takes from the tail. Not thread safe.
+/// A least-recently-used store with a cost limit, a count limit and optional expiry. A dictionary maps keys to slots;
+/// entries and the recency list are arrays by slot, so a hit touches only integers. Not thread safe.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
@@ -17,9 +15,8 @@ struct LRUStorage<Key: Hashable, Value> {
     private var older: [Int] = []
     private var freeSlots: [Int] = []
     private var index: [Key: Int] = [:]
-    /// How many holders pin each key (``pin(_:)``), stored or not.
+    /// How many holders pin each key (``pin(_:)``), stored or not, and the count of each slot's key.
     private var pins: [Key: Int] = [:]
-    /// `pins` of each slot's key, for the eviction walk: a pinned entry goes after every entry that is not.
     private var pinCounts: [Int] = []
     private var newest = -1
     private var oldest = -1
@@ -35,7 +32,7 @@ struct LRUStorage<Key: Hashable, Value> {
 
     var count: Int { index.count }
 
-    /// Keys from most to least recently used (for tests and diagnostics).
+    /// Keys from most to least recently used.
     var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = newest
@@ -46,11 +43,8 @@ struct LRUStorage<Key: Hashable, Value> {
         return keys
     }
 
-    /// Returns the value and marks it most recently used; an expired entry is removed. `now` is `nil` when no
-    /// entry was stored with an expiry.
-    mutating func value(forKey key: Key, now: Duration?) -> Value? {
-        value(forKey: key, now: now) { $0 }
-    }
+    /// Returns the value and marks it most recently used; an expired entry is removed.
+    mutating func value(forKey key: Key, now: Duration?) -> Value? { value(forKey: key, now: now) { $0 } }
 
     /// ``value(forKey:now:)``, returning only the part of the value `project` gives.
     @inline(__always)
@@ -104,31 +98,18 @@ struct LRUStorage<Key: Hashable, Value> {
         return index[key] != nil
     }
 
-    /// Removes a value; returns it if it was there.
     @discardableResult
-    mutating func removeValue(forKey key: Key) -> Value? {
-        guard let slot = index[key] else { return nil }
-        return removeSlot(slot)
-    }
+    mutating func removeValue(forKey key: Key) -> Value? { index[key].flatMap { removeSlot($0) } }
 
+    /// Removes every entry; pins stay.
     mutating func removeAll() {
-        entries.removeAll()
-        values.removeAll()
-        expiries.removeAll()
-        newer.removeAll()
-        older.removeAll()
-        pinCounts.removeAll()
-        freeSlots.removeAll()
-        index.removeAll()
-        newest = -1
-        oldest = -1
-        totalCost = 0
+        let pins = pins
+        self = LRUStorage(costLimit: costLimit, countLimit: countLimit)
+        self.pins = pins
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost` and the count at most `count`.
-    mutating func trim(toCost cost: Int, count: Int = .max) {
-        evict(toCost: cost, count: count) { _ in }
-    }
+    mutating func trim(toCost cost: Int, count: Int = .max) { evict(toCost: cost, count: count) { _ in } }
 
     /// Pins a key: its entry, now or once stored, is evicted after every entry that is not pinned.
     mutating func pin(_ key: Key) {
@@ -143,9 +124,7 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key], pinCounts[slot] > 0 { pinCounts[slot] -= 1 }
     }
 
-    func isPinned(_ key: Key) -> Bool {
-        index[key].map { pinCounts[$0] > 0 } ?? false
-    }
+    func isPinned(_ key: Key) -> Bool { index[key].map { pinCounts[$0] > 0 } ?? false }
 
     /// Removes least recently used entries until the limits hold, handing each value to `evicted`: those not
     /// pinned first, then pinned ones.
@@ -194,7 +173,6 @@ struct LRUStorage<Key: Hashable, Value> {
         if olderSlot >= 0 { newer[olderSlot] = newerSlot } else { oldest = newerSlot }
     }
 
-    /// Removes the entry in a slot and returns its value.
     @discardableResult
     private mutating func removeSlot(_ slot: Int) -> Value? {
         unlink(slot)

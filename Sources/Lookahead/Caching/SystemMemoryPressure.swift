@@ -4,7 +4,7 @@
 import UIKit
 
 /// Forwards UIKit's memory warnings and the move to the background to a handler: what a ``MemoryCache`` follows
-/// by itself on iOS, tvOS and visionOS. What each pressure keeps is ``MemoryPressure``'s decision.
+/// by itself on iOS, tvOS and visionOS.
 final class SystemMemoryPressure: Sendable {
     // SAFETY: set once in `init`, read only in `deinit`; NotificationCenter's add and remove are thread safe.
     private nonisolated(unsafe) let observers: [any NSObjectProtocol]

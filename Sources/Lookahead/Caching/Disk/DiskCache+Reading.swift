@@ -34,7 +34,7 @@ extension DiskCache {
         /// Removed; its file may still be on disk until the queue removes it.
         case removed
         case expired
-        /// Not indexed; on disk only if the folder's generation moved on.
+        /// On disk only if the folder's generation moved on.
         case unindexed(folderGeneration: UInt64, folder: DiskCacheFolderHandle?)
         case file(EntryToRead)
     }
@@ -49,8 +49,7 @@ extension DiskCache {
         var trusted: DiskCacheFile.Stamp?
     }
 
-    /// Looks a key up with one lock: the index is told of the use before the read, and forgets the entry if the read
-    /// fails.
+    /// Looks a key up with one lock: the index records the use before the read.
     private func lookUp(_ indexName: DiskCacheIndex.Name, now: Double) -> Lookup {
         var name: String { indexName.string }  // spelled only off the common path
         let maximumAge = maximumAge?.secondsValue
@@ -137,7 +136,6 @@ extension DiskCache {
         switch result {
         case .hit(let data):
             if !wasIndexed, !isReadOnly {
-                // Another cache wrote it: this one counts it from now on.
                 let size = DiskCacheFile.fileSize(dataCount: data.count)
                 state.withLock { state in
                     if !state.index.contains(name) { state.index.insert(name, size: size, touchedAt: now) }
@@ -145,14 +143,12 @@ extension DiskCache {
             }
             return data
         case .missing:
-            if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
+            if !isReadOnly { state.withLock { $0.index.remove(name) } }
             return nil
         case .corrupt(let reason):
             logger.warning("Removed a corrupt disk cache entry \(name): \(reason)")
-        case .outdated(let version):
-            logger.debug("Removed a disk cache entry \(name) of format version \(version)")
-        case .foreignChecksum(let kind):
-            logger.debug("Removed a disk cache entry \(name) with a checksum of another kind (\(kind))")
+        case .foreign(let what):
+            logger.debug("Removed a disk cache entry \(name) \(what)")
         }
         removeUnreadable(name)
         return nil

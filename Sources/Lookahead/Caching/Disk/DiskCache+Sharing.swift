@@ -9,12 +9,8 @@ extension DiskCache {
     /// Loads the index when the cache opens, then evicts what expired or passes the limit.
     func loadIndex() {
         guard let ledger else {
-            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false) ?? []
-            state.withLock { state in
-                state.index.reconcile(with: DiskCacheIndex(counting: scanned), keeping: [])
-                state.isIndexLoaded = true
-            }
-            return
+            var held = DiskCacheLedger.Held.unlocked
+            return count(&held)
         }
         ledger.withLock { held in
             let removed = DiskCacheFile.migrate(directory: path)
@@ -46,8 +42,7 @@ extension DiskCache {
         adopt(DiskCacheIndex(counting: scanned), generation: held.values?.generation, fromSnapshot: false)
     }
 
-    /// Makes a counted or loaded index of the whole folder the cache's own (staged entries stay); a counted one is
-    /// saved for the next open.
+    /// Makes an index of the whole folder the cache's own (staged entries stay); a counted one is saved next.
     private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
         var taken: DiskCacheIndex? = index
         state.withLock { state in
@@ -105,7 +100,6 @@ extension DiskCache {
         }
     }
 
-    /// How long after a change the snapshot is saved, unless `flush()` saves it first.
     private static let snapshotDelay = DispatchTimeInterval.seconds(10)
 
     /// Makes one change to the folder holding its lock, then advances the folder's generation.
@@ -158,7 +152,7 @@ extension DiskCache {
         logger.warning("Disk cache folder \(path) was deleted from outside; it was created again, empty")
     }
 
-    /// Notices a folder deleted from outside before the next write does: one `stat` of the folder.
+    /// Notices a folder deleted from outside before the next write does.
     func forgetEntriesIfFolderDeleted() {
         guard !isReadOnly, !FileManager.default.fileExists(atPath: path) else { return }
         DiskCacheFile.prepareDirectory(path)

@@ -6,10 +6,9 @@ import Logging
 /// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size needs
 /// no download.
 ///
-/// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background
-/// (`flush()` waits for the writes), private to their user, and evicted least recently used first to stay under
-/// ``sizeLimit``. Several caches, in one process or several (an app and its extensions), may share a folder and
-/// keep to the size limit together; each change to the folder holds the folder's lock.
+/// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background,
+/// private to their user, and evicted least recently used first to stay under ``sizeLimit``. Several caches, in one
+/// process or several (an app and its extensions), may share a folder and keep to the size limit together.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }
@@ -51,11 +50,10 @@ public final class DiskCache: DataCaching {
         /// Runs inside each change to the folder, before its body (tests).
         var duringChange: (@Sendable () -> Void)?
         var writeFailure: String?
-        /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
+        /// Seconds since 1970 until which stores are ignored after a write failure.
         var writesPausedUntil: TimeInterval = 0
         /// Stores are skipped until the writes catch up (logged once).
         var skippingStores = false
-        /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
         /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
         var pendingJobs = 0
@@ -65,7 +63,6 @@ public final class DiskCache: DataCaching {
         /// The index changed since the snapshot was last saved (``DiskCacheIndexSnapshot``).
         var snapshotDue = false
         var snapshotScheduled = false
-        /// Whether the last index loaded at open came from the snapshot, for tests.
         var loadedFromSnapshot = false
     }
 
@@ -102,9 +99,8 @@ public final class DiskCache: DataCaching {
         )
     }
 
-    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings. An
-    /// entry larger than `pendingWriteLimit` is still stored when nothing else waits; `logger` receives warnings
-    /// (corrupt entries removed, writing stopped); `now` is the clock entries' ages are measured on.
+    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings.
+    /// `logger` receives warnings (corrupt entries removed, writing stopped); `now` is the clock of entries' ages.
     public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
@@ -213,7 +209,6 @@ public final class DiskCache: DataCaching {
     /// `flush()` without blocking a thread; call it before a program exits.
     public func flush() async { await writes.jobs.run { self.flushOnQueue() } }
 
-    /// The writes still waiting run now, after the jobs queued before.
     private func flushOnQueue() {
         writes.exclusively {
             writes.runPending(upTo: .max)
@@ -246,17 +241,13 @@ public final class DiskCache: DataCaching {
     public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
     /// The path of the file that holds (or would hold) a key's entry.
-    public func filePath(for key: String) -> String {
-        path + "/" + DiskCacheFile.name(for: key)
-    }
+    public func filePath(for key: String) -> String { path + "/" + DiskCacheFile.name(for: key) }
 
     // MARK: - Tests
 
     var othersMayHaveWritten: Bool { state.withLock { $0.othersWrite } }
 
-    func setDuringChange(_ body: (@Sendable () -> Void)?) {
-        state.withLock { $0.duringChange = body }
-    }
+    func setDuringChange(_ body: (@Sendable () -> Void)?) { state.withLock { $0.duringChange = body } }
 
     var lowMark: Int { Int(Double(sizeLimit) * trimRatio) }
 

@@ -37,12 +37,9 @@ extension DiskCacheFile {
                 removed += 1
             }
         }
-        let descriptor = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
-        if descriptor >= 0 {
-            tighten(descriptor: descriptor, to: fileMode)
-            let text = Array("\(version)\n".utf8)
-            _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            close(descriptor)
+        let text = Array("\(version)\n".utf8)
+        if let temporary = try? writeTemporary(directory: directory, parts: [text], synchronize: false) {
+            try? install(temporaryName: temporary, as: formatMarkerName, in: directory)
         }
         return removed
     }
@@ -88,7 +85,6 @@ extension DiskCacheFile {
         removeStaleTemporaries: Bool,
         entry: (Int32, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
-        // readdir and fstatat relative to the folder: no path is built or walked per entry.
         guard let folder = opendir(directory) else { return false }
         defer { closedir(folder) }
         let descriptor = dirfd(folder)

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// The entries a disk cache stored and has not yet written, served to reads until they are, and the bytes they
-/// hold. Each entry has a generation, so its write can tell whether it was staged again or removed since.
+/// The entries a disk cache stored and has not yet written, served to reads until they are. Each has a generation,
+/// so its write can tell whether it was staged again or removed since.
 struct DiskCacheStaging: Sequence {
     struct Entry {
         let data: Data
