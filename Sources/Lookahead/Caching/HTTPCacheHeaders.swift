@@ -17,8 +17,7 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var maxAge: Int?
     /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long a stale response may answer a server error.
     public var staleIfError: Int?
-    /// `Cache-Control: stale-while-revalidate` (RFC 5861), in seconds: how long a stale response may answer while it
-    /// is revalidated in the background.
+    /// `Cache-Control: stale-while-revalidate` (RFC 5861), in seconds: how long a stale response may answer at once.
     public var staleWhileRevalidate: Int?
     /// `Age`, in seconds: the first member of the field, when it is a non-negative integer (RFC 9111 §5.1).
     public var age: Int?
@@ -93,7 +92,7 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
 
     /// `delta-seconds` (RFC 9111 §1.2.2): digits only; a value past 2³¹ counts as 2³¹, not as a trap.
     static func deltaSeconds(_ value: String?) -> Int? {
-        guard let value, !value.isEmpty, value.allSatisfy(\.isASCIIDigit) else { return nil }
+        guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let digits = value.drop { $0 == "0" }
         return digits.count > 10 ? 1 << 31 : min(Int(digits) ?? 0, 1 << 31)
     }
@@ -113,8 +112,4 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             return (name, value)
         }
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -31,14 +31,8 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     /// The sidecar key of a data key.
     package static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-http-metadata-v3" }
 
-    /// The metadata of `response`, whose request (with `requestHeaders`) was sent at `requestTime` and answered at
-    /// `responseTime`. `immutable` changes nothing here: it spares revalidation only while fresh (RFC 8246).
-    package init(
-        response: HTTPResponseInfo,
-        requestHeaders: [String: String],
-        requestTime: Date,
-        responseTime: Date
-    ) {
+    /// The metadata of `response` to a request with `requestHeaders` (`immutable` matters only while fresh, RFC 8246).
+    package init(response: HTTPResponseInfo, requestHeaders: [String: String], requestTime: Date, responseTime: Date) {
         let headers = Self.storable(response.headers)
         let parsed = HTTPCacheHeaders(headers: headers)
         self.init(
@@ -112,14 +106,12 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     /// Whether the stale entry may answer when the server cannot be reached (RFC 9111 §4.2.4).
     package var mayAnswerWhenUnreachable: Bool { !mustRevalidate && !noCache }
 
-    /// Whether the stale entry may answer a `status` of 500, 502, 503 or 504 at `now`, within `stale-if-error` of
-    /// going stale (RFC 5861 §4).
+    /// Whether the stale entry may answer a 500, 502, 503 or 504 at `now` (`stale-if-error`, RFC 5861 §4).
     package func mayAnswer(status: Int, now: Date) -> Bool {
         [500, 502, 503, 504].contains(status) && mayAnswerWhenUnreachable && isWithin(staleIfError, now: now)
     }
 
-    /// Whether the stale entry may answer at `now` while it is revalidated in the background, within
-    /// `stale-while-revalidate` of going stale (RFC 5861 §3).
+    /// Whether the stale entry may answer at `now` while revalidated (`stale-while-revalidate`, RFC 5861 §3).
     package func mayAnswerWhileRevalidating(now: Date) -> Bool {
         mayAnswerWhenUnreachable && isWithin(staleWhileRevalidate, now: now)
     }
@@ -182,11 +174,7 @@ extension HTTPCacheMetadata {
     /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name.
     static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
         guard !names.isEmpty else { return [:] }
-        var values: [String: String] = [:]
-        for (name, value) in requestHeaders where names.contains(name.lowercased()) {
-            let value = value.trimmingCharacters(in: .whitespaces)
-            values[name.lowercased()] = values[name.lowercased()].map { "\($0), \(value)" } ?? value
-        }
-        return values
+        let trimmed = requestHeaders.mapValues { $0.trimmingCharacters(in: .whitespaces) }
+        return HTTPCacheHeaders.lowercased(trimmed).filter { names.contains($0.key) }
     }
 }

@@ -34,13 +34,7 @@ struct LRUStorage<Key: Hashable, Value> {
 
     /// Keys from most to least recently used.
     var keysByRecency: [Key] {
-        var keys: [Key] = []
-        var slot = newest
-        while slot >= 0 {
-            if let key = entries[slot]?.key { keys.append(key) }
-            slot = older[slot]
-        }
-        return keys
+        sequence(first: newest) { older[$0] }.prefix { $0 >= 0 }.compactMap { entries[$0]?.key }
     }
 
     /// Returns the value and marks it most recently used; an expired entry is removed.
@@ -54,12 +48,14 @@ struct LRUStorage<Key: Hashable, Value> {
             removeSlot(slot)
             return nil
         }
-        moveToFront(slot)
+        if slot != newest {
+            unlink(slot)
+            linkAtFront(slot)
+        }
         return values.withUnsafeBufferPointer { $0[slot].map(project) }
     }
 
-    /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold. An entry
-    /// whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
+    /// Inserts or replaces a value, then evicts until the limits hold; `false` if not kept (too costly: none replaced).
     @discardableResult
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Duration?) -> Bool {
         var evicted: [Value] = []
@@ -72,24 +68,20 @@ struct LRUStorage<Key: Hashable, Value> {
     {
         guard cost <= costLimit, countLimit > 0 else { return false }
         if let slot = index[key], let old = removeSlot(slot) { evicted.append(old) }
-        let entry = Entry(key: key, cost: cost)
-        let slot: Int
-        let pinCount = pins.isEmpty ? 0 : pins[key] ?? 0
-        if let free = freeSlots.popLast() {
-            slot = free
-            entries[slot] = entry
-            values[slot] = value
-            expiries[slot] = expiresAt
-            pinCounts[slot] = pinCount
-        } else {
-            slot = entries.count
-            entries.append(entry)
-            values.append(value)
-            expiries.append(expiresAt)
-            pinCounts.append(pinCount)
+        if freeSlots.isEmpty {
+            freeSlots.append(entries.count)
+            entries.append(nil)
+            values.append(nil)
+            expiries.append(nil)
+            pinCounts.append(0)
             newer.append(-1)
             older.append(-1)
         }
+        let slot = freeSlots.removeLast()
+        entries[slot] = Entry(key: key, cost: cost)
+        values[slot] = value
+        expiries[slot] = expiresAt
+        pinCounts[slot] = pins.isEmpty ? 0 : pins[key] ?? 0
         linkAtFront(slot)
         index[key] = slot
         totalCost += cost
@@ -126,8 +118,7 @@ struct LRUStorage<Key: Hashable, Value> {
 
     func isPinned(_ key: Key) -> Bool { index[key].map { pinCounts[$0] > 0 } ?? false }
 
-    /// Removes least recently used entries until the limits hold, handing each value to `evicted`: those not
-    /// pinned first, then pinned ones.
+    /// Removes least recently used entries, those not pinned first, until the limits hold.
     private mutating func evict(toCost cost: Int, count: Int, _ evicted: (Value) -> Void) {
         while oldest >= 0, totalCost > cost || index.count > count {
             if let value = removeSlot(oldestUnpinned ?? oldest) { evicted(value) }
@@ -150,20 +141,12 @@ struct LRUStorage<Key: Hashable, Value> {
         }
     }
 
-    // MARK: - List
-
     private mutating func linkAtFront(_ slot: Int) {
         older[slot] = newest
         newer[slot] = -1
         if newest >= 0 { newer[newest] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
-    }
-
-    private mutating func moveToFront(_ slot: Int) {
-        guard slot != newest else { return }
-        unlink(slot)
-        linkAtFront(slot)
     }
 
     private mutating func unlink(_ slot: Int) {

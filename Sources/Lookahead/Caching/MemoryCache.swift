@@ -27,8 +27,7 @@ public final class MemoryCache: Sendable {
 
     /// A cost limit suited to this machine: a fifth of physical memory, at most 512 MiB.
     public static var defaultCostLimit: Int {
-        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-        return min(physical / 5, 512 << 20)
+        min(Int(clamping: ProcessInfo.processInfo.physicalMemory) / 5, 512 << 20)
     }
 
     /// Creates a memory cache; the properties of the same names describe the limits. `entryCostLimit` defaults to a
@@ -51,8 +50,7 @@ public final class MemoryCache: Sendable {
         #endif
     }
 
-    /// What the cache keeps for a key: the image (an animation's first frame), every frame of an animation, and the
-    /// HTTP response the image came from when the pipeline follows HTTP freshness.
+    /// What the cache keeps for a key: the image (an animation's first frame), the animation, the HTTP response.
     package struct Entry {
         package var image: PlatformImage
         package var animation: AnimatedImage?
@@ -83,8 +81,7 @@ public final class MemoryCache: Sendable {
         store(animation.poster, animation: animation, for: key)
     }
 
-    /// Stores what the pipeline made for a key: the animation when there is one, else the image; kept at most
-    /// `lifetime` (and the cache's ``timeToLive``).
+    /// Stores what the pipeline made for a key, kept at most `lifetime` (and ``timeToLive``).
     @discardableResult
     package func store(
         _ image: PlatformImage,
@@ -95,8 +92,7 @@ public final class MemoryCache: Sendable {
     ) -> Bool {
         let cost = animation?.cost ?? image.decodedCost
         guard cost <= entryCostLimit else {
-            // The old image for this key is stale now.
-            storage.withLock { _ = $0.removeValue(forKey: key) }
+            removeImage(for: key)  // the old image for this key is stale now
             return false
         }
         let entry = Entry(image: animation?.poster ?? image, animation: animation, http: http)
@@ -110,8 +106,7 @@ public final class MemoryCache: Sendable {
         return stored
     }
 
-    /// Marks the image for a key as shown on screen, now or once stored: it is evicted after every image not shown.
-    /// Each call is undone by one ``unpin(_:)``.
+    /// Marks the image for a key as on screen, now or once stored, so it is evicted last; undone by ``unpin(_:)``.
     package func pin(_ key: ImageCacheKey) { storage.withLock { $0.pin(key) } }
 
     /// Undoes one ``pin(_:)``.

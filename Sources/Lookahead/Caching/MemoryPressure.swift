@@ -13,8 +13,7 @@ public enum MemoryPressure: Sendable, Equatable {
 }
 
 extension MemoryCache {
-    /// Gives memory back as the system asks (see ``MemoryPressure``). On iOS, tvOS and visionOS the cache does this
-    /// by itself; on Linux, follow a ``CgroupMemoryPressure`` monitor.
+    /// Gives memory back as the system asks: by itself on iOS, tvOS and visionOS; on Linux, ``CgroupMemoryPressure``.
     public func relieve(_ pressure: MemoryPressure) {
         let kept =
             switch pressure {
@@ -49,8 +48,7 @@ public struct CgroupMemoryPressure: Sendable {
         return rose("high") ? .warning : nil
     }
 
-    /// Reads `memory.events` every `interval` and hands each pressure to `handler`; cancel the returned timer to stop.
-    /// `nil` when the file cannot be read (no cgroup v2).
+    /// Reads `memory.events` every `interval` and hands each pressure to `handler`; `nil` without cgroup v2.
     public static func poll(
         every interval: Duration = .seconds(2),
         path: String = "/sys/fs/cgroup/memory.events",

@@ -45,8 +45,8 @@ extension DiskCache {
         var size: Int?
         /// Set the file's modification time (``DiskCacheFile/touchInterval``).
         var touch = false
-        var isIndexed = false
         var trusted: DiskCacheFile.Stamp?
+        var isIndexed: Bool { size != nil }
     }
 
     /// Looks a key up with one lock: the index records the use before the read.
@@ -64,8 +64,7 @@ extension DiskCache {
             let known = state.index.recordHit(indexName, now: now, touchInterval: Double(DiskCacheFile.touchInterval))
             if known != nil { state.snapshotDue = true }  // the order of use is saved with the next snapshot
             if known == nil, state.removingAll > 0 || state.removing[name] != nil { return .removed }
-            // The index knows every entry on disk unless another cache changed the folder since this one counted it
-            // (a read-only cache keeps no ledger, so it always looks).
+            // Unless another cache changed the folder, the index knows every entry (a read-only cache always looks).
             if known == nil, state.isIndexLoaded, !isReadOnly, !state.othersWrite,
                 let generation = state.folderGeneration
             {
@@ -76,7 +75,6 @@ extension DiskCache {
                     folder: state.folder,
                     size: known?.size,
                     touch: (known?.touch ?? false) && !isReadOnly,
-                    isIndexed: known != nil,
                     trusted: state.trusted[indexName]
                 )
             )
@@ -124,8 +122,7 @@ extension DiskCache {
         return result
     }
 
-    /// The data of a read, after the index learned what it found: an entry another cache wrote is counted from now
-    /// on, a missing one forgotten, an unreadable one removed.
+    /// The data of a read, after the index learned what it found.
     private func settle(
         _ result: DiskCacheFile.ReadResult,
         of indexName: DiskCacheIndex.Name,
@@ -137,9 +134,7 @@ extension DiskCache {
         case .hit(let data):
             if !wasIndexed, !isReadOnly {
                 let size = DiskCacheFile.fileSize(dataCount: data.count)
-                state.withLock { state in
-                    if !state.index.contains(name) { state.index.insert(name, size: size, touchedAt: now) }
-                }
+                state.withLock { if !$0.index.contains(name) { $0.index.insert(name, size: size, touchedAt: now) } }
             }
             return data
         case .missing:
@@ -154,8 +149,7 @@ extension DiskCache {
         return nil
     }
 
-    /// Opens an entry file for reading, relative to the open folder. An entry missing there is looked for by path
-    /// too: if found, the folder was replaced, and the new one is opened for the reads that follow.
+    /// Opens an entry file relative to the open folder, else by path (then the folder was replaced: it is reopened).
     private func openEntry(
         _ name: DiskCacheIndex.Name,
         in folder: DiskCacheFolderHandle?
@@ -167,9 +161,7 @@ extension DiskCache {
         }
         let descriptor = open(path + "/" + name.string, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
-        if let current = DiskCacheFolderHandle(path: path) {
-            state.withLock { $0.folder = current }
-        }
+        if let current = DiskCacheFolderHandle(path: path) { state.withLock { $0.folder = current } }
         return .success(descriptor)
     }
 

@@ -6,7 +6,6 @@ import Logging
 extension DiskCache {
     /// What a store does, decided under the lock.
     enum StoreStep {
-        /// Writing stopped after a failure, and its pause is not over.
         case paused
         /// The writes are ``pendingWriteLimit`` behind.
         case skipped(startsSkipping: Bool, replacesEntry: Bool)
@@ -26,8 +25,7 @@ extension DiskCache {
         let generation = state.staging.stage(data, as: name)
         state.index.insert(name, size: size, touchedAt: now)
         var evicted = now - state.lastExpirySweep >= 3_600 ? removeExpired(now: now, in: &state) : []
-        // A small index is swept here, so the total never passes the limit; a large one on the queue, outside the
-        // lock, so no read waits for its sort.
+        // A small index is swept under the lock; a large one on the queue, so no read waits for its sort.
         if state.index.count <= Self.inlineSweepLimit {
             evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
         }
@@ -47,6 +45,7 @@ extension DiskCache {
 
     /// ``removeData(for:)`` of the entry file `name`.
     func removeEntry(named name: String) {
+        guard !isReadOnly else { return }
         state.withLock { state in
             state.staging[name] = nil
             state.index.remove(name)
@@ -82,8 +81,7 @@ extension DiskCache {
     /// The most entries a store sweeps under the lock; a larger index is swept by ``sweepIndex()``.
     static let inlineSweepLimit = 4096
 
-    /// Sweeps the index down to the low mark when over the limit; returns the names evicted. The sort is outside the
-    /// lock, and removal a batch per lock, so no read waits for more than a batch.
+    /// Sweeps the index down to the low mark, sorting outside the lock, evicting a batch per lock; returns the names.
     func sweepIndex() -> [String] {
         guard let candidates = state.withLock({ $0.index.sweepCandidates(limit: sizeLimit, lowMark: lowMark) }) else {
             return []
@@ -111,9 +109,7 @@ extension DiskCache {
             let size = DiskCacheFile.fileSize(dataCount: staged.data.count)
             try change { install(temporary, as: name, size: size, &$0) }.get()
         } catch {
-            state.withLock { state in
-                if state.staging.remove(name, generation: generation) { state.index.remove(name) }
-            }
+            state.withLock { if $0.staging.remove(name, generation: generation) { $0.index.remove(name) } }
             recordWriteFailure(error, name: name)
             return
         }

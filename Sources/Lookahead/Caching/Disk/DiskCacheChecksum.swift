@@ -8,8 +8,7 @@ import CXXHash
 /// to its user). XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256; an entry records its
 /// ``Kind``, and one of another kind is a miss.
 enum DiskCacheChecksum {
-    /// Which function computed an entry's checksum: XXH3-64 with seed 0, or the first 8 bytes of a SHA-256 read as a
-    /// little-endian integer.
+    /// XXH3-64 with seed 0, or the first 8 bytes of a SHA-256 read as a little-endian integer.
     enum Kind: UInt8 {
         case xxh3 = 1
         case truncatedSHA256 = 2

@@ -15,8 +15,7 @@ extension DiskCacheFile {
         return header
     }
 
-    /// Writes the parts, one after another, to a new file under a temporary name, and returns that name; the caller
-    /// renames it into place (``install(temporaryName:as:in:)``).
+    /// Writes the parts to a new file under a temporary name and returns that name, to be installed.
     static func writeTemporary(
         directory: String,
         parts: [any ContiguousBytes],

@@ -17,9 +17,7 @@ import Foundation
 /// ```
 ///
 /// The key itself is never written: URLs can carry credentials and tokens. Entries of other versions are removed
-/// when a writer opens the folder (``migrate(directory:)``). A file is written under a temporary name and renamed
-/// into place; every read checks the header, the key's digest, the length and the checksum, and any mismatch is a
-/// miss. Folders are `0700` and files `0600`: the cache shows what its user looked at.
+/// when a writer opens the folder (``migrate(directory:)``). Folders are `0700` and files `0600`.
 enum DiskCacheFile {
     static let headerSize = 56
     static let magic: [UInt8] = Array("LKHD".utf8)
@@ -77,8 +75,6 @@ enum DiskCacheFile {
 
     static func fileSize(dataCount: Int) -> Int { headerSize + dataCount }
 
-    // MARK: - Reading
-
     /// Reads and verifies an open entry file of `keyName`, and sets its modification time if `touch`. While the
     /// file's stamp is still `trusted` its checksum is not computed again; `expectedFileSize` serves when `fstat`
     /// fails. Returns the result, and the file's stamp when its checksum was verified and the stamp is trustworthy.
@@ -110,8 +106,7 @@ enum DiskCacheFile {
         code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
     }
 
-    /// What changes whenever an entry file is written, replaced or touched: device, inode, size, and status-change
-    /// time, which no program can set back.
+    /// What changes whenever an entry file is written, replaced or touched (no program can set the ctime back).
     struct Stamp: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64

@@ -97,8 +97,6 @@ extension DiskCacheIndex {
             zip(names, entries).lazy.map { (key: $0, value: $1) }.makeIterator()
         }
 
-        // MARK: - Slots
-
         private var mask: Int { slots.count - 1 }
 
         /// The slot a name's probe starts at.

@@ -3,8 +3,7 @@
 /// The in-memory index of a disk cache: every entry's size and recency, a logical clock rebuilt across launches from
 /// modification times (which a hit sets at most once per ``DiskCacheFile/touchInterval``). Not thread safe.
 struct DiskCacheIndex {
-    /// An entry in 16 bytes: its size (a larger file counts as 4 GiB - 1), when its file's modification time was last
-    /// set (whole seconds since 1970), and its recency.
+    /// An entry in 16 bytes: size (at most 4 GiB - 1), when its modification time was last set, and recency.
     struct Entry: Equatable {
         private var storedSize: UInt32
         private var storedTouchedAt: UInt32
@@ -29,7 +28,10 @@ struct DiskCacheIndex {
 
     /// An entry's file name (64 hex digits) as the 32 bytes they spell: no string per entry.
     struct Name: Hashable {
-        private var words: (UInt64, UInt64, UInt64, UInt64)
+        private let word0: UInt64
+        private let word1: UInt64
+        private let word2: UInt64
+        private let word3: UInt64
 
         /// `nil` for a name that is not 64 lowercase hex digits: no entry file has such a name.
         init?(_ name: String) {
@@ -49,11 +51,11 @@ struct DiskCacheIndex {
             func word(_ start: Int) -> UInt64 {
                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + start, as: UInt64.self))
             }
-            words = (word(0), word(8), word(16), word(24))
+            (word0, word1, word2, word3) = (word(0), word(8), word(16), word(24))
         }
 
         private func withDigest<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-            try withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian), body)
+            try withUnsafeBytes(of: (word0.bigEndian, word1.bigEndian, word2.bigEndian, word3.bigEndian), body)
         }
 
         /// Writes the 32 bytes of the digest at `offset`.
@@ -77,17 +79,8 @@ struct DiskCacheIndex {
             }
         }
 
-        static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
-
         /// The first two words mixed by multiply-add, for the table's multiply-shift hashing.
-        func mixed(_ first: UInt64, _ second: UInt64) -> UInt64 { words.0 &* first &+ words.1 &* second }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(words.0)
-            hasher.combine(words.1)
-            hasher.combine(words.2)
-            hasher.combine(words.3)
-        }
+        func mixed(_ first: UInt64, _ second: UInt64) -> UInt64 { word0 &* first &+ word1 &* second }
     }
 
     private var table = Table()
@@ -103,14 +96,9 @@ struct DiskCacheIndex {
     func entry(_ key: Name) -> Entry? { table[key] }
 
     /// Marks an entry as just used.
-    mutating func touch(_ key: Name) {
-        guard let index = table.index(forKey: key) else { return }
-        clock += 1
-        table[at: index].tick = clock
-    }
+    mutating func touch(_ key: Name) { _ = recordHit(key, now: 0, touchInterval: .infinity) }
 
-    /// Marks an entry as used at `now` and returns its file size and whether its modification time is older than
-    /// `touchInterval` (then the caller sets it, and it counts as set); `nil` when not indexed.
+    /// Marks an entry as used; returns its size and whether the caller is to set its modification time.
     mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
         guard let index = table.index(forKey: key) else { return nil }
         clock += 1
@@ -154,25 +142,19 @@ struct DiskCacheIndex {
         totalSize = 0
     }
 
-    /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`; returns
-    /// their names, oldest first.
+    /// Above `limit`, removes least recently used entries down to `lowMark`; returns their names, oldest first.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
         guard let candidates = sweepCandidates(limit: limit, lowMark: lowMark) else { return [] }
         return evict(Self.plan(candidates)[...], lowMark: lowMark)
     }
 
-    /// Every entry with its recency, and the bytes to free, when the total exceeds `limit`: a flat copy taken under
-    /// the cache's lock, to be sorted by ``plan(_:)`` outside it.
+    /// Above `limit`, every entry and the bytes to free: a copy taken under the lock, for ``plan(_:)`` outside it.
     func sweepCandidates(limit: Int, lowMark: Int) -> SweepCandidates? {
         guard totalSize > limit else { return nil }
-        let entries = table.map { (name: $0.key, tick: $0.value.tick, size: $0.value.size) }
-        return SweepCandidates(entries: entries, excess: totalSize - lowMark)
+        return (table.map { (name: $0.key, tick: $0.value.tick, size: $0.value.size) }, totalSize - lowMark)
     }
 
-    struct SweepCandidates {
-        var entries: [(name: Name, tick: UInt64, size: Int)]
-        var excess: Int
-    }
+    typealias SweepCandidates = (entries: [(name: Name, tick: UInt64, size: Int)], excess: Int)
 
     /// The least recently used candidates that free the excess, oldest first.
     static func plan(_ candidates: SweepCandidates) -> [(name: Name, tick: UInt64)] {
@@ -186,8 +168,7 @@ struct DiskCacheIndex {
         return plan
     }
 
-    /// Removes the planned entries, oldest first, until the total is at most `lowMark`, skipping those used or
-    /// replaced since the plan was made; returns their names.
+    /// Removes the planned entries down to `lowMark`, except those used since the plan; returns their names.
     mutating func evict(_ plan: ArraySlice<(name: Name, tick: UInt64)>, lowMark: Int) -> [String] {
         var evicted: [String] = []
         for item in plan {
@@ -218,8 +199,7 @@ struct DiskCacheIndex {
     /// The index of a scan alone, built outside the cache's lock, then joined in by ``reconcile(with:keeping:)``.
     init(counting scanned: [(name: String, size: Int, modified: Double)]) { merge(scanned: scanned) }
 
-    /// Makes the index match `counted` (``init(counting:)``): the entries this index holds stay, more recently used
-    /// than every counted one, if the scan found them or `keeping` names them; the others are forgotten.
+    /// Becomes `counted`, keeping as more recent the entries of this index that the scan found or `keeping` names.
     mutating func reconcile(with counted: consuming DiskCacheIndex, keeping: Set<String>) {
         let shift = counted.clock
         var merged = counted

@@ -2,10 +2,9 @@
 
 import Foundation
 
-/// What the caches open on one folder share, in any process: a lock taken around every change to the folder, the
-/// bytes the entries take, and a generation that every change advances (<doc:Caching> tells how they are used).
-/// The lock is never held while waiting for anything else: iOS ends a suspended app that holds a lock on a file in
-/// a shared container.
+/// What the caches on one folder share, in any process: a lock around every change, the bytes the entries take, and a
+/// generation that every change advances. The lock is never held while waiting for anything else: iOS ends a
+/// suspended app that holds a lock on a file in a shared container.
 final class DiskCacheLedger: Sendable {
     struct Values: Equatable {
         var totalSize: Int
@@ -27,7 +26,7 @@ final class DiskCacheLedger: Sendable {
         func save() {
             guard isLocked, let values else { return }
             var record = [UInt8](repeating: 0, count: DiskCacheLedger.recordSize)
-            DiskCacheFile.store(UInt64(DiskCacheLedger.magic), into: &record, at: 0, size: 8)
+            DiskCacheFile.store(DiskCacheLedger.magic, into: &record, at: 0, size: 8)
             DiskCacheFile.store(UInt64(max(0, values.totalSize)), into: &record, at: 8, size: 8)
             DiskCacheFile.store(values.generation, into: &record, at: 16, size: 8)
             let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -48,8 +47,7 @@ final class DiskCacheLedger: Sendable {
     init(directory: String) throws(DiskCacheFile.IOError) {
         self.directory = directory
         self.path = directory + "/" + Self.fileName
-        let writable = try Self.openFile(path, O_RDWR | O_CREAT)
-        close(writable)
+        close(try Self.openFile(path, O_RDWR | O_CREAT))
         reader = Locked(try Self.openReader(path))
     }
 
@@ -58,14 +56,15 @@ final class DiskCacheLedger: Sendable {
     /// The generation, read without the lock; `nil` when the file holds no valid record.
     func peekGeneration() -> UInt64? { reader.withLock { Self.read($0.descriptor)?.generation } }
 
-    /// Runs `body` holding the folder's lock, blocking until the caches in other processes let it go. A ledger
-    /// file deleted with its folder is made again, so every cache on the folder locks the same file.
+    /// Runs `body` holding the folder's lock, making the ledger file again if it was deleted with its folder.
     func withLock<Result>(_ body: (inout Held) -> Result) -> Result {
         for attempt in 1...3 {
             if attempt > 1 { DiskCacheFile.prepareDirectory(directory) }
             guard let descriptor = try? Self.openFile(path, O_RDWR | O_CREAT) else { continue }
             defer { close(descriptor) }  // lets the lock go
-            guard Self.lock(descriptor) else { break }
+            var result = flock(descriptor, LOCK_EX)
+            while result != 0, errno == EINTR { result = flock(descriptor, LOCK_EX) }
+            guard result == 0 else { break }
             // The file locked must still be the one at the path, or another cache would lock another file.
             var info = stat()
             var atPath = stat()
@@ -73,8 +72,7 @@ final class DiskCacheLedger: Sendable {
                 fstat(descriptor, &info) == 0 && stat(path, &atPath) == 0 && info.st_ino == atPath.st_ino
                 && info.st_dev == atPath.st_dev
             guard isCurrent || attempt == 3 else { continue }
-            let inode = UInt64(info.st_ino)
-            if reader.withLock({ $0.inode }) != inode, let replacement = try? Self.openReader(path) {
+            if reader.withLock({ $0.inode }) != UInt64(info.st_ino), let replacement = try? Self.openReader(path) {
                 reader.withLock { current in
                     close(current.descriptor)
                     current = replacement
@@ -98,13 +96,6 @@ final class DiskCacheLedger: Sendable {
         let descriptor = try openFile(path, O_RDONLY)
         var info = stat()
         return (descriptor, fstat(descriptor, &info) == 0 ? UInt64(info.st_ino) : 0)
-    }
-
-    private static func lock(_ descriptor: Int32) -> Bool {
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { return false }
-        }
-        return true
     }
 
     private static func read(_ descriptor: Int32) -> Values? {

@@ -2,12 +2,10 @@
 
 public import Foundation
 
-/// How long data in the disk cache is used, and whether the server's caching headers are consulted. Set it with
-/// ``ImagePipeline/Configuration/diskCachePolicy``.
+/// How long data in the disk cache is used. Set it with ``ImagePipeline/Configuration/diskCachePolicy``.
 public struct DiskCachePolicy: Sendable {
     package enum Kind: Sendable, Equatable {
-        case cacheForever
-        case httpSemantics
+        case cacheForever, httpSemantics
     }
 
     package let kind: Kind

@@ -2,14 +2,12 @@
 
 import Foundation
 
-/// Ties loaded data to the disk cache until decoding settles its fate, once, however many decodes share it: data
-/// from the network is stored only when a decode succeeds (or, for data-only requests,
-/// ``ImageDecoders/validateStructure(_:decoders:)`` passes), so an HTML error page is never kept; data from the disk
-/// that fails to decode is removed. The first verdict wins.
+/// Ties loaded data to the disk cache until the first decode settles its fate: network data is stored only when it
+/// decodes (or passes ``ImageDecoders/validateStructure(_:decoders:)``), so an HTML error page is never kept; disk
+/// data that fails to decode is removed.
 package final class DiskCacheTicket: Sendable {
     package enum Origin: Sendable {
-        case network
-        case disk
+        case network, disk
     }
 
     package let origin: Origin

@@ -84,8 +84,6 @@ final class DiskCacheWriteQueue: Sendable {
         if !writes.isEmpty { afterWrites?() }
     }
 
-    // MARK: - Yielding to decoding
-
     func holdWrites() { state.withLock { $0.holds += 1 } }
 
     /// Once no hold has run for ``State/idleDelay``, the waiting writes run one at a time until a new hold begins.
@@ -125,8 +123,7 @@ final class DiskCacheWriteQueue: Sendable {
     }
 
     private enum IdleStep {
-        case write
-        case stop
+        case write, stop
         case wait(until: DispatchTime)
     }
 
