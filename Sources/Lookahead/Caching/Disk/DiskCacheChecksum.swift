@@ -5,8 +5,7 @@ import CXXHash
 #endif
 
 /// The checksum of an entry's data, verified on every hit: it detects corruption, not tampering (the folder is private
-/// to its user). XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256; an entry records its
-/// ``Kind``, and one of another kind is a miss.
+/// to its user). XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256 (``Kind``).
 enum DiskCacheChecksum {
     /// XXH3-64 with seed 0, or the first 8 bytes of a SHA-256 read as a little-endian integer.
     enum Kind: UInt8 {

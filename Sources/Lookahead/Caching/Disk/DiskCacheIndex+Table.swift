@@ -1,9 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension DiskCacheIndex {
-    /// A map from entry names to entries, smaller than a `Dictionary`: names and entries sit in dense arrays, and
-    /// the open-addressed table that finds them holds a 4-byte position per slot. Names are digests of keys a server
-    /// may choose, so each table draws its hash multipliers at random.
+    /// A map from entry names to entries, smaller than a `Dictionary`: dense arrays found through 4-byte slots. Names
+    /// are digests of keys a server may choose, so each table draws its hash multipliers at random.
     struct Table: Sequence {
         private(set) var names: [Name] = []
         private var entries: [Entry] = []

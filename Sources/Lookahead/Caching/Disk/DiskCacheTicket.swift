@@ -3,8 +3,7 @@
 import Foundation
 
 /// Ties loaded data to the disk cache until the first decode settles its fate: network data is stored only when it
-/// decodes (or passes ``ImageDecoders/validateStructure(_:decoders:)``), so an HTML error page is never kept; disk
-/// data that fails to decode is removed.
+/// decodes (or passes ``ImageDecoders/validateStructure(_:decoders:)``); disk data that fails to decode is removed.
 package final class DiskCacheTicket: Sendable {
     package enum Origin: Sendable {
         case network, disk

@@ -108,9 +108,7 @@ final class DiskCacheWriteQueue: Sendable {
                     switch self.nextIdleStep(at: .now()) {
                     case .write: self.runPending(upTo: 1)
                     case .stop: return
-                    case .wait(let deadline):
-                        self.scheduleIdlePass(at: deadline)
-                        return
+                    case .wait(let deadline): return self.scheduleIdlePass(at: deadline)
                     }
                 }
             }
