@@ -17,11 +17,9 @@ public protocol DataCaching: Sendable {
     func removeData(for key: String)
     /// Removes everything.
     func removeAll()
-    /// Waits until everything stored or removed so far is written, without blocking a thread (programs call
-    /// ``ImagePipeline/flush()`` before they exit).
+    /// Waits until everything stored or removed so far is written, without blocking a thread.
     func flush() async
-    /// Holds back background writes while the pipeline decodes, so an image reaches the screen first; every call
-    /// is ended by one ``releaseWrites()``.
+    /// Holds back background writes while the pipeline decodes, until the matching ``releaseWrites()``.
     func holdWrites()
     /// Ends one ``holdWrites()``.
     func releaseWrites()

@@ -3,8 +3,7 @@
 public import Foundation
 
 /// What an HTTP response says about caching it: `Cache-Control`, `Expires`, `Date`, `Age`, `ETag`, `Last-Modified`
-/// and `Vary`.
-/// Parsing never fails: a malformed directive or date is ignored (a malformed `Expires` means "already expired").
+/// and `Vary`. Parsing never fails: a malformed directive or date is ignored (a malformed `Expires` means expired).
 public struct HTTPCacheHeaders: Hashable, Sendable {
     /// `Cache-Control: no-store`: the response must not be stored.
     public var noStore = false
@@ -16,14 +15,11 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var mustRevalidate = false
     /// `Cache-Control: max-age`, in seconds (the last valid one wins).
     public var maxAge: Int?
-    /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long after it goes stale the response may still
-    /// answer when the server fails with 500, 502, 503 or 504.
+    /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long a stale response may answer a server error.
     public var staleIfError: Int?
-    /// `Cache-Control: stale-while-revalidate` (RFC 5861), in seconds: how long after it goes stale the response may
-    /// still be used while it is revalidated in the background.
+    /// `Cache-Control: stale-while-revalidate` (RFC 5861), in seconds: how long a stale response may answer at once.
     public var staleWhileRevalidate: Int?
-    /// `Age`, in seconds: how long the response sat in caches before it arrived. The first member of the field, when
-    /// it is a non-negative integer (RFC 9111 §5.1); otherwise ignored.
+    /// `Age`, in seconds: the first member of the field, when it is a non-negative integer (RFC 9111 §5.1).
     public var age: Int?
     /// `Expires`; `.distantPast` when the header is present but not a valid HTTP-date.
     public var expires: Date?
@@ -33,16 +29,12 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var etag: String?
     /// `Last-Modified`, verbatim (sent back as `If-Modified-Since`) when it is a valid HTTP-date.
     public var lastModified: String?
-    /// `Vary`: the request header fields the response was chosen by, lowercased; `"*"` when it varies on more than
-    /// request fields (it then matches no later request).
+    /// `Vary`: the request fields the response was chosen by, lowercased; `"*"` matches no later request.
     public var vary: [String] = []
 
     /// Parses the caching headers of a response; `headers` names are matched case-insensitively.
     public init(headers: [String: String]) {
-        let fields = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) },
-            uniquingKeysWith: { a, b in "\(a), \(b)" }
-        )
+        let fields = Self.lowercased(headers)
         for directive in Self.directives(fields["cache-control"] ?? "") {
             switch directive.name {
             case "no-store": noStore = true
@@ -67,8 +59,7 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             .filter { !$0.isEmpty }
     }
 
-    /// The freshness lifetime the response grants, in seconds: `max-age` first, else `Expires − Date` (or
-    /// `Expires − now` without a `Date`); `nil` when the response grants none.
+    /// The freshness lifetime the response grants, in seconds: `max-age`, else `Expires` less `Date` (or `now`).
     public func freshnessLifetime(now: Date) -> TimeInterval? {
         if let maxAge { return TimeInterval(maxAge) }
         guard let expires else { return nil }
@@ -83,40 +74,37 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         return sinceModified > 0 ? min(sinceModified / 10, Self.heuristicLimit) : nil
     }
 
-    /// The longest heuristic freshness lifetime: a week, as browsers bound theirs.
+    /// The longest heuristic freshness lifetime.
     static let heuristicLimit: TimeInterval = 7 * 24 * 60 * 60
 
     /// The response's age when it arrived (RFC 9111 §4.2.3): the larger of the age its `Date` shows and its `Age`
-    /// plus the time the request took. `requestTime` is when the request was sent, `responseTime` when the answer
-    /// arrived.
+    /// plus the time between the request (`requestTime`) and the response (`responseTime`).
     public func initialAge(requestTime: Date, responseTime: Date) -> TimeInterval {
         let apparent = max(0, responseTime.timeIntervalSince(date ?? responseTime))
         let delay = max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparent, TimeInterval(age ?? 0) + delay)
     }
 
+    /// Header fields by lowercased name; fields whose names differ only in case are joined by commas.
+    static func lowercased(_ headers: [String: String]) -> [String: String] {
+        Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, b in "\(a), \(b)" })
+    }
+
     /// `delta-seconds` (RFC 9111 §1.2.2): digits only; a value past 2³¹ counts as 2³¹, not as a trap.
     static func deltaSeconds(_ value: String?) -> Int? {
-        guard let value, !value.isEmpty, value.allSatisfy(\.isASCIIDigit) else { return nil }
+        guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let digits = value.drop { $0 == "0" }
         return digits.count > 10 ? 1 << 31 : min(Int(digits) ?? 0, 1 << 31)
     }
 
     /// Splits a `Cache-Control` value into lowercased directive names and their unquoted values.
     static func directives(_ value: String) -> [(name: String, value: String?)] {
-        var parts: [String] = []
-        var current = ""
+        var parts = [""]
         var quoted = false
         for character in value {
             if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
-                parts.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
+            if character == ",", !quoted { parts.append("") } else { parts[parts.count - 1].append(character) }
         }
-        parts.append(current)
         return parts.compactMap { part in
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = pieces.first?.lowercased(), !name.isEmpty else { return nil }
@@ -124,8 +112,4 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             return (name, value)
         }
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

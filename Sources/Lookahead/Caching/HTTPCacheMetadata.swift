@@ -2,23 +2,16 @@
 
 import Foundation
 
-/// A stored response's status and header fields, what its request sent for the fields it varies on, and its
-/// freshness, kept as a sidecar entry of the same ``DataCaching`` under ``key(for:)``, so any cache gets HTTP
-/// semantics without a format change. The two are not written atomically: metadata without data is ignored; data
-/// without readable metadata is stale with no validator.
-///
-/// Everything below `responseTime` is read from the fields once, when the response is stored or refreshed: one
-/// initialiser holds every rule, and a lookup parses nothing.
+/// A stored response's status, header fields and freshness, and what its request sent for the fields it varies on,
+/// kept as a sidecar entry of the same ``DataCaching`` under ``key(for:)``, so any cache gets HTTP semantics. Metadata
+/// without data is ignored; data without readable metadata is stale with no validator. Everything below
+/// `responseTime` is derived from the fields by one initialiser, so a lookup parses nothing.
 package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
-    /// The stored response's status code.
     package var statusCode: Int
-    /// The stored response's header fields, names lowercased, without those meant for one connection (RFC 9111
-    /// §3.1); bounded by ``storable(_:)``.
+    /// The stored header fields (``storable(_:)``).
     package var headers: [String: String]
-    /// The values the request sent for the fields the response varies on, by lowercased name; a field it did not
-    /// send is absent.
+    /// The values the request sent for the fields the response varies on, by lowercased name.
     package var variedFields: [String: String]
-    /// When the request was sent and when its answer arrived.
     package var requestTime: Date
     package var responseTime: Date
 
@@ -26,30 +19,20 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     package var lastModified: String?
     /// The response's age when it arrived (RFC 9111 §4.2.3).
     package var initialAge: TimeInterval
-    /// Until when the entry is fresh: its arrival, plus its freshness lifetime (explicit, else heuristic), less the
-    /// age it arrived with; `nil` for "stale at once".
+    /// Arrival plus the freshness lifetime (explicit, else heuristic) less the initial age; `nil`: stale at once.
     package var freshUntil: Date?
-    /// `Cache-Control: no-cache`: revalidated before each use.
     package var noCache: Bool
-    /// `Cache-Control: must-revalidate`: once stale, never used without the server's say-so.
     package var mustRevalidate: Bool
     /// `stale-if-error` and `stale-while-revalidate`, in seconds past `freshUntil`.
     package var staleIfError: TimeInterval?
     package var staleWhileRevalidate: TimeInterval?
-    /// The `Vary` field names, lowercased.
     package var vary: [String]
 
     /// The sidecar key of a data key.
     package static func key(for dataKey: String) -> String { dataKey + "\u{0}lookahead-http-metadata-v3" }
 
-    /// The metadata of `response`, whose request (with `requestHeaders`) was sent at `requestTime` and answered at
-    /// `responseTime`. `immutable` changes nothing here: it spares revalidation only while fresh (RFC 8246).
-    package init(
-        response: HTTPResponseInfo,
-        requestHeaders: [String: String],
-        requestTime: Date,
-        responseTime: Date
-    ) {
+    /// The metadata of `response` to a request with `requestHeaders` (`immutable` matters only while fresh, RFC 8246).
+    package init(response: HTTPResponseInfo, requestHeaders: [String: String], requestTime: Date, responseTime: Date) {
         let headers = Self.storable(response.headers)
         let parsed = HTTPCacheHeaders(headers: headers)
         self.init(
@@ -108,15 +91,11 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     /// The statuses whose responses may be given a heuristic lifetime (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// Whether the response is an error answer worth keeping: a status of 400 or more that stays fresh for a while
-    /// (`404` with `max-age=3600`, or a heuristic lifetime), so it answers again without asking the server.
+    /// Whether the response is a fresh error answer, worth keeping to answer again without asking the server.
     package func isStorableErrorAnswer(now: Date) -> Bool { statusCode >= 400 && isFresh(now: now) }
 
     /// Whether the entry may be used without asking the server.
-    package func isFresh(now: Date) -> Bool {
-        guard !noCache, let freshUntil else { return false }
-        return now < freshUntil
-    }
+    package func isFresh(now: Date) -> Bool { !noCache && freshUntil.map { now < $0 } ?? false }
 
     /// Whether the stored response may answer a request with `requestHeaders` (RFC 9111 §4.1): each field it varies
     /// on has the value it was stored with, or is absent from both; `Vary: *` matches nothing.
@@ -124,19 +103,15 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         vary.isEmpty || (!vary.contains("*") && Self.values(of: vary, in: requestHeaders) == variedFields)
     }
 
-    /// Whether the stale entry may answer when the server cannot be reached (RFC 9111 §4.2.4): not under
-    /// `must-revalidate` or `no-cache`.
+    /// Whether the stale entry may answer when the server cannot be reached (RFC 9111 §4.2.4).
     package var mayAnswerWhenUnreachable: Bool { !mustRevalidate && !noCache }
 
-    /// Whether the stale entry may answer a `status` of 500, 502, 503 or 504 at `now`: within `stale-if-error` of
-    /// going stale (RFC 5861 §4), and not under `must-revalidate` or `no-cache`.
+    /// Whether the stale entry may answer a 500, 502, 503 or 504 at `now` (`stale-if-error`, RFC 5861 §4).
     package func mayAnswer(status: Int, now: Date) -> Bool {
-        guard mayAnswerWhenUnreachable, [500, 502, 503, 504].contains(status) else { return false }
-        return isWithin(staleIfError, now: now)
+        [500, 502, 503, 504].contains(status) && mayAnswerWhenUnreachable && isWithin(staleIfError, now: now)
     }
 
-    /// Whether the stale entry may answer at `now` while it is revalidated in the background: within
-    /// `stale-while-revalidate` of going stale (RFC 5861 §3), and not under `must-revalidate` or `no-cache`.
+    /// Whether the stale entry may answer at `now` while revalidated (`stale-while-revalidate`, RFC 5861 §3).
     package func mayAnswerWhileRevalidating(now: Date) -> Bool {
         mayAnswerWhenUnreachable && isWithin(staleWhileRevalidate, now: now)
     }
@@ -164,7 +139,6 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
 
     package func encoded() -> Data { (try? JSONEncoder().encode(self)) ?? Data() }
 
-    /// Decodes stored metadata; `nil` when unreadable.
     package static func decode(_ data: Data) -> HTTPCacheMetadata? { try? JSONDecoder().decode(Self.self, from: data) }
 }
 
@@ -174,22 +148,18 @@ extension HTTPCacheMetadata {
         "connection", "keep-alive", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
         "proxy-connection", "te", "transfer-encoding", "upgrade",
     ]
-    /// The fields a stored response keeps when the rest would pass ``storedFieldsLimit``.
+    /// The fields kept when all would pass ``storedFieldsLimit``.
     static let cachingFields: Set<String> = [
         "cache-control", "content-length", "content-type", "date", "etag", "expires", "last-modified", "vary",
     ]
-    /// The bytes of stored header fields (names and values) kept in full; a larger set keeps only its caching fields.
+    /// The most bytes of stored fields (names and values), and of one field.
     static let storedFieldsLimit = 16 * 1024
-    /// The longest field (name and value) stored.
     static let storedFieldLimit = 4 * 1024
 
     /// The fields of a response a cache stores: lowercased, without the connection's fields or those `Connection`
     /// names, none longer than ``storedFieldLimit``, and at most ``storedFieldsLimit`` bytes in all.
     static func storable(_ headers: [String: String]) -> [String: String] {
-        var fields = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) },
-            uniquingKeysWith: { a, b in "\(a), \(b)" }
-        )
+        var fields = HTTPCacheHeaders.lowercased(headers)
         let named = (fields["connection"] ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
@@ -204,11 +174,7 @@ extension HTTPCacheMetadata {
     /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name.
     static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
         guard !names.isEmpty else { return [:] }
-        var values: [String: String] = [:]
-        for (name, value) in requestHeaders where names.contains(name.lowercased()) {
-            let value = value.trimmingCharacters(in: .whitespaces)
-            values[name.lowercased()] = values[name.lowercased()].map { "\($0), \(value)" } ?? value
-        }
-        return values
+        let trimmed = requestHeaders.mapValues { $0.trimmingCharacters(in: .whitespaces) }
+        return HTTPCacheHeaders.lowercased(trimmed).filter { names.contains($0.key) }
     }
 }

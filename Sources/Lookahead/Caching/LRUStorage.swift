@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A least-recently-used store with a cost limit, a count limit and optional expiry.
-///
-/// A dictionary maps keys to slots; entries and the recency list (newer, older) are arrays by slot, so a hit
-/// touches only integers. Every operation is O(1); eviction takes from the tail. Not thread safe.
+/// A least-recently-used store with a cost limit, a count limit and optional expiry. A dictionary maps keys to slots;
+/// entries and the recency list are arrays by slot, so a hit touches only integers. Not thread safe.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
@@ -17,9 +15,8 @@ struct LRUStorage<Key: Hashable, Value> {
     private var older: [Int] = []
     private var freeSlots: [Int] = []
     private var index: [Key: Int] = [:]
-    /// How many holders pin each key (``pin(_:)``), stored or not.
+    /// How many holders pin each key (``pin(_:)``), stored or not, and the count of each slot's key.
     private var pins: [Key: Int] = [:]
-    /// `pins` of each slot's key, for the eviction walk: a pinned entry goes after every entry that is not.
     private var pinCounts: [Int] = []
     private var newest = -1
     private var oldest = -1
@@ -35,22 +32,13 @@ struct LRUStorage<Key: Hashable, Value> {
 
     var count: Int { index.count }
 
-    /// Keys from most to least recently used (for tests and diagnostics).
+    /// Keys from most to least recently used.
     var keysByRecency: [Key] {
-        var keys: [Key] = []
-        var slot = newest
-        while slot >= 0 {
-            if let key = entries[slot]?.key { keys.append(key) }
-            slot = older[slot]
-        }
-        return keys
+        sequence(first: newest) { older[$0] }.prefix { $0 >= 0 }.compactMap { entries[$0]?.key }
     }
 
-    /// Returns the value and marks it most recently used; an expired entry is removed. `now` is `nil` when no
-    /// entry was stored with an expiry.
-    mutating func value(forKey key: Key, now: Duration?) -> Value? {
-        value(forKey: key, now: now) { $0 }
-    }
+    /// Returns the value and marks it most recently used; an expired entry is removed.
+    mutating func value(forKey key: Key, now: Duration?) -> Value? { value(forKey: key, now: now) { $0 } }
 
     /// ``value(forKey:now:)``, returning only the part of the value `project` gives.
     @inline(__always)
@@ -60,12 +48,14 @@ struct LRUStorage<Key: Hashable, Value> {
             removeSlot(slot)
             return nil
         }
-        moveToFront(slot)
+        if slot != newest {
+            unlink(slot)
+            linkAtFront(slot)
+        }
         return values.withUnsafeBufferPointer { $0[slot].map(project) }
     }
 
-    /// Inserts or replaces a value, then evicts the least recently used entries until the limits hold. An entry
-    /// whose cost alone exceeds `costLimit` is not stored (and replaces nothing).
+    /// Inserts or replaces a value, then evicts until the limits hold; `false` if not kept (too costly: none replaced).
     @discardableResult
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Duration?) -> Bool {
         var evicted: [Value] = []
@@ -78,24 +68,20 @@ struct LRUStorage<Key: Hashable, Value> {
     {
         guard cost <= costLimit, countLimit > 0 else { return false }
         if let slot = index[key], let old = removeSlot(slot) { evicted.append(old) }
-        let entry = Entry(key: key, cost: cost)
-        let slot: Int
-        let pinCount = pins.isEmpty ? 0 : pins[key] ?? 0
-        if let free = freeSlots.popLast() {
-            slot = free
-            entries[slot] = entry
-            values[slot] = value
-            expiries[slot] = expiresAt
-            pinCounts[slot] = pinCount
-        } else {
-            slot = entries.count
-            entries.append(entry)
-            values.append(value)
-            expiries.append(expiresAt)
-            pinCounts.append(pinCount)
+        if freeSlots.isEmpty {
+            freeSlots.append(entries.count)
+            entries.append(nil)
+            values.append(nil)
+            expiries.append(nil)
+            pinCounts.append(0)
             newer.append(-1)
             older.append(-1)
         }
+        let slot = freeSlots.removeLast()
+        entries[slot] = Entry(key: key, cost: cost)
+        values[slot] = value
+        expiries[slot] = expiresAt
+        pinCounts[slot] = pins.isEmpty ? 0 : pins[key] ?? 0
         linkAtFront(slot)
         index[key] = slot
         totalCost += cost
@@ -104,31 +90,18 @@ struct LRUStorage<Key: Hashable, Value> {
         return index[key] != nil
     }
 
-    /// Removes a value; returns it if it was there.
     @discardableResult
-    mutating func removeValue(forKey key: Key) -> Value? {
-        guard let slot = index[key] else { return nil }
-        return removeSlot(slot)
-    }
+    mutating func removeValue(forKey key: Key) -> Value? { index[key].flatMap { removeSlot($0) } }
 
+    /// Removes every entry; pins stay.
     mutating func removeAll() {
-        entries.removeAll()
-        values.removeAll()
-        expiries.removeAll()
-        newer.removeAll()
-        older.removeAll()
-        pinCounts.removeAll()
-        freeSlots.removeAll()
-        index.removeAll()
-        newest = -1
-        oldest = -1
-        totalCost = 0
+        let pins = pins
+        self = LRUStorage(costLimit: costLimit, countLimit: countLimit)
+        self.pins = pins
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost` and the count at most `count`.
-    mutating func trim(toCost cost: Int, count: Int = .max) {
-        evict(toCost: cost, count: count) { _ in }
-    }
+    mutating func trim(toCost cost: Int, count: Int = .max) { evict(toCost: cost, count: count) { _ in } }
 
     /// Pins a key: its entry, now or once stored, is evicted after every entry that is not pinned.
     mutating func pin(_ key: Key) {
@@ -143,12 +116,9 @@ struct LRUStorage<Key: Hashable, Value> {
         if let slot = index[key], pinCounts[slot] > 0 { pinCounts[slot] -= 1 }
     }
 
-    func isPinned(_ key: Key) -> Bool {
-        index[key].map { pinCounts[$0] > 0 } ?? false
-    }
+    func isPinned(_ key: Key) -> Bool { index[key].map { pinCounts[$0] > 0 } ?? false }
 
-    /// Removes least recently used entries until the limits hold, handing each value to `evicted`: those not
-    /// pinned first, then pinned ones.
+    /// Removes least recently used entries, those not pinned first, until the limits hold.
     private mutating func evict(toCost cost: Int, count: Int, _ evicted: (Value) -> Void) {
         while oldest >= 0, totalCost > cost || index.count > count {
             if let value = removeSlot(oldestUnpinned ?? oldest) { evicted(value) }
@@ -171,20 +141,12 @@ struct LRUStorage<Key: Hashable, Value> {
         }
     }
 
-    // MARK: - List
-
     private mutating func linkAtFront(_ slot: Int) {
         older[slot] = newest
         newer[slot] = -1
         if newest >= 0 { newer[newest] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
-    }
-
-    private mutating func moveToFront(_ slot: Int) {
-        guard slot != newest else { return }
-        unlink(slot)
-        linkAtFront(slot)
     }
 
     private mutating func unlink(_ slot: Int) {
@@ -194,7 +156,6 @@ struct LRUStorage<Key: Hashable, Value> {
         if olderSlot >= 0 { newer[olderSlot] = newerSlot } else { oldest = newerSlot }
     }
 
-    /// Removes the entry in a slot and returns its value.
     @discardableResult
     private mutating func removeSlot(_ slot: Int) -> Value? {
         unlink(slot)

@@ -2,14 +2,12 @@
 
 import Foundation
 
-/// Keeps decoded images in memory: the cache `cachedImage(for:)` reads on every frame. An animation is one entry,
-/// whose cost is that of all its frames.
+/// Keeps decoded images in memory. An animation is one entry, whose cost is that of all its frames.
 ///
 /// - The total cost (bytes of pixels) stays within ``costLimit`` and the count within ``countLimit``: least
 ///   recently used first, images on screen (through an ``ImageSlot``) last, since evicting them frees nothing.
 /// - An image costing more than ``entryCostLimit`` is not stored: one huge image cannot flush the cache.
 /// - Entries can expire after a time to live. All operations are O(1) under one lock; reads refresh recency.
-///
 /// ```swift
 /// let cache = MemoryCache(costLimit: 64 << 20, countLimit: 500)
 /// let pipeline = ImagePipeline(configuration: .init(memoryCache: cache))
@@ -29,18 +27,11 @@ public final class MemoryCache: Sendable {
 
     /// A cost limit suited to this machine: a fifth of physical memory, at most 512 MiB.
     public static var defaultCostLimit: Int {
-        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-        return min(physical / 5, 512 << 20)
+        min(Int(clamping: ProcessInfo.processInfo.physicalMemory) / 5, 512 << 20)
     }
 
-    /// Creates a memory cache.
-    ///
-    /// - Parameters:
-    ///   - costLimit: The total cost, in bytes, the cache keeps at or under.
-    ///   - countLimit: The most entries the cache holds.
-    ///   - entryCostLimit: The largest cost of one entry; defaults to a tenth of `costLimit`.
-    ///   - timeToLive: How long entries stay valid after they are stored (reads do not extend it); `nil`: forever.
-    ///   - clock: The clock expiry is measured on.
+    /// Creates a memory cache; the properties of the same names describe the limits. `entryCostLimit` defaults to a
+    /// tenth of `costLimit`; `clock` measures expiry.
     public init<C: Clock>(
         costLimit: Int = MemoryCache.defaultCostLimit,
         countLimit: Int = .max,
@@ -59,33 +50,22 @@ public final class MemoryCache: Sendable {
         #endif
     }
 
-    /// What the cache keeps for a key: an image, and every frame when it is an animation.
+    /// What the cache keeps for a key: the image (an animation's first frame), the animation, the HTTP response.
     package struct Entry {
-        /// The image (an animation's first frame).
         package var image: PlatformImage
-        /// The frames of an animation (``ImageRequest/isAnimated``).
         package var animation: AnimatedImage?
-        /// The HTTP response the image came from, when the pipeline follows HTTP freshness
-        /// (``ImagePipeline/Configuration/memoryCacheFollowsHTTPFreshness``).
         package var http: HTTPCacheMetadata?
     }
 
     /// The image stored for a key, if not expired (an animation's first frame). Marks it most recently used.
-    public subscript(key: ImageCacheKey) -> PlatformImage? {
-        lookUp(key, \.image)
-    }
+    public subscript(key: ImageCacheKey) -> PlatformImage? { lookUp(key, \.image) }
 
     /// The animation stored for a key, if the entry is one and has not expired. Marks it most recently used.
-    public func animation(for key: ImageCacheKey) -> AnimatedImage? {
-        entry(for: key)?.animation
-    }
+    public func animation(for key: ImageCacheKey) -> AnimatedImage? { entry(for: key)?.animation }
 
     /// The entry for a key, if any and not expired. Marks it most recently used.
-    package func entry(for key: ImageCacheKey) -> Entry? {
-        lookUp(key) { $0 }
-    }
+    package func entry(for key: ImageCacheKey) -> Entry? { lookUp(key) { $0 } }
 
-    /// The part of an entry `project` gives, if the entry is there and not expired; marks it most recently used.
     private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
         let now = now()
         return storage.withLock { $0.value(forKey: key, now: now, project) }
@@ -93,18 +73,15 @@ public final class MemoryCache: Sendable {
 
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
     @discardableResult
-    public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool {
-        store(Entry(image: image, animation: nil), cost: image.decodedCost, for: key)
-    }
+    public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool { store(image, animation: nil, for: key) }
 
     /// Stores an animation at the cost of all its frames; `false` when it costs more than ``entryCostLimit``.
     @discardableResult
     public func store(_ animation: AnimatedImage, for key: ImageCacheKey) -> Bool {
-        store(Entry(image: animation.poster, animation: animation), cost: animation.cost, for: key)
+        store(animation.poster, animation: animation, for: key)
     }
 
-    /// Stores what the pipeline made for a key: the animation when there is one, else the image; kept at most
-    /// `lifetime` (and the cache's ``timeToLive``).
+    /// Stores what the pipeline made for a key, kept at most `lifetime` (and ``timeToLive``).
     @discardableResult
     package func store(
         _ image: PlatformImage,
@@ -113,19 +90,12 @@ public final class MemoryCache: Sendable {
         lifetime: Duration? = nil,
         http: HTTPCacheMetadata? = nil
     ) -> Bool {
-        if let animation {
-            let entry = Entry(image: animation.poster, animation: animation, http: http)
-            return store(entry, cost: animation.cost, for: key, lifetime)
-        }
-        return store(Entry(image: image, http: http), cost: image.decodedCost, for: key, lifetime)
-    }
-
-    private func store(_ entry: Entry, cost: Int, for key: ImageCacheKey, _ lifetime: Duration? = nil) -> Bool {
+        let cost = animation?.cost ?? image.decodedCost
         guard cost <= entryCostLimit else {
-            // The old image for this key is stale now.
-            storage.withLock { _ = $0.removeValue(forKey: key) }
+            removeImage(for: key)  // the old image for this key is stale now
             return false
         }
+        let entry = Entry(image: animation?.poster ?? image, animation: animation, http: http)
         let expiresAt = [timeToLive, lifetime].compactMap { $0 }.min().map { now() + $0 }
         var evicted: [Entry] = []
         let stored = storage.withLock {
@@ -136,26 +106,17 @@ public final class MemoryCache: Sendable {
         return stored
     }
 
-    /// Marks the image for a key as shown on screen, now or once stored: it is evicted after every image not shown.
-    /// Each call is undone by one ``unpin(_:)``.
-    package func pin(_ key: ImageCacheKey) {
-        storage.withLock { $0.pin(key) }
-    }
+    /// Marks the image for a key as on screen, now or once stored, so it is evicted last; undone by ``unpin(_:)``.
+    package func pin(_ key: ImageCacheKey) { storage.withLock { $0.pin(key) } }
 
     /// Undoes one ``pin(_:)``.
-    package func unpin(_ key: ImageCacheKey) {
-        storage.withLock { $0.unpin(key) }
-    }
+    package func unpin(_ key: ImageCacheKey) { storage.withLock { $0.unpin(key) } }
 
     /// Whether the image for a key is stored and pinned.
-    package func isPinned(_ key: ImageCacheKey) -> Bool {
-        storage.withLock { $0.isPinned(key) }
-    }
+    package func isPinned(_ key: ImageCacheKey) -> Bool { storage.withLock { $0.isPinned(key) } }
 
     /// Removes the image for a key.
-    public func removeImage(for key: ImageCacheKey) {
-        storage.withLock { _ = $0.removeValue(forKey: key) }
-    }
+    public func removeImage(for key: ImageCacheKey) { storage.withLock { _ = $0.removeValue(forKey: key) } }
 
     /// Removes every image.
     public func removeAll() {
@@ -164,9 +125,7 @@ public final class MemoryCache: Sendable {
     }
 
     /// Evicts least recently used images until the total cost is at most `cost`.
-    public func trim(toCost cost: Int) {
-        storage.withLock { $0.trim(toCost: cost) }
-    }
+    public func trim(toCost cost: Int) { storage.withLock { $0.trim(toCost: cost) } }
 
     /// Removes expired images now instead of when they are next read.
     public func removeExpired() {
@@ -176,7 +135,7 @@ public final class MemoryCache: Sendable {
 
     /// The total cost of the stored images, in bytes.
     public var totalCost: Int { storage.withLock { $0.totalCost } }
-    /// The bytes of evicted images' pixels kept for the next decodes of their size, for benchmarks.
+    /// The bytes of evicted images' pixels kept for reuse, for benchmarks.
     @_spi(Benchmarks) public static var bytesKeptForReuse: Int { PixelBufferPool.shared.byteCount }
     /// The number of stored images.
     public var totalCount: Int { storage.withLock { $0.count } }

@@ -6,16 +6,14 @@ import Foundation
 public enum MemoryPressure: Sendable, Equatable {
     /// Memory is short (the cgroup's `high` limit reached): the cache keeps half its cost.
     case warning
-    /// Memory is about to run out (UIKit's memory warning, the cgroup's `max` limit, an OOM kill nearby): the cache
-    /// empties, as the system may end the app next.
+    /// Memory is about to run out (UIKit's memory warning, the cgroup's `max` limit, an OOM kill): the cache empties.
     case critical
     /// The app left the foreground: the cache keeps a tenth of its cost, what the first screen needs on return.
     case background
 }
 
 extension MemoryCache {
-    /// Gives memory back as the system asks (see ``MemoryPressure``). On iOS, tvOS and visionOS the cache does this
-    /// by itself; on Linux, follow a ``CgroupMemoryPressure`` monitor.
+    /// Gives memory back as the system asks: by itself on iOS, tvOS and visionOS; on Linux, ``CgroupMemoryPressure``.
     public func relieve(_ pressure: MemoryPressure) {
         let kept =
             switch pressure {
@@ -50,8 +48,7 @@ public struct CgroupMemoryPressure: Sendable {
         return rose("high") ? .warning : nil
     }
 
-    /// Reads the cgroup's `memory.events` every `interval` on a queue of its own and hands each pressure to
-    /// `handler`; cancel the returned timer to stop. `nil` when the file cannot be read (no cgroup v2).
+    /// Reads `memory.events` every `interval` and hands each pressure to `handler`; `nil` without cgroup v2.
     public static func poll(
         every interval: Duration = .seconds(2),
         path: String = "/sys/fs/cgroup/memory.events",

@@ -3,8 +3,7 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// Forwards UIKit's memory warnings and the move to the background to a handler: what a ``MemoryCache`` follows
-/// by itself on iOS, tvOS and visionOS. What each pressure keeps is ``MemoryPressure``'s decision.
+/// Forwards UIKit's memory warnings and the move to the background, which a ``MemoryCache`` follows by itself.
 final class SystemMemoryPressure: Sendable {
     // SAFETY: set once in `init`, read only in `deinit`; NotificationCenter's add and remove are thread safe.
     private nonisolated(unsafe) let observers: [any NSObjectProtocol]

@@ -34,7 +34,7 @@ extension DiskCache {
         /// Removed; its file may still be on disk until the queue removes it.
         case removed
         case expired
-        /// Not indexed; on disk only if the folder's generation moved on.
+        /// On disk only if the folder's generation moved on.
         case unindexed(folderGeneration: UInt64, folder: DiskCacheFolderHandle?)
         case file(EntryToRead)
     }
@@ -45,12 +45,11 @@ extension DiskCache {
         var size: Int?
         /// Set the file's modification time (``DiskCacheFile/touchInterval``).
         var touch = false
-        var isIndexed = false
         var trusted: DiskCacheFile.Stamp?
+        var isIndexed: Bool { size != nil }
     }
 
-    /// Looks a key up with one lock: the index is told of the use before the read, and forgets the entry if the read
-    /// fails.
+    /// Looks a key up with one lock: the index records the use before the read.
     private func lookUp(_ indexName: DiskCacheIndex.Name, now: Double) -> Lookup {
         var name: String { indexName.string }  // spelled only off the common path
         let maximumAge = maximumAge?.secondsValue
@@ -65,8 +64,7 @@ extension DiskCache {
             let known = state.index.recordHit(indexName, now: now, touchInterval: Double(DiskCacheFile.touchInterval))
             if known != nil { state.snapshotDue = true }  // the order of use is saved with the next snapshot
             if known == nil, state.removingAll > 0 || state.removing[name] != nil { return .removed }
-            // The index knows every entry on disk unless another cache changed the folder since this one counted it
-            // (a read-only cache keeps no ledger, so it always looks).
+            // Unless another cache changed the folder, the index knows every entry (a read-only cache always looks).
             if known == nil, state.isIndexLoaded, !isReadOnly, !state.othersWrite,
                 let generation = state.folderGeneration
             {
@@ -77,7 +75,6 @@ extension DiskCache {
                     folder: state.folder,
                     size: known?.size,
                     touch: (known?.touch ?? false) && !isReadOnly,
-                    isIndexed: known != nil,
                     trusted: state.trusted[indexName]
                 )
             )
@@ -125,8 +122,7 @@ extension DiskCache {
         return result
     }
 
-    /// The data of a read, after the index learned what it found: an entry another cache wrote is counted from now
-    /// on, a missing one forgotten, an unreadable one removed.
+    /// The data of a read, after the index learned what it found.
     private func settle(
         _ result: DiskCacheFile.ReadResult,
         of indexName: DiskCacheIndex.Name,
@@ -137,29 +133,23 @@ extension DiskCache {
         switch result {
         case .hit(let data):
             if !wasIndexed, !isReadOnly {
-                // Another cache wrote it: this one counts it from now on.
                 let size = DiskCacheFile.fileSize(dataCount: data.count)
-                state.withLock { state in
-                    if !state.index.contains(name) { state.index.insert(name, size: size, touchedAt: now) }
-                }
+                state.withLock { if !$0.index.contains(name) { $0.index.insert(name, size: size, touchedAt: now) } }
             }
             return data
         case .missing:
-            if !isReadOnly { state.withLock { _ = $0.index.remove(name) } }
+            if !isReadOnly { state.withLock { $0.index.remove(name) } }
             return nil
         case .corrupt(let reason):
             logger.warning("Removed a corrupt disk cache entry \(name): \(reason)")
-        case .outdated(let version):
-            logger.debug("Removed a disk cache entry \(name) of format version \(version)")
-        case .foreignChecksum(let kind):
-            logger.debug("Removed a disk cache entry \(name) with a checksum of another kind (\(kind))")
+        case .foreign(let what):
+            logger.debug("Removed a disk cache entry \(name) \(what)")
         }
         removeUnreadable(name)
         return nil
     }
 
-    /// Opens an entry file for reading, relative to the open folder. An entry missing there is looked for by path
-    /// too: if found, the folder was replaced, and the new one is opened for the reads that follow.
+    /// Opens an entry file relative to the open folder, else by path (then the folder was replaced: it is reopened).
     private func openEntry(
         _ name: DiskCacheIndex.Name,
         in folder: DiskCacheFolderHandle?
@@ -171,9 +161,7 @@ extension DiskCache {
         }
         let descriptor = open(path + "/" + name.string, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(DiskCacheFile.IOError(operation: "open", code: errno)) }
-        if let current = DiskCacheFolderHandle(path: path) {
-            state.withLock { $0.folder = current }
-        }
+        if let current = DiskCacheFolderHandle(path: path) { state.withLock { $0.folder = current } }
         return .success(descriptor)
     }
 

@@ -3,18 +3,13 @@
 import Foundation
 import Logging
 
-/// Sharing the folder with other caches: every change holds the folder's lock (``DiskCacheLedger``) and advances its
-/// generation; the index is loaded from the snapshot or counted, and counted again when another cache's changes matter.
+/// Sharing the folder with other caches: every change holds the folder's lock (``DiskCacheLedger``).
 extension DiskCache {
     /// Loads the index when the cache opens, then evicts what expired or passes the limit.
     func loadIndex() {
         guard let ledger else {
-            let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: false) ?? []
-            state.withLock { state in
-                state.index.reconcile(with: DiskCacheIndex(counting: scanned), keeping: [])
-                state.isIndexLoaded = true
-            }
-            return
+            var held = DiskCacheLedger.Held.unlocked
+            return count(&held)
         }
         ledger.withLock { held in
             let removed = DiskCacheFile.migrate(directory: path)
@@ -31,27 +26,24 @@ extension DiskCache {
         }
     }
 
-    /// Counts the folder holding its lock: the index learns every entry on disk and forgets those gone (staged
-    /// entries stay), and the ledger's total becomes exact. A folder that cannot be listed changes nothing.
+    /// Counts the folder holding its lock: the index and the ledger's total become exact (staged entries stay).
     func count(_ held: inout DiskCacheLedger.Held) {
         guard let scanned = DiskCacheFile.scan(directory: path, removeStaleTemporaries: held.isLocked) else {
             state.withLock { $0.isIndexLoaded = true }
             return
         }
-        let total = scanned.reduce(0) { $0 + $1.size }
         // A new record starts at a random generation, so a cache that remembers an old one never sees it again.
         let generation = held.values.map { $0.generation &+ 1 } ?? UInt64.random(in: 1...UInt64.max)
-        held.values = DiskCacheLedger.Values(totalSize: total, generation: generation)
+        held.values = DiskCacheLedger.Values(totalSize: scanned.reduce(0) { $0 + $1.size }, generation: generation)
         held.save()
         adopt(DiskCacheIndex(counting: scanned), generation: held.values?.generation, fromSnapshot: false)
     }
 
-    /// Makes a counted or loaded index of the whole folder the cache's own (staged entries stay); a counted one is
-    /// saved for the next open.
+    /// Makes an index of the whole folder the cache's own (staged entries stay); a counted one is saved next.
     private func adopt(_ index: consuming DiskCacheIndex, generation: UInt64?, fromSnapshot: Bool) {
         var taken: DiskCacheIndex? = index
         state.withLock { state in
-            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.names))
+            state.index.reconcile(with: taken.take()!, keeping: Set(state.staging.map(\.key)))
             state.isIndexLoaded = true
             state.folderGeneration = generation
             state.othersWrite = false
@@ -59,8 +51,7 @@ extension DiskCache {
         }
     }
 
-    /// Loads the index from the folder's snapshot when it describes the folder as it is (the ledger's generation,
-    /// as many entries as the folder lists); `false` when the folder must be counted instead.
+    /// Loads the index from a snapshot of the folder as it is; `false` when the folder must be counted instead.
     private func loadSnapshot(_ held: DiskCacheLedger.Held) -> Bool {
         guard held.isLocked, let values = held.values, let snapshot = DiskCacheIndexSnapshot.read(directory: path),
             snapshot.generation == values.generation, snapshot.totalSize == values.totalSize,
@@ -105,7 +96,6 @@ extension DiskCache {
         }
     }
 
-    /// How long after a change the snapshot is saved, unless `flush()` saves it first.
     private static let snapshotDelay = DispatchTimeInterval.seconds(10)
 
     /// Makes one change to the folder holding its lock, then advances the folder's generation.
@@ -117,10 +107,7 @@ extension DiskCache {
         return ledger.withLock { held in change(&held, body) }
     }
 
-    func change<Result>(
-        _ held: inout DiskCacheLedger.Held,
-        _ body: (inout DiskCacheLedger.Held) -> Result
-    ) -> Result {
+    func change<Result>(_ held: inout DiskCacheLedger.Held, _ body: (inout DiskCacheLedger.Held) -> Result) -> Result {
         if held.values == nil, held.isLocked { count(&held) }
         let before = held.values?.generation
         let duringChange = state.withLock { state in
@@ -135,9 +122,8 @@ extension DiskCache {
         let result = body(&held)
         held.values?.generation &+= 1
         held.save()
-        let after = held.values?.generation
         state.withLock { state in
-            state.folderGeneration = after
+            state.folderGeneration = held.values?.generation
             state.ownChangeBase = nil
             state.snapshotDue = true
         }
@@ -158,7 +144,7 @@ extension DiskCache {
         logger.warning("Disk cache folder \(path) was deleted from outside; it was created again, empty")
     }
 
-    /// Notices a folder deleted from outside before the next write does: one `stat` of the folder.
+    /// Notices a folder deleted from outside before the next write does.
     func forgetEntriesIfFolderDeleted() {
         guard !isReadOnly, !FileManager.default.fileExists(atPath: path) else { return }
         DiskCacheFile.prepareDirectory(path)

@@ -6,12 +6,10 @@ import Logging
 extension DiskCache {
     /// What a store does, decided under the lock.
     enum StoreStep {
-        /// Writing stopped after a failure, and its pause is not over.
         case paused
         /// The writes are ``pendingWriteLimit`` behind.
         case skipped(startsSkipping: Bool, replacesEntry: Bool)
-        /// Staged and indexed: its write follows the removals of `evicted`, and a sweep if the index was too large
-        /// to sweep under the lock.
+        /// Staged and indexed: its write follows the removals of `evicted`, and a sweep if one is needed.
         case staged(generation: Int, evicted: [String], needsSweep: Bool)
     }
 
@@ -27,8 +25,7 @@ extension DiskCache {
         let generation = state.staging.stage(data, as: name)
         state.index.insert(name, size: size, touchedAt: now)
         var evicted = now - state.lastExpirySweep >= 3_600 ? removeExpired(now: now, in: &state) : []
-        // A small index is swept here, so the total never passes the limit; a large one on the queue, outside the
-        // lock, so no read waits for its sort.
+        // A small index is swept under the lock; a large one on the queue, so no read waits for its sort.
         if state.index.count <= Self.inlineSweepLimit {
             evicted += state.index.sweep(limit: sizeLimit, lowMark: lowMark)
         }
@@ -48,6 +45,7 @@ extension DiskCache {
 
     /// ``removeData(for:)`` of the entry file `name`.
     func removeEntry(named name: String) {
+        guard !isReadOnly else { return }
         state.withLock { state in
             state.staging[name] = nil
             state.index.remove(name)
@@ -63,8 +61,7 @@ extension DiskCache {
         }
     }
 
-    /// Runs a job that changes the folder on the job queue. The caller counted it in ``State/pendingJobs`` with its
-    /// change of the index, so no snapshot is taken of an index ahead of the disk.
+    /// Runs a job that changes the folder on the job queue; the caller counted it in ``State/pendingJobs``.
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         writes.jobs.async {
             self.writes.exclusively(job)
@@ -81,12 +78,10 @@ extension DiskCache {
         change { removeFiles(doomed, &$0) }
     }
 
-    /// The most entries a store sweeps under the lock: few enough to sort without keeping reads waiting. A larger
-    /// index is swept by ``sweepIndex()``.
+    /// The most entries a store sweeps under the lock; a larger index is swept by ``sweepIndex()``.
     static let inlineSweepLimit = 4096
 
-    /// Sweeps the index down to the low mark when over the limit; returns the names evicted. The sort is on a copy
-    /// outside the lock, and removal a batch per lock, so no read waits for more than a batch.
+    /// Sweeps the index down to the low mark, sorting outside the lock, evicting a batch per lock; returns the names.
     func sweepIndex() -> [String] {
         guard let candidates = state.withLock({ $0.index.sweepCandidates(limit: sizeLimit, lowMark: lowMark) }) else {
             return []
@@ -114,9 +109,7 @@ extension DiskCache {
             let size = DiskCacheFile.fileSize(dataCount: staged.data.count)
             try change { install(temporary, as: name, size: size, &$0) }.get()
         } catch {
-            state.withLock { state in
-                if state.staging.remove(name, generation: generation) { state.index.remove(name) }
-            }
+            state.withLock { if $0.staging.remove(name, generation: generation) { $0.index.remove(name) } }
             recordWriteFailure(error, name: name)
             return
         }
@@ -147,20 +140,17 @@ extension DiskCache {
 
     /// Writes an entry's file under a temporary name; recreates the folder once if it was deleted from outside.
     private func writeTemporary(key: String, data: Data) throws(DiskCacheFile.IOError) -> String {
-        for attempt in 1...2 {
-            do {
-                return try DiskCacheFile.writeTemporary(
-                    directory: path,
-                    key: key,
-                    data: data,
-                    synchronize: synchronizesWrites
-                )
-            } catch  where error.code == ENOENT && attempt == 1 {
-                DiskCacheFile.prepareDirectory(path)
-                forgetEntriesOnDisk()
-            }
+        let header = DiskCacheFile.header(keyDigest: DiskCacheFile.keyDigest(for: key), data: data)
+        func attempt() throws(DiskCacheFile.IOError) -> String {
+            try DiskCacheFile.writeTemporary(directory: path, parts: [header, data], synchronize: synchronizesWrites)
         }
-        preconditionFailure("the second attempt returns or throws")
+        do {
+            return try attempt()
+        } catch  where error.code == ENOENT {
+            DiskCacheFile.prepareDirectory(path)
+            forgetEntriesOnDisk()
+            return try attempt()
+        }
     }
 
     /// Renames a written entry into place, then evicts when the caches on the folder pass the size limit. The total

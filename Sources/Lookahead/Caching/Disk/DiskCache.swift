@@ -3,13 +3,11 @@
 import Foundation
 import Logging
 
-/// Keeps the original bytes of downloaded images in a folder, so a relaunch or a thumbnail of another size needs
-/// no download.
+/// Keeps the original bytes of downloaded images in a folder.
 ///
-/// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background
-/// (`flush()` waits for the writes), private to their user, and evicted least recently used first to stay under
-/// ``sizeLimit``. Several caches, in one process or several (an app and its extensions), may share a folder and
-/// keep to the size limit together; each change to the folder holds the folder's lock.
+/// Entries are checksummed and verified on every read (a bad one is a miss), written atomically in the background,
+/// private to their user, and evicted least recently used first to stay under ``sizeLimit``. Several caches, in one
+/// process or several (an app and its extensions), may share a folder and keep to the size limit together.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline { $0.diskCache = DiskCache(name: "com.example.thumbnails", sizeLimit: 200 << 20) }
@@ -25,13 +23,12 @@ public final class DiskCache: DataCaching {
     /// `fsync` each entry before renaming it into place.
     public let synchronizesWrites: Bool
     /// `true` when the folder cannot be written (a read-only file system, another user's folder): the cache only reads.
-    public let isReadOnly: Bool
+    public var isReadOnly: Bool { ledger == nil }
     /// How long writing pauses after the disk was found full or read-only, before a store tries again.
     public let writeRetryInterval: Duration
     /// How long an entry may go unused before it is removed; `nil` keeps entries until the size limit evicts them.
     public let maximumAge: Duration?
-    /// The most bytes of entries stored and not yet written: while the writes are this far behind, further stores
-    /// are skipped, so memory stays bounded.
+    /// The most bytes stored and not yet written; past it, stores are skipped until the writes catch up.
     public let pendingWriteLimit: Int
 
     struct State {
@@ -40,7 +37,6 @@ public final class DiskCache: DataCaching {
         var staging = DiskCacheStaging()
         /// Entry files whose checksum this process verified, as they were then (at most ``trustedLimit``).
         var trusted: [DiskCacheIndex.Name: DiskCacheFile.Stamp] = [:]
-        /// The folder, open, for reads; `nil` while it cannot be opened.
         var folder: DiskCacheFolderHandle?
         /// The folder's generation after this cache's last change (``DiskCacheLedger``).
         var folderGeneration: UInt64?
@@ -48,31 +44,26 @@ public final class DiskCache: DataCaching {
         var othersWrite = false
         /// The folder's generation before this cache's change in progress, which adds one or two to it.
         var ownChangeBase: UInt64?
-        /// Runs inside each change to the folder, before its body (tests).
         var duringChange: (@Sendable () -> Void)?
         var writeFailure: String?
-        /// While ``writeFailure`` is set, stores are ignored until this time (seconds since 1970).
+        /// Seconds since 1970 until which stores are ignored after a write failure.
         var writesPausedUntil: TimeInterval = 0
         /// Stores are skipped until the writes catch up (logged once).
         var skippingStores = false
-        /// When expired entries were last swept (seconds since 1970).
         var lastExpirySweep: TimeInterval = 0
         /// Jobs queued that will change the folder: while there are any, the index is ahead of the disk.
         var pendingJobs = 0
         /// Queued removals by entry, and of everything: until they run, such a file on disk is a miss.
         var removing: [String: Int] = [:]
         var removingAll = 0
-        /// The index changed since the snapshot was last saved (``DiskCacheIndexSnapshot``).
         var snapshotDue = false
         var snapshotScheduled = false
-        /// Whether the last index loaded at open came from the snapshot, for tests.
         var loadedFromSnapshot = false
     }
 
     let state = Locked(State())
     /// The writes, which yield to decoding, and every other job on the folder.
     let writes = DiskCacheWriteQueue()
-    /// `nil` when the folder cannot be written.
     let ledger: DiskCacheLedger?
     let logger: Logger
     let path: String
@@ -102,9 +93,8 @@ public final class DiskCache: DataCaching {
         )
     }
 
-    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings. An
-    /// entry larger than `pendingWriteLimit` is still stored when nothing else waits; `logger` receives warnings
-    /// (corrupt entries removed, writing stopped); `now` is the clock entries' ages are measured on.
+    /// Opens (creating if needed) a cache in a folder; the properties of the same names describe the settings.
+    /// `logger` receives warnings (corrupt entries removed, writing stopped); `now` is the clock of entries' ages.
     public init(
         directory: URL,
         sizeLimit: Int = 500 << 20,
@@ -127,18 +117,12 @@ public final class DiskCache: DataCaching {
         self.writeRetryInterval = max(.zero, writeRetryInterval)
         self.logger = logger
         DiskCacheFile.prepareDirectory(directory.path)
-        let folder = DiskCacheFolderHandle(path: directory.path)
-        state.withLock { $0.folder = folder }
+        state.withLock { $0.folder = DiskCacheFolderHandle(path: directory.path) }
         do {
             ledger = try DiskCacheLedger(directory: directory.path)
-            isReadOnly = false
         } catch {
             ledger = nil
-            isReadOnly = true
-            state.withLock {
-                $0.writeFailure = error.description
-                $0.writesPausedUntil = .infinity
-            }
+            state.withLock { $0.writeFailure = error.description }
             logger.warning("Disk cache at \(directory.path) cannot write: \(error)")
         }
         writes.jobs.async {
@@ -149,8 +133,6 @@ public final class DiskCache: DataCaching {
             self.scheduleSnapshot()
         }
     }
-
-    // MARK: - DataCaching
 
     /// Stores data for a key, written in the background; an empty key or empty data is not stored.
     public func storeData(_ data: Data, for key: String) {
@@ -176,10 +158,7 @@ public final class DiskCache: DataCaching {
         }
     }
 
-    public func removeData(for key: String) {
-        guard !isReadOnly else { return }
-        removeEntry(named: DiskCacheFile.name(for: key))
-    }
+    public func removeData(for key: String) { removeEntry(named: DiskCacheFile.name(for: key)) }
 
     public func removeAll() {
         guard !isReadOnly else { return }
@@ -213,15 +192,12 @@ public final class DiskCache: DataCaching {
     /// `flush()` without blocking a thread; call it before a program exits.
     public func flush() async { await writes.jobs.run { self.flushOnQueue() } }
 
-    /// The writes still waiting run now, after the jobs queued before.
     private func flushOnQueue() {
         writes.exclusively {
             writes.runPending(upTo: .max)
             saveSnapshotIfDue()
         }
     }
-
-    // MARK: - Inspection
 
     /// Whether the index was loaded from the folder's snapshot when the cache opened, rather than counted.
     @_spi(Benchmarks) public var indexWasLoadedFromSnapshot: Bool { state.withLock { $0.loadedFromSnapshot } }
@@ -246,17 +222,13 @@ public final class DiskCache: DataCaching {
     public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
     /// The path of the file that holds (or would hold) a key's entry.
-    public func filePath(for key: String) -> String {
-        path + "/" + DiskCacheFile.name(for: key)
-    }
+    public func filePath(for key: String) -> String { path + "/" + DiskCacheFile.name(for: key) }
 
     // MARK: - Tests
 
     var othersMayHaveWritten: Bool { state.withLock { $0.othersWrite } }
 
-    func setDuringChange(_ body: (@Sendable () -> Void)?) {
-        state.withLock { $0.duringChange = body }
-    }
+    func setDuringChange(_ body: (@Sendable () -> Void)?) { state.withLock { $0.duringChange = body } }
 
     var lowMark: Int { Int(Double(sizeLimit) * trimRatio) }
 

@@ -4,28 +4,21 @@
 import CXXHash
 #endif
 
-/// The checksum of an entry's data, verified on every hit. It detects corruption (a flipped bit, a torn write), not
-/// tampering: the folder is private to its user, and the key is matched by a SHA-256.
-///
-/// XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256. An entry records its ``Kind``; one
-/// of another kind is a miss.
+/// The checksum of an entry's data, verified on every hit: it detects corruption, not tampering (the folder is private
+/// to its user). XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256 (``Kind``).
 enum DiskCacheChecksum {
-    /// Which function computed an entry's checksum; stored in the entry header.
+    /// XXH3-64 with seed 0, or the first 8 bytes of a SHA-256 read as a little-endian integer.
     enum Kind: UInt8 {
-        /// XXH3, 64 bits, seed 0.
         case xxh3 = 1
-        /// The first 8 bytes of a SHA-256, read as a little-endian integer.
         case truncatedSHA256 = 2
     }
 
-    /// The kind this build computes.
     #if canImport(CXXHash)
     static let kind = Kind.xxh3
     #else
     static let kind = Kind.truncatedSHA256
     #endif
 
-    /// The checksum of some bytes, of ``kind``.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         #if canImport(CXXHash)
         return lookahead_xxh3_64(bytes.baseAddress, bytes.count)

@@ -1,9 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// What the disk cache keeps of a request. Set it with ``ImagePipeline/Configuration/diskCacheContent``.
-///
-/// Final images keep a cache of thumbnails small and the next launch fast; the original serves every other size of
-/// the same URL without a download.
 public enum DiskCacheContent: Sendable, Hashable {
     /// The downloaded bytes, whatever the request; every size and processing of a URL shares one entry. The default.
     case originalData

@@ -3,8 +3,7 @@
 import Foundation
 
 extension DiskCacheFile {
-    /// Creates the folder (and its parents) if missing, then makes it `0700` if this user owns it: the entries
-    /// name what the user looked at.
+    /// Creates the folder (and its parents) if missing, then makes it `0700` if this user owns it.
     static func prepareDirectory(_ path: String) {
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty {
@@ -23,8 +22,7 @@ extension DiskCacheFile {
         _ = fchmod(descriptor, mode)
     }
 
-    /// Removes the entries of other format versions, once per folder (a marker file records it); returns how many.
-    /// Only the lock owner may call it.
+    /// Removes the entries of other format versions once per folder, holding its lock; returns how many.
     static func migrate(directory: String) -> Int {
         let marker = directory + "/" + formatMarkerName
         if (try? String(contentsOfFile: marker, encoding: .utf8)) == "\(version)\n" { return 0 }
@@ -37,12 +35,9 @@ extension DiskCacheFile {
                 removed += 1
             }
         }
-        let descriptor = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
-        if descriptor >= 0 {
-            tighten(descriptor: descriptor, to: fileMode)
-            let text = Array("\(version)\n".utf8)
-            _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            close(descriptor)
+        let text = Array("\(version)\n".utf8)
+        if let temporary = try? writeTemporary(directory: directory, parts: [text], synchronize: false) {
+            try? install(temporaryName: temporary, as: formatMarkerName, in: directory)
         }
         return removed
     }
@@ -58,10 +53,7 @@ extension DiskCacheFile {
         return prefix[4]
     }
 
-    // MARK: - Listing
-
-    /// Lists the entry files of a folder with their sizes and modification times; removes temporary files left by
-    /// dead processes when asked. `nil` when the folder cannot be listed whole.
+    /// The entry files of a folder, with sizes and modification times; `nil` when it cannot be listed whole.
     static func scan(directory: String, removeStaleTemporaries: Bool) -> [(name: String, size: Int, modified: Double)]?
     {
         var found: [(name: String, size: Int, modified: Double)] = []
@@ -81,14 +73,12 @@ extension DiskCacheFile {
         return listed ? count : nil
     }
 
-    /// Calls `entry` with the folder's descriptor and the name of each entry file; `false` when the listing failed
-    /// or was cut short.
+    /// Calls `entry` with the folder's descriptor and each entry file's name; `false` when the listing failed.
     private static func list(
         directory: String,
         removeStaleTemporaries: Bool,
         entry: (Int32, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
-        // readdir and fstatat relative to the folder: no path is built or walked per entry.
         guard let folder = opendir(directory) else { return false }
         defer { closedir(folder) }
         let descriptor = dirfd(folder)
@@ -113,8 +103,7 @@ extension DiskCacheFile {
         }
     }
 
-    /// A temporary file is stale when the process named in it is gone, or after an hour (a process ID may be
-    /// reused, and a sandbox may hide another app's process).
+    /// A temporary file is stale once its process is gone, or after an hour (a pid may be reused, or sandboxed away).
     private static func isStale(temporaryName: String, modified: Double, now: Double) -> Bool {
         guard now - modified < 3_600 else { return true }
         let parts = temporaryName.split(separator: "-")

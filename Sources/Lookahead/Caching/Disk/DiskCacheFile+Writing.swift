@@ -15,19 +15,7 @@ extension DiskCacheFile {
         return header
     }
 
-    /// Writes an entry under a new temporary name in the folder and returns that name; the caller renames it into
-    /// place (``install(temporaryName:as:in:)``) holding the folder's lock.
-    static func writeTemporary(
-        directory: String,
-        key: String,
-        data: Data,
-        synchronize: Bool
-    ) throws(IOError) -> String {
-        let header = header(keyDigest: keyDigest(for: key), data: data)
-        return try writeTemporary(directory: directory, parts: [header, data], synchronize: synchronize)
-    }
-
-    /// Writes the parts, one after another, to a new file under a temporary name, and returns that name.
+    /// Writes the parts to a new file under a temporary name and returns that name, to be installed.
     static func writeTemporary(
         directory: String,
         parts: [any ContiguousBytes],
@@ -51,7 +39,7 @@ extension DiskCacheFile {
         return temporaryName
     }
 
-    /// Renames a file written by ``writeTemporary(directory:key:data:synchronize:)`` into place.
+    /// Renames a file written by ``writeTemporary(directory:parts:synchronize:)`` into place.
     static func install(temporaryName: String, as name: String, in directory: String) throws(IOError) {
         let temporary = directory + "/" + temporaryName
         guard rename(temporary, directory + "/" + name) == 0 else {
@@ -64,7 +52,6 @@ extension DiskCacheFile {
     /// Numbers temporary files; with the process ID in the name, no two writers in any process share one.
     private static let temporaryCounter = AtomicInt(0)
 
-    /// The size of a file, `nil` when there is none.
     static func size(path: String) -> Int? {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
@@ -87,5 +74,10 @@ extension DiskCacheFile {
     /// Writes the low `size` bytes of `value`, little endian, at `offset`.
     static func store(_ value: UInt64, into bytes: inout [UInt8], at offset: Int, size: Int) {
         for index in 0..<size { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+    }
+
+    /// The 8 bytes at `offset`, little endian.
+    static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 }

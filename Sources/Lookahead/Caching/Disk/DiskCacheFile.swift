@@ -17,19 +17,13 @@ import Foundation
 /// ```
 ///
 /// The key itself is never written: URLs can carry credentials and tokens. Entries of other versions are removed
-/// when a writer opens the folder (``migrate(directory:)``); a read of one, or of another checksum kind, is a miss.
-///
-/// A file is written under a temporary name and renamed into place, so a reader sees no entry or a complete one.
-/// Every read checks the header, the key's digest, the length and the checksum; any mismatch is a miss. Folders are
-/// `0700` and files `0600`: the cache shows what its user looked at.
+/// when a writer opens the folder (``migrate(directory:)``). Folders are `0700` and files `0600`.
 enum DiskCacheFile {
     static let headerSize = 56
-    /// The first four bytes of every entry file.
     static let magic: [UInt8] = Array("LKHD".utf8)
     static let version: UInt8 = 3
-    /// The file recording which entry format a folder has been migrated to.
+    /// The file recording the entry format a folder was migrated to.
     static let formatMarkerName = ".format"
-    /// Permissions of the cache folder and of every file in it.
     static let directoryMode: mode_t = 0o700
     static let fileMode: mode_t = 0o600
 
@@ -37,13 +31,10 @@ enum DiskCacheFile {
         case hit(Data)
         case missing
         case corrupt(String)
-        /// An entry of another format version; never served.
-        case outdated(version: UInt8)
-        /// An entry whose checksum another platform computed; never served.
-        case foreignChecksum(kind: UInt8)
+        /// An entry of another format version or checksum kind, never served.
+        case foreign(String)
     }
 
-    /// An I/O failure with its `errno`.
     struct IOError: Error, CustomStringConvertible {
         let operation: String
         let code: Int32
@@ -51,7 +42,7 @@ enum DiskCacheFile {
         var isOutOfSpaceOrReadOnly: Bool { [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) }
     }
 
-    /// The SHA-256 of a key's UTF-8 bytes, as the index names it: the entry's name (in hex) and its header's digest.
+    /// The SHA-256 of a key's UTF-8 bytes: the entry's name (in hex) and its header's digest.
     static func keyName(for key: String) -> DiskCacheIndex.Name {
         var key = key
         return key.withUTF8 { utf8 in
@@ -69,35 +60,24 @@ enum DiskCacheFile {
         return digest
     }
 
-    /// The file name of a key: the SHA-256 of its UTF-8 bytes in hex, so no key can reach outside the folder.
-    static func name(for key: String) -> String {
-        keyName(for: key).string
-    }
+    /// The file name of a key, in hex: no key can reach outside the folder.
+    static func name(for key: String) -> String { keyName(for: key).string }
 
-    /// An entry read within this many seconds of its last touch keeps its modification time: recency on disk only
-    /// orders eviction after a relaunch.
+    /// Seconds within which a read keeps an entry's modification time: on disk, recency only matters at relaunch.
     static let touchInterval = 60
 
     /// Whether a directory entry is an entry file (64 lowercase hex digits).
-    static func isEntryName(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
+    static func isEntryName(_ name: String) -> Bool { isEntryName(name.utf8) }
 
-    /// ``isEntryName(_:)`` of a directory entry's name as bytes.
-    static func isEntryName(_ name: UnsafeRawBufferPointer) -> Bool {
+    static func isEntryName(_ name: some Collection<UInt8>) -> Bool {
         name.count == 64 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    static func fileSize(dataCount: Int) -> Int {
-        headerSize + dataCount
-    }
+    static func fileSize(dataCount: Int) -> Int { headerSize + dataCount }
 
-    // MARK: - Reading
-
-    /// Reads and verifies an entry file the caller opened, of the key the index names `keyName`, and sets its
-    /// modification time if `touch`. While the file's stamp is still `trusted` its checksum is not computed again;
-    /// `expectedFileSize` (the index's) serves when `fstat` fails. Returns the result, and the file's stamp when its
-    /// checksum was verified and the stamp can be trusted.
+    /// Reads and verifies an open entry file of `keyName`, and sets its modification time if `touch`. While the
+    /// file's stamp is still `trusted` its checksum is not computed again; `expectedFileSize` serves when `fstat`
+    /// fails. Returns the result, and the file's stamp when its checksum was verified and the stamp is trustworthy.
     static func read(
         descriptor: Int32,
         keyName: DiskCacheIndex.Name,
@@ -109,15 +89,10 @@ enum DiskCacheFile {
         var info = stat()
         let stamp = fstat(descriptor, &info) == 0 ? Stamp(info) : nil
         let checksums = stamp == nil || stamp != trusted
-        let fileSize = stamp.map { Int($0.size) } ?? expectedFileSize
-        let result: ReadResult
-        if let fileSize, fileSize >= headerSize,
-            let known = readKnownSize(descriptor, keyName: keyName, fileSize: fileSize, checksums: checksums)
-        {
-            result = known
-        } else {
-            result = readMeasuring(descriptor, keyName: keyName)
+        guard let fileSize = stamp.map({ Int($0.size) }) ?? expectedFileSize else {
+            return (.corrupt("fstat failed"), nil)
         }
+        let result = readWhole(descriptor, fileSize: fileSize, keyName: keyName, checksums: checksums)
         guard case .hit = result else { return (result, nil) }
         if touch {
             _ = futimens(descriptor, nil)  // changes the status-change time: the stamp is void
@@ -131,8 +106,7 @@ enum DiskCacheFile {
         code == ENOENT || code == ENOTDIR ? .missing : .corrupt("unreadable: \(String(cString: strerror(code)))")
     }
 
-    /// What changes whenever an entry file is written, replaced or touched: its device and inode, its size, and its
-    /// status-change time, which no program can set back.
+    /// What changes whenever an entry file is written, replaced or touched (no program can set the ctime back).
     struct Stamp: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
@@ -153,50 +127,22 @@ enum DiskCacheFile {
             #endif
         }
 
-        /// Whether a later change is sure to show: the file last changed over a second ago, beyond the file
-        /// system's timestamp granularity.
-        func isTrustworthy(now: Double) -> Bool {
-            Double(changedSeconds) < now.rounded(.down) - 1
-        }
+        /// Whether a later change is sure to show: the file last changed over a second ago.
+        func isTrustworthy(now: Double) -> Bool { Double(changedSeconds) < now.rounded(.down) - 1 }
     }
 
-    /// One `pread` of a file whose size is known (a spare byte shows a longer one); `nil` when it is not that size.
-    private static func readKnownSize(
+    /// Reads and verifies a whole file of `fileSize` bytes: a hit hands out the data where it lies.
+    private static func readWhole(
         _ descriptor: Int32,
-        keyName: DiskCacheIndex.Name,
-        fileSize: Int,
-        checksums: Bool
-    ) -> ReadResult? {
-        guard let storage = malloc(fileSize + 1) else { return nil }
-        guard pread(descriptor, storage, fileSize + 1, 0) == fileSize else {
-            free(storage)
-            return nil
-        }
-        return verified(storage, fileSize: fileSize, keyName: keyName, checksums: checksums)
-    }
-
-    /// Reads a file of unknown size: `fstat`, then the whole file.
-    private static func readMeasuring(_ descriptor: Int32, keyName: DiskCacheIndex.Name) -> ReadResult {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .corrupt("fstat failed") }
-        let fileSize = Int(info.st_size)
-        guard let storage = malloc(max(1, fileSize)) else { return .corrupt("out of memory") }
-        guard readFully(descriptor, UnsafeMutableRawBufferPointer(start: storage, count: fileSize)) else {
-            free(storage)
-            return .corrupt("short read")
-        }
-        return verified(storage, fileSize: fileSize, keyName: keyName, checksums: true)
-    }
-
-    /// Verifies a whole entry file read into `storage`: a hit hands out the data where it lies, else frees `storage`.
-    private static func verified(
-        _ storage: UnsafeMutableRawPointer,
         fileSize: Int,
         keyName: DiskCacheIndex.Name,
         checksums: Bool
     ) -> ReadResult {
-        let file = UnsafeRawBufferPointer(start: storage, count: fileSize)
-        let result = verify(file, keyName: keyName, checksums: checksums)
+        guard let storage = malloc(max(1, fileSize)) else { return .corrupt("out of memory") }
+        let file = UnsafeMutableRawBufferPointer(start: storage, count: fileSize)
+        let result =
+            readFully(descriptor, file)
+            ? verify(UnsafeRawBufferPointer(file), keyName: keyName, checksums: checksums) : .corrupt("short read")
         guard case .hit = result else {
             free(storage)
             return result
@@ -210,7 +156,7 @@ enum DiskCacheFile {
         )
     }
 
-    /// Checks a whole file's header against the key's digest and its data; `.hit` with empty data when all match.
+    /// Checks a whole file; `.hit` with empty data when all matches.
     private static func verify(
         _ file: UnsafeRawBufferPointer,
         keyName: DiskCacheIndex.Name,
@@ -218,21 +164,22 @@ enum DiskCacheFile {
     ) -> ReadResult {
         guard file.count >= 5 else { return .corrupt("truncated header (\(file.count) bytes)") }
         guard file[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
-        guard file[4] == version else { return .outdated(version: file[4]) }
+        guard file[4] == version else { return .foreign("of format version \(file[4])") }
         guard file.count >= headerSize else { return .corrupt("truncated header (\(file.count) bytes)") }
-        guard file[5] == DiskCacheChecksum.kind.rawValue else { return .foreignChecksum(kind: file[5]) }
-        let dataLength = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        guard file[5] == DiskCacheChecksum.kind.rawValue else {
+            return .foreign("with a checksum of another kind (\(file[5]))")
+        }
+        let dataLength = load(file, at: 8)
         guard DiskCacheIndex.Name(bytes: file, at: 16) == keyName else { return .corrupt("key mismatch") }
         let data = UnsafeRawBufferPointer(rebasing: file[headerSize...])
         guard dataLength == UInt64(data.count) else {
             return .corrupt("length mismatch: header says \(dataLength), file holds \(data.count)")
         }
-        let stored = UInt64(littleEndian: file.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
-        guard !checksums || DiskCacheChecksum.checksum(data) == stored else { return .corrupt("checksum mismatch") }
+        guard !checksums || DiskCacheChecksum.checksum(data) == load(file, at: 48) else {
+            return .corrupt("checksum mismatch")
+        }
         return .hit(Data())
     }
-
-    // MARK: - Helpers
 
     /// Fills the buffer from the start of a file; `false` on an error or a file too short.
     static func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {

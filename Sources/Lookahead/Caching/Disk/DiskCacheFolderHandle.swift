@@ -2,8 +2,7 @@
 
 import Foundation
 
-/// The cache folder, open: a hit opens its entry relative to it, looking up one name instead of the whole path. A
-/// reference, so a reader keeps the descriptor open even if the cache opens the folder again meanwhile.
+/// The cache folder, open, so a hit looks up one name instead of the whole path.
 final class DiskCacheFolderHandle: Sendable {
     let descriptor: Int32
 
@@ -14,7 +13,5 @@ final class DiskCacheFolderHandle: Sendable {
         self.descriptor = descriptor
     }
 
-    deinit {
-        close(descriptor)
-    }
+    deinit { close(descriptor) }
 }

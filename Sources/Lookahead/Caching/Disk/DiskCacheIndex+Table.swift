@@ -1,11 +1,8 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension DiskCacheIndex {
-    /// A map from entry names to entries, smaller than a `Dictionary`: names and entries sit in dense arrays, and
-    /// the open-addressed table that finds them holds a 4-byte position per slot, so empty slots cost little.
-    ///
-    /// Names are digests of keys a server may choose, so the multiply-shift hashing draws its multipliers at random
-    /// for each table: which names share a slot cannot be known in advance.
+    /// A map from entry names to entries, smaller than a `Dictionary`: dense arrays found through 4-byte slots. Names
+    /// are digests of keys a server may choose, so each table draws its hash multipliers at random.
     struct Table: Sequence {
         private(set) var names: [Name] = []
         private var entries: [Entry] = []
@@ -18,6 +15,7 @@ extension DiskCacheIndex {
         init() {}
 
         var count: Int { names.count }
+        var underestimatedCount: Int { names.count }
 
         /// The bytes the arrays hold, allocated capacity included.
         var footprint: Int {
@@ -26,9 +24,7 @@ extension DiskCacheIndex {
         }
 
         /// The position of a name's entry, for ``subscript(at:)``; `nil` when absent.
-        func index(forKey key: Name) -> Int? {
-            find(key).position
-        }
+        func index(forKey key: Name) -> Int? { find(key).position }
 
         /// The entry at a position (`0..<count`); positions change when an entry is removed.
         subscript(at position: Int) -> Entry {
@@ -43,7 +39,6 @@ extension DiskCacheIndex {
             }
         }
 
-        /// Sets a name's entry; returns the entry it replaced.
         @discardableResult
         mutating func updateValue(_ entry: Entry, forKey key: Name) -> Entry? {
             var found = find(key)
@@ -87,11 +82,8 @@ extension DiskCacheIndex {
             return removed
         }
 
-        mutating func removeAll() {
-            self = Table()
-        }
+        mutating func removeAll() { self = Table() }
 
-        /// Makes room for `capacity` entries without growing again.
         mutating func reserveCapacity(_ capacity: Int) {
             if capacity > names.capacity {
                 names.reserveCapacity(capacity)
@@ -103,8 +95,6 @@ extension DiskCacheIndex {
         func makeIterator() -> some IteratorProtocol<(key: Name, value: Entry)> {
             zip(names, entries).lazy.map { (key: $0, value: $1) }.makeIterator()
         }
-
-        // MARK: - Slots
 
         private var mask: Int { slots.count - 1 }
 

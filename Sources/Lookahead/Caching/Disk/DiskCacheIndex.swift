@@ -1,11 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// The in-memory index of a disk cache: every entry's size and when it was last used.
-///
-/// Recency is a logical clock kept here (access times are not trusted), rebuilt across launches from modification
-/// times, which a hit sets at most once per ``DiskCacheFile/touchInterval``. Not thread safe.
+/// The in-memory index of a disk cache: every entry's size and recency, a logical clock rebuilt across launches from
+/// modification times (which a hit sets at most once per ``DiskCacheFile/touchInterval``). Not thread safe.
 struct DiskCacheIndex {
-    /// An entry as the index keeps it: 16 bytes, with its 32-byte name (``Table``).
+    /// An entry in 16 bytes: size (at most 4 GiB - 1), when its modification time was last set, and recency.
     struct Entry: Equatable {
         private var storedSize: UInt32
         private var storedTouchedAt: UInt32
@@ -17,13 +15,11 @@ struct DiskCacheIndex {
             self.tick = tick
         }
 
-        /// The file's size in bytes (at most 4 GiB - 1: a larger entry counts as that much).
         var size: Int {
             get { Int(storedSize) }
             set { storedSize = UInt32(clamping: newValue) }
         }
 
-        /// When the file's modification time was last set, in whole seconds since 1970.
         var touchedAt: Double {
             get { Double(storedTouchedAt) }
             set { storedTouchedAt = UInt32(clamping: Int(newValue.rounded(.down))) }
@@ -32,87 +28,62 @@ struct DiskCacheIndex {
 
     /// An entry's file name (64 hex digits) as the 32 bytes they spell: no string per entry.
     struct Name: Hashable {
-        private var words: (UInt64, UInt64, UInt64, UInt64)
+        private let word0: UInt64
+        private let word1: UInt64
+        private let word2: UInt64
+        private let word3: UInt64
 
         /// `nil` for a name that is not 64 lowercase hex digits: no entry file has such a name.
         init?(_ name: String) {
             guard DiskCacheFile.isEntryName(name) else { return nil }
-            self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
-                digest.initialize(repeating: 0)
-                for (index, digit) in name.utf8.enumerated() {
-                    digest[index / 2] = digest[index / 2] << 4 | (digit <= 57 ? digit - 48 : digit - 87)
-                }
-                return Self(bytes: UnsafeRawBufferPointer(digest), at: 0)
-            }
+            let nibbles = name.utf8.map { $0 <= 57 ? $0 - 48 : $0 - 87 }
+            self.init(digest: stride(from: 0, to: 64, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] })
         }
 
-        /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``), without spelling or parsing its digits.
+        /// The name of a key's SHA-256 (``DiskCacheFile/keyDigest(for:)``).
         init(digest: [UInt8]) {
             precondition(digest.count == 32, "a SHA-256 digest")
             self = digest.withUnsafeBytes { Self(bytes: $0, at: 0) }
         }
 
-        /// Reads a name written by ``store(into:at:)``: the 32 bytes of its digest.
+        /// Reads the 32 bytes of a digest at `offset`.
         init(bytes: UnsafeRawBufferPointer, at offset: Int) {
             func word(_ start: Int) -> UInt64 {
                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + start, as: UInt64.self))
             }
-            words = (word(0), word(8), word(16), word(24))
+            (word0, word1, word2, word3) = (word(0), word(8), word(16), word(24))
         }
 
-        /// Calls `body` with the 32 bytes of the digest the name spells.
         private func withDigest<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-            try withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian), body)
+            try withUnsafeBytes(of: (word0.bigEndian, word1.bigEndian, word2.bigEndian, word3.bigEndian), body)
         }
 
-        /// Writes the 32 bytes of the digest the name spells at `offset`.
+        /// Writes the 32 bytes of the digest at `offset`.
         func store(into bytes: inout [UInt8], at offset: Int) {
             withDigest { bytes.replaceSubrange(offset..<offset + 32, with: $0) }
         }
 
-        var string: String {
-            String(unsafeUninitializedCapacity: 64) { buffer in
-                spell(into: buffer)
-                return 64
-            }
-        }
+        var string: String { withCString { String(cString: $0) } }
 
-        /// Calls `body` with the name as a C string on the stack, to open the file.
+        /// Calls `body` with the 64 hex digits as a C string on the stack, to open the file.
         func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { buffer in
-                spell(into: buffer)
-                buffer[64] = 0
-                return try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-            }
-        }
-
-        /// Writes the 64 hex digits into the first 64 bytes of `buffer`.
-        private func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-            withDigest { digest in
-                for index in 0..<64 {
-                    let nibble = index % 2 == 0 ? digest[index / 2] >> 4 : digest[index / 2] & 0x0F
-                    buffer[index] = nibble < 10 ? 48 + nibble : 87 + nibble
+            try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 65) { buffer in
+                withDigest { digest in
+                    for index in 0..<64 {
+                        let nibble = index % 2 == 0 ? digest[index / 2] >> 4 : digest[index / 2] & 0x0F
+                        buffer[index] = CChar(nibble < 10 ? 48 + nibble : 87 + nibble)
+                    }
                 }
+                buffer[64] = 0
+                return try body(buffer.baseAddress!)
             }
         }
 
-        static func == (lhs: Self, rhs: Self) -> Bool { lhs.words == rhs.words }
-
-        /// The name's first two words mixed by multiply-add, for the table's multiply-shift hashing.
-        func mixed(_ first: UInt64, _ second: UInt64) -> UInt64 {
-            words.0 &* first &+ words.1 &* second
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(words.0)
-            hasher.combine(words.1)
-            hasher.combine(words.2)
-            hasher.combine(words.3)
-        }
+        /// The first two words mixed by multiply-add, for the table's multiply-shift hashing.
+        func mixed(_ first: UInt64, _ second: UInt64) -> UInt64 { word0 &* first &+ word1 &* second }
     }
 
     private var table = Table()
-    /// The sum of the sizes of all entries, in bytes.
     private(set) var totalSize = 0
     private var clock: UInt64 = 0
 
@@ -121,20 +92,13 @@ struct DiskCacheIndex {
     var count: Int { table.count }
     var footprint: Int { table.footprint }
     func contains(_ name: String) -> Bool { entry(name) != nil }
-
-    /// The entry of a name, if indexed.
     func entry(_ name: String) -> Entry? { Name(name).flatMap { table[$0] } }
     func entry(_ key: Name) -> Entry? { table[key] }
 
     /// Marks an entry as just used.
-    mutating func touch(_ key: Name) {
-        guard let index = table.index(forKey: key) else { return }
-        clock += 1
-        table[at: index].tick = clock
-    }
+    mutating func touch(_ key: Name) { _ = recordHit(key, now: 0, touchInterval: .infinity) }
 
-    /// Marks an entry as used at `now` and returns its file size and whether its modification time is older than
-    /// `touchInterval` (then the caller sets it, and it counts as set); `nil` when not indexed.
+    /// Marks an entry as used; returns its size and whether the caller is to set its modification time.
     mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
         guard let index = table.index(forKey: key) else { return nil }
         clock += 1
@@ -158,16 +122,12 @@ struct DiskCacheIndex {
         totalSize += entry.size
     }
 
-    @discardableResult
-    mutating func remove(_ name: String) -> Entry? {
-        Name(name).flatMap { remove($0) }
+    mutating func remove(_ name: String) {
+        if let key = Name(name) { remove(key) }
     }
 
-    @discardableResult
-    private mutating func remove(_ key: Name) -> Entry? {
-        guard let entry = table.removeValue(forKey: key) else { return nil }
-        totalSize -= entry.size
-        return entry
+    private mutating func remove(_ key: Name) {
+        if let entry = table.removeValue(forKey: key) { totalSize -= entry.size }
     }
 
     /// Removes the entries whose files were last touched before `cutoff` (seconds since 1970); returns their names.
@@ -182,35 +142,25 @@ struct DiskCacheIndex {
         totalSize = 0
     }
 
-    /// When the total exceeds `limit`, removes least recently used entries until it is at most `lowMark`; returns
-    /// their names, oldest first.
+    /// Above `limit`, removes least recently used entries down to `lowMark`; returns their names, oldest first.
     mutating func sweep(limit: Int, lowMark: Int) -> [String] {
         guard let candidates = sweepCandidates(limit: limit, lowMark: lowMark) else { return [] }
         return evict(Self.plan(candidates)[...], lowMark: lowMark)
     }
 
-    /// Every entry with its recency, and the bytes to free, when the total exceeds `limit`: a flat copy taken under
-    /// the cache's lock, to be sorted by ``plan(_:)`` outside it.
+    /// Above `limit`, every entry and the bytes to free: a copy taken under the lock, for ``plan(_:)`` outside it.
     func sweepCandidates(limit: Int, lowMark: Int) -> SweepCandidates? {
         guard totalSize > limit else { return nil }
-        var entries: [(name: Name, tick: UInt64, size: Int)] = []
-        entries.reserveCapacity(table.count)
-        for (name, entry) in table { entries.append((name, entry.tick, entry.size)) }
-        return SweepCandidates(entries: entries, excess: totalSize - lowMark)
+        return (table.map { (name: $0.key, tick: $0.value.tick, size: $0.value.size) }, totalSize - lowMark)
     }
 
-    struct SweepCandidates {
-        var entries: [(name: Name, tick: UInt64, size: Int)]
-        var excess: Int
-    }
+    typealias SweepCandidates = (entries: [(name: Name, tick: UInt64, size: Int)], excess: Int)
 
     /// The least recently used candidates that free the excess, oldest first.
     static func plan(_ candidates: SweepCandidates) -> [(name: Name, tick: UInt64)] {
-        var entries = candidates.entries
-        entries.sort { $0.tick < $1.tick }
         var excess = candidates.excess
         var plan: [(name: Name, tick: UInt64)] = []
-        for candidate in entries {
+        for candidate in candidates.entries.sorted(by: { $0.tick < $1.tick }) {
             guard excess > 0 else { break }
             plan.append((candidate.name, candidate.tick))
             excess -= candidate.size
@@ -218,8 +168,7 @@ struct DiskCacheIndex {
         return plan
     }
 
-    /// Removes the planned entries, oldest first, until the total is at most `lowMark`, skipping those used or
-    /// replaced since the plan was made; returns their names.
+    /// Removes the planned entries down to `lowMark`, except those used since the plan; returns their names.
     mutating func evict(_ plan: ArraySlice<(name: Name, tick: UInt64)>, lowMark: Int) -> [String] {
         var evicted: [String] = []
         for item in plan {
@@ -231,7 +180,7 @@ struct DiskCacheIndex {
         return evicted
     }
 
-    /// Adds entries found on disk at open, oldest modification first, as older than anything already indexed.
+    /// Adds entries found on disk, oldest modification first, as older than anything already indexed.
     mutating func merge(scanned: [(name: String, size: Int, modified: Double)]) {
         let found = scanned.compactMap { file in Name(file.name).map { (key: $0, file: file) } }
             .filter { table[$0.key] == nil }.sorted { $0.file.modified < $1.file.modified }
@@ -247,14 +196,10 @@ struct DiskCacheIndex {
         }
     }
 
-    /// The index of a scan alone, oldest modification first: built outside the cache's lock, then joined in by
-    /// ``reconcile(with:keeping:)``.
-    init(counting scanned: [(name: String, size: Int, modified: Double)]) {
-        merge(scanned: scanned)
-    }
+    /// The index of a scan alone, built outside the cache's lock, then joined in by ``reconcile(with:keeping:)``.
+    init(counting scanned: [(name: String, size: Int, modified: Double)]) { merge(scanned: scanned) }
 
-    /// Makes the index match `counted` (``init(counting:)``): the entries this index holds stay, more recently used
-    /// than every counted one, if the scan found them or `keeping` names them; the others are forgotten.
+    /// Becomes `counted`, keeping as more recent the entries of this index that the scan found or `keeping` names.
     mutating func reconcile(with counted: consuming DiskCacheIndex, keeping: Set<String>) {
         let shift = counted.clock
         var merged = counted
@@ -276,17 +221,9 @@ struct DiskCacheIndex {
 
     /// Every entry as a snapshot's record with its recency, in no order, to be sorted outside the cache's lock.
     var unsortedSnapshotRecords: DiskCacheIndexSnapshot.Unsorted {
-        var records: DiskCacheIndexSnapshot.Unsorted = []
-        records.reserveCapacity(table.count)
-        for (name, entry) in table {
-            let record = DiskCacheIndexSnapshot.Record(
-                name: name,
-                size: UInt32(clamping: entry.size),
-                touchedAt: UInt32(clamping: Int(entry.touchedAt))
-            )
-            records.append((record, entry.tick))
+        table.map { name, entry in
+            (.init(name: name, size: UInt32(entry.size), touchedAt: UInt32(entry.touchedAt)), entry.tick)
         }
-        return records
     }
 
     /// The index a snapshot saved, in its order of use.

@@ -17,8 +17,7 @@ import Foundation
 ///               when its modification time was last set (seconds since 1970), 4 bytes each
 /// ```
 ///
-/// All numbers are little endian. Every change to the folder advances the generation before and after it, so a snapshot
-/// whose generation is the ledger's describes the folder exactly; any other is ignored.
+/// All numbers are little endian. A snapshot whose generation is not the ledger's is ignored.
 struct DiskCacheIndexSnapshot: Equatable {
     struct Record: Equatable {
         var name: DiskCacheIndex.Name
@@ -26,7 +25,6 @@ struct DiskCacheIndexSnapshot: Equatable {
         var touchedAt: UInt32
     }
 
-    /// Records with their recency, in no order.
     typealias Unsorted = [(record: Record, tick: UInt64)]
 
     static let fileName = ".index"
@@ -36,7 +34,6 @@ struct DiskCacheIndexSnapshot: Equatable {
 
     var generation: UInt64
     var totalSize: Int
-    /// Least recently used first.
     var records: [Record]
 }
 
@@ -62,41 +59,31 @@ extension DiskCacheIndexSnapshot {
 
     /// Parses a snapshot; `nil` unless every check passes (magic, checksum, length, total).
     init?(decoding bytes: UnsafeRawBufferPointer) {
-        guard bytes.count >= Self.headerSize, Self.load(bytes, 0) == Self.magic,
-            Self.load(bytes, 8) == DiskCacheChecksum.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])),
-            bytes[40] == DiskCacheChecksum.kind.rawValue
-        else { return nil }
-        let count = Self.load(bytes, 24)
-        guard count <= UInt64(Int.max / Self.recordSize), bytes.count == Self.headerSize + Int(count) * Self.recordSize
-        else { return nil }
-        generation = Self.load(bytes, 16)
-        var records: [Record] = []
-        records.reserveCapacity(Int(count))
-        var sum = 0
-        var offset = Self.headerSize
-        for _ in 0..<Int(count) {
-            let size = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 32, as: UInt32.self))
-            let touchedAt = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 36, as: UInt32.self))
-            records.append(
-                Record(name: DiskCacheIndex.Name(bytes: bytes, at: offset), size: size, touchedAt: touchedAt)
-            )
-            sum += Int(size)
-            offset += Self.recordSize
+        func load(_ offset: Int) -> UInt64 { DiskCacheFile.load(bytes, at: offset) }
+        func load32(_ offset: Int) -> UInt32 {
+            UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         }
-        guard UInt64(sum) == Self.load(bytes, 32) else { return nil }
-        totalSize = sum
-        self.records = records
+        let recordBytes = bytes.count - Self.headerSize
+        guard recordBytes >= 0, load(0) == Self.magic, bytes[40] == DiskCacheChecksum.kind.rawValue,
+            load(8) == DiskCacheChecksum.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])),
+            recordBytes % Self.recordSize == 0, load(24) == UInt64(recordBytes / Self.recordSize)
+        else { return nil }
+        generation = load(16)
+        records = stride(from: Self.headerSize, to: bytes.count, by: Self.recordSize).map { offset in
+            Record(
+                name: DiskCacheIndex.Name(bytes: bytes, at: offset),
+                size: load32(offset + 32),
+                touchedAt: load32(offset + 36)
+            )
+        }
+        totalSize = records.reduce(0) { $0 + Int($1.size) }
+        guard UInt64(totalSize) == load(32) else { return nil }
     }
 
     /// A snapshot of records copied from an index, put in their order of use.
     init(generation: UInt64, unsorted: Unsorted) {
-        var unsorted = unsorted
-        unsorted.sort { $0.tick < $1.tick }
-        self.init(
-            generation: generation,
-            totalSize: unsorted.reduce(0) { $0 + Int($1.record.size) },
-            records: unsorted.map(\.record)
-        )
+        let records = unsorted.sorted { $0.tick < $1.tick }.map(\.record)
+        self.init(generation: generation, totalSize: records.reduce(0) { $0 + Int($1.size) }, records: records)
     }
 
     /// Reads the snapshot in a folder; `nil` when there is none or it fails a check.
@@ -121,12 +108,5 @@ extension DiskCacheIndexSnapshot {
     }
 
     /// Removes the snapshot of a folder (tests).
-    static func remove(directory: String) {
-        unlink(directory + "/" + fileName)
-    }
-
-    /// The 8 bytes at `offset`, little endian.
-    private static func load(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
+    static func remove(directory: String) { unlink(directory + "/" + fileName) }
 }

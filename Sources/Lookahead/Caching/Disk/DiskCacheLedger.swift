@@ -2,14 +2,10 @@
 
 import Foundation
 
-/// What the caches open on one folder share, in any process: a lock taken around every change to the folder, the
-/// bytes the entries take, and a generation that every change advances.
-///
-/// The lock is never held while waiting for anything else: iOS ends a suspended app that holds a lock on a file in
-/// a shared container. The total is raised before a file grows and lowered after it shrinks, so a process killed in
-/// between leaves it too high, never too low.
+/// What the caches on one folder share, in any process: a lock around every change, the bytes the entries take, and a
+/// generation that every change advances. The lock is never held while waiting for anything else: iOS ends a
+/// suspended app that holds a lock on a file in a shared container.
 final class DiskCacheLedger: Sendable {
-    /// The numbers the ledger file holds.
     struct Values: Equatable {
         var totalSize: Int
         var generation: UInt64
@@ -30,7 +26,7 @@ final class DiskCacheLedger: Sendable {
         func save() {
             guard isLocked, let values else { return }
             var record = [UInt8](repeating: 0, count: DiskCacheLedger.recordSize)
-            DiskCacheFile.store(UInt64(DiskCacheLedger.magic), into: &record, at: 0, size: 8)
+            DiskCacheFile.store(DiskCacheLedger.magic, into: &record, at: 0, size: 8)
             DiskCacheFile.store(UInt64(max(0, values.totalSize)), into: &record, at: 8, size: 8)
             DiskCacheFile.store(values.generation, into: &record, at: 16, size: 8)
             let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -39,8 +35,7 @@ final class DiskCacheLedger: Sendable {
     }
 
     static let fileName = ".ledger"
-    /// "LKLEDGR" and the record's format version.
-    private static let magic: UInt64 = 0x01_52_47_44_45_4C_4B_4C
+    private static let magic: UInt64 = 0x01_52_47_44_45_4C_4B_4C  // "LKLEDGR", version 1
     private static let recordSize = 24
 
     private let path: String
@@ -52,46 +47,32 @@ final class DiskCacheLedger: Sendable {
     init(directory: String) throws(DiskCacheFile.IOError) {
         self.directory = directory
         self.path = directory + "/" + Self.fileName
-        let writable = try Self.openFile(path, O_RDWR | O_CREAT)
-        close(writable)
+        close(try Self.openFile(path, O_RDWR | O_CREAT))
         reader = Locked(try Self.openReader(path))
     }
 
-    deinit {
-        reader.withLock { _ = close($0.descriptor) }
-    }
+    deinit { reader.withLock { _ = close($0.descriptor) } }
 
     /// The generation, read without the lock; `nil` when the file holds no valid record.
-    func peekGeneration() -> UInt64? {
-        reader.withLock { Self.read($0.descriptor)?.generation }
-    }
+    func peekGeneration() -> UInt64? { reader.withLock { Self.read($0.descriptor)?.generation } }
 
-    /// Runs `body` holding the folder's lock, blocking until the caches in other processes let it go. A ledger
-    /// file deleted with its folder is made again, so every cache on the folder locks the same file.
+    /// Runs `body` holding the folder's lock, making the ledger file again if it was deleted with its folder.
     func withLock<Result>(_ body: (inout Held) -> Result) -> Result {
-        var attempts = 0
-        while true {
-            attempts += 1
-            if attempts > 1 { DiskCacheFile.prepareDirectory(directory) }
-            guard let descriptor = try? Self.openFile(path, O_RDWR | O_CREAT) else {
-                if attempts < 3 { continue }
-                var held = Held.unlocked
-                return body(&held)
-            }
+        for attempt in 1...3 {
+            if attempt > 1 { DiskCacheFile.prepareDirectory(directory) }
+            guard let descriptor = try? Self.openFile(path, O_RDWR | O_CREAT) else { continue }
             defer { close(descriptor) }  // lets the lock go
-            guard Self.lock(descriptor) else {
-                var held = Held.unlocked
-                return body(&held)
-            }
+            var result = flock(descriptor, LOCK_EX)
+            while result != 0, errno == EINTR { result = flock(descriptor, LOCK_EX) }
+            guard result == 0 else { break }
             // The file locked must still be the one at the path, or another cache would lock another file.
             var info = stat()
             var atPath = stat()
             let isCurrent =
                 fstat(descriptor, &info) == 0 && stat(path, &atPath) == 0 && info.st_ino == atPath.st_ino
                 && info.st_dev == atPath.st_dev
-            guard isCurrent || attempts >= 3 else { continue }
-            let inode = UInt64(info.st_ino)
-            if reader.withLock({ $0.inode }) != inode, let replacement = try? Self.openReader(path) {
+            guard isCurrent || attempt == 3 else { continue }
+            if reader.withLock({ $0.inode }) != UInt64(info.st_ino), let replacement = try? Self.openReader(path) {
                 reader.withLock { current in
                     close(current.descriptor)
                     current = replacement
@@ -100,6 +81,8 @@ final class DiskCacheLedger: Sendable {
             var held = Held(descriptor: descriptor, isLocked: true, values: Self.read(descriptor))
             return body(&held)
         }
+        var held = Held.unlocked
+        return body(&held)
     }
 
     private static func openFile(_ path: String, _ flags: Int32) throws(DiskCacheFile.IOError) -> Int32 {
@@ -115,23 +98,15 @@ final class DiskCacheLedger: Sendable {
         return (descriptor, fstat(descriptor, &info) == 0 ? UInt64(info.st_ino) : 0)
     }
 
-    private static func lock(_ descriptor: Int32) -> Bool {
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { return false }
-        }
-        return true
-    }
-
     private static func read(_ descriptor: Int32) -> Values? {
         var record = [UInt8](repeating: 0, count: recordSize)
         let count = record.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count == recordSize, load(record, at: 0) == magic else { return nil }
-        let total = load(record, at: 8)
-        guard total <= UInt64(Int.max) else { return nil }
-        return Values(totalSize: Int(total), generation: load(record, at: 16))
-    }
-
-    private static func load(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+        return record.withUnsafeBytes { bytes in
+            let total = DiskCacheFile.load(bytes, at: 8)
+            guard count == recordSize, DiskCacheFile.load(bytes, at: 0) == magic, total <= UInt64(Int.max) else {
+                return nil
+            }
+            return Values(totalSize: Int(total), generation: DiskCacheFile.load(bytes, at: 16))
+        }
     }
 }

@@ -2,8 +2,7 @@
 
 import Foundation
 
-/// The entries a disk cache stored and has not yet written, served to reads until they are, and the bytes they
-/// hold. Each entry has a generation, so its write can tell whether it was staged again or removed since.
+/// The entries stored and not yet written; a generation tells a write whether its entry was replaced or removed.
 struct DiskCacheStaging: Sequence {
     struct Entry {
         let data: Data
@@ -23,7 +22,6 @@ struct DiskCacheStaging: Sequence {
     }
 
     var isEmpty: Bool { entries.isEmpty }
-    var names: Dictionary<String, Entry>.Keys { entries.keys }
 
     /// Stages `data` as the entry file `name`, replacing what was staged for it; returns the entry's generation.
     mutating func stage(_ data: Data, as name: String) -> Int {

@@ -2,25 +2,18 @@
 
 import Foundation
 
-/// Ties loaded data to the disk cache until decoding settles its fate, once, however many decodes share it:
-///
-/// - Data from the **network** is stored only when a decode succeeds (or, for data-only requests,
-///   ``ImageDecoders/validateStructure(_:decoders:)`` passes): an HTML error page is never kept.
-/// - Data from the **disk cache** that fails to decode is removed, so it is not served again.
-///
-/// The first verdict wins.
+/// Ties loaded data to the disk cache until the first decode settles its fate: network data is stored only when it
+/// decodes (or passes ``ImageDecoders/validateStructure(_:decoders:)``); disk data that fails to decode is removed.
 package final class DiskCacheTicket: Sendable {
-    /// Where the data came from.
     package enum Origin: Sendable {
-        case network
-        case disk
+        case network, disk
     }
 
     package let origin: Origin
     private let cache: any DataCaching
     private let key: String
     private let data: Data
-    /// An entry stored beside the data when it is accepted (``HTTPCacheMetadata``).
+    /// Stored beside the data when it is accepted (``HTTPCacheMetadata``).
     private let sidecar: (key: String, data: Data)?
     private let isSettled = AtomicInt(0)
 
@@ -40,7 +33,7 @@ package final class DiskCacheTicket: Sendable {
 
     /// The data proved to be an image: network data is stored (once).
     package func accept() {
-        guard settle(), origin == .network else { return }
+        guard isSettled.compareExchange(expected: 0, desired: 1), origin == .network else { return }
         cache.storeData(data, for: key)
         if let sidecar { cache.storeData(sidecar.data, for: sidecar.key) }
     }
@@ -48,13 +41,8 @@ package final class DiskCacheTicket: Sendable {
     /// The data proved not to be an image. Disk data is removed (once); returns whether this call removed it.
     @discardableResult
     package func reject() -> Bool {
-        guard origin == .disk, settle() else { return false }
+        guard origin == .disk, isSettled.compareExchange(expected: 0, desired: 1) else { return false }
         cache.removeData(for: key)
         return true
-    }
-
-    /// Marks the ticket settled; `true` for the first caller only.
-    private func settle() -> Bool {
-        isSettled.compareExchange(expected: 0, desired: 1)
     }
 }

@@ -2,14 +2,12 @@
 
 import Dispatch
 
-/// Runs a disk cache's background jobs one at a time: its writes, and every other job (removals, the index's load and
-/// snapshots, drains of writes) on ``jobs``.
-///
-/// While the pipeline decodes (``holdWrites()``) a write waits, so an image reaches the screen first, until no hold has
-/// been left for ``State/idleDelay``; a write still waiting ``State/delay`` after it was queued is done by a drain.
+/// Runs a disk cache's background jobs one at a time: its writes, and every other job on ``jobs``. While the pipeline
+/// decodes (``holdWrites()``) a write waits, so an image reaches the screen first, until no hold has been left for
+/// ``State/idleDelay``; a write still waiting ``State/delay`` after it was queued is done by a drain.
 final class DiskCacheWriteQueue: Sendable {
     private struct State {
-        /// Stores not yet written, oldest first: each runs once, on the write queue or in a drain.
+        /// Writes not yet run, oldest first: each runs once, on the write queue or in a drain.
         var pending: [@Sendable () -> Void] = []
         /// Runs after a batch of writes; `nil` until ``start(afterWrites:)``, and until then only drains write.
         var afterWrites: (@Sendable () -> Void)?
@@ -17,14 +15,12 @@ final class DiskCacheWriteQueue: Sendable {
         var holds = 0
         var lastHoldEnded: DispatchTime?
         var isIdlePassScheduled = false
-        /// Longer than the gaps between the decodes of a batch of images, so the writes do not take a core in them.
+        /// Longer than the gaps between the decodes of a batch of images.
         var idleDelay = DispatchTimeInterval.milliseconds(50)
         /// The longest a write waits for the write queue before a drain does it.
         var delay = DispatchTimeInterval.milliseconds(500)
 
-        func mayRun(at now: DispatchTime) -> Bool {
-            holds == 0 && lastHoldEnded.map { now >= $0 + idleDelay } ?? true
-        }
+        func mayRun(at now: DispatchTime) -> Bool { holds == 0 && lastHoldEnded.map { now >= $0 + idleDelay } ?? true }
 
         /// Claims the pass that runs the waiting writes once the quiet time after the last hold is over.
         mutating func claimIdlePass(at now: DispatchTime) -> DispatchTime? {
@@ -39,7 +35,7 @@ final class DiskCacheWriteQueue: Sendable {
     private let state = Locked(State())
     /// Every job but the writes.
     let jobs = DispatchQueue(label: "Lookahead.DiskCache", qos: .utility)
-    /// The writes. Its QoS alone does not yield enough on Linux, where it only sets a nice value.
+    /// The writes; on Linux a QoS only sets a nice value, so the lowest.
     private let writes = DispatchQueue(label: "Lookahead.DiskCache.writes", qos: writeQoS)
     #if canImport(Darwin)
     private static let writeQoS = DispatchQoS.utility
@@ -49,15 +45,10 @@ final class DiskCacheWriteQueue: Sendable {
     /// Held by every job on either queue while it runs: the folder sees one job at a time, as from one queue.
     private let jobLock = Locked(())
 
-    func exclusively(_ body: () -> Void) {
-        jobLock.withLock { _ in body() }
-    }
+    func exclusively(_ body: () -> Void) { jobLock.withLock { _ in body() } }
 
-    /// Lets the write queue write once the index is loaded (a count before could keep a file whose removal is
-    /// queued). `afterWrites` runs after each batch.
-    func start(afterWrites: @escaping @Sendable () -> Void) {
-        state.withLock { $0.afterWrites = afterWrites }
-    }
+    /// Lets the write queue write once the index is loaded; `afterWrites` runs after each batch.
+    func start(afterWrites: @escaping @Sendable () -> Void) { state.withLock { $0.afterWrites = afterWrites } }
 
     /// Queues a store's write on the write queue, and a drain ``State/delay`` later on ``jobs`` when none is due.
     func enqueue(_ write: @escaping @Sendable () -> Void) {
@@ -93,11 +84,7 @@ final class DiskCacheWriteQueue: Sendable {
         if !writes.isEmpty { afterWrites?() }
     }
 
-    // MARK: - Yielding to decoding
-
-    func holdWrites() {
-        state.withLock { $0.holds += 1 }
-    }
+    func holdWrites() { state.withLock { $0.holds += 1 } }
 
     /// Once no hold has run for ``State/idleDelay``, the waiting writes run one at a time until a new hold begins.
     func releaseWrites() {
@@ -121,9 +108,7 @@ final class DiskCacheWriteQueue: Sendable {
                     switch self.nextIdleStep(at: .now()) {
                     case .write: self.runPending(upTo: 1)
                     case .stop: return
-                    case .wait(let deadline):
-                        self.scheduleIdlePass(at: deadline)
-                        return
+                    case .wait(let deadline): return self.scheduleIdlePass(at: deadline)
                     }
                 }
             }
@@ -136,8 +121,7 @@ final class DiskCacheWriteQueue: Sendable {
     }
 
     private enum IdleStep {
-        case write
-        case stop
+        case write, stop
         case wait(until: DispatchTime)
     }
 
@@ -155,17 +139,11 @@ final class DiskCacheWriteQueue: Sendable {
 
     // MARK: - Tests
 
-    func setDelay(_ delay: DispatchTimeInterval) {
-        state.withLock { $0.delay = delay }
-    }
+    func setDelay(_ delay: DispatchTimeInterval) { state.withLock { $0.delay = delay } }
 
-    func setIdleDelay(_ delay: DispatchTimeInterval) {
-        state.withLock { $0.idleDelay = delay }
-    }
+    func setIdleDelay(_ delay: DispatchTimeInterval) { state.withLock { $0.idleDelay = delay } }
 
-    func waitForWriteQueue() {
-        writes.sync {}
-    }
+    func waitForWriteQueue() { writes.sync {} }
 
     /// Runs `body` while the write queue runs nothing: only a flush or a drain writes meanwhile.
     func holdingWriteQueue<Result>(_ body: () throws -> Result) rethrows -> Result {
