@@ -21,6 +21,9 @@ import Testing
         let pipeline = ImagePipeline {
             $0.dataLoader = CurlDataLoader(options: loading)
             $0.diskCache = nil
+            // A held download sends nothing for as long as the test takes: no timeout may end it.
+            $0.dataLoadTimeout = nil
+            $0.dataLoadIdleTimeout = nil
             $0.dataLoadingConcurrency = 32
             $0.maximumBackgroundDataLoads = 32
         }
