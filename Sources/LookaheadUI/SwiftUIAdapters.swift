@@ -277,13 +277,6 @@ extension LazyImage where Content == LazyImageDefaultContent {
             LazyImageDefaultContent(state: state)
         }
     }
-
-    /// Loads the image for `request` and shows it filling the frame, else a gray rectangle.
-    public init(request: ImageRequest?, pipeline: ImagePipeline = .shared, transition: ImageTransition = .standard) {
-        self.init(request: request, pipeline: pipeline, transition: transition) { (state: LazyImageState) in
-            LazyImageDefaultContent(state: state)
-        }
-    }
 }
 
 extension Image {

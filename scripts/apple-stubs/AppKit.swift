@@ -39,29 +39,6 @@ open class NSGraphicsContext: NSObject {}
         get { fatalError() }
         set { fatalError() }
     }
-    open var bounds: NSRect {
-        get { fatalError() }
-        set { fatalError() }
-    }
-    open var frame: NSRect {
-        get { fatalError() }
-        set { fatalError() }
-    }
-    open var autoresizingMask: NSView.AutoresizingMask {
-        get { fatalError() }
-        set { fatalError() }
-    }
-    open func addSubview(_ view: NSView) { fatalError() }
-    open func removeFromSuperview() { fatalError() }
-
-    public struct AutoresizingMask: OptionSet, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let minXMargin = AutoresizingMask(rawValue: 1 << 0)
-        public static let maxXMargin = AutoresizingMask(rawValue: 1 << 2)
-        public static let minYMargin = AutoresizingMask(rawValue: 1 << 3)
-        public static let maxYMargin = AutoresizingMask(rawValue: 1 << 5)
-    }
 }
 
 @MainActor open class NSControl: NSView {}
@@ -71,19 +48,6 @@ open class NSGraphicsContext: NSObject {}
         get { fatalError() }
         set { fatalError() }
     }
-}
-
-@MainActor open class NSProgressIndicator: NSView {
-    public enum Style: UInt, Sendable {
-        case bar = 0
-        case spinning = 1
-    }
-    open var style: NSProgressIndicator.Style {
-        get { fatalError() }
-        set { fatalError() }
-    }
-    open func startAnimation(_ sender: Any?) { fatalError() }
-    open func stopAnimation(_ sender: Any?) { fatalError() }
 }
 
 @MainActor open class NSImageView: NSControl {
