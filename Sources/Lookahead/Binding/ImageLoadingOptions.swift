@@ -22,8 +22,7 @@ public enum ImageTransition: Sendable {
     /// Whether the image appears with an animation rather than at once.
     public var isAnimated: Bool {
         switch self {
-        case .none: false
-        case .fadeIn(let duration): duration > 0
+        case .none, .fadeIn: fadeDuration != nil
         case .custom: true
         }
     }

@@ -15,7 +15,6 @@ public final class ImageViewBinding {
     /// The state the view shows: the slot's as of the last call or hop.
     public private(set) var state = ImageSlot.State.empty
     private var presenter = ImageViewPresenter()
-    private var isShowingActivity = false
     private weak var view: (any ImageDisplaying)?
     private let target: RenderTarget
     private let mainScheduler: Scheduler
@@ -129,9 +128,7 @@ public final class ImageViewBinding {
         if let display = presenter.present(state, options: options) {
             view?.lookaheadDisplay(display.image, transition: display.transition)
         }
-        let showsActivity = options.showsActivityIndicator && state.loadingRequest != nil
-        if showsActivity != isShowingActivity {
-            isShowingActivity = showsActivity
+        if let showsActivity = presenter.activity(for: state, options: options) {
             view?.lookaheadShowActivityIndicator(showsActivity)
         }
         completeIfEnded()

@@ -23,6 +23,8 @@ package struct ImageViewPresenter {
     }
 
     package private(set) var shown = Shown.nothing
+    /// Whether the view shows its activity indicator.
+    package private(set) var showsActivity = false
 
     package init() {}
 
@@ -56,5 +58,14 @@ package struct ImageViewPresenter {
         guard next != shown else { return nil }
         shown = next
         return display
+    }
+
+    /// Whether the activity indicator shows for `state` (while it loads, when the options ask), or `nil` when the view
+    /// already shows it so.
+    package mutating func activity(for state: ImageSlot.State, options: ImageLoadingOptions) -> Bool? {
+        let next = options.showsActivityIndicator && state.loadingRequest != nil
+        guard next != showsActivity else { return nil }
+        showsActivity = next
+        return next
     }
 }
