@@ -7,7 +7,8 @@ import Foundation
 /// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
-    private let loadData: DataLoadWorker
+    /// Also tells the header fields a download sends, which a memory hit's varying response is matched against.
+    let loadData: DataLoadWorker
     /// Also checks the data of `data(for:)` requests.
     let decodeWorker: DecodeWorker
     private let process = ProcessWorker()
@@ -164,7 +165,7 @@ final class PipelineRunner: Sendable {
             let date = now()
             let metadata = HTTPCacheMetadata(
                 response: response,
-                requestHeaders: requestHeaders(for: request),
+                requestHeaders: loadData.requestHeaders(for: request),
                 requestTime: date,
                 responseTime: date
             )
@@ -182,11 +183,6 @@ final class PipelineRunner: Sendable {
             http: http
         )
         stored.append(request.imageKey)
-    }
-
-    /// The header fields a download of `request` sends before the request modifier sees it.
-    func requestHeaders(for request: ImageRequest) -> [String: String] {
-        loadData.requestHeaders(for: request)
     }
 
     /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each

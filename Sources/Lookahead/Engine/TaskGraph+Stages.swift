@@ -203,7 +203,7 @@ extension TaskGraph {
                 )
                 continue
             }
-            pendingLoads.append(PendingLoad(operation: operation, work: work))
+            pendingLoads.append((operation, work))
             actions.queuesLoads = true
             if !isLauncherScheduled {
                 isLauncherScheduled = true

@@ -211,12 +211,6 @@ extension TaskGraph {
         var storesProcessedImage = false
     }
 
-    /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
-    struct PendingLoad {
-        let operation: OperationID
-        let work: Work
-    }
-
     /// A stage's work while it runs (and, once cancelled, until it reports back).
     struct Operation {
         let queue: QueueKind

@@ -34,7 +34,7 @@ package struct TaskGraph: Sendable {
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
     /// Downloads started that the launcher has not taken yet, without a token until then.
-    var pendingLoads: [PendingLoad] = []
+    var pendingLoads: [(operation: OperationID, work: Work)] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
     /// Invalidated: every task failed, and the runner submits no more.

@@ -22,7 +22,7 @@ extension ImagePipeline {
         if request.url == nil { throw .invalidURL(nil) }
         let request = identified(request)
         if let error = failureRecords?.check(request) { throw error }
-        let id = Self.makeTaskID()
+        let id = Self.lastTaskID.add(1)
         let response: DataResponse
         do {
             response = try await ResumeOnce<DataResponse>.run { once in
