@@ -7,12 +7,12 @@ import Foundation
 /// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
-    /// Also tells the header fields a download sends, which a memory hit's varying response is matched against.
+    /// Also reached by the pipeline: for the header fields a memory hit's Vary is matched against, and `flush()`.
     let loadData: DataLoadWorker
     /// Also checks the data of `data(for:)` requests.
     let decodeWorker: DecodeWorker
     private let process = ProcessWorker()
-    private let finalImages: FinalImageDiskStore
+    let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
     /// The clock of HTTP freshness when the memory cache follows it (`memoryCacheFollowsHTTPFreshness`).
@@ -76,12 +76,6 @@ final class PipelineRunner: Sendable {
             policy.kind == .httpSemantics && configuration.memoryCacheFollowsHTTPFreshness ? policy.now : nil
         self.diskCache = configuration.diskCache
         self.events = events
-    }
-
-    /// Waits until the final images being encoded are stored and the background revalidations have finished.
-    func flush() async {
-        await finalImages.flush()
-        await loadData.revalidations.wait()
     }
 
     // MARK: - Events
@@ -281,6 +275,6 @@ extension PipelineRunner: OperationReporting {
     }
 
     func progress(ofOperation operation: TaskGraph.OperationID) -> Int64 {
-        graph.withLock { $0.progress(ofOperation: operation) }
+        graph.withLock { $0.operations[operation]?.completedBytes ?? 0 }
     }
 }

@@ -149,7 +149,14 @@ package struct TaskGraph: Sendable {
         case .startedDownload:
             operations[operation]?.isDownloading = true
         case .stalled:
-            park(operation)
+            // The download keeps running but gives its slot to the next queued one: each at most once, and at most
+            // as many as the download limit.
+            if let running = operations[operation], running.queue == .data, !running.isParked,
+                dataQueue.park(isBackground: running.isBackground)
+            {
+                operations[operation]?.isParked = true
+                operations[operation]?.isBackground = false
+            }
         case .previewed(let image):
             // A preview of an operation that has finished or was cancelled is dropped: none follows the image.
             deliver(.preview(image), toTasksAbove: operations[operation]?.stage)
@@ -249,15 +256,5 @@ package struct TaskGraph: Sendable {
                 deliver(delivery, toTasksAbove: child)
             }
         }
-    }
-
-    /// A download that stalled keeps running but gives its slot to the next queued one; an operation is parked at
-    /// most once, and at most as many as the download limit.
-    private mutating func park(_ operation: OperationID) {
-        guard let running = operations[operation], running.queue == .data, !running.isParked,
-            dataQueue.park(isBackground: running.isBackground)
-        else { return }
-        operations[operation]?.isParked = true
-        operations[operation]?.isBackground = false
     }
 }

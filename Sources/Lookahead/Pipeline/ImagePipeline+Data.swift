@@ -44,6 +44,7 @@ extension ImagePipeline {
 final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
+    let hasEnded = false
     /// Judges the data: it must be a complete image before it is stored or returned.
     private let decode: DecodeWorker
     private let once: ResumeOnce<ImagePipeline.DataResponse>
