@@ -173,7 +173,7 @@ package struct TaskGraph: Sendable {
     }
 
     /// A lookup of a final image in the disk cache found none it could use: the stage attaches the usual chain
-    /// (from its seed, a shorter stage or the data) and waits on it. Making it changes other stages only.
+    /// (from its seed, a shorter stage or the data) and waits on it; attaching changes other stages only.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
         if let id = release(operation)?.stage, var stage = stages[id] {
             (stage.state, _) = firstState(
@@ -245,7 +245,7 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Reports to tasks
 
-    /// Sends a delivery to every task waiting on a stage (a cancelled operation has none), directly or not.
+    /// Sends a delivery to every task waiting on a stage, directly or through later stages (none when cancelled).
     private mutating func deliver(_ delivery: Actions.Delivery, toTasksAbove id: StageID?) {
         guard let id, let stage = stages[id] else { return }
         for subscriber in stage.subscribers.ordered {
