@@ -7,11 +7,12 @@ import Foundation
 /// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
-    private let loadData: DataLoadWorker
+    /// Also reached by the pipeline: for the header fields a memory hit's Vary is matched against, and `flush()`.
+    let loadData: DataLoadWorker
     /// Also checks the data of `data(for:)` requests.
     let decodeWorker: DecodeWorker
     private let process = ProcessWorker()
-    private let finalImages: FinalImageDiskStore
+    let finalImages: FinalImageDiskStore
     private let executor: any ImagePipelineExecutor
     private let memoryCache: MemoryCache?
     /// The clock of HTTP freshness when the memory cache follows it (`memoryCacheFollowsHTTPFreshness`).
@@ -75,12 +76,6 @@ final class PipelineRunner: Sendable {
             policy.kind == .httpSemantics && configuration.memoryCacheFollowsHTTPFreshness ? policy.now : nil
         self.diskCache = configuration.diskCache
         self.events = events
-    }
-
-    /// Waits until the final images being encoded are stored and the background revalidations have finished.
-    func flush() async {
-        await finalImages.flush()
-        await loadData.revalidations.wait()
     }
 
     // MARK: - Events
@@ -164,7 +159,7 @@ final class PipelineRunner: Sendable {
             let date = now()
             let metadata = HTTPCacheMetadata(
                 response: response,
-                requestHeaders: requestHeaders(for: request),
+                requestHeaders: loadData.requestHeaders(for: request),
                 requestTime: date,
                 responseTime: date
             )
@@ -182,11 +177,6 @@ final class PipelineRunner: Sendable {
             http: http
         )
         stored.append(request.imageKey)
-    }
-
-    /// The header fields a download of `request` sends before the request modifier sees it.
-    func requestHeaders(for request: ImageRequest) -> [String: String] {
-        loadData.requestHeaders(for: request)
     }
 
     /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each
@@ -285,6 +275,6 @@ extension PipelineRunner: OperationReporting {
     }
 
     func progress(ofOperation operation: TaskGraph.OperationID) -> Int64 {
-        graph.withLock { $0.progress(ofOperation: operation) }
+        graph.withLock { $0.operations[operation]?.completedBytes ?? 0 }
     }
 }

@@ -15,7 +15,13 @@ extension TaskGraph {
         seed: Seed? = nil,
         looksUpProcessedImage: Bool = false
     ) -> (stage: StageID, joined: Bool) {
-        let key = Self.key(for: request, kind: kind)
+        let image =
+            switch kind {
+            case .data: request.dataKey
+            case .decode: request.decodeKey
+            case .process: request.imageKey
+            }
+        let key = Key(kind: kind, image: image, policy: request.dataPolicy, headers: request.headers)
         if isCoalescingEnabled, let existing = stagesByKey[key] ?? downloadJoinableByReload(key) {
             stages[existing]?.subscribers[subscriber] = priority
             updatePriority(of: existing)
@@ -105,7 +111,9 @@ extension TaskGraph {
         if let dependency = stopWork(of: stage, id) { detach(.stage(id), from: dependency) }
     }
 
-    /// Stops a removed stage's queued or running work; returns the stage it waits on, if it waits.
+    /// Stops a removed stage's work and returns the stage it waits on, if it waits. Queued work leaves its queue. A
+    /// download the launcher has not taken never ran: it stops at once and its slot goes to queued work; any other
+    /// running work is cancelled and reports back when it stops.
     mutating func stopWork(of stage: Stage, _ id: StageID) -> StageID? {
         switch stage.state {
         case .waiting(let dependency):
@@ -113,25 +121,19 @@ extension TaskGraph {
         case .queued(let kind, _):
             withQueue(kind) { $0.remove(id, priority: stage.priority) }
         case .running(let operation):
-            cancelOperation(operation, of: stage)
+            guard let index = operations.index(forKey: operation) else { break }
+            operations.values[index].stage = nil
+            if recordsEvents, stage.key.kind == .data, let url = stage.request.url {
+                actions.events.append(.dataLoadCancelled(url))
+            }
+            if let token = operations.values[index].token {
+                actions.cancels.append(token)
+            } else if let index = pendingLoads.lastIndex(where: { $0.operation == operation }) {
+                pendingLoads.remove(at: index)
+                _ = release(operation)
+            }
         }
         return nil
-    }
-
-    /// Cancels a stage's operation. A download the launcher has not taken never ran: it stops at once and its slot
-    /// goes to queued work; anything else is cancelled and reports back when it stops.
-    mutating func cancelOperation(_ operation: OperationID, of stage: Stage) {
-        guard let index = operations.index(forKey: operation) else { return }
-        operations.values[index].stage = nil
-        if recordsEvents, stage.key.kind == .data, let url = stage.request.url {
-            actions.events.append(.dataLoadCancelled(url))
-        }
-        if let token = operations.values[index].token {
-            actions.cancels.append(token)
-        } else if let index = pendingLoads.lastIndex(where: { $0.operation == operation }) {
-            pendingLoads.remove(at: index)
-            _ = release(operation)
-        }
     }
 
     /// Recomputes a stage's priority from its subscribers and passes a change on.
@@ -203,7 +205,7 @@ extension TaskGraph {
                 )
                 continue
             }
-            pendingLoads.append(PendingLoad(operation: operation, work: work))
+            pendingLoads.append((operation, work))
             actions.queuesLoads = true
             if !isLauncherScheduled {
                 isLauncherScheduled = true

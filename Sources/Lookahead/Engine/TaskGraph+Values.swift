@@ -211,12 +211,6 @@ extension TaskGraph {
         var storesProcessedImage = false
     }
 
-    /// A download handed to the launcher, which has not taken it yet; it starts at its stage's priority then.
-    struct PendingLoad {
-        let operation: OperationID
-        let work: Work
-    }
-
     /// A stage's work while it runs (and, once cancelled, until it reports back).
     struct Operation {
         let queue: QueueKind
@@ -237,7 +231,7 @@ extension TaskGraph {
         var skipsDiskAnswer = false
     }
 
-    // MARK: - Inspection and keys
+    // MARK: - Inspection
 
     /// Tasks, stages and running operations (including cancelled ones that have not stopped yet).
     package var liveCount: Int { tasks.count + stages.count + operations.count }
@@ -250,14 +244,12 @@ extension TaskGraph {
     package func dataPriority(for url: String) -> ImageRequest.Priority? {
         stages.values.first { $0.key.kind == .data && $0.key.image.imageID == url }?.priority
     }
-    /// The bytes a running operation has reported; 0 for an unknown one.
-    package func progress(ofOperation operation: OperationID) -> Int64 {
-        operations[operation]?.completedBytes ?? 0
-    }
     /// Running downloads that gave their slot back after stalling.
     package var parkedDataLoadCount: Int { dataQueue.parkedCount }
     /// URLs of queued data stages, next to start first.
     package var queuedDataURLs: [String] { dataQueue.queuedInOrder.compactMap { stages[$0]?.key.image.imageID } }
+
+    // MARK: Helpers
 
     mutating func withQueue<R>(_ kind: QueueKind, _ body: (inout WorkQueue<StageID>) -> R) -> R {
         switch kind {
@@ -265,18 +257,6 @@ extension TaskGraph {
         case .decode: body(&decodeQueue)
         }
     }
-
-    static func key(for request: ImageRequest, kind: StageKind) -> Key {
-        let image =
-            switch kind {
-            case .data: request.dataKey
-            case .decode: request.decodeKey
-            case .process: request.imageKey
-            }
-        return Key(kind: kind, image: image, policy: request.dataPolicy, headers: request.headers)
-    }
-
-    // MARK: Helpers
 
     /// A new stage or operation identifier.
     mutating func makeID() -> Int {

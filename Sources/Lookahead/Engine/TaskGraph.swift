@@ -34,7 +34,7 @@ package struct TaskGraph: Sendable {
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
     /// Downloads started that the launcher has not taken yet, without a token until then.
-    var pendingLoads: [PendingLoad] = []
+    var pendingLoads: [(operation: OperationID, work: Work)] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
     /// Invalidated: every task failed, and the runner submits no more.
@@ -149,7 +149,14 @@ package struct TaskGraph: Sendable {
         case .startedDownload:
             operations[operation]?.isDownloading = true
         case .stalled:
-            park(operation)
+            // The download keeps running but gives its slot to the next queued one: each at most once, and at most
+            // as many as the download limit.
+            if let running = operations[operation], running.queue == .data, !running.isParked,
+                dataQueue.park(isBackground: running.isBackground)
+            {
+                operations[operation]?.isParked = true
+                operations[operation]?.isBackground = false
+            }
         case .previewed(let image):
             // A preview of an operation that has finished or was cancelled is dropped: none follows the image.
             deliver(.preview(image), toTasksAbove: operations[operation]?.stage)
@@ -166,7 +173,7 @@ package struct TaskGraph: Sendable {
     }
 
     /// A lookup of a final image in the disk cache found none it could use: the stage attaches the usual chain
-    /// (from its seed, a shorter stage or the data) and waits on it. Making it changes other stages only.
+    /// (from its seed, a shorter stage or the data) and waits on it; attaching changes other stages only.
     package mutating func operationMissedProcessedImage(_ operation: OperationID) -> Actions {
         if let id = release(operation)?.stage, var stage = stages[id] {
             (stage.state, _) = firstState(
@@ -238,7 +245,7 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Reports to tasks
 
-    /// Sends a delivery to every task waiting on a stage (a cancelled operation has none), directly or not.
+    /// Sends a delivery to every task waiting on a stage, directly or through later stages (none when cancelled).
     private mutating func deliver(_ delivery: Actions.Delivery, toTasksAbove id: StageID?) {
         guard let id, let stage = stages[id] else { return }
         for subscriber in stage.subscribers.ordered {
@@ -249,15 +256,5 @@ package struct TaskGraph: Sendable {
                 deliver(delivery, toTasksAbove: child)
             }
         }
-    }
-
-    /// A download that stalled keeps running but gives its slot to the next queued one; an operation is parked at
-    /// most once, and at most as many as the download limit.
-    private mutating func park(_ operation: OperationID) {
-        guard let running = operations[operation], running.queue == .data, !running.isParked,
-            dataQueue.park(isBackground: running.isBackground)
-        else { return }
-        operations[operation]?.isParked = true
-        operations[operation]?.isBackground = false
     }
 }

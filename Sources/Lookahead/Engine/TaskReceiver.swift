@@ -11,7 +11,3 @@ package protocol TaskReceiver: AnyObject, Sendable {
     /// that share it.
     func receive(_ delivery: TaskGraph.Actions.Delivery)
 }
-
-extension TaskReceiver {
-    package var hasEnded: Bool { false }
-}

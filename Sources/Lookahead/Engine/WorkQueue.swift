@@ -26,7 +26,6 @@ struct WorkQueue<Node: Equatable & Sendable>: Sendable {
         self.backgroundLimit = min(self.limit, max(1, backgroundLimit ?? self.limit))
     }
 
-    /// Whether stages at this priority count as background work.
     static func isBackground(_ priority: ImageRequest.Priority) -> Bool { priority <= .low }
 
     /// Queued node identifiers, next to start first.

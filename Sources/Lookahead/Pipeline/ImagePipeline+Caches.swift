@@ -62,7 +62,8 @@ extension ImagePipeline {
     /// Waits until the data and final images handed to the disk cache so far are on disk, and the background
     /// revalidations (`stale-while-revalidate`) have finished: for a program that exits right after a load.
     public func flush() async {
-        await runner.flush()
+        await runner.finalImages.flush()
+        await runner.loadData.revalidations.wait()
         await configuration.diskCache?.flush()
     }
 

@@ -138,8 +138,6 @@ extension ImagePipeline {
     }
 }
 
-// MARK: - What each stage gets of it
-
 extension DataLoadWorker.Settings {
     init(_ configuration: ImagePipeline.Configuration) {
         self.init(

@@ -22,7 +22,7 @@ extension ImagePipeline {
         if request.url == nil { throw .invalidURL(nil) }
         let request = identified(request)
         if let error = failureRecords?.check(request) { throw error }
-        let id = Self.makeTaskID()
+        let id = Self.lastTaskID.add(1)
         let response: DataResponse
         do {
             response = try await ResumeOnce<DataResponse>.run { once in
@@ -44,6 +44,7 @@ extension ImagePipeline {
 final class DataTask: TaskReceiver {
     let id: Int
     let request: ImageRequest
+    let hasEnded = false
     /// Judges the data: it must be a complete image before it is stored or returned.
     private let decode: DecodeWorker
     private let once: ResumeOnce<ImagePipeline.DataResponse>

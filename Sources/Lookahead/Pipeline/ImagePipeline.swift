@@ -28,21 +28,20 @@ public final class ImagePipeline: Sendable {
     package let hostRecoveries: HostRecoveries
     /// The version of the app's credentials, and the refresh that downloads answered `401` share.
     let credentials: CredentialRefresh
-    /// Task ids are unique in the process, across pipelines.
-    private static let nextTaskID = AtomicInt(0)
+    /// The last task id handed out: ids are unique in the process, across pipelines.
+    static let lastTaskID = AtomicInt(0)
 
     /// Creates a pipeline.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.memoryCache = configuration.memoryCache
-        self.hasImageIDFilter = configuration.imageIDFilter != nil
-        let hostRecoveries = HostRecoveries()
-        self.hostRecoveries = hostRecoveries
-        let failureRecords = configuration.failureBackoff.map { FailureRecords(policy: $0, recoveries: hostRecoveries) }
-        self.failureRecords = failureRecords
-        let credentials = CredentialRefresh(refresh: configuration.refreshCredentials)
-        self.credentials = credentials
-        self.runner = PipelineRunner(
+        memoryCache = configuration.memoryCache
+        hasImageIDFilter = configuration.imageIDFilter != nil
+        hostRecoveries = HostRecoveries()
+        failureRecords = configuration.failureBackoff.map { [hostRecoveries] in
+            FailureRecords(policy: $0, recoveries: hostRecoveries)
+        }
+        credentials = CredentialRefresh(refresh: configuration.refreshCredentials)
+        runner = PipelineRunner(
             configuration: configuration,
             failureRecords: failureRecords,
             credentials: credentials
@@ -85,7 +84,7 @@ public final class ImagePipeline: Sendable {
     /// no work.
     func unstartedImageTask(with request: ImageRequest) -> ImageTask {
         ImageTask(
-            id: Self.makeTaskID(),
+            id: Self.lastTaskID.add(1),
             request: identified(request),
             runner: runner,
             metricsHandler: configuration.taskMetricsHandler
@@ -94,8 +93,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Memory cache
 
-    /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough to call for every
-    /// cell on every frame. Respects ``ImageRequest/Options/disableMemoryCacheReads``.
+    /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough for every frame.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
         guard memoryCache != nil else { return nil }
         return memoryEntry(of: request, key: memoryCacheKey(for: request))?.image
@@ -117,8 +115,8 @@ public final class ImagePipeline: Sendable {
         guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key ?? request.imageKey) else {
             return nil
         }
-        if let http = entry.http, !http.vary.isEmpty, !http.matches(runner.requestHeaders(for: request)) { return nil }
-        return entry
+        guard let http = entry.http, !http.vary.isEmpty else { return entry }
+        return http.matches(runner.loadData.requestHeaders(for: request)) ? entry : nil
     }
 
     /// Stores an image in the memory cache under a request's key.
@@ -150,8 +148,6 @@ public final class ImagePipeline: Sendable {
     }
 
     // MARK: - Starting
-
-    static func makeTaskID() -> Int { nextTaskID.add(1) }
 
     /// The key the memory cache keeps a request's image under (``Configuration/imageIDFilter`` applied).
     package func memoryCacheKey(for request: ImageRequest) -> ImageCacheKey {

@@ -11,8 +11,8 @@ public final class ImageTask: Sendable {
         case started
         /// Bytes arrived: completed so far and the expected total, when known.
         case progress(completed: Int64, total: Int64?)
-        /// A preview while the image downloads (a progressive JPEG's scans so far): `isPreview` is set, at the
-        /// thumbnail size, not processed, never cached. Zero or more, before the final event.
+        /// A preview while the image downloads (``ImagePipeline/Configuration/isProgressiveDecodingEnabled``): with
+        /// `isPreview` set, at the thumbnail size, unprocessed, never cached. Zero or more, before the final event.
         case preview(ImageResponse)
         /// The task finished with an image or an error. Always the last event unless cancelled.
         case finished(Result<ImageResponse, ImagePipeline.Error>)

@@ -12,6 +12,7 @@ import Testing
     private final class Receiver: TaskReceiver, Sendable {
         let id: Int
         let request: ImageRequest
+        let hasEnded = false
 
         init(_ id: Int, url: String) {
             self.id = id
