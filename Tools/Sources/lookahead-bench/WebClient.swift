@@ -1,0 +1,155 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead bench — the web benchmark's passes: Lookahead's pipeline against the origin over the link.
+
+import Dispatch
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Synchronization
+
+/// Runs the passes of `lookahead-bench web`: a new pipeline for each, so each starts with a new connection and a
+/// full TLS handshake, and an empty disk cache.
+struct WebClient: Sendable {
+    let session: WebSession
+    let http: WebHTTPVersion
+    let side: Int
+
+    /// One timed pass.
+    struct Pass {
+        var seconds: Double
+        var bytes: Int
+        var connections: WebConnectionCount
+    }
+
+    /// The cold pass with and without `Accept` for AVIF and WebP.
+    struct Cold {
+        var negotiated: [Pass] = []
+        var jpeg: [Pass] = []
+        /// The connections of the first negotiated pass.
+        var connections: WebConnectionCount { negotiated.first?.connections ?? WebConnectionCount() }
+    }
+
+    func url(_ path: String, negotiated: Bool) -> URL {
+        let folder = negotiated ? path.replacingOccurrences(of: "/photos/", with: "/negotiated/") : path
+        return URL(string: session.origin.baseURL(http: http) + folder)!
+    }
+
+    /// The default configuration, trusting the run's certificate, with a disk cache in `folder` (none for `nil`).
+    func makePipeline(folder: URL?, advertising: Bool = true, counter: ByteCounter) -> ImagePipeline {
+        var options = DataLoaderOptions()
+        options.trustedCertificates = [session.origin.certificate]
+        return ImagePipeline {
+            $0.dataLoader = DefaultDataLoader(options: options)
+            $0.diskCache = folder.map { DiskCache(directory: $0) }
+            $0.advertisesDecodableFormats = advertising
+            $0.eventHandler = { event in
+                if case .dataLoadFinished(_, let byteCount) = event { counter.add(byteCount) }
+            }
+        }
+    }
+
+    func thumbnailRequest(_ url: URL, priority: ImageRequest.Priority = .normal) -> ImageRequest {
+        ImageRequest(url: url, priority: priority, thumbnail: ThumbnailOptions(maximumPixelSize: side))
+    }
+
+    /// Loads `urls` as thumbnails at once on a new pipeline, until every one is decoded.
+    private func pass(_ urls: [URL], advertising: Bool, priority: ImageRequest.Priority) async throws -> Pass {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-web-cache-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counter = ByteCounter()
+        let pipeline = makePipeline(folder: folder, advertising: advertising, counter: counter)
+        let offset = session.origin.logOffset()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let tasks = urls.map { pipeline.imageTask(with: thumbnailRequest($0, priority: priority)) }
+        var failures = 0
+        for task in tasks {
+            do { blackHole(try await task.response.image.width) } catch { failures += 1 }
+        }
+        let seconds = (clock.now - start).seconds
+        // Untimed: the disk cache's writes end before its folder is removed.
+        await pipeline.flush()
+        guard failures == 0 else { throw BenchFailure(description: "\(failures) of \(urls.count) images failed") }
+        return Pass(seconds: seconds, bytes: counter.total, connections: session.origin.connections(since: offset))
+    }
+
+    /// The first screen: `urls` on screen (high priority) from a cold start.
+    func firstScreen(_ urls: [URL], runs: Int) async throws -> [Pass] {
+        _ = try await pass(urls, advertising: true, priority: .high)  // nginx reads its files into memory
+        var passes: [Pass] = []
+        for _ in 0..<runs { passes.append(try await pass(urls, advertising: true, priority: .high)) }
+        return passes
+    }
+
+    /// Every URL as a thumbnail, cold, with the default `Accept` and with none (JPEG), alternating.
+    func cold(_ urls: [URL], runs: Int) async throws -> Cold {
+        var cold = Cold()
+        for _ in 0..<runs {
+            cold.negotiated.append(try await pass(urls, advertising: true, priority: .normal))
+            cold.jpeg.append(try await pass(urls, advertising: false, priority: .normal))
+        }
+        return cold
+    }
+
+    /// Decoding alone: the bodies the negotiated pass receives, decoded to thumbnails on every core at once.
+    func decodingFloor(_ urls: [URL]) async throws -> Double {
+        let pipeline = makePipeline(folder: nil, counter: ByteCounter())
+        var bodies: [Data] = []
+        for url in urls { bodies.append(try await pipeline.data(for: ImageRequest(url: url)).data) }
+        let decoders = ImagePipeline.Configuration().decoders
+        let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: side))
+        let loaded = bodies
+        var samples: [Double] = []
+        for _ in 0..<3 {
+            let clock = ContinuousClock()
+            samples.append(
+                clock.measure {
+                    let failures = Atomic<Int>(0)
+                    DispatchQueue.concurrentPerform(iterations: loaded.count) { index in
+                        switch ImageDecoders.decode(loaded[index], with: decoders, context: context) {
+                        case .success(let decoded): blackHole(decoded.image)
+                        case .failure: failures.add(1, ordering: .relaxed)
+                        }
+                    }
+                    blackHole(failures.load(ordering: .relaxed))
+                }
+                .seconds
+            )
+        }
+        return EndToEndBenchmark.median(samples)
+    }
+
+    /// An image that becomes visible: alone on a warm connection, then while `prefetchIndices` are loading at low
+    /// priority on it. One item of `visibleIndices` per run; seconds until it is decoded, both ways.
+    func visibleUnderLoad(_ urls: [URL], visibleIndices: [Int], prefetchIndices: [Int]) async throws -> [(
+        alone: Double, loaded: Double
+    )] {
+        var results: [(alone: Double, loaded: Double)] = []
+        for index in visibleIndices {
+            let alone = try await visibleTime(urls[index], warmUp: urls[0], prefetching: [])
+            let loaded = try await visibleTime(
+                urls[index],
+                warmUp: urls[0],
+                prefetching: prefetchIndices.map { urls[$0] }
+            )
+            results.append((alone: alone, loaded: loaded))
+        }
+        return results
+    }
+
+    /// On a new pipeline: one image to open the connection, then `prefetching` at low priority, then `url` at high
+    /// priority once they are in flight (a round trip after they started, at least 100 ms); its time to decoded.
+    private func visibleTime(_ url: URL, warmUp: URL, prefetching: [URL]) async throws -> Double {
+        let pipeline = makePipeline(folder: nil, counter: ByteCounter())
+        _ = try await pipeline.image(for: thumbnailRequest(warmUp))
+        let background = prefetching.map { pipeline.imageTask(with: thumbnailRequest($0, priority: .low)) }
+        defer { for task in background { task.cancel() } }
+        if !background.isEmpty {
+            try await Task.sleep(for: .seconds(max(0.1, session.profile.roundTripSeconds)))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = try await pipeline.image(for: thumbnailRequest(url, priority: .high))
+        return (clock.now - start).seconds
+    }
+}
