@@ -58,6 +58,25 @@ public enum LinkProfile: String, CaseIterable, Sendable {
         Double(Self.roundTripsToFirstByte) * roundTripSeconds + transferSeconds(bytes: bytes)
     }
 
+    /// The least time `bytes` can take on a new connection whose sender starts in TCP's slow start: the round
+    /// trips to the first byte, then a window of `initialWindow` bytes (Linux's 10 segments of 1,448 bytes) per
+    /// round trip, doubling each round, until the window covers the bandwidth-delay product and the rest goes at
+    /// the rate. The limit a real connection meets; ``limitSeconds(bytes:)`` leaves slow start out.
+    public func slowStartLimitSeconds(bytes: Int, initialWindow: Int = 10 * 1448) -> Double {
+        guard let bitsPerSecond else { return 0 }
+        let rate = bitsPerSecond / 8
+        let bandwidthDelay = rate * roundTripSeconds
+        var remaining = Double(bytes)
+        var window = Double(max(1, initialWindow))
+        var time = Double(Self.roundTripsToFirstByte) * roundTripSeconds
+        while window < bandwidthDelay, remaining > window {
+            remaining -= window
+            time += roundTripSeconds
+            window *= 2
+        }
+        return time + remaining / rate
+    }
+
     /// The floor of a cold load: the larger of the transfer's limit and the decoding's own time on every core.
     public func floorSeconds(bytes: Int, decodingSeconds: Double) -> Double {
         max(limitSeconds(bytes: bytes), decodingSeconds)

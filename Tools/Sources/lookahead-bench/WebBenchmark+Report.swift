@@ -18,17 +18,13 @@ extension WebBenchmark {
         let seconds = median(passes.map(\.seconds))
         let bytes = Int(median(passes.map { Double($0.bytes) }))
         let limit = profile.limitSeconds(bytes: bytes)
+        let slowStart = profile.slowStartLimitSeconds(bytes: bytes)
         print(
-            String(
-                format:
-                    "web-first-screen: lookahead %.3f s, limit %.3f s, ratio \(ratio(seconds, limit)) (%d thumbnails, "
-                    + "%d bytes; limit = %d round trips + the bytes at the rate; \(setting))",
-                seconds,
-                limit,
-                visible,
-                bytes,
-                LinkProfile.roundTripsToFirstByte
-            )
+            "web-first-screen: "
+                + String(format: "lookahead %.3f s, limit %.3f s, ratio ", seconds, limit) + ratio(seconds, limit)
+                + " (\(visible) thumbnails, \(bytes) bytes; limit = \(LinkProfile.roundTripsToFirstByte) round trips "
+                + "+ the bytes at the rate; with TCP's slow start from 10 segments "
+                + String(format: "%.3f s, ratio ", slowStart) + ratio(seconds, slowStart) + "; \(setting))"
         )
         figure(
             id: "first-screen",
@@ -45,10 +41,12 @@ extension WebBenchmark {
         let bytes = Int(median(cold.negotiated.map { Double($0.bytes) }))
         let transfer = profile.limitSeconds(bytes: bytes)
         let floor = profile.floorSeconds(bytes: bytes, decodingSeconds: decoding)
+        let slowStart = max(profile.slowStartLimitSeconds(bytes: bytes), decoding)
         print(
             String(
                 format: "web-cold: lookahead %.3f s, floor %.3f s, ratio %.2f (%d photos → %d px, %d bytes; floor = "
-                    + "max(transfer at the link's rate %.3f s, decoding on %d cores %.3f s); \(setting))",
+                    + "max(transfer at the link's rate %.3f s, decoding on %d cores %.3f s); with TCP's slow start "
+                    + "%.3f s, ratio %.2f; \(setting))",
                 seconds,
                 floor,
                 seconds / floor,
@@ -57,7 +55,9 @@ extension WebBenchmark {
                 bytes,
                 transfer,
                 ProcessInfo.processInfo.activeProcessorCount,
-                decoding
+                decoding,
+                slowStart,
+                seconds / slowStart
             )
         )
         figure(
@@ -97,20 +97,24 @@ extension WebBenchmark {
     }
 
     func reportFormats(_ cold: WebClient.Cold) {
-        let negotiated = (
-            bytes: median(cold.negotiated.map { Double($0.bytes) }), seconds: median(cold.negotiated.map(\.seconds))
-        )
-        let jpeg = (bytes: median(cold.jpeg.map { Double($0.bytes) }), seconds: median(cold.jpeg.map(\.seconds)))
+        func medians(_ passes: [WebClient.Pass]) -> (bytes: Double, seconds: Double) {
+            (median(passes.map { Double($0.bytes) }), median(passes.map(\.seconds)))
+        }
+        let (negotiated, webP, jpeg) = (medians(cold.negotiated), medians(cold.webP), medians(cold.jpeg))
         print(
             String(
                 format: "web-formats: bytes %.0f vs %.0f, time %.3f s vs %.3f s (asking for AVIF/WebP vs JPEG only: "
-                    + "%.2f× the bytes, %.2f× the time; \(setting))",
+                    + "%.2f× the bytes, %.2f× the time; asking for WebP alone: bytes %.0f, time %.3f s, %.2f× the "
+                    + "time; \(setting))",
                 negotiated.bytes,
                 jpeg.bytes,
                 negotiated.seconds,
                 jpeg.seconds,
                 negotiated.bytes / jpeg.bytes,
-                negotiated.seconds / jpeg.seconds
+                negotiated.seconds / jpeg.seconds,
+                webP.bytes,
+                webP.seconds,
+                webP.seconds / jpeg.seconds
             )
         )
         figure(

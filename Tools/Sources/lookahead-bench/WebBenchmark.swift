@@ -46,6 +46,9 @@ struct WebBenchmark: AsyncParsableCommand {
     @Option(help: "Prefetches in flight when an image becomes visible.")
     var prefetches = 50
 
+    @Option(help: "The pipeline's dataLoadingConcurrency (downloads at once); by default the library's default.")
+    var dataLoadingConcurrency: Int?
+
     @Option(help: "Repetitions of every pass; the median is reported.")
     var runs = 3
 
@@ -67,7 +70,12 @@ struct WebBenchmark: AsyncParsableCommand {
         let files = try await WebOriginFiles.prepare(count: count, width: width, photos: photos)
         let session = try await WebSession.start(profile: profile, files: files)
         try await session.run {
-            let client = WebClient(session: session, http: http, side: side)
+            let client = WebClient(
+                session: session,
+                http: http,
+                side: side,
+                dataLoadingConcurrency: dataLoadingConcurrency
+            )
             printHeader(files: files)
             let urls = (1...count).map { client.url(WebOriginFiles.path($0), negotiated: true) }
             let firstScreen = try await client.firstScreen(Array(urls.prefix(visible)), runs: runs)
@@ -100,7 +108,9 @@ struct WebBenchmark: AsyncParsableCommand {
         print(
             "lookahead-bench web — profile \(profile.rawValue) (\(link)), HTTP/\(http.rawValue) offered, nginx "
                 + "over TLS, \(count) photos \(width) px wide (\(variants.joined(separator: ", ")) on the negotiating "
-                + "path), thumbnails \(side) px, median of \(runs) runs, "
+                + "path), thumbnails \(side) px, "
+                + (dataLoadingConcurrency.map { "dataLoadingConcurrency \($0), " } ?? "")
+                + "median of \(runs) runs, "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage())"
         )
         if profile != .loopback {

@@ -13,6 +13,8 @@ struct WebClient: Sendable {
     let session: WebSession
     let http: WebHTTPVersion
     let side: Int
+    /// The pipeline's `dataLoadingConcurrency`, `nil` for its default.
+    var dataLoadingConcurrency: Int? = nil
 
     /// One timed pass.
     struct Pass {
@@ -21,9 +23,20 @@ struct WebClient: Sendable {
         var connections: WebConnectionCount
     }
 
-    /// The cold pass with and without `Accept` for AVIF and WebP.
+    /// What a pipeline's requests ask the negotiating origin for.
+    enum Formats {
+        /// The pipeline's default: `Accept` names every format its decoders read, AVIF and WebP first.
+        case advertised
+        /// `Accept: image/webp,image/jpeg` from the loader's headers, the pipeline advertising nothing.
+        case webPOnly
+        /// No `Accept` of the pipeline's: the origin sends JPEG.
+        case none
+    }
+
+    /// The cold pass with `Accept` for AVIF and WebP, for WebP alone, and with none.
     struct Cold {
         var negotiated: [Pass] = []
+        var webP: [Pass] = []
         var jpeg: [Pass] = []
         /// The connections of the first negotiated pass.
         var connections: WebConnectionCount { negotiated.first?.connections ?? WebConnectionCount() }
@@ -35,13 +48,15 @@ struct WebClient: Sendable {
     }
 
     /// The default configuration, trusting the run's certificate, with a disk cache in `folder` (none for `nil`).
-    func makePipeline(folder: URL?, advertising: Bool = true, counter: ByteCounter) -> ImagePipeline {
+    func makePipeline(folder: URL?, formats: Formats = .advertised, counter: ByteCounter) -> ImagePipeline {
         var options = DataLoaderOptions()
         options.trustedCertificates = [session.origin.certificate]
+        if formats == .webPOnly { options.headers["Accept"] = "image/webp,image/jpeg" }
         return ImagePipeline {
             $0.dataLoader = DefaultDataLoader(options: options)
             $0.diskCache = folder.map { DiskCache(directory: $0) }
-            $0.advertisesDecodableFormats = advertising
+            $0.advertisesDecodableFormats = formats == .advertised
+            if let dataLoadingConcurrency { $0.dataLoadingConcurrency = dataLoadingConcurrency }
             $0.eventHandler = { event in
                 if case .dataLoadFinished(_, let byteCount) = event { counter.add(byteCount) }
             }
@@ -53,11 +68,11 @@ struct WebClient: Sendable {
     }
 
     /// Loads `urls` as thumbnails at once on a new pipeline, until every one is decoded.
-    private func pass(_ urls: [URL], advertising: Bool, priority: ImageRequest.Priority) async throws -> Pass {
+    private func pass(_ urls: [URL], formats: Formats, priority: ImageRequest.Priority) async throws -> Pass {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-web-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let counter = ByteCounter()
-        let pipeline = makePipeline(folder: folder, advertising: advertising, counter: counter)
+        let pipeline = makePipeline(folder: folder, formats: formats, counter: counter)
         let offset = session.origin.logOffset()
         let clock = ContinuousClock()
         let start = clock.now
@@ -75,23 +90,25 @@ struct WebClient: Sendable {
 
     /// The first screen: `urls` on screen (high priority) from a cold start.
     func firstScreen(_ urls: [URL], runs: Int) async throws -> [Pass] {
-        _ = try await pass(urls, advertising: true, priority: .high)  // nginx reads its files into memory
+        _ = try await pass(urls, formats: .advertised, priority: .high)  // nginx reads its files into memory
         var passes: [Pass] = []
-        for _ in 0..<runs { passes.append(try await pass(urls, advertising: true, priority: .high)) }
+        for _ in 0..<runs { passes.append(try await pass(urls, formats: .advertised, priority: .high)) }
         return passes
     }
 
-    /// Every URL as a thumbnail, cold, with the default `Accept` and with none (JPEG), alternating.
+    /// Every URL as a thumbnail, cold, with the default `Accept`, with WebP's alone, and with none (JPEG), in turn.
     func cold(_ urls: [URL], runs: Int) async throws -> Cold {
         var cold = Cold()
         for _ in 0..<runs {
-            cold.negotiated.append(try await pass(urls, advertising: true, priority: .normal))
-            cold.jpeg.append(try await pass(urls, advertising: false, priority: .normal))
+            cold.negotiated.append(try await pass(urls, formats: .advertised, priority: .normal))
+            cold.webP.append(try await pass(urls, formats: .webPOnly, priority: .normal))
+            cold.jpeg.append(try await pass(urls, formats: .none, priority: .normal))
         }
         return cold
     }
 
-    /// Decoding alone: the bodies the negotiated pass receives, decoded to thumbnails on every core at once.
+    /// Decoding alone: the bodies the negotiated pass receives, decoded to thumbnails on every core at once; the
+    /// fastest of 5 runs, as a floor on a shared machine.
     func decodingFloor(_ urls: [URL]) async throws -> Double {
         let pipeline = makePipeline(folder: nil, counter: ByteCounter())
         var bodies: [Data] = []
@@ -100,7 +117,7 @@ struct WebClient: Sendable {
         let context = ImageDecodingContext(thumbnail: ThumbnailOptions(maximumPixelSize: side))
         let loaded = bodies
         var samples: [Double] = []
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let clock = ContinuousClock()
             samples.append(
                 clock.measure {
@@ -116,7 +133,7 @@ struct WebClient: Sendable {
                 .seconds
             )
         }
-        return EndToEndBenchmark.median(samples)
+        return samples.min() ?? 0
     }
 
     /// An image that becomes visible: alone on a warm connection, then while `prefetchIndices` are loading at low

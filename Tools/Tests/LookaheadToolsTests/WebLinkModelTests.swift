@@ -51,6 +51,11 @@ import Testing
         #expect(abs(fourG.floorSeconds(bytes: 600_000, decodingSeconds: 0.1) - 0.58) < 1e-9)
         // Loopback has no limit of its own: only decoding bounds it.
         #expect(LinkProfile.loopback.limitSeconds(bytes: 10_000_000) == 0)
+        // Slow start: 14,480, 28,960 and 57,920 bytes in the first three rounds, then the window (115,840) covers
+        // the 90,000 bytes in flight at the rate, and the last 36,280 bytes go at it.
+        #expect(abs(fourG.slowStartLimitSeconds(bytes: 137_640) - (0.36 + 36_280 / 1.5e6)) < 1e-9)
+        // A response within the first window takes one round of it.
+        #expect(abs(fourG.slowStartLimitSeconds(bytes: 10_000) - fourG.limitSeconds(bytes: 10_000)) < 1e-9)
         let bucket = LinkProfile.threeG.tokenBucket
         #expect(bucket?.rateBits == 1_600_000)
         #expect(bucket?.burstBytes == 3028)
