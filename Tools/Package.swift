@@ -60,6 +60,8 @@ let package = Package(
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
         ),
         .target(name: "CTerminal"),
+        // Raw Ethernet frames for the web benchmark's link relay.
+        .target(name: "CPacketSocket"),
         .target(
             name: "LookaheadGallery",
             dependencies: [
@@ -95,6 +97,7 @@ let package = Package(
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "LookaheadBenchmarkSupport", package: "Lookahead"),
                 "LookaheadSimulation",
+                "CPacketSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
