@@ -2,8 +2,7 @@
 
 import Foundation
 
-/// The result of the data stage: the bytes, the cache they came from (`nil` for the network), and what the disk
-/// cache does with them once decoding has judged them.
+/// The result of the data stage: the bytes, the cache they came from (`nil`: the network), and their disk cache ticket.
 package struct LoadedData: Sendable {
     package var response: DataLoadResponse
     package var cacheType: ImageResponse.CacheType?

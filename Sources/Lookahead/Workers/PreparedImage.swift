@@ -35,9 +35,9 @@ package struct PreparedImage {
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
-// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
-// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and its Linux stand-in), it is only an
+// image the pipeline made from a finished CGImage (or Bitmap) and never mutates; AppKit documents such images as
+// safe to hand to other threads for drawing.
 extension PreparedImage: @unchecked Sendable {}
 #else
 extension PreparedImage: Sendable {}
