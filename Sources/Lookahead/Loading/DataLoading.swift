@@ -51,6 +51,19 @@ public struct DataLoadRequest: Sendable {
         self.idleTimeout = idleTimeout
         self.progress = progress
     }
+
+    /// `responseTooLarge` when a response declares a body over the limit.
+    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
+        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+        return .responseTooLarge(limit: limit)
+    }
+
+    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB, since the header is
+    /// the server's word, not a fact.
+    func reservation(forDeclaredLength length: Int64?) -> Int {
+        guard let length, length > 0 else { return 0 }
+        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
+    }
 }
 
 /// Loaded data and, for HTTP, the response that carried it.
@@ -145,25 +158,6 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    private var causeDescription: String { underlyingError.map { " (\($0))" } ?? "" }
-}
-
-extension DataLoadRequest {
-    /// `responseTooLarge` when a response declares a body over the limit.
-    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
-        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
-        return .responseTooLarge(limit: limit)
-    }
-
-    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB, since the header is
-    /// the server's word, not a fact.
-    func reservation(forDeclaredLength length: Int64?) -> Int {
-        guard let length, length > 0 else { return 0 }
-        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
-    }
-}
-
-extension DataLoadingError {
     /// Whether the transfer was cut short leaving a good prefix of the body, rather than refused.
     var isInterruption: Bool {
         switch self {
@@ -171,4 +165,6 @@ extension DataLoadingError {
         default: false
         }
     }
+
+    private var causeDescription: String { underlyingError.map { " (\($0))" } ?? "" }
 }

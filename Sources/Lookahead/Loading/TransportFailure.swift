@@ -43,9 +43,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String { "\(kind.rawValue): \(message)" }
-}
 
-extension TransportFailure {
     /// A libcurl failure: its `CURLcode` and the connection's `errno`, which tells an unreachable network from a
     /// refused connection.
     init(curlCode: Int, systemError: Int, message: String) {

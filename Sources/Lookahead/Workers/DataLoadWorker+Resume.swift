@@ -5,10 +5,7 @@ import Foundation
 /// Resuming an interrupted download from its kept first bytes.
 extension DataLoadWorker {
     /// The handler that keeps an interrupted download's first bytes in `cache` when resuming is on and allowed.
-    func partialBodyKeeper(
-        key: String,
-        in cache: any DataCaching
-    ) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
+    func partialBodyKeeper(key: String, in cache: any DataCaching) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
         guard let limit = settings.partialDownloadLimit else { return nil }
         let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
         let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics

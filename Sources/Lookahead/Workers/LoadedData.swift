@@ -10,16 +10,6 @@ package struct LoadedData: Sendable {
     /// When the data was looked up and downloaded.
     package var metrics = ImageTaskMetrics.Stages()
 
-    package init(
-        response: DataLoadResponse,
-        cacheType: ImageResponse.CacheType? = nil,
-        diskCacheTicket: DiskCacheTicket? = nil
-    ) {
-        self.response = response
-        self.cacheType = cacheType
-        self.diskCacheTicket = diskCacheTicket
-    }
-
     /// The data, its lookup and download having taken from `start` to now.
     func measured(since start: ContinuousClock.Instant) -> LoadedData {
         var measured = self

@@ -12,18 +12,6 @@ package struct PreparedImage {
     /// How the stages made it.
     package var metrics = ImageTaskMetrics.Stages()
 
-    package init(
-        image: PlatformImage,
-        response: HTTPResponseInfo?,
-        cacheType: ImageResponse.CacheType? = nil,
-        animation: AnimatedImage? = nil
-    ) {
-        self.image = image
-        self.response = response
-        self.cacheType = cacheType
-        self.animation = animation
-    }
-
     /// The image and its frames at `scale` pixels per point (a thumbnail's ``ThumbnailOptions/scale``).
     func carryingScale(_ scale: Double?) -> PreparedImage {
         guard let scale, scale != 1 else { return self }
