@@ -14,8 +14,7 @@ public struct DataLoaderOptions: Sendable {
     public var maximumConnectionsPerHost: Int = 12
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String? = "Lookahead"
-    /// Headers added to every request. The sensitive ones are not sent on to another origin after a redirect
-    /// (see ``sensitiveHeaderFields``).
+    /// Headers added to every request; redirects keep the sensitive ones on its origin (``sensitiveHeaderFields``).
     public var headers: [String: String] = [:]
     /// Header fields, compared case-insensitively, that a redirect never carries to another origin (scheme, host
     /// or port), from the request or from ``headers``: an API key such as `X-Api-Key`. `Authorization`, `Cookie`
