@@ -2,9 +2,9 @@
 
 import Foundation
 
-/// The pipeline's memory of failed URLs: a record per URL in an LRU store of at most `capacity` URLs. A failure
-/// counts only when an attempt was admitted since the last one counted, so the failures of requests sharing one
-/// download count once. Time is a `Duration` since an origin the owner chooses; ``FailureRecords`` locks it.
+/// The pipeline's memory of failed URLs: a record per URL, at most `capacity` of them (least recently used go). A
+/// failure counts once per admitted attempt, so requests sharing one download count once. Time is a `Duration`
+/// since an origin the owner chooses; ``FailureRecords`` locks it.
 package struct FailureBackoffStateMachine {
     /// What is known about a URL that failed.
     package struct Record: Sendable {
@@ -15,14 +15,12 @@ package struct FailureBackoffStateMachine {
         package var retryAt: Duration?
         /// An attempt was admitted since the last failure counted: the next failure counts.
         package var isAttemptAdmitted = false
-        /// The host the last failure could not reach: an answer from it clears the record. `nil` when the last
-        /// failure was an answer (a 404, an undecodable body).
+        /// The host the last failure could not reach (an answer from it clears the record); `nil` after an answer.
         package var unreachableHost: String?
     }
 
     /// Whether a load may go to the network.
     package enum Admission: Sendable {
-        /// Go ahead.
         case allow
         /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
         case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
@@ -69,24 +67,24 @@ package struct FailureBackoffStateMachine {
 
     /// Whether a request may go to the network, without noting an attempt (see ``admit(_:now:bypass:)``).
     package mutating func check(_ url: String, now: Duration) -> Admission {
-        guard let record = records.value(forKey: url, now: .zero) else { return .allow }
-        return Self.admission(of: record, now: now)
+        guard let record = record(for: url) else { return .allow }
+        guard let retryAt = record.retryAt else { return .deny(lastError: record.lastError, retryIn: nil) }
+        return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
     }
 
-    /// A download is about to start: allowed when the URL has no record, its wait is over, or `bypass` (an
-    /// explicit retry). An allowed attempt is noted, so its failure counts.
+    /// A download is about to start: allowed (and noted, so its failure counts) unless the URL waits; `bypass` for
+    /// an explicit retry.
     package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> Admission {
-        guard var record = records.value(forKey: url, now: .zero) else { return .allow }
-        if !bypass, case .deny(let error, let retryIn) = Self.admission(of: record, now: now) {
-            return .deny(lastError: error, retryIn: retryIn)
-        }
+        let admission = check(url, now: now)
+        if case .deny = admission, !bypass { return admission }
+        guard var record = record(for: url) else { return .allow }
         record.isAttemptAdmitted = true
         records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
         return .allow
     }
 
-    /// A load of the URL failed. `retryAfter` (the server's `Retry-After`) is honoured for 429 and 503 only; a
-    /// failure to reach `host` is cleared when it answers again.
+    /// A load of the URL failed. The server's `retryAfter` is honoured for 429 and 503 only; a failure to reach
+    /// `host` is cleared when it answers again.
     @discardableResult
     package mutating func recordFailure(
         _ url: String,
@@ -102,36 +100,28 @@ package struct FailureBackoffStateMachine {
             unreachableHosts.count > records.countLimit
         {
             // Hosts that never answered, whose records were evicted: keep only those with a record.
-            unreachableHosts = Set(recordedKeys().compactMap { records.value(forKey: $0, now: .zero)?.unreachableHost })
+            unreachableHosts = Set(recordedKeys().compactMap { self.record(for: $0)?.unreachableHost })
             unreachableHosts.insert(unreachableHost)
         }
         var record =
-            records.value(forKey: url, now: .zero)
-            ?? Record(failureCount: 0, lastError: error, retryAt: nil, isAttemptAdmitted: true)
+            self.record(for: url) ?? Record(failureCount: 0, lastError: error, retryAt: nil, isAttemptAdmitted: true)
         record.lastError = error
         record.unreachableHost = unreachableHost
-        guard record.isAttemptAdmitted else {
-            // The same attempt failing again: keep the count and the wait.
-            records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
-            return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
-        }
-        record.failureCount += 1
-        record.isAttemptAdmitted = false
-        let outcome: Outcome
-        switch classification {
-        case .permanent, .ignored:
+        // Counted once per admitted attempt: the same attempt failing again keeps the count and the wait.
+        if record.isAttemptAdmitted {
+            record.failureCount += 1
+            record.isAttemptAdmitted = false
             record.retryAt = nil
-            outcome = .permanent
-        case .transient:
-            var wait = delay(afterFailure: record.failureCount, of: url)
-            if let retryAfter, Self.honoursRetryAfter(error) {
-                wait = max(wait, min(max(.zero, retryAfter), policy.maximumRetryAfter))
+            if classification == .transient {
+                var wait = delay(afterFailure: record.failureCount, of: url)
+                if let retryAfter, case .statusCodeUnacceptable(let code, _) = error, code == 429 || code == 503 {
+                    wait = max(wait, min(max(.zero, retryAfter), policy.maximumRetryAfter))
+                }
+                record.retryAt = now + wait
             }
-            record.retryAt = now + wait
-            outcome = .backingOff(retryIn: wait)
         }
         records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
-        return outcome
+        return record.retryAt.map { .backingOff(retryIn: max(.zero, $0 - now)) } ?? .permanent
     }
 
     /// A load of the URL succeeded, or its failures are to be forgotten.
@@ -146,10 +136,7 @@ package struct FailureBackoffStateMachine {
 
     /// The credentials changed: the records of the URLs the server refused them for (`401`, `403`) are removed.
     package mutating func forgetAuthenticationFailures() {
-        for key in recordedKeys()
-        where records.value(forKey: key, now: .zero).map({ Self.isAuthenticationFailure($0.lastError) }) == true {
-            _ = records.removeValue(forKey: key)
-        }
+        removeRecords { Self.isAuthenticationFailure($0.lastError) }
     }
 
     /// Whether the server refused the credentials: `401 Unauthorized` or `403 Forbidden`.
@@ -162,14 +149,18 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    /// The host answered (any HTTP response): its URLs' records of failures that did not reach it are removed.
-    /// Returns whether it had any (the network came back).
+    /// The host answered (any HTTP response): removes its records of failures that did not reach it; `true` when
+    /// it had any (the network came back).
     package mutating func hostAnswered(_ host: String) -> Bool {
         guard unreachableHosts.remove(host) != nil else { return false }
-        for key in recordedKeys() where records.value(forKey: key, now: .zero)?.unreachableHost == host {
+        removeRecords { $0.unreachableHost == host }
+        return true
+    }
+
+    private mutating func removeRecords(where matches: (Record) -> Bool) {
+        for key in recordedKeys() where record(for: key).map(matches) == true {
             _ = records.removeValue(forKey: key)
         }
-        return true
     }
 
     /// The keys, oldest first: reading each in this order leaves the recency order as it was.
@@ -213,8 +204,7 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short
-    /// (a TLS failure reached one).
+    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short.
     package static func isUnreachable(_ error: ImagePipeline.Error) -> Bool {
         switch error {
         case .failureBackoff(let lastError, _): isUnreachable(lastError)
@@ -223,16 +213,6 @@ package struct FailureBackoffStateMachine {
         case .dataLoadingFailed(DataLoadingError.timedOut), .dataLoadingFailed(DataLoadingError.truncated): true
         default: false
         }
-    }
-
-    private static func honoursRetryAfter(_ error: ImagePipeline.Error) -> Bool {
-        if case .statusCodeUnacceptable(let code, _) = error { return code == 429 || code == 503 }
-        return false
-    }
-
-    private static func admission(of record: Record, now: Duration) -> Admission {
-        guard let retryAt = record.retryAt else { return .deny(lastError: record.lastError, retryIn: nil) }
-        return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
     }
 
     /// A number in [0, 1) from the URL and the attempt (FNV-1a, then SplitMix64's finaliser), stable across runs.

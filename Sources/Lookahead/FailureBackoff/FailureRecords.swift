@@ -21,9 +21,7 @@ final class FailureRecords: Sendable {
     /// The error a request fails with at once, or `nil` when it may go to the network.
     func check(_ request: ImageRequest) -> ImagePipeline.Error? {
         let policy = request.dataPolicy
-        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else {
-            return nil
-        }
+        guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else { return nil }
         let now = now()
         return Self.error(for: machine.withLock { $0.check(request.identity, now: now) })
     }
@@ -35,11 +33,10 @@ final class FailureRecords: Sendable {
         return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
     }
 
-    /// A download of the request failed: counted (but a cancellation), with `Retry-After` on 429 and 503.
-    func recordDownloadFailure(of request: ImageRequest, error: ImagePipeline.Error, response: HTTPResponseInfo?) {
-        guard !error.isCancellation else { return }
+    /// A download of the request failed; a status answer's `Retry-After` goes with it.
+    func recordDownloadFailure(of request: ImageRequest, error: ImagePipeline.Error) {
         var retryAfter: Duration?
-        if let response, response.statusCode == 429 || response.statusCode == 503 {
+        if case .statusCodeUnacceptable(_, let response?) = error {
             retryAfter = RetryAfter.delay(in: response.headers, now: Date())
         }
         let now = now()

@@ -12,8 +12,6 @@ package final class HostRecoveries: Sendable {
 
     private let state = Locked(State())
 
-    package init() {}
-
     /// Adds an observer; keep the returned id to remove it.
     package func addObserver(_ observer: @escaping @Sendable (_ host: String) -> Void) -> Int {
         state.withLock { state in

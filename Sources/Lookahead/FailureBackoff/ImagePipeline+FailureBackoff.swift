@@ -87,20 +87,11 @@ extension ImagePipeline {
     /// Tells the pipeline the app's credentials changed: a sign-in, a sign-out, a token obtained elsewhere. The images
     /// the server refused with `401` or `403` are no longer backed off, and a download under way that is answered
     /// `401` retries with the new credentials without calling ``Configuration/refreshCredentials``.
-    ///
-    /// ```swift
-    /// try await session.signIn()
-    /// pipeline.credentialsChanged()
-    /// ```
     public func credentialsChanged() {
         credentials.credentialsChanged()
         failureRecords?.forgetAuthenticationFailures()
     }
-}
 
-// MARK: - Host recovery
-
-extension ImagePipeline {
     /// The hosts that answer again after failures to reach them (refused, reset, offline, timed out), whose failures
     /// are then forgotten; for views other than ``ImageSlot``'s, which reload by themselves. Each access is a new
     /// stream. Needs ``Configuration/failureBackoff``.

@@ -3,14 +3,8 @@
 #if canImport(Darwin)
 import os
 #else
+import Foundation  // pthreads, under LOOKAHEAD_PTHREAD_LOCKS
 import Synchronization
-#if LOOKAHEAD_PTHREAD_LOCKS
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-#endif
 #endif
 
 /// A value only read or written under a lock (not recursive): an `OSAllocatedUnfairLock` on Apple platforms, a

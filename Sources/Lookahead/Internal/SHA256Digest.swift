@@ -1,5 +1,4 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead — the SHA-256 of disk-cache keys: CryptoKit on Apple platforms, the system's libcrypto on Linux.
 
 #if canImport(CryptoKit)
 import CryptoKit
@@ -42,7 +41,7 @@ enum SHA256Digest {
                 nil
             ) == 1
         }
-        // EVP_Digest fails only when the algorithm is unavailable (a broken libcrypto), never for any input.
+        // EVP_Digest fails only when the algorithm is unavailable (a broken libcrypto), never for an input.
         precondition(succeeded && length == 32, "libcrypto's SHA-256 is unavailable")
         #endif
     }

@@ -5,16 +5,10 @@ import Foundation
 
 /// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
 ///
-/// - **Cancellation** resumes the caller at once, in any state of the transfer (a redirect included); the
-///   transfer is then removed from the multi handle on its own thread, which closes its connection.
-/// - **Bounded memory:** the status, the declared length and every body chunk (after content decoding) are checked
-///   as they arrive, so an endless body or a compression bomb stops at ``DataLoadRequest/maximumResponseSize``.
-///   Error bodies (non-2xx) are never read.
-/// - **Time limits:** ``DataLoadRequest/timeout`` for the whole transfer, ``DataLoadRequest/idleTimeout`` for
-///   any stretch without a byte.
-/// - **Redirects** are followed by the loader, one transfer a hop on the same connections, under the rules of
-///   ``DataLoaderOptions``: a hop to another origin carries none of the sensitive header fields.
-/// - Schemes and truncation fail as ``DataLoadingError`` says. No HTTP cache and no cookies.
+/// Cancelling resumes the caller at once, in any state of the transfer, and closes its connection. The status, the
+/// declared length and every decoded body chunk are checked as they arrive, so an endless body or a compression bomb
+/// stops at ``DataLoadRequest/maximumResponseSize``; error bodies are never read. Redirects are followed under the
+/// rules of ``DataLoaderOptions``, on the same connections. No HTTP cache and no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions
@@ -52,14 +46,12 @@ public final class CurlDataLoader: DataLoading {
     private func load(_ hop: CurlTransfer.Hop, of request: DataLoadRequest) async throws -> CurlTransfer.Outcome {
         // A request started from a cancelled task would still reach the server.
         try Task.checkCancellation()
-        let multi = multi
-        let options = options
         let started = Locked<CurlTransfer?>(nil)
         return try await ResumeOnce<CurlTransfer.Outcome>.run { completion in
             let transfer = CurlTransfer(request: request, hop: hop, options: options, completion: completion)
             started.withLock { $0 = transfer }
             multi.add(transfer)
-        } onCancel: {
+        } onCancel: { [multi] in
             if let transfer = started.withLock({ $0 }) { multi.cancel(transfer) }
         }
     }

@@ -4,9 +4,9 @@
 import CCurl
 import Foundation
 
-/// Runs transfers on a libcurl multi handle from a dedicated thread, never the cooperative pool. Other threads only
-/// post to the inbox and wake the thread. Removing an easy handle is allowed in any state of its transfer and closes
-/// its connection, so a cancelled download stops at once on the wire as well.
+/// Runs transfers on a libcurl multi handle from a thread of its own; other threads only post to the inbox and wake
+/// it. Removing an easy handle, allowed in any state of its transfer, closes its connection: a cancelled download
+/// stops on the wire at once.
 // SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its lock; `handle` is
 // used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
 final class CurlMulti: @unchecked Sendable {
@@ -28,31 +28,32 @@ final class CurlMulti: @unchecked Sendable {
         _ = Self.globalInitialization
         guard let handle = curl_multi_init() else { fatalError("libcurl could not create a multi handle") }
         self.handle = handle
-        _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maximumConnectionsPerHost))
-        // libcurl's default keeps too few idle connections between two downloads of a list: keep every one the
-        // per-host limit allows, for a few hosts.
-        _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAXCONNECTS, max(1, maximumConnectionsPerHost) * 4)
+        let perHost = max(1, maximumConnectionsPerHost)
+        _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        // Keep every idle connection the per-host limit allows, for a few hosts, between two downloads of a list.
+        _ = lookahead_curl_multi_set_long(handle, CURLMOPT_MAXCONNECTS, perHost * 4)
         let thread = Thread { [self] in run() }
         thread.name = "Lookahead.CurlMulti"
         thread.qualityOfService = .userInitiated
         thread.start()
     }
 
-    /// Starts a transfer.
     func add(_ transfer: CurlTransfer) {
-        inbox.withLock { $0.added.append(transfer) }
-        curl_multi_wakeup(handle)
+        post { $0.added.append(transfer) }
     }
 
     /// Stops a transfer; its caller has been resumed already.
     func cancel(_ transfer: CurlTransfer) {
-        inbox.withLock { $0.cancelled.append(transfer) }
-        curl_multi_wakeup(handle)
+        post { $0.cancelled.append(transfer) }
     }
 
     /// Cancels everything and ends the thread.
     func shutDown() {
-        inbox.withLock { $0.isShutDown = true }
+        post { $0.isShutDown = true }
+    }
+
+    private func post(_ change: (inout Inbox) -> Void) {
+        inbox.withLock(change)
         curl_multi_wakeup(handle)
     }
 
@@ -60,17 +61,14 @@ final class CurlMulti: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (added, cancelled, isShutDown) = inbox.withLock { inbox in
-                defer {
-                    inbox.added.removeAll()
-                    inbox.cancelled.removeAll()
-                }
-                return (inbox.added, inbox.cancelled, inbox.isShutDown)
+            let posted = inbox.withLock { inbox in
+                defer { (inbox.added, inbox.cancelled) = ([], []) }
+                return inbox
             }
-            for transfer in added { start(transfer) }
-            for transfer in cancelled { stop(transfer, with: CancellationError()) }
-            if isShutDown {
-                for transfer in Array(active.values) { stop(transfer, with: CancellationError()) }
+            for transfer in posted.added { start(transfer) }
+            for transfer in posted.cancelled { stop(transfer) }
+            if posted.isShutDown {
+                for transfer in Array(active.values) { stop(transfer) }
                 curl_multi_cleanup(handle)
                 return
             }
@@ -83,27 +81,21 @@ final class CurlMulti: @unchecked Sendable {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.completion.isResumed else { return }  // cancelled before it started
-        guard transfer.makeHandle(), let easy = transfer.easy,
-            curl_multi_add_handle(handle, easy) == CURLM_OK
-        else {
-            transfer.completion.resume(
-                with: .failure(
-                    DataLoadingError.transportFailed(
-                        TransportFailure(kind: .other, message: "libcurl refused the transfer")
-                    )
-                )
-            )
+        guard transfer.makeHandle(), let easy = transfer.easy, curl_multi_add_handle(handle, easy) == CURLM_OK else {
+            let refusal = TransportFailure(kind: .other, message: "libcurl refused the transfer")
+            transfer.completion.resume(with: .failure(DataLoadingError.transportFailed(refusal)))
             return
         }
         active[easy] = transfer
     }
 
-    private func stop(_ transfer: CurlTransfer, with error: any Error) {
+    /// Removes a cancelled transfer. Its bytes are handed over before the connection closes, so whoever waits for
+    /// the server to see the client leave finds them kept.
+    private func stop(_ transfer: CurlTransfer) {
         guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
-        // Before the connection closes: whoever waits for the server to see the client leave finds the bytes kept.
-        if error is CancellationError { transfer.handOverPartialBody() }
+        transfer.handOverPartialBody()
         _ = curl_multi_remove_handle(handle, easy)
-        transfer.completion.resume(with: .failure(error))
+        transfer.completion.resume(with: .failure(CancellationError()))
     }
 
     private func finishCompleted() {

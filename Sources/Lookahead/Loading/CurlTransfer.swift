@@ -4,13 +4,10 @@
 import CCurl
 import Foundation
 
-/// The state of one transfer: one request of a redirect chain, which ``CurlDataLoader`` follows itself so that it
-/// chooses the header fields of every hop. Created on the caller's thread, then handed to ``CurlMulti``, whose
-/// thread alone runs the callbacks and finishes it.
-///
-/// Every limit is enforced in a callback, which returns a short count to make libcurl abort before it reads more:
-/// the status and declared length in the header callback, the body's size in the write callback, the idle timeout
-/// in the progress callback. The total deadline is libcurl's own `CURLOPT_TIMEOUT_MS`, what is left of it.
+/// One request of a redirect chain (``CurlDataLoader`` follows redirects itself to choose each hop's fields).
+/// Every limit is enforced in a callback, whose short count makes libcurl abort: the status and declared length
+/// in the header callback, the body's size in the write callback, the idle timeout in the progress callback. The
+/// total deadline is libcurl's `CURLOPT_TIMEOUT_MS`, set to what is left of it.
 // SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
 // (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
 // the multi's inbox lock orders the hand-over. `completion` is itself thread safe.
@@ -74,7 +71,6 @@ final class CurlTransfer: @unchecked Sendable {
     func makeHandle() -> Bool {
         guard let easy = curl_easy_init() else { return false }
         self.easy = easy
-        let context = Unmanaged.passUnretained(self).toOpaque()
         set(easy, CURLOPT_URL, string: hop.url.absoluteString)
         set(easy, CURLOPT_NOSIGNAL, 1)
         set(easy, CURLOPT_PROTOCOLS_STR, string: "http,https")
@@ -103,15 +99,35 @@ final class CurlTransfer: @unchecked Sendable {
         }
         _ = lookahead_curl_set_slist(easy, CURLOPT_HTTPHEADER, headerList)
         _ = lookahead_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        _ = lookahead_curl_set_pointer(easy, CURLOPT_PRIVATE, context)
-        _ = lookahead_curl_set_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
-        _ = lookahead_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
-        _ = lookahead_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
-        _ = lookahead_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
-        _ = lookahead_curl_set_progress_function(easy, curlProgressCallback)
-        _ = lookahead_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
-        set(easy, CURLOPT_NOPROGRESS, 0)
+        installCallbacks(easy)
         return true
+    }
+
+    /// Points libcurl's header, write and progress callbacks at this transfer.
+    private func installCallbacks(_ easy: UnsafeMutableRawPointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        for option in [CURLOPT_HEADERDATA, CURLOPT_WRITEDATA, CURLOPT_XFERINFODATA] {
+            _ = lookahead_curl_set_pointer(easy, option, context)
+        }
+        _ = lookahead_curl_set_write_function(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, context in
+            let length = size * count
+            guard let pointer else { return length }
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: length).bindMemory(to: UInt8.self)
+            return CurlTransfer.from(context).receiveHeader(bytes) ? length : 0
+        }
+        _ = lookahead_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, context in
+            let length = size * count
+            guard let pointer, length > 0 else { return length }
+            return CurlTransfer.from(context).receiveBody(UnsafeRawPointer(pointer), count: length) ? length : 0
+        }
+        _ = lookahead_curl_set_progress_function(easy) { context, _, _, _, _ in
+            CurlTransfer.from(context).checkProgress() ? 0 : 1
+        }
+        set(easy, CURLOPT_NOPROGRESS, 0)
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> CurlTransfer {
+        Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
     }
 
     private func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
@@ -119,8 +135,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, string: String) {
-        // libcurl copies string options (since 7.17), so the temporary C string may go.
-        _ = lookahead_curl_set_string(easy, option, string)
+        _ = lookahead_curl_set_string(easy, option, string)  // libcurl copies string options
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
@@ -130,7 +145,7 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: - Callbacks (on the multi's thread)
 
     /// A header line of any response in the chain: status lines start a response, the empty line ends one.
-    fileprivate func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         lastActivity = .now
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
@@ -183,7 +198,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Body bytes, after content decoding.
-    fileprivate func receiveBody(_ pointer: UnsafeRawPointer, count: Int) -> Bool {
+    private func receiveBody(_ pointer: UnsafeRawPointer, count: Int) -> Bool {
         lastActivity = .now
         if redirectTarget != nil {
             // A redirect's short page is read to keep the connection; a long one is not worth it.
@@ -212,7 +227,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Called by libcurl as bytes move and about once a second otherwise; `false` aborts the transfer.
-    fileprivate func checkProgress() -> Bool {
+    private func checkProgress() -> Bool {
         if completion.isResumed { return false }  // the caller is gone: stop at once
         guard let idle = request.idleTimeout, ContinuousClock.now - lastActivity > idle else { return true }
         failure = .timedOut(.idle(idle))
@@ -275,50 +290,15 @@ final class CurlTransfer: @unchecked Sendable {
         )
     }
 
-    private func currentURL() -> URL? {
-        guard let easy else { return nil }
-        var pointer: UnsafeMutablePointer<CChar>?
-        guard lookahead_curl_get_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else {
-            return nil
-        }
-        return URL(string: String(cString: pointer))
-    }
-
+    /// The response so far, at libcurl's effective URL.
     private func responseInfo() -> HTTPResponseInfo {
-        HTTPResponseInfo(url: currentURL() ?? hop.url, statusCode: statusCode, headers: headers)
+        var pointer: UnsafeMutablePointer<CChar>?
+        if let easy, lookahead_curl_get_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) != CURLE_OK { pointer = nil }
+        let url = pointer.flatMap { URL(string: String(cString: $0)) } ?? hop.url
+        return HTTPResponseInfo(url: url, statusCode: statusCode, headers: headers)
     }
 
     /// The statuses followed as redirects, as `URLSession` follows them.
     private static let redirectCodes: Set<Int> = [301, 302, 303, 307, 308]
-}
-
-// MARK: - C callbacks
-
-private func transfer(_ context: UnsafeMutableRawPointer?) -> CurlTransfer {
-    Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-}
-
-private typealias DataCallback =
-    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-private typealias ProgressCallback =
-    @convention(c) (
-        UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t
-    ) -> Int32
-
-private let curlHeaderCallback: DataCallback = { pointer, size, count, context in
-    let length = size * count
-    guard let pointer else { return length }
-    let bytes = UnsafeRawBufferPointer(start: pointer, count: length).bindMemory(to: UInt8.self)
-    return transfer(context).receiveHeader(bytes) ? length : 0
-}
-
-private let curlWriteCallback: DataCallback = { pointer, size, count, context in
-    let length = size * count
-    guard let pointer, length > 0 else { return length }
-    return transfer(context).receiveBody(UnsafeRawPointer(pointer), count: length) ? length : 0
-}
-
-private let curlProgressCallback: ProgressCallback = { context, _, _, _, _ in
-    transfer(context).checkProgress() ? 0 : 1
 }
 #endif

@@ -3,57 +3,33 @@
 import Foundation
 
 /// Settings shared by the default data loaders (``CurlDataLoader`` on Linux, ``URLSessionDataLoader``).
-///
-/// ```swift
-/// var options = DataLoaderOptions()
-/// options.allowsLocalFiles = true          // an app showing the user's own photos
-/// let pipeline = ImagePipeline { $0.dataLoader = DefaultDataLoader(options: options) }
-/// ```
 public struct DataLoaderOptions: Sendable {
     /// The most redirects followed for one request (to `http` and `https` only). Default 5.
-    public var maximumRedirects: Int
+    public var maximumRedirects: Int = 5
     /// Whether `file:` URLs are read (regular files only). Off by default: a remote list of URLs must not make an
     /// app read local files.
-    public var allowsLocalFiles: Bool
+    public var allowsLocalFiles: Bool = false
     /// The most connections open to one host at once. Default 12, twice the pipeline's default concurrency, so
     /// stalled downloads do not hold up the rest.
-    public var maximumConnectionsPerHost: Int
+    public var maximumConnectionsPerHost: Int = 12
     /// The `User-Agent` header; `nil` sends the transport's own.
-    public var userAgent: String?
-    /// Headers added to every request. The sensitive ones are not sent on to another origin after a redirect
-    /// (see ``sensitiveHeaderFields``).
-    public var headers: [String: String]
+    public var userAgent: String? = "Lookahead"
+    /// Headers added to every request; redirects keep the sensitive ones on its origin (``sensitiveHeaderFields``).
+    public var headers: [String: String] = [:]
     /// Header fields, compared case-insensitively, that a redirect never carries to another origin (scheme, host
     /// or port), from the request or from ``headers``: an API key such as `X-Api-Key`. `Authorization`, `Cookie`
     /// and `Proxy-Authorization` are always treated so. Empty by default.
-    ///
-    /// ```swift
-    /// var options = DataLoaderOptions()
-    /// options.headers = ["X-Api-Key": "k-123"]
-    /// options.sensitiveHeaderFields = ["X-Api-Key"]  // not sent to a CDN the server redirects to
-    /// ```
-    public var sensitiveHeaderFields: Set<String>
+    public var sensitiveHeaderFields: Set<String> = []
     /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it.
-    public var allowsInsecureRedirects: Bool
+    public var allowsInsecureRedirects: Bool = false
     /// The most header fields a response may have. Default 256.
-    public var maximumHeaderFieldCount: Int
+    public var maximumHeaderFieldCount: Int = 256
     /// The most bytes a response's header fields may take. Default 64 KiB.
-    public var maximumHeaderSize: Int
+    public var maximumHeaderSize: Int = 64 << 10
     /// Certificates (PEM) ``CurlDataLoader`` trusts beside the system's, for a private or self-signed server.
-    public var trustedCertificates: [Data]
+    public var trustedCertificates: [Data] = []
 
-    public init() {
-        maximumRedirects = 5
-        allowsLocalFiles = false
-        maximumConnectionsPerHost = 12
-        userAgent = "Lookahead"
-        headers = [:]
-        sensitiveHeaderFields = []
-        allowsInsecureRedirects = false
-        maximumHeaderFieldCount = 256
-        maximumHeaderSize = 64 << 10
-        trustedCertificates = []
-    }
+    public init() {}
 }
 
 /// Where a default loader sends a URL: `data:` and (when allowed) `file:` URLs need no network.
@@ -103,9 +79,7 @@ enum DataURL {
         if header.hasSuffix(";base64") {
             // Line breaks and spaces are allowed between base64 characters; nothing else is.
             let characters = bytes.filter { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
-            guard let decoded = Data(base64Encoded: Data(characters)) else {
-                throw .unsupportedURL(url)
-            }
+            guard let decoded = Data(base64Encoded: Data(characters)) else { throw .unsupportedURL(url) }
             data = decoded
         } else {
             data = Data(bytes)
@@ -124,20 +98,13 @@ enum DataURL {
                 output.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(hexDigit), let low = iterator.next().flatMap(hexDigit) else {
                 return nil
             }
-            output.append(high << 4 | low)
+            output.append(UInt8(high << 4 | low))
         }
         return output
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    private static func hexDigit(_ byte: UInt8) -> Int? { Character(Unicode.Scalar(byte)).hexDigitValue }
 }

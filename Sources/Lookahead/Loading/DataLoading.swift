@@ -51,6 +51,19 @@ public struct DataLoadRequest: Sendable {
         self.idleTimeout = idleTimeout
         self.progress = progress
     }
+
+    /// `responseTooLarge` when a response declares a body over the limit.
+    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
+        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+        return .responseTooLarge(limit: limit)
+    }
+
+    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB, since the header is
+    /// the server's word, not a fact.
+    func reservation(forDeclaredLength length: Int64?) -> Int {
+        guard let length, length > 0 else { return 0 }
+        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
+    }
 }
 
 /// Loaded data and, for HTTP, the response that carried it.
@@ -121,10 +134,10 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unsupportedScheme(let scheme): "The URL scheme \"\(scheme)\" is not allowed"
         case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .redirectLoop(let url): "Redirect loop: \(url.absoluteString) was already visited"
-        case .timedOut(let timeout, let cause): "Timed out: \(timeout)" + Self.describe(cause)
-        case .truncated(let received, let expected, let cause):
+        case .timedOut(let timeout, _): "Timed out: \(timeout)" + causeDescription
+        case .truncated(let received, let expected, _):
             "The connection closed after \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes"
-                + Self.describe(cause)
+                + causeDescription
         case .insecureRedirect(let url): "Redirect from https to plain http refused: \(url.absoluteString)"
         case .headersTooLarge: "The response's header fields exceed the limits"
         case .invalidHeaderField(let name):
@@ -134,16 +147,9 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// What the transport reported for a transfer that timed out, was cut short or failed: the `URLError` as
-    /// ``TransportFailure/urlError``, or libcurl's ``TransportFailure/code`` and ``TransportFailure/systemError``.
-    /// `nil` for the other cases, and when the loader decided alone (its own deadline, a body shorter than
-    /// `Content-Length` that the transport accepted).
-    ///
-    /// ```swift
-    /// if case .dataLoadingFailed(let error as DataLoadingError) = error, let cause = error.underlyingError {
-    ///     print(cause.code, cause.systemError, cause.urlError as Any)
-    /// }
-    /// ```
+    /// What the transport reported for a transfer that timed out, was cut short or failed (its `URLError`, or
+    /// libcurl's code and `errno`); `nil` for other cases and when the loader decided alone (its own deadline, a body
+    /// shorter than `Content-Length` that the transport accepted).
     public var underlyingError: TransportFailure? {
         switch self {
         case .timedOut(_, let cause), .truncated(_, _, let cause): cause
@@ -152,27 +158,6 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    private static func describe(_ cause: TransportFailure?) -> String {
-        cause.map { " (\($0))" } ?? ""
-    }
-}
-
-extension DataLoadRequest {
-    /// `responseTooLarge` when a response declares a body over the limit.
-    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
-        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
-        return .responseTooLarge(limit: limit)
-    }
-
-    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB ahead of the bytes,
-    /// since the header is the server's word, not a fact.
-    func reservation(forDeclaredLength length: Int64?) -> Int {
-        guard let length, length > 0 else { return 0 }
-        return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
-    }
-}
-
-extension DataLoadingError {
     /// Whether the transfer was cut short leaving a good prefix of the body, rather than refused.
     var isInterruption: Bool {
         switch self {
@@ -180,4 +165,6 @@ extension DataLoadingError {
         default: false
         }
     }
+
+    private var causeDescription: String { underlyingError.map { " (\($0))" } ?? "" }
 }

@@ -3,18 +3,7 @@
 public import Foundation
 
 /// A download as ``ImagePipeline/Configuration/requestModifier`` sees it just before it is sent: the URL and header
-/// fields it may change, and what it may need to decide.
-///
-/// ```swift
-/// let pipeline = ImagePipeline {
-///     $0.requestModifier = { request in
-///         var request = request
-///         let token = request.isRetryAfterUnauthorized ? try await session.refreshToken() : try await session.token()
-///         request.headers["Authorization"] = "Bearer \(token)"
-///         return request
-///     }
-/// }
-/// ```
+/// fields it may change, and what it may need to decide (see <doc:Recipes>).
 public struct DownloadRequest: Sendable {
     /// Changes a download before it is sent; throwing fails the download with the error.
     public typealias Modifier = @Sendable (DownloadRequest) async throws -> DownloadRequest

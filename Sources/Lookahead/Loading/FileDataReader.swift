@@ -21,12 +21,7 @@ enum FileDataReader {
         let isCancelled = AtomicInt(0)
         let data = try await ResumeOnce<Data>.run { once in
             queue.async {
-                do {
-                    let data = try readFile(atPath: path, limit: limit) { isCancelled.load() != 0 }
-                    once.resume(with: data.map { .success($0) } ?? .failure(CancellationError()))
-                } catch {
-                    once.resume(with: .failure(error))
-                }
+                once.resume(with: Result { try readFile(atPath: path, limit: limit) { isCancelled.load() != 0 } })
             }
         } onCancel: {
             isCancelled.store(1)
@@ -36,28 +31,24 @@ enum FileDataReader {
         return DataLoadResponse(data: data)
     }
 
-    /// Reads a regular file; `nil` when cancelled part way.
-    private static func readFile(
-        atPath path: String,
-        limit: Int?,
-        isCancelled: () -> Bool
-    ) throws(DataLoadingError) -> Data? {
+    /// Reads a regular file; throws `CancellationError` when cancelled part way, else ``DataLoadingError``.
+    private static func readFile(atPath path: String, limit: Int?, isCancelled: () -> Bool) throws -> Data {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, errno) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure(path, errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .fileUnreadable(path: path, reason: "not a regular file")
+            throw DataLoadingError.fileUnreadable(path: path, reason: "not a regular file")
         }
         let size = Int(info.st_size)
-        if let limit, size > limit { throw .responseTooLarge(limit: limit) }
+        if let limit, size > limit { throw DataLoadingError.responseTooLarge(limit: limit) }
         // One byte past the limit tells a file that grew from one that fits.
         let ceiling = limit.map { $0 + 1 } ?? Int.max
         var data = Data(capacity: min(size, ceiling))
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while data.count < ceiling {
-            if isCancelled() { return nil }
+            if isCancelled() { throw CancellationError() }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -66,7 +57,7 @@ enum FileDataReader {
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<min(count, ceiling - data.count)])
         }
-        if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
+        if let limit, data.count > limit { throw DataLoadingError.responseTooLarge(limit: limit) }
         return data
     }
 

@@ -11,18 +11,14 @@ enum HeaderFields {
         }
     }
 
-    /// `tchar`: a letter, a digit, a backtick, or one of `!#$%&'*+-.^_|~`.
+    /// A name of `tchar`s (RFC 9110 §5.6.2): ASCII letters and digits, and the punctuation below.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        !name.isEmpty && name.utf8.allSatisfy(tokenCharacters.contains)
     }
+
+    private static let tokenCharacters = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~".utf8
+    )
 
     /// Visible characters (UTF-8 bytes pass as `obs-text`), spaces and horizontal tabs; no other control character.
     static func isValue(_ value: String) -> Bool {

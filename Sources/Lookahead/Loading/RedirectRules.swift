@@ -2,12 +2,10 @@
 
 import Foundation
 
-/// The redirects one request may follow, as both default loaders check them before following one: `http` and
-/// `https` only, never from `https` to `http` unless allowed, at most ``DataLoaderOptions/maximumRedirects``, and
-/// never to a URL the request already visited. Also which header fields each hop may carry: the sensitive ones
-/// only to the request's own origin.
+/// The redirects one request may follow, for both default loaders: `http` and `https` only, never from `https` to
+/// `http` unless allowed, at most ``DataLoaderOptions/maximumRedirects``, never to a URL already visited. Also which
+/// header fields each hop may carry: the sensitive ones only to the request's own origin.
 struct RedirectRules: Sendable {
-    /// The most redirects followed.
     let maximumRedirects: Int
     let allowsInsecureRedirects: Bool
     /// The lowercased names of the fields never sent to another origin: ``credentialFields`` and the app's own.
@@ -42,8 +40,7 @@ struct RedirectRules: Sendable {
         self.current = url
     }
 
-    /// Records a redirect to `target` and returns `nil` when it may be followed, else the error that ends the
-    /// transfer.
+    /// Records a redirect to `target`: `nil` when it may be followed, else the error that ends the transfer.
     mutating func accept(_ target: URL) -> DataLoadingError? {
         let scheme = target.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme) }
@@ -57,16 +54,15 @@ struct RedirectRules: Sendable {
         return nil
     }
 
-    /// Whether `target` is on another origin (scheme, host or port) than the request: its sensitive fields must
-    /// not follow it there.
+    /// Whether `target` is on another origin (scheme, host or port) than the request.
     func leavesOrigin(_ target: URL) -> Bool {
         target.scheme?.lowercased() != origin.scheme?.lowercased()
             || target.host?.lowercased() != origin.host?.lowercased()
             || Self.port(of: target) != Self.port(of: origin)
     }
 
-    /// Whether the field `name` may be sent to `target`: every field to the request's origin, only the fields that
-    /// are not sensitive (compared case-insensitively) to any other. The one rule both default loaders apply.
+    /// Whether the field `name` may be sent to `target`: any field to the request's origin, only fields that are not
+    /// sensitive (compared case-insensitively) to another. The one rule both default loaders apply.
     func mayForward(_ name: String, to target: URL) -> Bool {
         !leavesOrigin(target) || !sensitiveFields.contains(name.lowercased())
     }

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Wraps a continuation so that whichever comes first, the work finishing or the caller cancelling, resumes it:
-/// cancellation resumes the caller at once, and the work is stopped afterwards from where that is safe.
+/// A continuation resumed by whichever comes first, the work finishing or the caller cancelling: cancellation resumes
+/// the caller at once, and the work is stopped afterwards from where that is safe.
 final class ResumeOnce<Value: Sendable>: Sendable {
     private enum State {
         case idle
@@ -29,16 +29,12 @@ final class ResumeOnce<Value: Sendable>: Sendable {
         }
     }
 
-    /// Installs the continuation; `false` (after resuming it with `CancellationError`) when cancellation came
-    /// first.
+    /// Installs the continuation; `false` (after resuming it with `CancellationError`) when cancellation came first.
     private func arm(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
         let cancelled = state.withLock { state -> Bool in
-            if case .cancelledEarly = state {
-                state = .resumed
-                return true
-            }
-            state = .armed(continuation)
-            return false
+            let cancelled = if case .cancelledEarly = state { true } else { false }
+            state = cancelled ? .resumed : .armed(continuation)
+            return cancelled
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
         return !cancelled

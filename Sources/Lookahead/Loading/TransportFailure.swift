@@ -4,12 +4,6 @@ public import Foundation
 
 /// Why a transfer failed before the server answered: a kind an app can switch on (an offline banner, a retry
 /// button, a certificate warning), with the transport's own code and message kept.
-///
-/// ```swift
-/// if case .dataLoadingFailed(DataLoadingError.transportFailed(let failure)) = error, failure.kind == .offline {
-///     showOfflineBanner()
-/// }
-/// ```
 public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as an app would act on it.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
@@ -49,11 +43,9 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String { "\(kind.rawValue): \(message)" }
-}
 
-extension TransportFailure {
-    /// A libcurl failure: its `CURLcode` and the system error (`CURLINFO_OS_ERRNO`) of the connection, which tells
-    /// an unreachable network from a refused connection.
+    /// A libcurl failure: its `CURLcode` and the connection's `errno`, which tells an unreachable network from a
+    /// refused connection.
     init(curlCode: Int, systemError: Int, message: String) {
         let kind: Kind =
             switch curlCode {

@@ -12,10 +12,6 @@ public import FoundationNetworking
 /// `Content-Length` and again while the body streams; redirects as ``DataLoaderOptions`` allow. Cancelling resumes
 /// the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect and its next
 /// request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
-///
-/// ```swift
-/// let pipeline = ImagePipeline { $0.dataLoader = URLSessionDataLoader() }
-/// ```
 public final class URLSessionDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions
@@ -62,8 +58,6 @@ public final class URLSessionDataLoader: DataLoading {
         if let agent = options.userAgent { urlRequest.setValue(agent, forHTTPHeaderField: "User-Agent") }
         for (name, value) in options.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let session = session
-        let router = router
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
@@ -75,7 +69,7 @@ public final class URLSessionDataLoader: DataLoading {
                     router?.expire(task, after: timeout)
                 }
             }
-        } onCancel: {
+        } onCancel: { [router] in
             if let task = started.withLock({ $0 }) { router.stop(task) }
         }
     }
@@ -112,8 +106,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             self.options = options
         }
 
-        /// Hands the body received so far of a `200` to ``DataLoadRequest/partialBodyOnInterruption``; `nil` when
-        /// there is none.
+        /// Hands the body so far of a `200` to ``DataLoadRequest/partialBodyOnInterruption``; `nil` when there is none.
         var handOverPartialBody: (@Sendable () -> Void)? {
             guard let handler = request.partialBodyOnInterruption, let response, response.statusCode == 200,
                 !data.isEmpty
@@ -129,8 +122,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
-    /// The caller cancelled (and has been resumed): the body received so far of a `200` goes to
-    /// ``DataLoadRequest/partialBodyOnInterruption``, once, so a later load can resume it with `Range`.
+    /// The caller cancelled (and has been resumed): the body so far of a `200` is handed over, once.
     func stop(_ task: URLSessionDataTask) {
         let handOver = modify(task.taskIdentifier) { transfer -> (@Sendable () -> Void)? in
             defer { transfer.isStopping = true }
@@ -230,8 +222,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // The body grows in place: copying the transfer out and back would copy the whole body per chunk.
-        // The callbacks run after the lock is let go.
+        // The body grows in place under the lock; the callbacks run after it is let go.
         let report =
             modify(dataTask.taskIdentifier) { transfer -> (() -> Void)? in
                 guard transfer.failure == nil, !transfer.isStopping else { return nil }
@@ -283,18 +274,14 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         guard let urlError = error as? URLError else { return error }
         let received = Int64(transfer.data.count)
         let cause = TransportFailure(urlError)
-        if let expected = transfer.expected, received < expected, urlError.code != .cancelled,
-            urlError.code != .timedOut
-        {
-            return DataLoadingError.truncated(received: received, expected: expected, cause: cause)
-        }
+        let cutShort = urlError.code == .networkConnectionLost || received < (transfer.expected ?? 0)
         switch urlError.code {
         case .cancelled: return CancellationError()
         case .timedOut:
             return DataLoadingError.timedOut(.idle(transfer.request.idleTimeout ?? .seconds(60)), cause: cause)
-        case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
-        case .networkConnectionLost:
+        case _ where cutShort:
             return DataLoadingError.truncated(received: received, expected: transfer.expected, cause: cause)
+        case .httpTooManyRedirects: return DataLoadingError.tooManyRedirects(limit: 0)
         default: return DataLoadingError.transportFailed(cause)
         }
     }

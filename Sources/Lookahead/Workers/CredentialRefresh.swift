@@ -1,11 +1,9 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Makes the downloads answered `401` at about the same time share one refresh of the app's credentials
-/// (``ImagePipeline/Configuration/refreshCredentials``): the first starts it, the others wait for it. A download sent
-/// before the last refresh, or before ``ImagePipeline/credentialsChanged()``, retries without refreshing again.
-///
-/// The credentials' version is a count of those changes: a download notes it before the request modifier adds the
-/// credentials, and a `401` refreshes only while the version is still the one noted.
+/// Makes downloads answered `401` at about the same time share one refresh of the app's credentials
+/// (``ImagePipeline/Configuration/refreshCredentials``). The credentials' version counts refreshes and calls of
+/// ``ImagePipeline/credentialsChanged()``: a download notes it before the request modifier adds the credentials, and
+/// its `401` starts or joins a refresh only while the version is the one noted; otherwise it retries at once.
 final class CredentialRefresh: Sendable {
     private struct State {
         var generation = 0
@@ -36,13 +34,10 @@ final class CredentialRefresh: Sendable {
             guard state.generation == generation else { return nil }
             if let inFlight = state.inFlight { return inFlight }
             let task = Task {
-                do {
-                    try await refresh()
-                } catch {
-                    self.finish(succeeded: false)
-                    throw error
-                }
-                self.finish(succeeded: true)
+                var succeeded = false
+                defer { self.finish(succeeded: succeeded) }
+                try await refresh()
+                succeeded = true
             }
             state.inFlight = task
             return task

@@ -4,16 +4,13 @@ import Foundation
 
 /// Disk-cache entries of downloaded data, and their HTTP freshness.
 extension DataLoadWorker {
-    // MARK: - Disk cache and HTTP freshness
-
     /// A disk cache entry that must be revalidated (or downloaded again) before use.
     struct StaleEntry: Sendable {
         var data: Data
         /// `nil` when the entry has no readable metadata: it is then downloaded again, unconditionally.
         var metadata: HTTPCacheMetadata?
 
-        /// Whether the entry may answer when the server cannot be reached; an entry without metadata has no
-        /// directive against it.
+        /// Whether the entry may answer when the server cannot be reached (without metadata, nothing forbids it).
         var mayAnswerWhenUnreachable: Bool { metadata?.mayAnswerWhenUnreachable ?? true }
 
         /// Whether the entry may answer after `error`: when the server could not be reached, or answered 500, 502,
@@ -54,13 +51,7 @@ extension DataLoadWorker {
     }
 
     /// A disk-cache hit, with the stored response as it stands now when there is one.
-    func hit(
-        _ data: Data,
-        url: URL,
-        cache: any DataCaching,
-        key: String,
-        metadata: HTTPCacheMetadata? = nil
-    ) -> LoadedData {
+    func hit(_ data: Data, url: URL, cache: any DataCaching, key: String, metadata: HTTPCacheMetadata?) -> LoadedData {
         events?(.diskCacheHit(url, byteCount: data.count))
         let response = metadata?.response(url: url, now: settings.diskCachePolicy.now())
         return LoadedData(
@@ -70,9 +61,8 @@ extension DataLoadWorker {
         )
     }
 
-    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once), or when
-    /// the server fails in a way the entry's directives allow it to answer (see ``StaleEntry/mayAnswer(after:now:)``).
-    /// `nil` when the download's result stands.
+    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once), or after a
+    /// failure its directives allow it to answer (``StaleEntry/mayAnswer(after:now:)``); `nil` when the result stands.
     func serve(
         _ entry: StaleEntry,
         after result: Result<DataLoadResponse, ImagePipeline.Error>,
@@ -101,8 +91,8 @@ extension DataLoadWorker {
         }
     }
 
-    /// Keeps an error answer that stays fresh (a `404` with `max-age`) in place of what was stored for the request:
-    /// it answers again, from the disk, while fresh (RFC 9111 §3). Others are not stored.
+    /// Keeps an error answer that stays fresh (a `404` with `max-age`) in place of what was stored for the request, to
+    /// answer again from the disk while fresh (RFC 9111 §3).
     func storeErrorAnswer(
         _ error: ImagePipeline.Error,
         of request: ImageRequest,

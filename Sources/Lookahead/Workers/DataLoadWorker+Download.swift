@@ -4,12 +4,9 @@ import Foundation
 
 /// The download itself: the request sent through the app's modifier, its answer judged, the failure backoff told.
 extension DataLoadWorker {
-    // MARK: - Download
-
-    /// Downloads the request's URL with its header fields. With conditional `headers`, `304 Not Modified` is a
-    /// success with no body; without them it is an unacceptable status. `servesStaleOnTransportFailure`: a stale
-    /// entry stands by, so failing to reach the server is not counted by the failure backoff. `progressOffset`: the
-    /// bytes of a resumed prefix.
+    /// Downloads the request's URL. With conditional `headers`, `304 Not Modified` is a success with no body.
+    /// `servesStaleOnTransportFailure`: a stale entry stands by, so failing to reach the server is not a failure to
+    /// back off from. `progressOffset`: the bytes of a resumed prefix.
     func download(
         _ request: ImageRequest,
         reporter: OperationReporter,
@@ -42,13 +39,13 @@ extension DataLoadWorker {
             StallWatch(every: interval, progress: { reporter.completedBytes }, stalled: { reporter.report(.stalled) })
         }
         defer { watch?.cancel() }
-        let (result, failedResponse) = await answer(to: dataRequest, for: request, isConditional: !headers.isEmpty)
-        note(result, of: request, failedResponse: failedResponse, servesStale: servesStaleOnTransportFailure)
+        let result = await answer(to: dataRequest, for: request, isConditional: !headers.isEmpty)
+        note(result, of: request, servesStale: servesStaleOnTransportFailure)
         return result
     }
 
-    /// The header fields a download of `request` sends before the request modifier sees it: the request's own, and
-    /// the pipeline's `Accept` unless it has one. What stored responses that vary are matched against.
+    /// The header fields of a download before the request modifier sees it: the request's own, and the pipeline's
+    /// `Accept` unless it has one. Stored responses that vary are matched against them.
     func requestHeaders(for request: ImageRequest) -> [String: String] {
         guard let accept = settings.accept, request.acceptHeader == nil else { return request.headers }
         var headers = request.headers
@@ -57,41 +54,32 @@ extension DataLoadWorker {
     }
 
     /// Sends the download and judges its answer. With `isConditional`, `304 Not Modified` is a success with no body.
-    /// Returns the failed response too, for its `Retry-After`.
     func answer(
         to dataRequest: DataLoadRequest,
         for request: ImageRequest,
         isConditional: Bool
-    ) async -> (Result<DataLoadResponse, ImagePipeline.Error>, HTTPResponseInfo?) {
+    ) async -> Result<DataLoadResponse, ImagePipeline.Error> {
         do {
             let response = try await send(dataRequest, for: request)
-            if Task.isCancelled { return (.failure(.cancelled), nil) }
+            if Task.isCancelled { return .failure(.cancelled) }
             if response.response?.statusCode == 206, dataRequest.headers["Range"] == nil {
-                return (.failure(.statusCodeUnacceptable(206)), nil)  // a part of a body nobody asked for
+                return .failure(.statusCodeUnacceptable(206))  // a part of a body nobody asked for
             }
-            if response.data.isEmpty { return (.failure(.dataIsEmpty), nil) }
+            if response.data.isEmpty { return .failure(.dataIsEmpty) }
             if let limit = settings.maximumResponseSize, response.data.count > limit {
-                return (.failure(.responseTooLarge(limit: limit)), nil)
+                return .failure(.responseTooLarge(limit: limit))
             }
-            return (.success(response), nil)
+            return .success(response)
         } catch DataLoadingError.statusCodeUnacceptable(304, let info?) where isConditional && !Task.isCancelled {
-            return (.success(DataLoadResponse(data: Data(), response: info)), nil)
+            return .success(DataLoadResponse(data: Data(), response: info))
         } catch {
-            var failedResponse: HTTPResponseInfo?
-            if case DataLoadingError.statusCodeUnacceptable(_, let response) = error { failedResponse = response }
-            return (.failure(Task.isCancelled ? .cancelled : ImagePipeline.Error(loading: error)), failedResponse)
+            return .failure(Task.isCancelled ? .cancelled : ImagePipeline.Error(loading: error))
         }
     }
 
-    /// Tells the events and the failure backoff how a download ended. Any answer from the server (a body, or a
-    /// status code) tells that the network to its host is back. With `servesStale`, failing to reach the server
-    /// serves the stale entry: not a failure to back off from.
-    func note(
-        _ result: Result<DataLoadResponse, ImagePipeline.Error>,
-        of request: ImageRequest,
-        failedResponse: HTTPResponseInfo?,
-        servesStale: Bool
-    ) {
+    /// Tells the events and the failure backoff how a download ended; any answer from the server (a body, or a
+    /// status code) tells that the network to its host is back.
+    func note(_ result: Result<DataLoadResponse, ImagePipeline.Error>, of request: ImageRequest, servesStale: Bool) {
         guard let url = request.url else { return }
         switch result {
         case .success, .failure(.statusCodeUnacceptable), .failure(.dataIsEmpty): failureRecords?.hostAnswered(url)
@@ -103,14 +91,13 @@ extension DataLoadWorker {
         case .failure(let error):
             if !error.isCancellation { events?(.dataLoadFailed(url, error)) }
             if !(servesStale && error.isServerUnreachable) {
-                failureRecords?.recordDownloadFailure(of: request, error: error, response: failedResponse)
+                failureRecords?.recordDownloadFailure(of: request, error: error)
             }
         }
     }
 
-    /// Sends a download through the request modifier, if any; after a `401`, once more with what the modifier
-    /// answers when told so, once the app's credentials are newer than the first attempt's (see
-    /// ``CredentialRefresh``).
+    /// Sends a download through the request modifier, if any; after a `401`, once more (the modifier told so) once
+    /// the app's credentials are newer than the first attempt's (see ``CredentialRefresh``).
     func send(_ dataRequest: DataLoadRequest, for request: ImageRequest) async throws -> DataLoadResponse {
         guard let modifier = settings.requestModifier else {
             return try await settings.dataLoader.loadData(for: dataRequest)

@@ -4,8 +4,6 @@ import Foundation
 
 /// Previews of a progressive JPEG decoded while it downloads.
 extension DataLoadWorker {
-    // MARK: - Progressive previews
-
     /// One download's previews. The thumbnail is that of the request that started the download; coalesced tasks
     /// with another thumbnail get that size too (their final images are their own).
     final class PreviewSession: Sendable {

@@ -4,14 +4,8 @@ import Foundation
 
 /// Resuming an interrupted download from its kept first bytes.
 extension DataLoadWorker {
-    // MARK: - Resuming
-
-    /// The handler that keeps an interrupted download's first bytes in `cache`, when resuming is on and the response
-    /// allows it (`Accept-Ranges: bytes` and a strong validator).
-    func partialBodyKeeper(
-        key: String,
-        in cache: any DataCaching
-    ) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
+    /// The handler that keeps an interrupted download's first bytes in `cache` when resuming is on and allowed.
+    func partialBodyKeeper(key: String, in cache: any DataCaching) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
         guard let limit = settings.partialDownloadLimit else { return nil }
         let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
         let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
@@ -34,8 +28,7 @@ extension DataLoadWorker {
         }
     }
 
-    /// Joins the answer to a resumed request to its prefix; starts over (one plain download) when it cannot be
-    /// joined or the server refused the range (416).
+    /// Joins the answer to a resumed request to its prefix; starts over (one plain download) when it cannot, or `416`.
     func finishResume(
         _ partial: PartialDownload,
         after result: Result<DataLoadResponse, ImagePipeline.Error>,
@@ -52,17 +45,13 @@ extension DataLoadWorker {
                 }
                 response.data = data
                 return .success(response)
-            case .replaced:
-                return result
-            case .startOver:
-                if Task.isCancelled { return .failure(.cancelled) }
-                return await download(request, reporter: reporter, keepPartial: keepPartial)
+            case .replaced: return result
+            case .startOver: break
             }
-        case .failure(.statusCodeUnacceptable(416, _)):
-            if Task.isCancelled { return .failure(.cancelled) }
-            return await download(request, reporter: reporter, keepPartial: keepPartial)
-        case .failure:
-            return result
+        case .failure(.statusCodeUnacceptable(416, _)): break
+        case .failure: return result
         }
+        if Task.isCancelled { return .failure(.cancelled) }
+        return await download(request, reporter: reporter, keepPartial: keepPartial)
     }
 }

@@ -21,11 +21,8 @@ extension DataLoadWorker {
                 let ticket = networkTicket(for: response, of: request, requestTime: requestTime, cache: cache, key: key)
             else { return }
             let decoders = settings.decoders
-            let isImage = await ioQueue.run {
-                if case .success = ImageDecoders.validateStructure(response.data, decoders: decoders) { return true }
-                return false
-            }
-            if isImage { ticket.accept() }
+            let verdict = await ioQueue.run { ImageDecoders.validateStructure(response.data, decoders: decoders) }
+            if case .success = verdict { ticket.accept() }
         }
     }
 }

@@ -2,12 +2,9 @@
 
 import Foundation
 
-/// Does the work of data stages: a request's original bytes, from the disk cache or the network.
-///
-/// In order: the disk cache (under ``DiskCachePolicy/httpSemantics``, a stale entry is revalidated), the failure
-/// backoff, a kept prefix of an earlier download (resumed with `Range`), then the download itself, which feeds
-/// progressive previews and gives its slot back when it stalls. Downloaded data is not stored here: its
-/// ``DiskCacheTicket`` stores it once the decode stage has judged it an image.
+/// Does the work of data stages: a request's original bytes from, in order, the disk cache (a stale entry is
+/// revalidated), the failure backoff, a kept prefix of an earlier download (resumed with `Range`), the download.
+/// Downloaded data is stored by its ``DiskCacheTicket`` once the decode stage has judged it an image.
 struct DataLoadWorker: Sendable {
     /// The worker's slice of ``ImagePipeline/Configuration``.
     struct Settings: Sendable {
@@ -20,12 +17,10 @@ struct DataLoadWorker: Sendable {
         var idleTimeout: Duration?
         var stalledDownloadInterval: Duration?
         var requestModifier: DownloadRequest.Modifier?
-        /// The credentials' version and the refresh shared by downloads answered `401`.
         var credentials = CredentialRefresh(refresh: nil)
         /// The `Accept` header of a download whose request sends none.
         var accept: String?
-        /// The gate each download's previews start from (a value: every download gets a fresh copy); `nil` when
-        /// progressive decoding is off.
+        /// The gate each download's previews start from (copied per download); `nil` when progressive decoding is off.
         var previewGate: ProgressivePreviewGate?
         /// The pixel limit of a preview.
         var maximumPixelCount = Int.max
@@ -40,12 +35,10 @@ struct DataLoadWorker: Sendable {
     let ioQueue: DispatchQueue
     /// Decodes previews.
     let executor: any ImagePipelineExecutor
-    /// The stale entries being revalidated in the background.
     let revalidations = BackgroundRevalidations()
 
-    /// The stale entry as the answer, without waiting for the server: when the request may not load from the
-    /// network, asks for cached data of any age, or the entry's `stale-while-revalidate` allows it (a revalidation
-    /// then starts in the background). `nil` when the entry must be revalidated first.
+    /// The stale entry as the answer without waiting for the server, when the request may not load from the network,
+    /// takes data of any age, or `stale-while-revalidate` allows it (then revalidated in the background); else `nil`.
     private func answerWithStale(
         _ entry: StaleEntry,
         for request: ImageRequest,
@@ -106,8 +99,7 @@ struct DataLoadWorker: Sendable {
         return await loadFromNetwork(request, key: key, stale: stale, diskCache: diskCache, reporter: reporter)
     }
 
-    /// Downloads the data: resuming a kept prefix, or revalidating a stale entry, which it serves when the server
-    /// says so. Network data leaves with the ticket that stores it once it decodes.
+    /// Downloads the data, resuming a kept prefix or revalidating a stale entry (served when the server says so).
     private func loadFromNetwork(
         _ request: ImageRequest,
         key: String,

@@ -2,12 +2,9 @@
 
 import Foundation
 
-/// The decode stage: loaded bytes to an image ready to show, at the request's thumbnail size, every frame when it
-/// asks for an animation. Runs on a decode thread.
-///
-/// Decoding is also the verdict on the data: network data that decodes is stored in the disk cache (its
-/// ``DiskCacheTicket``) and clears its URL's failures; network data that does not counts as a failure of its URL
-/// and is never stored; disk data that does not is removed from the disk cache.
+/// The decode stage: loaded bytes to an image at the request's thumbnail size (every frame for an animation), on a
+/// decode thread. Also the verdict on the data: network data that decodes is stored in the disk cache and clears its
+/// failures, else counts as a failure and is never stored; disk data that does not decode is removed.
 struct DecodeWorker: Sendable {
     let decoders: [any ImageDecoding]
     /// The pixel and frame limits every decode is held to; a request adds its thumbnail.
@@ -20,13 +17,8 @@ struct DecodeWorker: Sendable {
         context.thumbnail = request.thumbnail
         let start = ContinuousClock.now
         let result = decodeImageOrAnimation(loaded.response.data, for: request, context: context)
-        settle(loaded, for: request, after: result.map { _ in () })
-        if loaded.cacheType == nil, let failureRecords {
-            switch result {
-            case .success: failureRecords.recordDecode(of: request, error: nil)
-            case .failure(let error): failureRecords.recordDecode(of: request, error: error)
-            }
-        }
+        let error: ImagePipeline.Error? = if case .failure(let error) = result { error } else { nil }
+        settle(loaded, for: request, error: error)
         return result.map { decoded in
             events?(
                 .imageDecoded(
@@ -54,9 +46,8 @@ struct DecodeWorker: Sendable {
         loaded.cacheType == .disk && error.isInvalidImageData && request.dataPolicy.loadsFromNetwork
     }
 
-    /// For data-only requests: the data must pass the structural check (a decoder recognises it and it is
-    /// complete); network data is stored in the disk cache only once it passes. Disk data passed the check, or a
-    /// decode, before it was stored.
+    /// For data-only requests: network data must pass the structural check (a decoder recognises it and it is
+    /// complete) to be stored in the disk cache; disk data passed it, or a decode, before it was stored.
     func validate(_ loaded: LoadedData) -> Result<Void, ImagePipeline.Error> {
         guard loaded.cacheType != .disk else { return .success(()) }
         let verdict = ImageDecoders.validateStructure(loaded.response.data, decoders: decoders)
@@ -80,21 +71,19 @@ struct DecodeWorker: Sendable {
         return ImageDecoders.decode(data, with: decoders, context: context).map { ($0.image, nil) }
     }
 
-    /// Acts on the decode's outcome for the data's disk cache entry. A failure that says nothing about the data
-    /// (too many pixels for this pipeline, a cancellation) leaves the entry alone.
-    private func settle(
-        _ loaded: LoadedData,
-        for request: ImageRequest,
-        after outcome: Result<Void, ImagePipeline.Error>
-    ) {
-        switch outcome {
-        case .success:
+    /// Acts on the decode's verdict (`nil` for a success): accepts the data's disk cache entry, or removes invalid
+    /// data (too many pixels says nothing about it), and tells the failure backoff about network data.
+    private func settle(_ loaded: LoadedData, for request: ImageRequest, error: ImagePipeline.Error?) {
+        if let error {
+            if let url = request.url {
+                events?(.decodingFailed(url, error))
+                if error.isInvalidImageData, loaded.diskCacheTicket?.reject() == true {
+                    events?(.diskCacheEntryRemoved(url, reason: error))
+                }
+            }
+        } else {
             loaded.diskCacheTicket?.accept()
-        case .failure(let error):
-            guard let url = request.url else { return }
-            events?(.decodingFailed(url, error))
-            guard error.isInvalidImageData, loaded.diskCacheTicket?.reject() == true else { return }
-            events?(.diskCacheEntryRemoved(url, reason: error))
         }
+        if loaded.cacheType == nil { failureRecords?.recordDecode(of: request, error: error) }
     }
 }

@@ -5,9 +5,8 @@ import Foundation
 /// The processed-image stage: a request's final image (thumbnail, processors applied) kept encoded in the disk
 /// cache under the request's own key (``DiskCacheContent``), read back before anything is downloaded or decoded.
 struct FinalImageDiskStore: Sendable {
-    /// `nil` when final images are not kept: the content is original data, there is no disk cache, or the policy
-    /// is ``DiskCachePolicy/httpSemantics`` (the server decides freshness, and only the original data carries its
-    /// headers).
+    /// `nil` when final images are not kept: the content is original data, there is no disk cache, or the policy is
+    /// ``DiskCachePolicy/httpSemantics`` (only the original data carries the headers that decide freshness).
     let diskCache: (any DataCaching)?
     /// Whether the original data is kept beside final images (``DiskCacheContent/all``).
     let keepsOriginalData: Bool
@@ -41,15 +40,14 @@ struct FinalImageDiskStore: Sendable {
             + key.processors.joined(separator: "|")
     }
 
-    /// Reads the stored final image on the I/O queue and decodes it as it is (it was stored after the thumbnail and
-    /// the processors) on a decode thread: `nil` on a miss. An entry that does not decode is removed and is a miss.
+    /// Reads the stored final image on the I/O queue and decodes it as it is on a decode thread: `nil` on a miss. An
+    /// entry that does not decode is removed and is a miss.
     func run(_ request: ImageRequest) async -> Result<PreparedImage?, ImagePipeline.Error> {
         guard let diskCache else { return .success(nil) }
         let key = Self.key(for: request)
         let data = await ioQueue.run { diskCache.cachedData(for: key) }
         guard let data else { return .success(nil) }
         if Task.isCancelled { return .failure(.cancelled) }
-        let (decoders, maximumPixelCount, events) = (decoders, maximumPixelCount, events)
         return await withCheckedContinuation { continuation in
             executor.runDecode {
                 let context = ImageDecodingContext(maximumPixelCount: maximumPixelCount)

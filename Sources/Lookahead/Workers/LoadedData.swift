@@ -2,24 +2,13 @@
 
 import Foundation
 
-/// The result of the data stage: the bytes, the cache they came from (`nil` for the network), and what the disk
-/// cache does with them once decoding has judged them.
+/// The result of the data stage: the bytes, the cache they came from (`nil`: the network), and their disk cache ticket.
 package struct LoadedData: Sendable {
     package var response: DataLoadResponse
     package var cacheType: ImageResponse.CacheType?
     package var diskCacheTicket: DiskCacheTicket?
     /// When the data was looked up and downloaded.
     package var metrics = ImageTaskMetrics.Stages()
-
-    package init(
-        response: DataLoadResponse,
-        cacheType: ImageResponse.CacheType? = nil,
-        diskCacheTicket: DiskCacheTicket? = nil
-    ) {
-        self.response = response
-        self.cacheType = cacheType
-        self.diskCacheTicket = diskCacheTicket
-    }
 
     /// The data, its lookup and download having taken from `start` to now.
     func measured(since start: ContinuousClock.Instant) -> LoadedData {

@@ -2,8 +2,7 @@
 
 import Foundation
 
-/// Where a running operation reports before it finishes: the pipeline's runner, which hands each report to the task
-/// graph; a recorder in tests.
+/// Where a running operation reports before it finishes: the pipeline's runner (to the task graph), a test's recorder.
 package protocol OperationReporting: AnyObject, Sendable {
     func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent)
     /// The data stage found its data in the disk cache: whether it may answer with it.
@@ -12,29 +11,23 @@ package protocol OperationReporting: AnyObject, Sendable {
     func progress(ofOperation operation: TaskGraph.OperationID) -> Int64
 }
 
-/// One running operation's reporting line, handed to the work it runs. Holds its sink weakly: an operation that
-/// outlives its pipeline reports to nobody.
+/// One running operation's reporting line, handed to its work. Holds its sink weakly: an operation that outlives
+/// its pipeline reports to nobody.
 package struct OperationReporter: Sendable {
     package let operation: TaskGraph.OperationID
     private weak var sink: (any OperationReporting)?
 
-    package init(operation: TaskGraph.OperationID, sink: any OperationReporting) {
+    package init(operation: TaskGraph.OperationID, sink: (any OperationReporting)?) {
         self.operation = operation
         self.sink = sink
     }
 
     /// Reports to nobody: for work no task waits on (a background revalidation).
-    static let unattached = OperationReporter(operation: TaskGraph.OperationID(-1))
-
-    private init(operation: TaskGraph.OperationID) {
-        self.operation = operation
-        sink = nil
-    }
+    static let unattached = OperationReporter(operation: TaskGraph.OperationID(-1), sink: nil)
 
     func report(_ event: TaskGraph.OperationEvent) { sink?.operation(operation, reported: event) }
     /// Whether the data stage may answer with what it found in the disk cache.
     var mayAnswerFromDisk: Bool { sink?.operationMayAnswerFromDisk(operation) ?? true }
-    /// The bytes reported so far.
     var completedBytes: Int64 { sink?.progress(ofOperation: operation) ?? 0 }
 }
 

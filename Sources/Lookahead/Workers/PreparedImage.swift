@@ -12,18 +12,6 @@ package struct PreparedImage {
     /// How the stages made it.
     package var metrics = ImageTaskMetrics.Stages()
 
-    package init(
-        image: PlatformImage,
-        response: HTTPResponseInfo?,
-        cacheType: ImageResponse.CacheType? = nil,
-        animation: AnimatedImage? = nil
-    ) {
-        self.image = image
-        self.response = response
-        self.cacheType = cacheType
-        self.animation = animation
-    }
-
     /// The image and its frames at `scale` pixels per point (a thumbnail's ``ThumbnailOptions/scale``).
     func carryingScale(_ scale: Double?) -> PreparedImage {
         guard let scale, scale != 1 else { return self }
@@ -35,9 +23,9 @@ package struct PreparedImage {
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE
-// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and the Linux stand-in that type-checks
-// that case), it is only ever an image the pipeline made from a finished CGImage (or Bitmap) and never mutates
-// afterwards; AppKit documents such images as safe to hand to other threads for drawing.
+// SAFETY: where the platform image is not `Sendable` (NSImage on macOS 13, and its Linux stand-in), it is only an
+// image the pipeline made from a finished CGImage (or Bitmap) and never mutates; AppKit documents such images as
+// safe to hand to other threads for drawing.
 extension PreparedImage: @unchecked Sendable {}
 #else
 extension PreparedImage: Sendable {}

@@ -9,7 +9,6 @@ struct ProcessWorker: Sendable {
     func run(_ input: PreparedImage, for request: ImageRequest) -> Result<PreparedImage, ImagePipeline.Error> {
         guard let processor = request.processors.last else { return .success(input) }
         let start = ContinuousClock.now
-        // Processors work on RGBA pixels: free on Linux, one conversion each way on Apple platforms.
         func apply(_ image: PlatformImage) throws(ImagePipeline.Error) -> PlatformImage {
             guard let bitmap = image.makeBitmap() else {
                 throw .processingFailed(identifier: processor.identifier, message: "the image has no readable pixels")
@@ -33,10 +32,7 @@ struct ProcessWorker: Sendable {
             return .failure(error)
         }
         // One interval from the first processor to the last: each stage applies one.
-        output.metrics.processing = ImageTaskMetrics.Interval(
-            start: input.metrics.processing?.start ?? start,
-            end: .now
-        )
+        output.metrics.processing = .init(start: input.metrics.processing?.start ?? start, end: .now)
         return .success(output.carryingScale(request.thumbnail?.scale))
     }
 }

@@ -22,8 +22,7 @@ struct ProgressivePreviewGate {
         self.maximumPreviews = maximumPreviews
     }
 
-    /// More of the body arrived at `now`: `true` when a preview decode should start (the caller must then call
-    /// ``decodeFinished(scan:givesPreviews:)``).
+    /// More of the body arrived at `now`: `true` when a preview decode should start (then call ``decodeFinished``).
     mutating func bodyArrived(at now: ContinuousClock.Instant) -> Bool {
         guard !isClosed, !isDecoding, previewCount < maximumPreviews else { return false }
         if let lastStart, now - lastStart < interval { return false }
@@ -32,8 +31,8 @@ struct ProgressivePreviewGate {
         return true
     }
 
-    /// A decode ended with scan `scan` (`nil` when no scan was complete); `givesPreviews` is `false` when the image
-    /// will never give one. `true` when its preview should be delivered.
+    /// A decode ended at `scan` (`nil`: no complete scan); `givesPreviews` is `false` when the image never will. `true`
+    /// when its preview should be delivered.
     mutating func decodeFinished(scan: Int?, givesPreviews: Bool) -> Bool {
         isDecoding = false
         if !givesPreviews { isClosed = true }

@@ -2,18 +2,15 @@
 
 import Foundation
 
-/// Watches one download's progress and reports a stall once a whole interval passes without a new byte.
-///
-/// The checks run on a dispatch queue of their own, not on the cooperative pool: when the process is busy, a
-/// sleeping Swift task may wake seconds late, and a stall noticed late keeps a trickling server in a download slot
-/// that an image on screen is waiting for.
+/// Watches one download's progress and reports a stall once a whole interval passes without a new byte. Checks run
+/// on a dispatch queue of their own: a sleeping task on a busy cooperative pool may wake seconds late, and a stall
+/// noticed late keeps a trickling server in a slot an image on screen waits for.
 final class StallWatch: Sendable {
     /// Runs a check after a delay.
     typealias Scheduler = @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
 
     private static let queue = DispatchQueue(label: "Lookahead.StallWatch", qos: .userInitiated)
 
-    /// Checks on a dispatch queue of their own.
     static let dispatch: Scheduler = { delay, check in
         let nanoseconds = max(1, Int(delay.secondsValue * 1_000_000_000))
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: check)
@@ -52,18 +49,10 @@ final class StallWatch: Sendable {
     private func check() {
         let now = progress()
         let isStalled = seen.withLock { seen -> Bool? in
-            guard let last = seen else { return nil }
-            if now == last {
-                seen = nil
-                return true
-            }
-            seen = now
-            return false
+            guard let last = seen else { return nil }  // stopped
+            seen = now == last ? nil : now
+            return now == last
         }
-        switch isStalled {
-        case true?: stalled()
-        case false?: scheduleCheck()
-        case nil: break
-        }
+        if isStalled == true { stalled() } else if isStalled == false { scheduleCheck() }
     }
 }

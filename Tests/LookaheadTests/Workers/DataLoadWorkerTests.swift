@@ -70,7 +70,7 @@ import Testing
     @Test func aURLInBackoffIsNotDownloaded() async {
         let loader = GatedDataLoader(isGated: false)
         let records = FailureRecords(policy: ImagePipeline.FailureBackoff(clock: ManualClock()))
-        records.recordDownloadFailure(of: ImageRequest(url: url), error: .statusCodeUnacceptable(500), response: nil)
+        records.recordDownloadFailure(of: ImageRequest(url: url), error: .statusCodeUnacceptable(500))
         let result = await stage(loader: loader, failureRecords: records).run(
             ImageRequest(url: url),
             reporter: recorder.reporter()
