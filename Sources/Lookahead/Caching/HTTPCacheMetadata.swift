@@ -103,6 +103,28 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         vary.isEmpty || (!vary.contains("*") && Self.values(of: vary, in: requestHeaders) == variedFields)
     }
 
+    /// How many variants of one URL are kept besides the first one stored (RFC 9111 §4.1): each has a slot chosen by
+    /// the values its request sent, so a variant replaces only the one whose slot it shares.
+    package static let variantSlots = 8
+
+    /// The key of the slot for the variant a request with `requestHeaders` wants, when this entry (the first stored
+    /// for `dataKey`) varies and does not match it; `nil` when the entry does not vary or varies on `*`.
+    package func variantKey(of dataKey: String, for requestHeaders: [String: String]) -> String? {
+        guard !vary.isEmpty, !vary.contains("*") else { return nil }
+        let values = Self.values(of: vary, in: requestHeaders).sorted { $0.key < $1.key }
+        // FNV-1a: the same slot in every process that shares the folder.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in values.map({ "\($0.key)\u{0}\($0.value)\u{0}" }).joined().utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Self.variantKey(of: dataKey, slot: Int(hash % UInt64(Self.variantSlots)))
+    }
+
+    /// The key of one of a data key's variant slots.
+    package static func variantKey(of dataKey: String, slot: Int) -> String {
+        dataKey + "\u{0}lookahead-variant-\(slot)"
+    }
+
     /// Whether the stale entry may answer when the server cannot be reached (RFC 9111 §4.2.4).
     package var mayAnswerWhenUnreachable: Bool { !mustRevalidate && !noCache }
 

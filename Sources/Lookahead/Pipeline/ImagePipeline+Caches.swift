@@ -33,13 +33,15 @@ extension ImagePipeline {
         let request = identified(request)
         if caches.contains(.memory) { memoryCache?.removeImage(for: request.imageKey) }
         guard caches.contains(.disk), let disk = configuration.diskCache else { return }
-        for key in [
-            request.dataIdentity, HTTPCacheMetadata.key(for: request.dataIdentity),
-            PartialDownload.key(for: request.dataIdentity),
-            FinalImageDiskStore.key(for: request),
-        ] {
-            disk.removeData(for: key)
+        let variants = (0..<HTTPCacheMetadata.variantSlots).map {
+            HTTPCacheMetadata.variantKey(of: request.dataIdentity, slot: $0)
         }
+        for key in [request.dataIdentity] + variants {
+            disk.removeData(for: key)
+            disk.removeData(for: HTTPCacheMetadata.key(for: key))
+        }
+        disk.removeData(for: PartialDownload.key(for: request.dataIdentity))
+        disk.removeData(for: FinalImageDiskStore.key(for: request))
     }
 
     /// Stores original image bytes in the disk cache for a request, as a download would: what a later load of it

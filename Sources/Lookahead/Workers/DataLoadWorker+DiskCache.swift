@@ -30,24 +30,42 @@ extension DataLoadWorker {
         case errorAnswer(HTTPCacheMetadata)
     }
 
-    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness. An entry
-    /// stored for other values of the fields its response varies on is a miss.
-    func lookUp(_ key: String, for request: ImageRequest, in cache: any DataCaching) async -> Lookup {
+    /// Reads an entry (and, under HTTP semantics, its metadata) on the I/O queue and judges its freshness, with the
+    /// key it lives under: `key`, or the slot of the variant the request wants when the entry at `key` was stored for
+    /// other values of the fields its response varies on (``HTTPCacheMetadata/variantKey(of:for:)``), which is also
+    /// where a download for the request is stored.
+    func lookUp(_ key: String, for request: ImageRequest, in cache: any DataCaching) async -> (Lookup, key: String) {
         let policy = settings.diskCachePolicy
         let requestHeaders = self.requestHeaders(for: request)
         return await ioQueue.run {
-            let data = cache.cachedData(for: key)
-            guard policy.kind == .httpSemantics else { return data.map { .fresh($0, nil) } ?? .miss }
-            let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
-            if let metadata, !metadata.matches(requestHeaders) { return .miss }
-            guard let data else {
-                // An error answer is stored as metadata alone.
-                guard let metadata, metadata.isStorableErrorAnswer(now: policy.now()) else { return .miss }
-                return .errorAnswer(metadata)
+            guard policy.kind == .httpSemantics else {
+                return (cache.cachedData(for: key).map { .fresh($0, nil) } ?? .miss, key)
             }
-            if let metadata, metadata.isFresh(now: policy.now()) { return .fresh(data, metadata) }
-            return .stale(StaleEntry(data: data, metadata: metadata))
+            let (lookup, metadata) = Self.judge(key, in: cache, for: requestHeaders, now: policy.now())
+            guard let metadata, !metadata.matches(requestHeaders),
+                let variantKey = metadata.variantKey(of: key, for: requestHeaders)
+            else { return (lookup, key) }
+            return (Self.judge(variantKey, in: cache, for: requestHeaders, now: policy.now()).0, variantKey)
         }
+    }
+
+    /// The entry under `key` judged for a request with `requestHeaders`, and its metadata.
+    private static func judge(
+        _ key: String,
+        in cache: any DataCaching,
+        for requestHeaders: [String: String],
+        now: Date
+    ) -> (Lookup, HTTPCacheMetadata?) {
+        let data = cache.cachedData(for: key)
+        let metadata = cache.cachedData(for: HTTPCacheMetadata.key(for: key)).flatMap(HTTPCacheMetadata.decode)
+        if let metadata, !metadata.matches(requestHeaders) { return (.miss, metadata) }
+        guard let data else {
+            // An error answer is stored as metadata alone.
+            guard let metadata, metadata.isStorableErrorAnswer(now: now) else { return (.miss, metadata) }
+            return (.errorAnswer(metadata), metadata)
+        }
+        if let metadata, metadata.isFresh(now: now) { return (.fresh(data, metadata), metadata) }
+        return (.stale(StaleEntry(data: data, metadata: metadata)), metadata)
     }
 
     /// A disk-cache hit, with the stored response as it stands now when there is one.

@@ -61,11 +61,13 @@ struct DataLoadWorker: Sendable {
     func run(_ request: ImageRequest, reporter: OperationReporter) async -> Result<LoadedData, ImagePipeline.Error> {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
-        let key = request.dataIdentity
+        var key = request.dataIdentity
         let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : settings.diskCache
         var stale: StaleEntry?
         if let diskCache, policy.readsDiskCache {
-            switch await lookUp(key, for: request, in: diskCache) {
+            let (lookup, entryKey) = await lookUp(key, for: request, in: diskCache)
+            key = entryKey
+            switch lookup {
             case .miss:
                 break
             case .fresh(let data, let metadata):

@@ -66,9 +66,24 @@ import Testing
         #expect(try await load(pipeline, headers: ["Foo": "2", "Bar": "a"]).cacheType == nil)
         #expect(try await load(pipeline, headers: ["Foo": "2"]).cacheType == nil)
         #expect(loader.sent.withLock { $0.count } == 3)
-        // The last response replaced the entry: it answers its own request.
+        // Each variant is kept beside the first: all three answer from the disk.
         #expect(try await load(pipeline, headers: ["Foo": "2"]).cacheType == .disk)
+        #expect(try await load(pipeline, headers: ["Foo": "2", "Bar": "a"]).cacheType == .disk)
+        #expect(try await load(pipeline, headers: ["Foo": "1", "Bar": "a"]).cacheType == .disk)
         #expect(loader.sent.withLock { $0.count } == 3)
+    }
+
+    @Test func theVariantsOfOneURLAreBounded() async throws {
+        let varying = ["Cache-Control": "max-age=600", "Vary": "Foo"]
+        let loader = ScriptedHTTPLoader(Array(repeating: .ok(headers: varying), count: 40))
+        let pipeline = makePipeline(loader)
+        for value in 0..<40 { _ = try await load(pipeline, headers: ["Foo": "\(value)"]) }
+        // The first variant and one per slot, each with its metadata.
+        #expect(disk.totalCount == 2 * (1 + HTTPCacheMetadata.variantSlots))
+        #expect(try await load(pipeline, headers: ["Foo": "0"]).cacheType == .disk)
+        // The last variant holds its slot until another variant of the same slot comes.
+        #expect(try await load(pipeline, headers: ["Foo": "39"]).cacheType == .disk)
+        #expect(loader.sent.withLock { $0.count } == 40)
     }
 
     @Test func varyStarIsNeverReused() async throws {

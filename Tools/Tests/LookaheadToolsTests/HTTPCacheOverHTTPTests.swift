@@ -247,6 +247,12 @@ private struct ServerOnTheClock: DataLoading {
         request.headers = ["X-Variant": "b"]
         #expect(try await pipeline.image(for: request).cacheType == nil)
         #expect(server.requestCount(forPath: "/cacheable/10.jpg") == 2)
+        // Both variants are kept: each answers its own request from the disk.
+        await disk.flush()
+        #expect(try await pipeline.image(for: request).cacheType == .disk)
+        request.headers = ["X-Variant": "a"]
+        #expect(try await pipeline.image(for: request).cacheType == .disk)
+        #expect(server.requestCount(forPath: "/cacheable/10.jpg") == 2)
         await server.stop()
     }
 
