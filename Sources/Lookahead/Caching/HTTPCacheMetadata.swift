@@ -193,10 +193,15 @@ extension HTTPCacheMetadata {
         return size <= storedFieldsLimit ? fields : fields.filter { cachingFields.contains($0.key) }
     }
 
-    /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name.
+    /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name, each
+    /// normalised as a list: the whitespace around its comma-separated members does not make another variant.
     static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
         guard !names.isEmpty else { return [:] }
-        let trimmed = requestHeaders.mapValues { $0.trimmingCharacters(in: .whitespaces) }
-        return HTTPCacheHeaders.lowercased(trimmed).filter { names.contains($0.key) }
+        let normalised = requestHeaders.mapValues {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .joined(separator: ", ")
+        }
+        return HTTPCacheHeaders.lowercased(normalised).filter { names.contains($0.key) }
     }
 }
