@@ -9,7 +9,8 @@ import Hummingbird
 /// until ``FixtureServer/setCacheableVersion(_:forPath:)`` changes it), a fixed `Last-Modified`, and
 /// `Cache-Control: <cc>`, `Age: <age>` and `Vary: <vary>` when given; `304 Not Modified` (no body) when `If-None-Match` holds that tag, or, without
 /// `If-None-Match`, when `If-Modified-Since` is the `Last-Modified` date. Another version also shifts the pixels,
-/// so a stale image is told from a new one. |
+/// so a stale image is told from a new one; the status ``FixtureServer/setCacheableStatus(_:forPath:)`` sets, with the
+/// same caching headers and a text body, in place of all that. |
 extension FixtureRoutes {
     /// The `Last-Modified` date of every cacheable image.
     static let cacheableLastModified = "Sun, 06 Nov 1994 08:49:37 GMT"
@@ -34,6 +35,15 @@ extension FixtureRoutes {
         if let cacheControl = query.get("cc") { headers[.cacheControl] = String(cacheControl) }
         if let age = query.get("age") { headers[.age] = String(age) }
         if let vary = query.get("vary") { headers[.vary] = String(vary) }
+        if let status = httpCacheLedger.status(path: path) {
+            httpCacheLedger.record(path: path, bodyBytes: 0, notModified: false)
+            headers[.contentType] = "text/plain"
+            return Response(
+                status: HTTPResponse.Status(code: status),
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: "status \(status)\n"))
+            )
+        }
 
         let notModified: Bool
         if let ifNoneMatch = request.headers[.ifNoneMatch] {

@@ -35,6 +35,12 @@ extension FixtureServer {
         httpCacheLedger.setVersion(tag, path: path)
     }
 
+    /// Makes the cacheable image at `path` answer `status` with its caching headers and a short text in place of the
+    /// image, as an origin in trouble (503) or one whose image is gone (404) does; `nil` serves the image again.
+    public func setCacheableStatus(_ status: Int?, forPath path: String) {
+        httpCacheLedger.setStatus(status, path: path)
+    }
+
     /// How many requests for `path` of the `/resumable/` route carried a `Range` header, answered with a range or
     /// not.
     public func rangeRequestCount(forPath path: String) -> Int {

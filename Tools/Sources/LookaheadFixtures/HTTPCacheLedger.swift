@@ -16,6 +16,7 @@ final class HTTPCacheLedger: Sendable {
 
     private let counts = Mutex([String: Counts]())
     private let versions = Mutex([String: String]())
+    private let statuses = Mutex([String: Int]())
     private let stalled = Mutex(Set<String>())
 
     /// `true` the first time only for `path`: the `/resumable/` route stalls one response per path.
@@ -26,6 +27,12 @@ final class HTTPCacheLedger: Sendable {
 
     /// Changes the image at `path`, as far as its validators go.
     func setVersion(_ tag: String, path: String) { versions.withLock { $0[path] = tag } }
+
+    /// The status `path` answers with in place of its image (`nil`: the image).
+    func status(path: String) -> Int? { statuses.withLock { $0[path] } }
+
+    /// Makes `path` answer `status` (with its caching headers and a short text) until set back to `nil`.
+    func setStatus(_ status: Int?, path: String) { statuses.withLock { $0[path] = status } }
 
     /// Records a response for `path`: its body length, and whether it was a 304.
     func record(path: String, bodyBytes: Int, notModified: Bool, partial: Bool = false) {

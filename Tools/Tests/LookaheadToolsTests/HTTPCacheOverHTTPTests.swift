@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// A clock the test moves by hand, so freshness expires without waiting.
-private final class HandClock: Sendable {
+final class HandClock: Sendable {
     private let now = Mutex(Date(timeIntervalSince1970: 2_000_000_000))
     var date: Date { now.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
@@ -18,7 +18,7 @@ private final class HandClock: Sendable {
 /// The server's answers as from a server on the test's clock: their `Date` becomes the hand clock's time. The
 /// fixture server's `Date` is the real time, and a client clock ahead of it makes every response arrive old
 /// (RFC 9111 §4.2.3), which is right, but not what these tests are about.
-private struct ServerOnTheClock: DataLoading {
+struct ServerOnTheClock: DataLoading {
     let base: any DataLoading
     let clock: HandClock
 
