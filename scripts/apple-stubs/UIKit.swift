@@ -99,6 +99,8 @@ public struct UIEdgeInsets: Sendable {
     open var trailingAnchor: NSLayoutXAxisAnchor { fatalError() }
     open var centerXAnchor: NSLayoutXAxisAnchor { fatalError() }
     open var centerYAnchor: NSLayoutYAxisAnchor { fatalError() }
+    open var topAnchor: NSLayoutYAxisAnchor { fatalError() }
+    open var bottomAnchor: NSLayoutYAxisAnchor { fatalError() }
     open var widthAnchor: NSLayoutDimension { fatalError() }
     open var heightAnchor: NSLayoutDimension { fatalError() }
 }
@@ -132,11 +134,20 @@ public struct UIEdgeInsets: Sendable {
 }
 
 @MainActor open class UIControl: UIView {
+    public convenience init(frame: CGRect, primaryAction: UIAction?) { fatalError() }
     public struct State: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
         public static let normal = State([])
     }
+}
+
+@MainActor open class UIAction: NSObject {
+    public convenience init(handler: @escaping @MainActor (UIAction) -> Void) { fatalError() }
+}
+
+@MainActor open class UIRefreshControl: UIControl {
+    open func endRefreshing() { fatalError() }
 }
 
 @MainActor open class UIButton: UIControl {
@@ -186,6 +197,14 @@ public struct UIEdgeInsets: Sendable {
     }
     open var adjustedContentInset: UIEdgeInsets { fatalError() }
     open var isDecelerating: Bool { fatalError() }
+    open var refreshControl: UIRefreshControl? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
+
+@MainActor public protocol UIScrollViewDelegate: NSObjectProtocol {
+    func scrollViewDidScroll(_ scrollView: UIScrollView)
 }
 
 @MainActor open class UITableViewCell: UIView {
@@ -214,7 +233,42 @@ public struct UIEdgeInsets: Sendable {
     }
 }
 
+@MainActor open class UICollectionViewLayout: NSObject {}
+
+@MainActor open class UICollectionReusableView: UIView {}
+
+@MainActor open class UICollectionViewCell: UICollectionReusableView {
+    open var contentView: UIView { fatalError() }
+}
+
 @MainActor open class UICollectionView: UIScrollView {
+    public init(frame: CGRect, collectionViewLayout layout: UICollectionViewLayout) { fatalError() }
+    public required init?(coder: NSCoder) { fatalError() }
+    public static let elementKindSectionHeader = "UICollectionElementKindSectionHeader"
+    open weak var delegate: (any UICollectionViewDelegate)? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    public struct CellRegistration<Cell: UICollectionViewCell, Item> {
+        public typealias Handler = @MainActor (Cell, IndexPath, Item) -> Void
+        public init(handler: @escaping Handler) { fatalError() }
+    }
+
+    public struct SupplementaryRegistration<Supplementary: UICollectionReusableView> {
+        public typealias Handler = @MainActor (Supplementary, String, IndexPath) -> Void
+        public init(elementKind: String, handler: @escaping Handler) { fatalError() }
+    }
+
+    open func dequeueConfiguredReusableCell<Cell: UICollectionViewCell, Item>(
+        using registration: UICollectionView.CellRegistration<Cell, Item>,
+        for indexPath: IndexPath,
+        item: Item?
+    ) -> Cell { fatalError() }
+    open func dequeueConfiguredReusableSupplementary<Supplementary: UICollectionReusableView>(
+        using registration: UICollectionView.SupplementaryRegistration<Supplementary>,
+        for indexPath: IndexPath
+    ) -> Supplementary { fatalError() }
     open var indexPathsForVisibleItems: [IndexPath] { fatalError() }
     open weak var prefetchDataSource: (any UICollectionViewDataSourcePrefetching)? {
         get { fatalError() }
@@ -245,6 +299,84 @@ where SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable &
     open func itemIdentifier(for indexPath: IndexPath) -> ItemIdentifierType? { fatalError() }
 }
 
+@MainActor open class UICollectionViewDiffableDataSource<SectionIdentifierType, ItemIdentifierType>: NSObject
+where SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable {
+    public typealias CellProvider = (UICollectionView, IndexPath, ItemIdentifierType) -> UICollectionViewCell?
+    public typealias SupplementaryViewProvider = (UICollectionView, String, IndexPath) -> UICollectionReusableView?
+    public init(collectionView: UICollectionView, cellProvider: @escaping CellProvider) { fatalError() }
+    open var supplementaryViewProvider: SupplementaryViewProvider? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open func apply(
+        _ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
+        animatingDifferences: Bool = true
+    ) { fatalError() }
+    open func snapshot() -> NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType> { fatalError() }
+    open func itemIdentifier(for indexPath: IndexPath) -> ItemIdentifierType? { fatalError() }
+    open func sectionIdentifier(for index: Int) -> SectionIdentifierType? { fatalError() }
+}
+
+/// The methods the examples implement; UIKit's are all optional.
+@MainActor public protocol UICollectionViewDelegate: UIScrollViewDelegate {
+    func collectionView(
+        _ collectionView: UICollectionView,
+        willDisplay cell: UICollectionViewCell,
+        forItemAt indexPath: IndexPath
+    )
+    func collectionView(
+        _ collectionView: UICollectionView,
+        didEndDisplaying cell: UICollectionViewCell,
+        forItemAt indexPath: IndexPath
+    )
+}
+
+@MainActor open class NSCollectionLayoutDimension: NSObject {
+    open class func fractionalWidth(_ fractionalWidth: CGFloat) -> Self { fatalError() }
+    open class func fractionalHeight(_ fractionalHeight: CGFloat) -> Self { fatalError() }
+    open class func absolute(_ absoluteDimension: CGFloat) -> Self { fatalError() }
+    open class func estimated(_ estimatedDimension: CGFloat) -> Self { fatalError() }
+}
+
+@MainActor open class NSCollectionLayoutSize: NSObject {
+    public convenience init(
+        widthDimension width: NSCollectionLayoutDimension,
+        heightDimension height: NSCollectionLayoutDimension
+    ) { fatalError() }
+}
+
+@MainActor open class NSCollectionLayoutItem: NSObject {
+    public convenience init(layoutSize: NSCollectionLayoutSize) { fatalError() }
+}
+
+@MainActor open class NSCollectionLayoutGroup: NSCollectionLayoutItem {
+    open class func horizontal(layoutSize: NSCollectionLayoutSize, subitems: [NSCollectionLayoutItem]) -> Self {
+        fatalError()
+    }
+}
+
+public enum NSRectAlignment: Int, Sendable {
+    case none, top, topLeading, leading, bottomLeading, bottom, bottomTrailing, trailing, topTrailing
+}
+
+@MainActor open class NSCollectionLayoutBoundarySupplementaryItem: NSCollectionLayoutItem {
+    public convenience init(layoutSize: NSCollectionLayoutSize, elementKind: String, alignment: NSRectAlignment) {
+        fatalError()
+    }
+}
+
+@MainActor open class NSCollectionLayoutSection: NSObject {
+    public convenience init(group: NSCollectionLayoutGroup) { fatalError() }
+    open var boundarySupplementaryItems: [NSCollectionLayoutBoundarySupplementaryItem] {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
+
+@MainActor open class UICollectionViewCompositionalLayout: UICollectionViewLayout {
+    public init(section: NSCollectionLayoutSection) { fatalError() }
+}
+
 @MainActor public protocol UITableViewDataSourcePrefetching: NSObjectProtocol {
     func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath])
     func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath])
@@ -263,6 +395,11 @@ where SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable &
         set { fatalError() }
     }
     open func viewDidLoad() { fatalError() }
+    open func loadView() { fatalError() }
+    open var view: UIView! {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 @MainActor open class UITableViewController: UIViewController {
