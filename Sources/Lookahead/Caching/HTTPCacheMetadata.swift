@@ -112,11 +112,8 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
     package func variantKey(of dataKey: String, for requestHeaders: [String: String]) -> String? {
         guard !vary.isEmpty, !vary.contains("*") else { return nil }
         let values = Self.values(of: vary, in: requestHeaders).sorted { $0.key < $1.key }
-        // FNV-1a: the same slot in every process that shares the folder.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in values.map({ "\($0.key)\u{0}\($0.value)\u{0}" }).joined().utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        // A stable hash: the same slot in every process that shares the folder.
+        let hash = stableHash(values.map { "\($0.key)\u{0}\($0.value)\u{0}" }.joined())
         return Self.variantKey(of: dataKey, slot: Int(hash % UInt64(Self.variantSlots)))
     }
 

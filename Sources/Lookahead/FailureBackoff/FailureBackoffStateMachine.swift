@@ -217,11 +217,7 @@ package struct FailureBackoffStateMachine {
 
     /// A number in [0, 1) from the URL and the attempt (FNV-1a, then SplitMix64's finaliser), stable across runs.
     package static func jitterFraction(url: String, attempt: Int) -> Double {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        var z = hash ^ (UInt64(truncatingIfNeeded: attempt) &* 0x9e37_79b9_7f4a_7c15)
+        var z = stableHash(url) ^ (UInt64(truncatingIfNeeded: attempt) &* 0x9e37_79b9_7f4a_7c15)
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         z ^= z >> 31
