@@ -18,7 +18,7 @@ public struct ScrollScenario: Sendable {
         case jumpToTop
     }
 
-    /// The rows in the list.
+    /// The rows in the list (with ``ScrollFeed/pageSize``, once every page has arrived).
     public var rows = 200
     /// Rows visible at once.
     public var viewportRows = 8.0
@@ -45,6 +45,8 @@ public struct ScrollScenario: Sendable {
     /// Whether the list tells the loader when it coasts after the finger lifted, as `UIScrollView.isDecelerating`
     /// does through `LookaheadUI`'s adapter; `false` leaves the loader to infer flings from the speed.
     public var reportsDeceleration = true
+    /// How the list's items change during the scroll; by default they never do.
+    public var feed = ScrollFeed()
 
     /// The default scenario: a fling over 200 rows at 60 Hz with 100–300 ms latency.
     public init() {}

@@ -19,6 +19,13 @@ public enum ScrollSimulator {
         Simulation(scenario: scenario, strategy: strategy).run()
     }
 
+    /// Runs one strategy on one scenario, and says what the network and the screen saw, frame by frame.
+    static func trace(_ scenario: ScrollScenario, strategy: ScrollStrategy) -> (ScrollReport, ScrollTrace) {
+        let simulation = Simulation(scenario: scenario, strategy: strategy)
+        let report = simulation.run()
+        return (report, ScrollTrace(network: simulation.network.ledger.events, frames: simulation.trace))
+    }
+
     /// Runs every strategy on a scenario.
     public static func compare(_ scenario: ScrollScenario, strategies: [ScrollStrategy] = ScrollStrategy.allCases)
         -> [ScrollReport]
@@ -26,18 +33,26 @@ public enum ScrollSimulator {
         strategies.map { run(scenario, strategy: $0) }
     }
 
-    /// A small PNG: what the modelled network sends (its size is modelled separately), decoded for real.
-    static let body: Data = {
-        let bitmap = Bitmap(width: 4, height: 4, red: 90, green: 120, blue: 200)
+    /// A small PNG whose colour names `item`: what the modelled network sends for it (its size is modelled
+    /// separately), decoded for real, so that a cell's image says whose it is.
+    static func body(item: Int) -> Data {
+        let bitmap = Bitmap(width: 4, height: 4, red: UInt8(item & 0xFF), green: UInt8(item >> 8 & 0xFF), blue: 200)
         return (try? ImageEncoders.PNG.encode(bitmap)) ?? Data()
-    }()
+    }
+
+    /// The item whose image `image` is (see ``body(item:)``).
+    static func item(shownBy image: PlatformImage) -> Int {
+        let pixel = image[0, 0]
+        return Int(pixel.red) | Int(pixel.green) << 8
+    }
 }
 
 /// One run: one strategy on one scenario.
 // SAFETY: a simulation lives on the thread that calls `run()`. The library calls back into it (the oracle's
 // completions) only from work that `VirtualTime.run(until:)` performs, synchronously, on that same thread.
-private final class Simulation: @unchecked Sendable {
-    struct Row {
+final class Simulation: @unchecked Sendable {
+    /// What happened to one item of the feed.
+    struct Item {
         var wasShown = false
         var firstShownWithImage = false
         var everDisplayedImage = false
@@ -46,7 +61,7 @@ private final class Simulation: @unchecked Sendable {
 
     struct Cell {
         let slot: ImageSlot
-        var row: Int?
+        var item: Int?
     }
 
     let scenario: ScrollScenario
@@ -57,24 +72,31 @@ private final class Simulation: @unchecked Sendable {
     let pipeline: ImagePipeline
     let loader: ListImageSlots<Int>?
     let prefetcher: ImagePrefetcher?
+    let timeline: FeedTimeline
     var cells: [Cell] = []
-    var rows: [Row]
-    var visible = 0..<0
+    /// Every item the feed ever holds, by identifier.
+    var items: [Item]
+    /// The list as it is now (an index into the timeline's lists), and its items on screen, top to bottom.
+    var list = 0
+    var visible: [Int] = []
     var direction = 1
     var missed = Duration.zero
     let requests: [ImageRequest]
-    /// The oracle's loads in flight, and the frames at which each row is on screen.
+    /// The oracle's loads in flight, and the frames at which each item is on screen.
     var oracle: [Int: ImageTask] = [:]
     var visibleFrames: [[Int]] = []
     var frameIndex = 0
+    /// What each frame showed, for the report's wrong-item count and the tests.
+    var trace: [ScrollTrace.Frame] = []
 
     init(scenario: ScrollScenario, strategy: ScrollStrategy) {
         self.scenario = scenario
         self.strategy = strategy
         self.frame = .seconds(1) / scenario.frameRate
+        self.timeline = FeedTimeline(scenario)
         let time = VirtualTime(decodeDuration: .microseconds(Int64(scenario.decodeMilliseconds * 1000)))
         self.time = time
-        let network = SimulatedNetwork(scenario: scenario, time: time, body: ScrollSimulator.body)
+        let network = SimulatedNetwork(scenario: scenario, time: time)
         self.network = network
         let pipeline = ImagePipeline(
             configuration: Self.configuration(scenario: scenario, strategy: strategy, network: network, time: time)
@@ -87,7 +109,7 @@ private final class Simulation: @unchecked Sendable {
         case .lookahead:
             self.loader = ListImageSlots(
                 pipeline: pipeline,
-                snapshot: ListSnapshot(0..<scenario.rows),
+                snapshot: ListSnapshot(timeline.lists[0]),
                 configuration: scenario.loaderConfiguration,
                 now: { time.now },
                 prefetchScheduler: deferred
@@ -106,10 +128,10 @@ private final class Simulation: @unchecked Sendable {
             self.loader = nil
             self.prefetcher = nil
         }
-        self.rows = Array(repeating: Row(), count: scenario.rows)
-        self.requests = (0..<scenario.rows).map { ImageRequest(url: URL(string: "sim://rows/\($0)")) }
+        self.items = Array(repeating: Item(), count: timeline.itemCount)
+        self.requests = (0..<timeline.itemCount).map { ImageRequest(url: URL(string: "sim://rows/\($0)")) }
         let cellCount = Int(scenario.viewportRows.rounded(.up)) + 2
-        self.cells = (0..<cellCount).map { _ in Cell(slot: ImageSlot(pipeline: pipeline) { _ in }, row: nil) }
+        self.cells = (0..<cellCount).map { _ in Cell(slot: ImageSlot(pipeline: pipeline) { _ in }, item: nil) }
     }
 
     /// The pipeline of a run: the simulated network and virtual time, no disk cache, no timeouts or backoff.
@@ -144,222 +166,171 @@ private final class Simulation: @unchecked Sendable {
 
     // MARK: - The frame loop
 
+    /// The items of the list now.
+    var currentList: [Int] { timeline.lists[list] }
+
     func run() -> ScrollReport {
-        let frames = scenario.frames()
-        let offsets = frames.map(\.offset)
-        if strategy.isOracle { visibleFrames = Self.visibleFrames(offsets, scenario: scenario) }
-        let firstCoastingFrame = frames.firstIndex(where: \.isDecelerating) ?? offsets.count
-        var lastOffset = 0.0
-        for (index, offset) in offsets.enumerated() {
+        let frames = timeline.frames
+        let positions = frames.map(\.position)
+        if strategy.isOracle { visibleFrames = visibleFrames(positions) }
+        let firstCoastingFrame = frames.firstIndex(where: \.isDecelerating) ?? frames.count
+        for (index, step) in frames.enumerated() {
             frameIndex = index
             if strategy == .oracleAtRelease, index <= firstCoastingFrame {
                 // Until the fling begins, it expects the scroll to go on at the speed of the last frame.
-                let known = index < firstCoastingFrame ? extrapolated(offsets, from: index) : offsets
-                visibleFrames = Self.visibleFrames(known, scenario: scenario)
+                let known = index < firstCoastingFrame ? extrapolated(positions, from: index) : positions
+                visibleFrames = visibleFrames(known)
             }
             // A frame blocked by a synchronous load pushes the clock past later frames: those run at once.
             time.run(until: max(frame * index, time.now))
             let frameStart = time.now
-            if offset != lastOffset { direction = offset > lastOffset ? 1 : -1 }
-            lastOffset = offset
-            let first = max(0, Int(offset.rounded(.down)))
-            let next = first..<min(scenario.rows, Int((offset + scenario.viewportRows).rounded(.up)))
+            if step.moved != 0 { direction = step.moved > 0 ? 1 : -1 }
             let clock = ContinuousClock()
             let start = clock.now
-            let isDecelerating = scenario.reportsDeceleration ? frames[index].isDecelerating : nil
-            let blocked = update(to: next, position: offset, isDecelerating: isDecelerating, frameStart: frameStart)
+            if step.list != list { listChanged(to: step.list) }
+            let next = timeline.visibleRange(position: step.position, count: currentList.count)
+            let isDecelerating = scenario.reportsDeceleration ? step.isDecelerating : nil
+            let blocked = update(
+                to: next,
+                position: step.position,
+                isDecelerating: isDecelerating,
+                frameStart: frameStart
+            )
             let measured = start.duration(to: clock.now) - blocked.wall
             // What the frame's own calls scheduled at this instant (the prefetcher's turn) runs now.
             time.run(until: time.now)
-            for row in visible {
-                if hasImage(row) {
-                    rows[row].everDisplayedImage = true
-                } else {
-                    rows[row].placeholder += frame
-                }
-            }
+            recordFrame()
             missed += max(.zero, measured + blocked.virtual - frame)
         }
         loader?.stop()
         prefetcher?.stopPrefetching()
-        return report(duration: frame * offsets.count)
+        return report(duration: frame * frames.count)
     }
 
-    /// Moves the list to `next`: the window first (as `scrollViewDidScroll` comes before layout), then the cells
-    /// that left and the cells that came. Returns the time a synchronous load blocked the frame.
+    /// The feed changed: the loader is told, as an app applies its data source's new snapshot. The cells of
+    /// deleted items end displaying in the update that follows.
+    private func listChanged(to index: Int) {
+        list = index
+        loader?.apply(ListSnapshot(timeline.lists[index])) { requests[$0] }
+    }
+
+    /// Moves the list to the positions `next`: the window first (as `scrollViewDidScroll` comes before layout), then
+    /// the cells whose items left and the cells of the items that came. Returns the time a synchronous load blocked
+    /// the frame.
     private func update(to next: Range<Int>, position: Double, isDecelerating: Bool?, frameStart: Duration) -> (
         virtual: Duration, wall: Duration
     ) {
-        let left = visible.filter { !next.contains($0) }
-        let came = next.filter { !visible.contains($0) }
-        visible = next
+        let now = Array(currentList[next])
+        let shown = Set(now)
+        let before = Set(visible)
+        let left = visible.filter { !shown.contains($0) }
+        let came = now.filter { !before.contains($0) }
+        visible = now
         var blocked: (virtual: Duration, wall: Duration) = (.zero, .zero)
         switch strategy {
         case .lookahead:
             guard let loader else { break }
             loader.visibleRowsChanged(next, position: position, isDecelerating: isDecelerating) { requests[$0] }
-            for row in left {
-                loader.unbind(row)
-                release(row)
+            for item in left {
+                loader.unbind(item)
+                release(item)
             }
-            for row in came {
-                let cell = take(row)
-                loader.bind(row, request: requests[row], to: cells[cell].slot)
-                appeared(row)
+            for item in came {
+                let cell = take(item)
+                loader.bind(item, request: requests[item], to: cells[cell].slot)
+                appeared(item)
             }
         case .uikit, .prefetchLazy, .prefetchSynchronous, .synchronous:
             if let prefetcher {
-                prefetcher.prefetch(fixedWindow(next).map { requests[$0] })
+                prefetcher.prefetch(fixedWindow(next).map { requests[currentList[$0]] })
             }
-            for row in left {
-                cells[release(row)].slot.prepareForReuse()
+            for item in left {
+                cells[release(item)].slot.prepareForReuse()
             }
-            for row in came {
-                let cell = take(row)
-                cells[cell].slot.configure(with: requests[row])
-                if strategy.isSynchronous, !hasImage(row) {
-                    let clock = ContinuousClock()
-                    let start = clock.now
-                    // The main thread waits for the image: virtual time runs until it is there.
-                    while !hasImage(row) {
-                        time.run(until: time.now)  // the load's first steps, at this instant
-                        guard !hasImage(row), let due = time.nextEventTime else { break }
-                        time.run(until: due)
-                    }
-                    blocked.wall += start.duration(to: clock.now)
-                }
-                appeared(row)
+            for item in came {
+                configure(take(item), with: item, blocked: &blocked.wall)
+                appeared(item)
             }
             blocked.virtual = time.now - frameStart
         case .oracle, .oracleAtRelease:
-            for row in left { release(row) }
-            for row in came {
-                _ = take(row)
-                appeared(row)
+            for item in left { release(item) }
+            for item in came {
+                _ = take(item)
+                appeared(item)
             }
             scheduleOracleLoads()
         }
         return blocked
     }
 
-    private func appeared(_ row: Int) {
-        guard !rows[row].wasShown else { return }
-        rows[row].wasShown = true
-        rows[row].firstShownWithImage = hasImage(row)
+    /// A peer's cell configured with `item`'s request; a synchronous strategy waits for the image, adding the
+    /// wall time it took to `blocked`.
+    private func configure(_ cell: Int, with item: Int, blocked: inout Duration) {
+        cells[cell].slot.configure(with: requests[item])
+        guard strategy.isSynchronous, !hasImage(item) else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The main thread waits for the image: virtual time runs until it is there.
+        while !hasImage(item) {
+            time.run(until: time.now)  // the load's first steps, at this instant
+            guard !hasImage(item), let due = time.nextEventTime else { break }
+            time.run(until: due)
+        }
+        blocked += start.duration(to: clock.now)
     }
 
-    private func hasImage(_ row: Int) -> Bool {
-        if strategy.isOracle { return pipeline.cachedImage(for: requests[row]) != nil }
-        guard let cell = cells.firstIndex(where: { $0.row == row }) else { return false }
-        return cells[cell].slot.state.image != nil
+    private func appeared(_ item: Int) {
+        guard !items[item].wasShown else { return }
+        items[item].wasShown = true
+        items[item].firstShownWithImage = hasImage(item)
     }
 
-    private func take(_ row: Int) -> Int {
-        let cell = cells.firstIndex { $0.row == nil } ?? cells.endIndex
-        if cell == cells.endIndex { cells.append(Cell(slot: ImageSlot(pipeline: pipeline) { _ in }, row: nil)) }
-        cells[cell].row = row
+    /// The frame's end: what each visible cell shows, and whose image it is.
+    private func recordFrame() {
+        var wrong: [Int] = []
+        for item in visible {
+            let shown = shownItem(item)
+            if shown == item {
+                items[item].everDisplayedImage = true
+            } else {
+                items[item].placeholder += frame
+                if shown != nil { wrong.append(item) }
+            }
+        }
+        trace.append(.init(time: time.now, list: list, visible: visible, wrongItems: wrong))
+    }
+
+    /// The item whose image the cell of `item` shows, `nil` for a placeholder; an oracle shows what is cached.
+    private func shownItem(_ item: Int) -> Int? {
+        if strategy.isOracle { return pipeline.cachedImage(for: requests[item]) != nil ? item : nil }
+        guard let cell = cells.first(where: { $0.item == item }), let image = cell.slot.state.image else { return nil }
+        return ScrollSimulator.item(shownBy: image)
+    }
+
+    func hasImage(_ item: Int) -> Bool {
+        shownItem(item) == item
+    }
+
+    private func take(_ item: Int) -> Int {
+        let cell = cells.firstIndex { $0.item == nil } ?? cells.endIndex
+        if cell == cells.endIndex { cells.append(Cell(slot: ImageSlot(pipeline: pipeline) { _ in }, item: nil)) }
+        cells[cell].item = item
         return cell
     }
 
     @discardableResult
-    private func release(_ row: Int) -> Int {
-        let cell = cells.firstIndex { $0.row == row } ?? 0
-        cells[cell].row = nil
+    private func release(_ item: Int) -> Int {
+        let cell = cells.firstIndex { $0.item == item } ?? 0
+        cells[cell].item = nil
         return cell
     }
 
-    /// The peers' window: a fixed number of rows ahead in the direction of the scroll.
+    /// The peers' window: a fixed number of positions ahead in the direction of the scroll.
     private func fixedWindow(_ visible: Range<Int>) -> [Int] {
         let size = strategy == .uikit ? Int(scenario.viewportRows) : 10
+        let count = currentList.count
         return direction > 0
-            ? Array(visible.upperBound..<min(scenario.rows, visible.upperBound + size))
+            ? Array(visible.upperBound..<min(count, visible.upperBound + size))
             : Array(stride(from: visible.lowerBound - 1, through: max(0, visible.lowerBound - size), by: -1))
-    }
-
-    // MARK: - The oracle
-
-    /// The oracle knows every row's future frames on screen and every transfer's latency. While a connection is
-    /// free it loads, earliest deadline first, the row that will next be on screen, among the rows whose image
-    /// would then still be seen for at least two frames.
-    private func scheduleOracleLoads() {
-        while oracle.count < scenario.connectionLimit {
-            var best: (row: Int, deadline: Int)?
-            for row in 0..<scenario.rows where oracle[row] == nil {
-                guard pipeline.cachedImage(for: requests[row]) == nil else { continue }
-                let ready = time.now + network.nextLatency(row: row) + network.transmission + time.decodeDuration
-                let readyFrame = Int((ready / frame).rounded(.up))
-                let future = visibleFrames[row].drop { $0 < frameIndex }
-                guard let deadline = future.first, future.count(where: { $0 >= readyFrame }) >= 2 else { continue }
-                if deadline < (best?.deadline ?? .max) { best = (row, deadline) }
-            }
-            guard let best else { return }
-            var request = requests[best.row]
-            request.priority = .high
-            let task = pipeline.imageTask(with: request)
-            oracle[best.row] = task
-            task.onFinish { [weak self] _ in
-                guard let self else { return }
-                self.oracle[best.row] = nil
-                // The next load starts at once, at this instant.
-                self.time.schedule(after: .zero) { [weak self] in self?.scheduleOracleLoads() }
-            }
-        }
-    }
-
-    /// The offsets up to frame `index`, then on at the speed of that frame, within the list.
-    private func extrapolated(_ offsets: [Double], from index: Int) -> [Double] {
-        let step = index > 0 ? offsets[index] - offsets[index - 1] : 0
-        let maximum = Double(scenario.rows) - scenario.viewportRows
-        return Array(offsets[...index])
-            + (1..<(offsets.count - index)).map { min(max(0, offsets[index] + step * Double($0)), maximum) }
-    }
-
-    /// For each row, the frames at which it is on screen.
-    private static func visibleFrames(_ offsets: [Double], scenario: ScrollScenario) -> [[Int]] {
-        var frames = [[Int]](repeating: [], count: scenario.rows)
-        for (index, offset) in offsets.enumerated() {
-            let first = max(0, Int(offset.rounded(.down)))
-            for row in first..<min(scenario.rows, Int((offset + scenario.viewportRows).rounded(.up))) {
-                frames[row].append(index)
-            }
-        }
-        return frames
-    }
-
-    // MARK: - The report
-
-    private func report(duration: Duration) -> ScrollReport {
-        let shown = rows.filter(\.wasShown)
-        let placeholders = shown.map { $0.placeholder / .milliseconds(1) }.sorted()
-        func percentile(_ p: Double) -> Double {
-            placeholders.isEmpty
-                ? 0 : placeholders[min(placeholders.count - 1, Int((Double(placeholders.count - 1) * p).rounded()))]
-        }
-        let ledger = network.ledger
-        let bytes = ledger.bytes
-        return ScrollReport(
-            strategy: strategy,
-            trajectory: scenario.trajectory,
-            frameRate: scenario.frameRate,
-            seed: scenario.seed,
-            rowsShown: shown.count,
-            rowsFirstShownWithImage: shown.filter(\.firstShownWithImage).count,
-            placeholderP50: percentile(0.5),
-            placeholderP95: percentile(0.95),
-            placeholderTotal: placeholders.reduce(0, +),
-            bytesDownloaded: bytes.values.reduce(0, +),
-            bytesNeverShown: rows.indices.filter { !rows[$0].everDisplayedImage }.reduce(0) {
-                $0 + bytes[$1, default: 0]
-            },
-            // Rows never on screen near where the list rests at the end: a prefetch for a scroll that never came.
-            bytesNeverShownAtEnd: rows.indices.filter { row in
-                !rows[row].wasShown && (visible.lowerBound - 40..<visible.upperBound + 40).contains(row)
-            }.reduce(0) { $0 + bytes[$1, default: 0] },
-            downloadsStarted: ledger.starts.values.reduce(0, +),
-            distinctURLsStarted: ledger.starts.count,
-            restarts: ledger.starts.values.reduce(0) { $0 + max(0, $1 - 1) },
-            cancellations: ledger.cancellations,
-            hitchRatio: duration > .zero ? (missed / .milliseconds(1)) / (duration / .seconds(1)) : 0
-        )
     }
 }

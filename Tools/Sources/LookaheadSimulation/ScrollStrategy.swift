@@ -75,6 +75,10 @@ public struct ScrollReport: Sendable, Hashable, Codable {
     public var cancellations: Int
     /// Milliseconds of missed frame deadlines per second of scrolling (Apple: < 5 good, > 10 critical).
     public var hitchRatio: Double
+    /// Frames whose cells were checked (every frame, for a strategy whose cells show images), and of those the
+    /// frames in which some cell on screen showed another item's image.
+    public var framesChecked = 0
+    public var wrongItemFrames = 0
 
     /// The share of rows first shown with their final image.
     public var firstShownWithImageShare: Double {
@@ -111,6 +115,8 @@ extension ScrollReport {
         mean.restarts = averageCount(\.restarts)
         mean.cancellations = averageCount(\.cancellations)
         mean.hitchRatio = average(\.hitchRatio)
+        mean.framesChecked = averageCount(\.framesChecked)
+        mean.wrongItemFrames = averageCount(\.wrongItemFrames)
         return mean
     }
 }

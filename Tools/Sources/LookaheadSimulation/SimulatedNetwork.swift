@@ -6,10 +6,19 @@ import Foundation
 @_spi(Simulation) import Lookahead
 import Synchronization
 
-/// Serves `sim://rows/N` in virtual time: each transfer takes the latency drawn for its row and attempt (seeded,
-/// the same for every strategy) plus `imageBytes / bytesPerSecond`. The pipeline's download limit is the number
-/// of connections. Counts what a server would see: transfers started, restarted and cancelled, bytes sent.
+/// Serves `sim://rows/N` (item N of the feed; row N of a list that never changes) in virtual time: each transfer
+/// takes the latency drawn for its item and attempt (seeded, the same for every strategy) plus
+/// `imageBytes / bytesPerSecond`, and sends a picture that names the item. The pipeline's download limit is the
+/// number of connections. Counts what a server would see: transfers started, restarted and cancelled, bytes sent.
 final class SimulatedNetwork: DataLoading {
+    /// A transfer of an item's image started, finished or was cancelled.
+    struct Event: Sendable, Equatable {
+        enum Kind: Sendable, Equatable { case started, finished, cancelled }
+        var time: Duration
+        var item: Int
+        var kind: Kind
+    }
+
     struct Ledger: Sendable {
         /// Transfers started, per row.
         var starts: [Int: Int] = [:]
@@ -17,6 +26,8 @@ final class SimulatedNetwork: DataLoading {
         var cancellations = 0
         /// Bytes sent, per row (a cancelled transfer counts what had arrived).
         var bytes: [Int: Int] = [:]
+        /// Every start, finish and cancellation, in order.
+        var events: [Event] = []
     }
 
     private struct Transfer {
@@ -35,13 +46,11 @@ final class SimulatedNetwork: DataLoading {
 
     let scenario: ScrollScenario
     private let time: VirtualTime
-    private let body: Data
     private let state = Mutex(State())
 
-    init(scenario: ScrollScenario, time: VirtualTime, body: Data) {
+    init(scenario: ScrollScenario, time: VirtualTime) {
         self.scenario = scenario
         self.time = time
-        self.body = body
     }
 
     var ledger: Ledger { state.withLock { $0.ledger } }
@@ -62,6 +71,7 @@ final class SimulatedNetwork: DataLoading {
                     let attempt = state.attempts[row, default: 0]
                     state.attempts[row] = attempt + 1
                     state.ledger.starts[row, default: 0] += 1
+                    state.ledger.events.append(Event(time: now, item: row, kind: .started))
                     let latency = scenario.latency(row: row, attempt: attempt)
                     state.transfers[id] = Transfer(row: row, start: now, latency: latency, continuation: continuation)
                     return latency
@@ -79,12 +89,15 @@ final class SimulatedNetwork: DataLoading {
     }
 
     private func complete(_ id: Int) {
+        let now = time.now
         let transfer = state.withLock { state -> Transfer? in
             guard let transfer = state.transfers.removeValue(forKey: id) else { return nil }
             state.ledger.bytes[transfer.row, default: 0] += scenario.imageBytes
+            state.ledger.events.append(Event(time: now, item: transfer.row, kind: .finished))
             return transfer
         }
-        transfer?.continuation.resume(returning: DataLoadResponse(data: body))
+        guard let transfer else { return }
+        transfer.continuation.resume(returning: DataLoadResponse(data: ScrollSimulator.body(item: transfer.row)))
     }
 
     private func cancel(_ id: Int) {
@@ -95,6 +108,7 @@ final class SimulatedNetwork: DataLoading {
             let received = Int(Double(scenario.imageBytes) * min(1, max(0, streaming)))
             state.ledger.bytes[transfer.row, default: 0] += received
             state.ledger.cancellations += 1
+            state.ledger.events.append(Event(time: now, item: transfer.row, kind: .cancelled))
             return transfer
         }
         transfer?.continuation.resume(throwing: CancellationError())

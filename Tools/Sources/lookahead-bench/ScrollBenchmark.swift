@@ -47,6 +47,16 @@ struct ScrollBenchmark: ParsableCommand {
     )
     var trajectories: [ScrollScenario.Trajectory]?
 
+    @Option(
+        help: ArgumentHelp(
+            "How the list's items change while it scrolls, drawn from each seed; the list never changes by default.",
+            discussion: "Values: \(ScrollFeed.Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "feed"
+        ),
+        transform: ScrollBenchmark.parseFeed
+    )
+    var feed = ScrollFeed.Kind.fixed
+
     @Option(help: "Write the reports (every seed) as JSON to this file.")
     var json: String?
 
@@ -69,6 +79,7 @@ struct ScrollBenchmark: ParsableCommand {
             "lookahead-bench scroll — \(rows) rows, 8 visible, latency \(latency) ms, "
                 + "\(Int(bandwidth / 1000)) kB/s per connection, 6 connections, \(seedText)"
                 + (speedOnly ? "; flings inferred from the speed alone" : "; the list reports when it coasts")
+                + (feed == .fixed ? "" : "; feed: \(feed.rawValue)")
         )
         print("placeholder ms per shown row (p50/p95/total), rows first shown with their image, bytes never shown,")
         print("downloads started, restarted (same URL again), cancelled, hitch ratio (ms of missed deadlines per s)")
@@ -80,6 +91,24 @@ struct ScrollBenchmark: ParsableCommand {
             }
         }
         try writeFiles(everyRun: everyRun, means: means.filter { $0.frameRate == rates.first }, seeds: seedList.count)
+        try Self.checkItems(everyRun)
+    }
+
+    /// Prints how many frames, of every strategy's runs whose cells show images, had a cell on screen showing
+    /// another item's image; fails unless none did.
+    static func checkItems(_ runs: [ScrollReport]) throws {
+        let wrong = runs.reduce(0) { $0 + $1.wrongItemFrames }
+        print("\nfeed: wrong-item frames \(wrong) of \(runs.reduce(0) { $0 + $1.framesChecked })")
+        if wrong > 0 { throw ExitCode.failure }
+    }
+
+    /// Parses `--feed`.
+    static func parseFeed(_ text: String) throws -> ScrollFeed.Kind {
+        guard let kind = ScrollFeed.Kind(rawValue: text) else {
+            let known = ScrollFeed.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("unknown feed \(text); the feeds are \(known)")
+        }
+        return kind
     }
 
     /// Parses `--trajectories`: names separated by commas.
@@ -109,6 +138,7 @@ struct ScrollBenchmark: ParsableCommand {
             scenario.latencyMilliseconds = range
             scenario.bytesPerSecond = bandwidth
             scenario.reportsDeceleration = !speedOnly
+            scenario.feed = ScrollFeed(feed, for: scenario)
             return ScrollSimulator.compare(scenario)
         }
     }
@@ -124,6 +154,7 @@ struct ScrollBenchmark: ParsableCommand {
         print("")
         print(
             "\(trajectory.rawValue) @ \(frameRate) Hz\(runs.count > 1 ? ", mean of \(runs.count) seeds" : "")"
+                + (feed == .fixed ? "" : ", feed: \(feed.rawValue)")
         )
         print(
             "  strategy          p50     p95     total   first-image  never-shown  started restarted cancels  hitch"
@@ -176,8 +207,12 @@ struct ScrollBenchmark: ParsableCommand {
             )
         )
         // The default regime keeps its old id; others and the speed-only run are told apart.
-        let regime = (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
-        let regimeTitle = (latency == "100-300" ? "" : ", \(latency) ms") + (speedOnly ? ", speed only" : "")
+        let regime =
+            (latency == "100-300" ? "" : "-\(latency)ms") + (speedOnly ? "-speed-only" : "")
+            + (feed == .fixed ? "" : "-feed-\(feed.rawValue)")
+        let regimeTitle =
+            (latency == "100-300" ? "" : ", \(latency) ms") + (speedOnly ? ", speed only" : "")
+            + (feed == .fixed ? "" : ", feed: \(feed.rawValue)")
         BenchFigure(
             id: figureID + regime,
             title: title + regimeTitle + ": placeholder time on screen",
