@@ -88,6 +88,9 @@ final class CurlTransfer: @unchecked Sendable {
             let bundle = options.trustedCertificates.reduce(into: Data()) { $0 += $1 + Data("\n".utf8) }
             _ = bundle.withUnsafeBytes { lookahead_curl_set_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
         }
+        if !options.pinnedPublicKeyHashes.isEmpty {
+            set(easy, CURLOPT_PINNEDPUBLICKEY, string: PublicKeyPins.curlOption(options.pinnedPublicKeyHashes))
+        }
         if let timeout = request.timeout {
             set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout - (ContinuousClock.now - hop.chainStart)))
         }
