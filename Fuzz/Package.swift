@@ -3,7 +3,10 @@
 // run them with scripts/fuzz.
 import PackageDescription
 
-let targets = ["JPEG", "PNG", "WebP", "GIF", "HEIF", "HTTP-Cache"]
+let targets = [
+    "JPEG", "PNG", "WebP", "GIF", "HEIF", "HTTP-Cache", "Header-Fields", "Retry-After", "Content-Range", "Disk-Entry",
+    "Disk-Ledger",
+]
 
 let package = Package(
     name: "LookaheadFuzz",

@@ -47,7 +47,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var reportedBytes: Int64 = 0
     private var lastActivity = ContinuousClock.now
     private var lastProgressReport = ContinuousClock.now
-    /// The current response's header lines and their bytes, against the options' limits.
+    /// The header lines of the transfer's responses and their bytes, against the options' limits.
+    private var hasStatusLine = false
     private var headerFieldCount = 0
     private var headerBytes = 0
 
@@ -86,6 +87,9 @@ final class CurlTransfer: @unchecked Sendable {
             // Replaces the default CA file only: the system's CA folder (CURLOPT_CAPATH) is still trusted.
             let bundle = options.trustedCertificates.reduce(into: Data()) { $0 += $1 + Data("\n".utf8) }
             _ = bundle.withUnsafeBytes { lookahead_curl_set_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+        }
+        if !options.pinnedPublicKeyHashes.isEmpty {
+            set(easy, CURLOPT_PINNEDPUBLICKEY, string: PublicKeyPins.curlOption(options.pinnedPublicKeyHashes))
         }
         if let timeout = request.timeout {
             set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout - (ContinuousClock.now - hop.chainStart)))
@@ -144,29 +148,33 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - Callbacks (on the multi's thread)
 
-    /// A header line of any response in the chain: status lines start a response, the empty line ends one.
+    /// A header line of any response in the chain: status lines start a response, the empty line ends one. The
+    /// limits count the fields of every response of the transfer, interim `1xx` ones and their status lines too, so
+    /// a flood of `100 Continue` or `103 Early Hints` ends like any other flood of fields.
     private func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         lastActivity = .now
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2)
-            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let line = HeaderFields.responseLine(bytes)
+        if line == .end { return endOfHeaders() }
+        if case .status = line, !hasStatusLine {
+            hasStatusLine = true
+        } else {
+            headerFieldCount += 1
+            headerBytes += bytes.count
+            guard headerFieldCount <= options.maximumHeaderFieldCount, headerBytes <= options.maximumHeaderSize else {
+                failure = .headersTooLarge
+                return false
+            }
+        }
+        switch line {
+        case .status(let code):
+            statusCode = code
             headers = [:]
-            headerFieldCount = 0
-            headerBytes = 0
-            return true
+        case .field(let name, let value):
+            let name = name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        case .end, .other:
+            break
         }
-        if line.isEmpty { return endOfHeaders() }
-        headerFieldCount += 1
-        headerBytes += bytes.count
-        guard headerFieldCount <= options.maximumHeaderFieldCount, headerBytes <= options.maximumHeaderSize else {
-            failure = .headersTooLarge
-            return false
-        }
-        guard let colon = line.firstIndex(of: ":") else { return true }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         return true
     }
 
@@ -267,8 +275,6 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(.timedOut(.idle(request.idleTimeout ?? .zero), cause: cause(of: code)))
         case CURLE_PARTIAL_FILE:
             return .failure(.truncated(received: Int64(body.count), expected: expectedLength, cause: cause(of: code)))
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(.unsupportedScheme(hop.url.scheme ?? ""))
         case CURLE_URL_MALFORMAT:
             return .failure(.unsupportedURL(hop.url))
         case CURLE_FILESIZE_EXCEEDED:

@@ -26,8 +26,16 @@ public struct DataLoaderOptions: Sendable {
     public var maximumHeaderFieldCount: Int = 256
     /// The most bytes a response's header fields may take. Default 64 KiB.
     public var maximumHeaderSize: Int = 64 << 10
-    /// Certificates (PEM) ``CurlDataLoader`` trusts beside the system's, for a private or self-signed server.
+    /// Certificates (PEM) trusted beside the system's, for a private or self-signed server. ``URLSessionDataLoader``
+    /// adds them to the server's trust on Apple platforms; FoundationNetworking on Linux cannot, and trusts only
+    /// what the system trusts.
     public var trustedCertificates: [Data] = []
+    /// Public keys an `https` server's own certificate must carry: the base64 SHA-256 of its DER
+    /// SubjectPublicKeyInfo (HPKP's `pin-sha256`, from `openssl x509 -pubkey | openssl pkey -pubin -outform der |
+    /// openssl dgst -sha256 -binary | base64`), checked after the usual verification. Another key fails with a
+    /// ``TransportFailure`` of kind `tls`. Pin a backup key too. Empty, the default, pins nothing. Where the transport
+    /// cannot check pins (``URLSessionDataLoader`` on Linux), every `https` load fails so, before connecting.
+    public var pinnedPublicKeyHashes: Set<String> = []
 
     public init() {}
 }

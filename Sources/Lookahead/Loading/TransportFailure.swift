@@ -17,6 +17,9 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         case connectionReset
         /// The TLS handshake failed: an untrusted, expired or mismatched certificate, or no common protocol.
         case tls
+        /// The server's answer is not HTTP: an HTTP/0.9 reply (a body with no status line), a malformed status
+        /// line or field.
+        case invalidResponse
         /// The system cancelled the transfer (not the app).
         case cancelledBySystem
         /// Anything else the transport reports.
@@ -54,6 +57,8 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
             case 7: [100, 101, 113].contains(systemError) ? .offline : .connectionRefused
             case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: .tls  // CURLE_SSL_*, _PEER_FAILED_VERIFICATION
             case 18, 52, 55, 56: .connectionReset  // CURLE_PARTIAL_FILE, _GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
+            // CURLE_UNSUPPORTED_PROTOCOL (the scheme was checked before: an HTTP/0.9 reply), _WEIRD_SERVER_REPLY
+            case 1, 8: .invalidResponse
             default: .other
             }
         self.init(kind: kind, message: message, code: curlCode, systemError: systemError)
@@ -71,6 +76,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
                 .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
                 .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
                 .tls
+            case .badServerResponse, .cannotParseResponse: .invalidResponse
             case .cancelled, .backgroundSessionWasDisconnected: .cancelledBySystem
             default: .other
             }

@@ -5,6 +5,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
+#if canImport(Security)
+import Security
+#endif
 
 /// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
 ///
@@ -30,11 +33,16 @@ public final class URLSessionDataLoader: DataLoading {
     }
 
     /// Creates a loader with its own `URLSession`.
+    ///
+    /// - Parameters:
+    ///   - options: the limits, and the trust: ``DataLoaderOptions/trustedCertificates`` and
+    ///     ``DataLoaderOptions/pinnedPublicKeyHashes`` are checked when a server presents its certificate (Apple
+    ///     platforms; on Linux see ``DataLoaderOptions/pinnedPublicKeyHashes``).
     public init(
         configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration,
         options: DataLoaderOptions = DataLoaderOptions()
     ) {
-        let router = TaskRouter()
+        let router = TaskRouter(options: options)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Lookahead.URLSessionDataLoader"
@@ -50,6 +58,7 @@ public final class URLSessionDataLoader: DataLoading {
 
     public func loadData(for request: DataLoadRequest) async throws -> DataLoadResponse {
         if let local = try await DataSource.loadWithoutNetwork(request, options: options) { return local }
+        if let refusal = router.pinRefusal(for: request.url) { throw refusal }
         // A request started from a cancelled task would still reach the server.
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
@@ -117,6 +126,23 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
+    private let options: DataLoaderOptions
+
+    init(options: DataLoaderOptions) {
+        self.options = options
+    }
+
+    /// The failure of a load to `url` whose pins cannot be checked: FoundationNetworking never shows the server's
+    /// certificate, so with pins set nothing goes to an `https` server.
+    func pinRefusal(for url: URL) -> DataLoadingError? {
+        #if canImport(FoundationNetworking)
+        guard !options.pinnedPublicKeyHashes.isEmpty, url.scheme?.lowercased() == "https" else { return nil }
+        let message = "FoundationNetworking cannot check pinned public keys; nothing was sent"
+        return .transportFailed(TransportFailure(kind: .tls, message: message))
+        #else
+        return nil
+        #endif
+    }
 
     func register(_ task: URLSessionDataTask, _ transfer: Transfer) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -164,7 +190,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     transfer.failure = .unsupportedURL(transfer.request.url)
                     return nil
                 }
-                if let refusal = transfer.redirects.accept(target) {
+                if let refusal = transfer.redirects.accept(target) ?? pinRefusal(for: target) {
                     transfer.failure = refusal
                     return nil
                 }
@@ -245,6 +271,31 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             // A body callback comes after the last redirect, so cancelling here is safe on every platform.
             dataTask.cancel()
         }
+    }
+
+    /// The server's certificate against the options' anchors and pins, on Apple platforms: FoundationNetworking
+    /// never shows it.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(Security)
+        // A protection space holds a trust only for a server-trust challenge.
+        if let trust = challenge.protectionSpace.serverTrust,
+            !options.trustedCertificates.isEmpty || !options.pinnedPublicKeyHashes.isEmpty
+        {
+            if let refusal = ServerTrust.evaluate(trust, options: options) {
+                _ = modify(task.taskIdentifier) { $0.failure = .transportFailed(refusal) }
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            } else {
+                completionHandler(.useCredential, URLCredential(trust: trust))
+            }
+            return
+        }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

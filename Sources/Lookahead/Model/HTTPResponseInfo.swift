@@ -11,11 +11,13 @@ public struct HTTPResponseInfo: Hashable, Sendable {
     /// Header fields, names lowercased.
     public var headers: [String: String]
 
-    /// Creates a response description.
+    /// Creates a response description. A field whose name is not a token is dropped, and each CR, LF or NUL in a
+    /// value becomes a space (RFC 9110 §5.5), so no field a server sends can pass for another line.
     public init(url: URL?, statusCode: Int, headers: [String: String] = [:]) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        let fields = headers.compactMap { HeaderFields.sanitized(name: $0.key, value: $0.value) }
+        self.headers = Dictionary(fields, uniquingKeysWith: { a, _ in a })
     }
 
     /// The `Content-Length` header, when there is a valid one.

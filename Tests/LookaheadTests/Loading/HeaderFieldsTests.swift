@@ -104,4 +104,29 @@ import Testing
             Issue.record("expected an invalid header field, got \(error)")
         }
     }
+
+    // MARK: - Fields a server sends
+
+    @Test func aServersFieldsReachTheAppWithoutLineBreaksOrInvalidNames() {
+        let sent = [
+            "X-A": "a\rX-Injected: 1", "X-B": "a\u{0}b\nc", "Bad Name": "x", "Set-Cookie:": "y", "ETag": "\"v\"",
+            "X-Tab": "a\tb",
+        ]
+        let info = HTTPResponseInfo(url: nil, statusCode: 200, headers: sent)
+        #expect(info.headers == ["x-a": "a X-Injected: 1", "x-b": "a b c", "etag": "\"v\"", "x-tab": "a\tb"])
+    }
+
+    @Test func responseLinesAreReadStrictly() {
+        func line(_ text: String) -> HeaderFields.ResponseLine {
+            Array(text.utf8).withUnsafeBufferPointer(HeaderFields.responseLine)
+        }
+        #expect(line("HTTP/1.1 200 OK\r\n") == .status(200))
+        #expect(line("HTTP/2 204\r\n") == .status(204))
+        #expect(line("HTTP/1.1 +12 OK\r\n") == .status(0), "a status code is three digits")
+        #expect(line("HTTP/1.1 2000 OK\r\n") == .status(0))
+        #expect(line("\r\n") == .end)
+        #expect(line("Content-Type: \t image/jpeg \r\n") == .field(name: "Content-Type", value: "image/jpeg"))
+        #expect(line("X-A: a\rb\r\n") == .field(name: "X-A", value: "a\rb"), "a bare CR stays for the sanitiser")
+        #expect(line(" folded\r\n") == .other)
+    }
 }

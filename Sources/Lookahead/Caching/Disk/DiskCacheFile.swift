@@ -157,7 +157,7 @@ enum DiskCacheFile {
     }
 
     /// Checks a whole file; `.hit` with empty data when all matches.
-    private static func verify(
+    static func verify(
         _ file: UnsafeRawBufferPointer,
         keyName: DiskCacheIndex.Name,
         checksums: Bool

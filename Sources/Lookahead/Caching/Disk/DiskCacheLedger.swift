@@ -101,12 +101,14 @@ final class DiskCacheLedger: Sendable {
     private static func read(_ descriptor: Int32) -> Values? {
         var record = [UInt8](repeating: 0, count: recordSize)
         let count = record.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        return record.withUnsafeBytes { bytes in
-            let total = DiskCacheFile.load(bytes, at: 8)
-            guard count == recordSize, DiskCacheFile.load(bytes, at: 0) == magic, total <= UInt64(Int.max) else {
-                return nil
-            }
-            return Values(totalSize: Int(total), generation: DiskCacheFile.load(bytes, at: 16))
-        }
+        return count == recordSize ? record.withUnsafeBytes(values(record:)) : nil
+    }
+
+    /// The values of a record: `nil` unless it is a whole record of this version with a size that fits in `Int`.
+    static func values(record bytes: UnsafeRawBufferPointer) -> Values? {
+        guard bytes.count == recordSize, DiskCacheFile.load(bytes, at: 0) == magic else { return nil }
+        let total = DiskCacheFile.load(bytes, at: 8)
+        guard total <= UInt64(Int.max) else { return nil }
+        return Values(totalSize: Int(total), generation: DiskCacheFile.load(bytes, at: 16))
     }
 }

@@ -1,0 +1,34 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Interface stub of Security for scripts/apple-typecheck: only what Lookahead calls, from Apple's documented
+// declarations (SecTrust, SecCertificate and their functions), and the two members FoundationNetworking lacks
+// (`URLProtectionSpace.serverTrust`, `URLCredential(trust:)`), which Foundation declares on Apple platforms.
+// Approximations: CoreGraphics' stub stands for CoreFoundation, which Security re-exports (CFData is its alias of
+// NSData); CFArray and CFError are Foundation's bridged classes.
+// Bodies never run.
+@_exported public import CoreGraphics
+public import Foundation
+public import FoundationNetworking
+
+public typealias CFArray = NSArray
+public typealias CFError = NSError
+public final class SecTrust {}
+public final class SecCertificate {}
+
+public func SecCertificateCreateWithData(_ allocator: AnyObject?, _ data: CFData) -> SecCertificate? { fatalError() }
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData { fatalError() }
+public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray) -> Int32 { fatalError() }
+public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool) -> Int32 {
+    fatalError()
+}
+public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
+    fatalError()
+}
+public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? { fatalError() }
+
+extension URLProtectionSpace {
+    public var serverTrust: SecTrust? { fatalError() }
+}
+
+extension URLCredential {
+    public convenience init(trust: SecTrust) { fatalError() }
+}
