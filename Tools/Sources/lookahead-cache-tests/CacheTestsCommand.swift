@@ -16,7 +16,8 @@ struct CacheTestsCommand: AsyncParsableCommand {
                  a new pipeline for the test, with a new disk cache folder and the HTTP cache policy;
               {"seq": 2, "command": "load", "test": "ID", "url": "…", "headers": [["Name", "value"], …],
                "options": ["reload", …]}
-                 one load through data(for:) or image(for:): its status, header fields, body and cache type;
+                 one load through data(for:) or image(for:): its status, header fields, body, body length and
+                 cache type;
               {"seq": 3, "command": "close", "test": "ID"}
                  waits for the pipeline's writes and removes its folder.
             """

@@ -25,6 +25,8 @@ struct CacheTestsAnswer: Encodable {
     var headers: [String: String]?
     /// The body as the path saw it, base64: the bytes for `data`, the first row's red channel for `image`.
     var body: String?
+    /// The length of what `data(for:)` returned, or the bytes of the decoded image's pixels.
+    var bodyLength: Int?
     var cacheType: String?
     var error: String?
 }
@@ -105,6 +107,7 @@ final class CacheTestsSession: Sendable {
             if test.decodes {
                 let response = try await test.pipeline.image(for: request)
                 answer.fill(response.httpResponse, cacheType: response.cacheType, body: Self.firstRow(response.image))
+                answer.bodyLength = response.image.cost
             } else {
                 let response = try await test.pipeline.data(for: request)
                 answer.fill(response.httpResponse, cacheType: response.cacheType, body: response.data)
@@ -151,6 +154,7 @@ extension CacheTestsAnswer {
         status = response?.statusCode ?? 200
         headers = response?.headers ?? [:]
         self.body = body.base64EncodedString()
+        bodyLength = body.count
         self.cacheType = cacheType.map { $0 == .memory ? "memory" : "disk" }
     }
 }
