@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "lookahead-bench", targets: ["lookahead-bench"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
         .executable(name: "lookahead-graph-driver", targets: ["lookahead-graph-driver"]),
+        .executable(name: "lookahead-cache-tests", targets: ["lookahead-cache-tests"]),
     ],
     dependencies: [
         .package(name: "Lookahead", path: ".."),
@@ -108,6 +109,15 @@ let package = Package(
             dependencies: [
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "LookaheadBenchmarkSupport", package: "Lookahead"),
+            ],
+            swiftSettings: strict
+        ),
+        // The client side of the public HTTP cache test suite, driven by scripts/cache-tests.
+        .executableTarget(
+            name: "lookahead-cache-tests",
+            dependencies: [
+                .product(name: "Lookahead", package: "Lookahead"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

@@ -13,6 +13,8 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public var immutable = false
     /// `Cache-Control: must-revalidate`: once stale, never used without the server's say-so.
     public var mustRevalidate = false
+    /// `Cache-Control: must-understand`: only a cache that implements the status code's rules may store it.
+    public var mustUnderstand = false
     /// `Cache-Control: max-age`, in seconds (the last valid one wins).
     public var maxAge: Int?
     /// `Cache-Control: stale-if-error` (RFC 5861), in seconds: how long a stale response may answer a server error.
@@ -41,6 +43,7 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
             case "no-cache": noCache = true
             case "immutable": immutable = true
             case "must-revalidate": mustRevalidate = true
+            case "must-understand": mustUnderstand = true
             case "max-age": maxAge = Self.deltaSeconds(directive.value) ?? maxAge
             case "stale-if-error": staleIfError = Self.deltaSeconds(directive.value) ?? staleIfError
             case "stale-while-revalidate":
@@ -58,6 +61,16 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
         vary = (fields["vary"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty }
     }
+
+    /// Whether a response with `status` must not be stored (RFC 9111 §5.2.2.3): with `must-understand`, when the
+    /// status is not one RFC 9110 defines (`no-store` then yields to it); otherwise under `no-store`.
+    public func forbidsStoring(status: Int) -> Bool {
+        mustUnderstand ? !Self.understoodStatuses.contains(status) : noStore
+    }
+
+    /// The statuses RFC 9110 §15 defines, whose caching rules the cache follows.
+    static let understoodStatuses = Set([100, 101, 305, 307, 308, 421, 422, 426])
+        .union(200...206).union(300...304).union(400...417).union(500...505)
 
     /// The freshness lifetime the response grants, in seconds: `max-age`, else `Expires` less `Date` (or `now`).
     public func freshnessLifetime(now: Date) -> TimeInterval? {

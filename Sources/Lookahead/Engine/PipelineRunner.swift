@@ -164,7 +164,7 @@ final class PipelineRunner: Sendable {
                 responseTime: date
             )
             guard metadata.isFresh(now: date), let freshUntil = metadata.freshUntil, !metadata.vary.contains("*"),
-                !HTTPCacheHeaders(headers: response.headers).noStore
+                !HTTPCacheHeaders(headers: response.headers).forbidsStoring(status: response.statusCode)
             else { return }
             lifetime = .seconds(freshUntil.timeIntervalSince(date))
             http = metadata

@@ -7,7 +7,9 @@ extension ImagePipeline {
     public enum Error: Swift.Error, Sendable, CustomStringConvertible {
         /// The data loader failed: connection refused or reset, timeout, unsupported scheme.
         case dataLoadingFailed(any Swift.Error)
-        /// The server answered with a status outside 200–299; `response` is that answer (URL, headers) if kept.
+        /// The server answered with a status outside 200–299; `response` is that answer (URL, headers) if kept. Also
+        /// a `504` with no fields, which the HTTP cache generates when a stale entry it may not serve without the
+        /// server's say-so (`must-revalidate`, `no-cache`) cannot be revalidated: the server cannot be reached.
         case statusCodeUnacceptable(Int, response: HTTPResponseInfo? = nil)
         /// The response had no body.
         case dataIsEmpty

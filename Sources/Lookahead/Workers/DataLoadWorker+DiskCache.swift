@@ -96,7 +96,7 @@ extension DataLoadWorker {
                 return nil
             }
             let refreshed = metadata.refreshed(by: info, requestTime: requestTime, responseTime: now)
-            if HTTPCacheHeaders(headers: info.headers).noStore {
+            if HTTPCacheHeaders(headers: info.headers).forbidsStoring(status: metadata.statusCode) {
                 cache.removeData(for: key)
                 cache.removeData(for: HTTPCacheMetadata.key(for: key))
             } else {
@@ -118,8 +118,9 @@ extension DataLoadWorker {
         cache: any DataCaching,
         key: String
     ) {
-        guard settings.diskCachePolicy.kind == .httpSemantics, case .statusCodeUnacceptable(_, let info?) = error,
-            !HTTPCacheHeaders(headers: info.headers).noStore
+        guard settings.diskCachePolicy.kind == .httpSemantics,
+            case .statusCodeUnacceptable(let status, let info?) = error,
+            !HTTPCacheHeaders(headers: info.headers).forbidsStoring(status: status)
         else { return }
         let now = settings.diskCachePolicy.now()
         let metadata = HTTPCacheMetadata(
@@ -148,7 +149,7 @@ extension DataLoadWorker {
         }
         let info = response.response ?? HTTPResponseInfo(url: request.url, statusCode: 200)
         let headers = HTTPCacheHeaders(headers: info.headers)
-        if headers.noStore || headers.vary.contains("*") {
+        if headers.forbidsStoring(status: info.statusCode) || headers.vary.contains("*") {
             cache.removeData(for: key)
             cache.removeData(for: HTTPCacheMetadata.key(for: key))
             return nil

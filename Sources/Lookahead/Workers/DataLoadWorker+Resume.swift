@@ -10,7 +10,9 @@ extension DataLoadWorker {
         let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
         let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
         return { data, response in
-            if honoursNoStore, HTTPCacheHeaders(headers: response.headers).noStore { return }
+            if honoursNoStore, HTTPCacheHeaders(headers: response.headers).forbidsStoring(status: response.statusCode) {
+                return
+            }
             guard let partial = PartialDownload(data: data, response: response, maximumLength: maximumLength)
             else { return }
             cache.storeData(partial.encoded(), for: PartialDownload.key(for: key))

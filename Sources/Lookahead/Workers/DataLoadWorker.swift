@@ -133,6 +133,11 @@ struct DataLoadWorker: Sendable {
         {
             return .success(served)
         }
+        if case .failure(let error) = result, error.isServerUnreachable, stale?.mayAnswerWhenUnreachable == false {
+            // A stale entry that must be revalidated: the cache answers with a 504 of its own (RFC 9111 §5.2.2.2).
+            let generated = HTTPResponseInfo(url: request.url, statusCode: 504)
+            result = .failure(.statusCodeUnacceptable(504, response: generated))
+        }
         if case .failure(let error) = result, policy.writesDiskCache, let diskCache {
             storeErrorAnswer(error, of: request, requestTime: requestTime, cache: diskCache, key: key)
         }

@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 // Lookahead tests — RFC 9111 rules of the disk cache under HTTP semantics: Vary, stored fields returned with a hit,
-// heuristic freshness, stale-while-revalidate and cached data of any age; a scripted loader and an injected clock.
+// heuristic freshness, stale-while-revalidate, cached data of any age and must-understand; a scripted loader and an
+// injected clock.
 
 import Foundation
 import Testing
@@ -88,6 +89,22 @@ import Testing
         // The last variant holds its slot until another variant of the same slot comes.
         #expect(try await load(pipeline, headers: ["Foo": "39"]).cacheType == .disk)
         #expect(loader.sent.withLock { $0.count } == 40)
+    }
+
+    @Test func mustUnderstandStoresAStatusTheCacheKnowsDespiteNoStore() async throws {
+        // RFC 9111 §5.2.2.3; cache-tests' status-200-must-understand and status-599-must-understand.
+        let directives = ["Cache-Control": "max-age=600, no-store, must-understand"]
+        let loader = ScriptedHTTPLoader([.ok(headers: directives)])
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline)
+        #expect(try await load(pipeline).cacheType == .disk)
+        #expect(loader.sent.withLock { $0.count } == 1)
+        let parsed = HTTPCacheHeaders(headers: directives)
+        #expect(!parsed.forbidsStoring(status: 200) && !parsed.forbidsStoring(status: 404))
+        #expect(parsed.forbidsStoring(status: 599), "a status RFC 9110 does not define")
+        let unknown = HTTPCacheHeaders(headers: ["Cache-Control": "max-age=600, must-understand"])
+        #expect(unknown.forbidsStoring(status: 299), "must-understand alone forbids an unknown status")
+        #expect(HTTPCacheHeaders(headers: ["Cache-Control": "no-store"]).forbidsStoring(status: 200))
     }
 
     @Test func varyStarIsNeverReused() async throws {

@@ -201,8 +201,9 @@ struct ServerOnTheClock: DataLoading {
             _ = try await load(url, pipeline, disk)
             Issue.record("a stale must-revalidate entry was served")
         } catch let error as ImagePipeline.Error {
-            guard case .unreachable = error.reason else {
-                Issue.record("expected unreachable, got \(error)")
+            // The cache's own 504 (RFC 9111 §5.2.2.2), not the transport's error.
+            guard case .statusCodeUnacceptable(504, let response?) = error, response.headers.isEmpty else {
+                Issue.record("expected the cache's 504, got \(error)")
                 return
             }
         } catch {
