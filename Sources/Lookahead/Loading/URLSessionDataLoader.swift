@@ -35,6 +35,7 @@ public final class URLSessionDataLoader: DataLoading {
     /// Creates a loader with its own `URLSession`.
     ///
     /// - Parameters:
+    ///   - configuration: the session's settings; the loader sets its connections per host from `options`.
     ///   - options: the limits, and the trust: ``DataLoaderOptions/trustedCertificates`` and
     ///     ``DataLoaderOptions/pinnedPublicKeyHashes`` are checked when a server presents its certificate (Apple
     ///     platforms; on Linux see ``DataLoaderOptions/pinnedPublicKeyHashes``).
