@@ -5,8 +5,8 @@ import Foundation
 public import Lookahead
 
 /// Decodes one fuzz input with `decoder`, directly and through the full decode path (sniffing, thumbnail
-/// resampling), and, for a decoder of animations, to every frame. Any input must give an image (or frames) or a typed
-/// error — never a crash, a hang or a huge allocation.
+/// resampling), and, for a decoder of animations, to every frame, decoded in order. Any input must give an image (or
+/// frames) or a typed error — never a crash, a hang or a huge allocation.
 public func fuzzDecoding(with decoder: some ImageDecoding, _ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     // A small pixel limit keeps each run fast; odd-sized inputs exercise the thumbnail paths.
@@ -24,9 +24,10 @@ public func fuzzDecoding(with decoder: some ImageDecoding, _ start: UnsafePointe
     if let animated = decoder as? any AnimatedImageDecoding,
         let animation = try? animated.decodeAnimation(data, context: context)
     {
-        precondition(animation.frames.count > 1 && animation.frames.count <= 64, "frame count out of bounds")
+        precondition(animation.frameCount > 1 && animation.frameCount <= 64, "frame count out of bounds")
         let size = (animation.poster.width, animation.poster.height)
-        for frame in animation.frames {
+        var frames = animation.makeFrameIterator()
+        while let frame = try? frames.next() {
             precondition((frame.image.width, frame.image.height) == size, "frames differ in size")
             precondition(frame.image.pixels.count == frame.image.height * frame.image.bytesPerRow, "bitmap geometry")
             precondition(frame.duration > .zero, "a frame without duration")

@@ -62,6 +62,8 @@ public final class ImageSlot: Sendable {
 
     private struct Inner {
         var state = State.empty
+        /// The animation of the image shown, for an animated request.
+        var animation: AnimatedImage?
         var generation = 0
         var task: ImageTask?
         /// Set at the first failure to reach a host: the slot then watches host recoveries.
@@ -74,10 +76,11 @@ public final class ImageSlot: Sendable {
 
         /// A new configuration: the results of earlier loads no longer apply.
         @discardableResult
-        mutating func advance(to state: State, isCatchUp: Bool = false) -> Int {
+        mutating func advance(to state: State, animation: AnimatedImage? = nil, isCatchUp: Bool = false) -> Int {
             generation += 1
             self.isCatchUp = isCatchUp
             self.state = state
+            self.animation = animation
             return generation
         }
     }
@@ -113,6 +116,9 @@ public final class ImageSlot: Sendable {
     /// What the cell shows now.
     public var state: State { inner.withLock { $0.state } }
 
+    /// The state and, when it shows an animated request's image, the animation (whose first frame the image is).
+    package var stateAndAnimation: (State, AnimatedImage?) { inner.withLock { ($0.state, $0.animation) } }
+
     /// Shows the image for a request (`nil` clears the slot): at once from memory, else a placeholder while it
     /// loads; the same request again keeps its load going. `startsLoading: false` defers the load (while a list
     /// flings) until ``startLoading()``.
@@ -128,14 +134,14 @@ public final class ImageSlot: Sendable {
             if startsLoading { startLoading() }  // a deferred load starts now; a running one goes on
             return
         }
-        let cached = pipeline.cachedDisplayImage(for: request)
+        let cached = pipeline.cachedImageAndAnimation(for: request)
         // A URL in its failure backoff shows its failure at once, like a memory hit.
         let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
             let previous = inner.task
             inner.task = nil
-            let next = cached.map { State.loaded($0, request, .memory) } ?? waiting.map { State.failed($0, request) }
-            let generation = inner.advance(to: next ?? .loading(request))
+            let next = cached.map { State.loaded($0.0, request, .memory) } ?? waiting.map { State.failed($0, request) }
+            let generation = inner.advance(to: next ?? .loading(request), animation: cached?.1)
             updatePin(&inner)
             return (previous, generation, inner.state)
         }
@@ -153,10 +159,11 @@ public final class ImageSlot: Sendable {
             return (request, inner.generation)
         }
         guard let (request, generation) = pending else { return }
-        if let cached = pipeline.cachedDisplayImage(for: request) {
+        if let (image, animation) = pipeline.cachedImageAndAnimation(for: request) {
             let state = inner.withLock { inner -> State? in
                 guard inner.generation == generation else { return nil }
-                inner.state = .loaded(cached, request, .memory)
+                inner.state = .loaded(image, request, .memory)
+                inner.animation = animation
                 updatePin(&inner)
                 return inner.state
             }
@@ -266,7 +273,8 @@ public final class ImageSlot: Sendable {
             inner.task = nil
             switch result {
             case .success(let response):
-                inner.state = .loaded(response.displayImage, request, response.cacheType)
+                inner.state = .loaded(response.image, request, response.cacheType)
+                inner.animation = response.animation
             case .failure(.cancelled):
                 return nil
             case .failure(let error):

@@ -6,6 +6,7 @@ import Foundation
 /// `view.lookahead.setImage(with:)`. Every load goes through the view's ``ImageSlot``, so a new call cancels the
 /// previous load. The binding's own calls show their change before they return; every other change hops to the
 /// main queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
+/// An animation plays through ``player``: its frames go to the view as they come, until the view shows another state.
 @MainActor
 public final class ImageViewBinding {
     /// The slot that loads the view's image; a ``ListPrefetcher`` binds it by item.
@@ -14,6 +15,14 @@ public final class ImageViewBinding {
     public private(set) var options: ImageLoadingOptions
     /// The state the view shows: the slot's as of the last call or hop.
     public private(set) var state = ImageSlot.State.empty
+    /// The player of the animation shown, for an animated request (``ImageRequest/isAnimated``); `nil` otherwise.
+    public private(set) var player: AnimationPlayer?
+    /// Whether the binding plays an animation as soon as it shows it, until it shows something else; a view that
+    /// plays it only while on screen (SwiftUI's `LazyImage`) turns this off and runs ``player`` itself.
+    public var playsAnimationsWhenShown = true
+    private var playback: Task<Void, Never>?
+    private var playerKey: ImageCacheKey?
+    private let animationClock: any Clock<Duration>
     private var presenter = ImageViewPresenter()
     private weak var view: (any ImageDisplaying)?
     private let target: RenderTarget
@@ -41,9 +50,16 @@ public final class ImageViewBinding {
         self.init(view: view, options: options) { DispatchQueue.main.async(execute: $0) }
     }
 
-    /// Creates a binding whose completions reach the main thread through `mainScheduler` (tests).
-    package init(view: any ImageDisplaying, options: ImageLoadingOptions, mainScheduler: @escaping Scheduler) {
+    /// Creates a binding whose completions reach the main thread through `mainScheduler` and whose animations play
+    /// on `animationClock` (tests).
+    package init(
+        view: any ImageDisplaying,
+        options: ImageLoadingOptions,
+        animationClock: any Clock<Duration> = ContinuousClock(),
+        mainScheduler: @escaping Scheduler
+    ) {
         let target = RenderTarget()
+        self.animationClock = animationClock
         self.target = target
         self.mainScheduler = mainScheduler
         self.view = view
@@ -54,6 +70,7 @@ public final class ImageViewBinding {
 
     deinit {
         slot.prepareForReuse()  // nobody will show this load
+        playback?.cancel()
     }
 
     /// The binding kept in `view`, created on first use (with `options`' pipeline).
@@ -124,14 +141,33 @@ public final class ImageViewBinding {
 
     /// Shows the slot's current state if the view does not show it yet, then completes the load if it ended.
     func render() {
-        state = slot.state
+        let animation: AnimatedImage?
+        (state, animation) = slot.stateAndAnimation
         if let display = presenter.present(state, options: options) {
             view?.lookaheadDisplay(display.image, transition: display.transition)
         }
+        preparePlayer(for: state.image == nil ? nil : animation)
         if let showsActivity = presenter.activity(for: state, options: options) {
             view?.lookaheadShowActivityIndicator(showsActivity)
         }
         completeIfEnded()
+    }
+
+    /// Keeps the player of the animation shown, or makes one (and plays it, when the binding plays animations);
+    /// stops the one of an animation no longer shown.
+    private func preparePlayer(for animation: AnimatedImage?) {
+        let key = animation == nil ? nil : state.request?.imageKey
+        guard key != playerKey else { return }
+        playback?.cancel()
+        playback = nil
+        playerKey = key
+        player = animation.map { AnimationPlayer($0, clock: animationClock) }
+        guard let player else { return }
+        player.onFrameChange = { [weak self, weak player] image in
+            guard let self, let player, self.player === player else { return }
+            self.view?.lookaheadDisplay(image, transition: .none)
+        }
+        if playsAnimationsWhenShown { playback = Task { await player.play() } }
     }
 
     /// Calls the current load's completion once its request is shown or has failed.

@@ -1,5 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
+import Dispatch
+
 /// The state behind a declarative image view (SwiftUI's `LazyImage`): its phase, and when to fade.
 ///
 /// ```swift
@@ -11,7 +13,7 @@
 /// ```
 ///
 /// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules; an
-/// animated request's frames play through ``player``.
+/// animated request's frames play through the binding's ``player`` while ``playAnimation()`` runs.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
@@ -34,7 +36,7 @@ public final class LazyImageModel: ImageDisplaying {
     /// The binding that loads this model's image: ``ImageDisplaying`` storage.
     public var lookaheadBinding: ImageViewBinding?
     /// The player of an animated image's frames (``playAnimation()`` runs it); `nil` for a still image.
-    public private(set) var player: AnimationPlayer?
+    public var player: AnimationPlayer? { lookaheadBinding?.player }
 
     /// Whether a load is running: the phase is `.empty` and the image is on its way.
     public private(set) var isLoading = false
@@ -65,8 +67,6 @@ public final class LazyImageModel: ImageDisplaying {
     /// Receives the current load's result once: at ``appear(_:)`` for a memory hit, else when it ends.
     public var onCompletion: ImageViewBinding.Completion?
 
-    private let animationClock: any Clock<Duration>
-    private var playerKey: ImageCacheKey?
     /// A load that went on at low priority after the view disappeared (``DisappearBehavior/lowerPriority``).
     private let slowedLoad = Locked<ImageTask?>(nil)
 
@@ -77,9 +77,12 @@ public final class LazyImageModel: ImageDisplaying {
         animationClock: any Clock<Duration> = ContinuousClock()
     ) {
         self.options = options
-        self.animationClock = animationClock
         self.phase = request.flatMap { options.pipeline.cachedImage(for: $0) }.map(Phase.success) ?? .empty
-        if case .success = phase, let request { preparePlayer(for: request) }
+        let binding = ImageViewBinding(view: self, options: options, animationClock: animationClock) {
+            DispatchQueue.main.async(execute: $0)
+        }
+        binding.playsAnimationsWhenShown = false  // only while the view is on screen: `playAnimation()`
+        lookaheadBinding = binding
     }
 
     /// The view appeared, or its request changed: shows the image for `request`, else loads it. The same request
@@ -129,13 +132,7 @@ public final class LazyImageModel: ImageDisplaying {
 
     /// Plays the animation, if any, until it ends or the task is cancelled; each frame is a new `.success` phase.
     public func playAnimation() async {
-        guard let player else { return }
-        player.onFrameChange = { [weak self, weak player] image in
-            guard let self, let player, self.player === player else { return }
-            self.phase = .success(image)
-            self.onChange?(self.phase, .none)
-        }
-        await player.play()
+        await player?.play()
     }
 
     /// ``ImageDisplaying``: the binding shows a new state.
@@ -145,13 +142,10 @@ public final class LazyImageModel: ImageDisplaying {
         switch state {
         case .empty, .loading, .preview:
             next = .empty
-            preparePlayer(for: nil)
-        case .loaded(let image, let request, _):
-            preparePlayer(for: request)
-            next = .success(player?.image ?? image)
+        case .loaded(let loaded, _, _):
+            next = .success(image ?? loaded)  // the image, or the frame of its animation shown now
         case .failed(let error, _):
             next = .failure(error)
-            preparePlayer(for: nil)
         }
         let wasLoading = isLoading
         let hadPreview = preview != nil
@@ -161,16 +155,5 @@ public final class LazyImageModel: ImageDisplaying {
         if case .empty = phase, case .empty = next, wasLoading == isLoading, !hadPreview, preview == nil { return }
         phase = next
         onChange?(next, transition)
-    }
-
-    /// Keeps the player of `request`'s animation, or makes it from the memory cache's frames; none for a still image.
-    private func preparePlayer(for request: ImageRequest?) {
-        guard let request, request.isAnimated else {
-            (player, playerKey) = (nil, nil)
-            return
-        }
-        guard playerKey != request.imageKey else { return }
-        playerKey = request.imageKey
-        player = options.pipeline.cachedAnimation(for: request).map { AnimationPlayer($0, clock: animationClock) }
     }
 }

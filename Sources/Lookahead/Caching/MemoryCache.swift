@@ -2,7 +2,8 @@
 
 import Foundation
 
-/// Keeps decoded images in memory. An animation is one entry, whose cost is that of all its frames.
+/// Keeps decoded images in memory. An animation is one entry: its encoded data and first frame, at the cost of those
+/// and a player's frame buffer (``AnimatedImage/cost``).
 ///
 /// - The total cost (bytes of pixels) stays within ``costLimit`` and the count within ``countLimit``: least
 ///   recently used first, images on screen (through an ``ImageSlot``) last, since evicting them frees nothing.
@@ -75,7 +76,7 @@ public final class MemoryCache: Sendable {
     @discardableResult
     public func store(_ image: PlatformImage, for key: ImageCacheKey) -> Bool { store(image, animation: nil, for: key) }
 
-    /// Stores an animation at the cost of all its frames; `false` when it costs more than ``entryCostLimit``.
+    /// Stores an animation at its ``AnimatedImage/cost``; `false` when it costs more than ``entryCostLimit``.
     @discardableResult
     public func store(_ animation: AnimatedImage, for key: ImageCacheKey) -> Bool {
         store(animation.poster, animation: animation, for: key)

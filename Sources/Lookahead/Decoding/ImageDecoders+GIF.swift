@@ -5,8 +5,8 @@ import CGIF
 public import Foundation
 
 extension ImageDecoders {
-    /// Decodes GIF with giflib: the first frame on a canvas of the logical screen, or every frame of an animation
-    /// (``decodeAnimation(_:context:)``). A still image reads no record past the first image.
+    /// Decodes GIF with giflib: the first frame on a canvas of the logical screen, or an animation, decoded as it
+    /// plays (``decodeAnimation(_:context:)``). A still image reads no record past the first image.
     public struct GIF: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}
@@ -15,21 +15,27 @@ extension ImageDecoders {
             try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
         }
 
-        /// Decodes every frame, each drawn over what the previous one left and disposed of as its graphics control
-        /// extension says, with the `NETSCAPE2.0` loop count; a file cut short keeps its whole frames. `nil` for one.
+        /// Reads the frames' durations and the `NETSCAPE2.0` loop count, and decodes the first frame; the others are
+        /// decoded as they play, each drawn over what the previous one left and disposed of as its graphics control
+        /// extension says. A file cut short keeps its whole frames. `nil` for one frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
         ) throws(ImageDecodingError) -> AnimatedImage? {
             let layout = try Self.withFile(data) { file throws(ImageDecodingError) in try Self.scan(file, context) }
-            guard layout.frameCount > 1 else { return nil }
-            let (frames, width, height) = (layout.frameCount, layout.width, layout.height)
+            guard layout.durations.count > 1 else { return nil }
+            let (frames, width, height) = (layout.durations.count, layout.width, layout.height)
             if let error = context.animationLimitError(codec: name, frameCount: frames, width: width, height: height) {
                 throw error
             }
-            return try Self.withFile(data) { file throws(ImageDecodingError) in
-                try Self.decodeFrames(file, layout, context)
-            }
+            let bytes = try EncodedBytes(data, codec: name)
+            return try AnimatedImage.opening(
+                bytes,
+                codec: name,
+                frameDurations: layout.durations,
+                loopCount: layout.loopCount,
+                context: context
+            ) { () throws(ImageDecodingError) in try FrameReader(bytes, layout) }
         }
 
         /// How one frame is drawn and disposed of, from the graphics control extension before it.
@@ -103,12 +109,25 @@ extension ImageDecoders.GIF {
         try ImageDecoders.withBytes(of: data, codec: "GIF") { base, count throws(ImageDecodingError) in
             var unread = UnsafeBufferPointer(start: base, count: count)
             return try withUnsafeMutablePointer(to: &unread) { source throws(ImageDecodingError) in
-                var status: Int32 = 0
-                guard let file = DGifOpen(source, read, &status) else { throw error(status) }
-                defer { DGifCloseFile(file, &status) }
+                let file = try open(source)
+                defer { close(file) }
                 return try body(file)
             }
         }
+    }
+
+    /// Opens a file that reads the bytes `source` points to, moving it past what it reads.
+    static func open(
+        _ source: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+    ) throws(ImageDecodingError) -> UnsafeMutablePointer<GifFileType> {
+        var status: Int32 = 0
+        guard let file = DGifOpen(source, read, &status) else { throw error(status) }
+        return file
+    }
+
+    static func close(_ file: UnsafeMutablePointer<GifFileType>) {
+        var status: Int32 = 0
+        DGifCloseFile(file, &status)
     }
 
     /// How a walk over a file's records ended; `readFailed` carries giflib's error (a file cut short or corrupt).
@@ -168,16 +187,16 @@ extension ImageDecoders.GIF {
         return Int32(count)
     }
 
-    /// What the first pass learns: the canvas, the frames that are whole, and the loop count.
+    /// What the first pass learns: the canvas, the durations of the frames that are whole, and the loop count.
     struct Layout {
         var width: Int
         var height: Int
-        var frameCount = 0
+        var durations: [Duration] = []
         var loopCount = 1
     }
 
-    /// The first pass, reading compressed data without decompressing it: counts whole frames (up to just past the
-    /// frame limit), finds the canvas and the loop count, and checks each frame's size.
+    /// The first pass, reading compressed data without decompressing it: finds the whole frames (up to just past the
+    /// frame limit) and their durations, the canvas and the loop count, and checks each frame's size.
     static func scan(
         _ file: UnsafeMutablePointer<GifFileType>,
         _ context: ImageDecodingContext
@@ -185,7 +204,9 @@ extension ImageDecoders.GIF {
         var layout = Layout(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
         let screenIsEmpty = layout.width == 0 || layout.height == 0
         var isLoopExtension = false
+        var control = FrameControl()
         let end = try walk(file) { code, block, isFirst in
+            if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
             if isFirst {
                 let name = UnsafeBufferPointer(start: block + 1, count: 11)
                 isLoopExtension =
@@ -197,10 +218,17 @@ extension ImageDecoders.GIF {
                 isLoopExtension = false
             }
         } image: { () throws(ImageDecodingError) -> WalkEnd? in
-            try skipFrame(file, counting: &layout, growsCanvas: screenIsEmpty, context)
+            defer { control = FrameControl() }
+            return try skipFrame(
+                file,
+                delay: control.delayMilliseconds,
+                into: &layout,
+                growsCanvas: screenIsEmpty,
+                context
+            )
         }
         // Whatever fails after a whole frame is a file cut short: the frames so far are the animation.
-        guard layout.frameCount == 0 else { return layout }
+        guard layout.durations.isEmpty else { return layout }
         switch end {
         case .stopped, .trailer: throw failure("no image in the file")
         case .readFailed(let code): throw error(code)
@@ -208,10 +236,12 @@ extension ImageDecoders.GIF {
         }
     }
 
-    /// Checks the frame whose descriptor was just read and skips its data; `.stopped` past the frame limit.
+    /// Checks the frame whose descriptor was just read, skips its data and adds its duration; `.stopped` past the
+    /// frame limit.
     private static func skipFrame(
         _ file: UnsafeMutablePointer<GifFileType>,
-        counting layout: inout Layout,
+        delay: Int,
+        into layout: inout Layout,
         growsCanvas: Bool,
         _ context: ImageDecodingContext
     ) throws(ImageDecodingError) -> WalkEnd? {
@@ -228,45 +258,8 @@ extension ImageDecoders.GIF {
         while code != nil {
             guard DGifGetCodeNext(file, &code) == GIF_OK else { return .readFailed(file.pointee.Error) }
         }
-        layout.frameCount += 1
-        return layout.frameCount > context.maximumFrameCount ? .stopped : nil
-    }
-
-    /// The second pass: draws `layout.frameCount` frames on one canvas, keeping a copy (thumbnail-sized) after each.
-    static func decodeFrames(
-        _ file: UnsafeMutablePointer<GifFileType>,
-        _ layout: Layout,
-        _ context: ImageDecodingContext
-    ) throws(ImageDecodingError) -> AnimatedImage {
-        var canvas = Canvas(width: layout.width, height: layout.height)
-        var frames: [AnimatedImage.Frame] = []
-        frames.reserveCapacity(layout.frameCount)
-        var control = FrameControl()
-        let end = try walk(file) { code, block, isFirst in
-            if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
-        } image: { () throws(ImageDecodingError) -> WalkEnd? in
-            let saved = control.disposal == 3 ? canvas.pixels : nil
-            let rect = file.pointee.Image
-            try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
-            frames.append(
-                AnimatedImage.Frame(
-                    image: try ImageDecoders.fitThumbnail(PlatformImage.make(from: canvas.bitmap), context: context),
-                    duration: AnimatedImage.frameDuration(milliseconds: control.delayMilliseconds)
-                )
-            )
-            switch control.disposal {
-            case 2: canvas.clear(rect)
-            case 3: if let saved { canvas.pixels = saved }
-            default: break
-            }
-            control = FrameControl()
-            return frames.count < layout.frameCount ? nil : .stopped
-        }
-        switch end {
-        case .stopped: return AnimatedImage(frames: frames, loopCount: layout.loopCount)
-        case .readFailed(let code): throw error(code)
-        case .trailer, .unknownRecord: throw failure("unexpected record")
-        }
+        layout.durations.append(AnimatedImage.frameDuration(milliseconds: delay))
+        return layout.durations.count > context.maximumFrameCount ? .stopped : nil
     }
 
     /// The logical screen the frames are drawn on: RGBA, transparent at first.

@@ -31,8 +31,8 @@ extension ImageDecoders {
             return try decodeFrame(source, at: 0, context: context)
         }
 
-        /// Every frame of an animated GIF, WebP or PNG, with ImageIO's delays, after checking the frame count and
-        /// canvas against the limits; `nil` for one frame.
+        /// An animated GIF, WebP or PNG: the frames' delays from ImageIO, the frame count and canvas checked against
+        /// the limits, and the first frame; the others are decoded as they play. `nil` for one frame.
         public func decodeAnimation(
             _ data: Data,
             context: ImageDecodingContext
@@ -52,20 +52,42 @@ extension ImageDecoders {
             if let error = context.animationLimitError(codec: name, frameCount: count, width: width, height: height) {
                 throw error
             }
-            var frames: [AnimatedImage.Frame] = []
-            for index in 0..<count {
+            let durations = (0..<count).map { index in
                 let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any] ?? [:]
                 let delay = Self.animationValue(in: properties, Self.delayKeys) ?? 0
-                frames.append(
-                    AnimatedImage.Frame(
-                        image: try decodeFrame(source, at: index, context: context),
-                        duration: AnimatedImage.frameDuration(milliseconds: Int((delay * 1000).rounded()))
-                    )
-                )
+                return AnimatedImage.frameDuration(milliseconds: Int((delay * 1000).rounded()))
             }
             let container = CGImageSourceCopyProperties(source, nil) as? [CFString: Any] ?? [:]
-            let loopCount = Self.animationValue(in: container, Self.loopCountKeys).map { Int($0) } ?? 1
-            return AnimatedImage(frames: frames, loopCount: loopCount)
+            let decoder = self
+            return AnimatedImage(
+                poster: try decodeFrame(source, at: 0, context: context),
+                frameDurations: durations,
+                loopCount: Self.animationValue(in: container, Self.loopCountKeys).map { Int($0) } ?? 1,
+                encodedByteCount: data.count,
+                makeReader: { FrameReader(decoder: decoder, data: data, count: count, context: context) }
+            )
+        }
+
+        /// Decodes an animation's frames by index, in order: ImageIO composites each one.
+        private final class FrameReader: AnimationFrameReading {
+            let decoder: ImageIODecoder
+            let source: CGImageSource?
+            let count: Int
+            let context: ImageDecodingContext
+            var index = 0
+
+            init(decoder: ImageIODecoder, data: Data, count: Int, context: ImageDecodingContext) {
+                self.decoder = decoder
+                self.source = CGImageSourceCreateWithData(data as CFData, nil)
+                self.count = count
+                self.context = context
+            }
+
+            func nextFrame() throws(ImageDecodingError) -> PlatformImage? {
+                guard let source, index < count else { return nil }
+                defer { index += 1 }
+                return try decoder.decodeFrame(source, at: index, context: context)
+            }
         }
 
         /// The animated formats' delay keys, each in its format's dictionary, the unclamped delay first.
@@ -94,7 +116,7 @@ extension ImageDecoders {
         }
 
         /// Decodes frame `index` (0 for a still image), oriented and at the thumbnail's size.
-        private func decodeFrame(
+        fileprivate func decodeFrame(
             _ source: CGImageSource,
             at index: Int,
             context: ImageDecodingContext

@@ -2,91 +2,15 @@
 
 #if canImport(CWebP)
 import CWebP
-public import Foundation
+import Foundation
 
 extension ImageDecoders {
     /// Decodes WebP with libwebp: lossy, lossless, alpha, the `EXIF` orientation, and an animation's first frame on
-    /// its canvas or all its frames (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
+    /// its canvas, or the animation, decoded as it plays (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
     /// rescaler, never allocating the full-size image.
     public struct WebP: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}
-
-        /// Decodes every frame with libwebp's animation decoder, which composites them as the file says; the frame
-        /// count and canvas are checked first. `nil` for a still WebP or an animation of one frame.
-        public func decodeAnimation(
-            _ data: Data,
-            context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> AnimatedImage? {
-            try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
-                var input = WebPData(bytes: source, size: size)
-                guard let canvas = try Self.animationCanvas(&input, context) else { return nil }
-                var options = WebPAnimDecoderOptions()
-                guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw Self.failure("library version mismatch") }
-                options.color_mode = MODE_RGBA
-                options.use_threads = 0
-                guard let decoder = WebPAnimDecoderNew(&input, &options) else {
-                    throw Self.failure("invalid animation")
-                }
-                defer { WebPAnimDecoderDelete(decoder) }
-                var info = WebPAnimInfo()
-                guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw Self.failure("invalid animation") }
-                let profile = Self.metadataChunk("ICCP", source, size)
-                let frames = try Self.decodeFrames(decoder, canvas, profile: profile, context)
-                return frames.count > 1 ? AnimatedImage(frames: frames, loopCount: Int(info.loop_count)) : nil
-            }
-        }
-
-        /// The canvas and frame count, checked against the limits; `nil` for a still WebP or one frame.
-        private static func animationCanvas(
-            _ input: inout WebPData,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> (width: Int, height: Int, frameCount: Int)? {
-            guard let demuxer = WebPDemux(&input) else { throw failure("invalid container") }
-            defer { WebPDemuxDelete(demuxer) }
-            let width = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH))
-            let height = Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT))
-            let frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
-            let isAnimation = WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG.rawValue != 0
-            guard isAnimation, frameCount > 1 else { return nil }
-            guard width > 0, height > 0 else { throw failure("invalid canvas \(width)×\(height)") }
-            try context.checkPixelLimit(codec: "WebP", width: width, height: height)
-            let error = context.animationLimitError(codec: "WebP", frameCount: frameCount, width: width, height: height)
-            if let error { throw error }
-            return (width, height, frameCount)
-        }
-
-        /// The composited frames, up to `canvas.frameCount`; a file cut short keeps the frames before the cut.
-        private static func decodeFrames(
-            _ decoder: OpaquePointer,
-            _ canvas: (width: Int, height: Int, frameCount: Int),
-            profile: [UInt8]?,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> [AnimatedImage.Frame] {
-            var frames: [AnimatedImage.Frame] = []
-            frames.reserveCapacity(canvas.frameCount)
-            var previousTimestamp: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0, frames.count < canvas.frameCount {
-                var buffer: UnsafeMutablePointer<UInt8>?
-                var timestamp: Int32 = 0
-                guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                    if frames.isEmpty { throw failure("the first frame does not decode") }
-                    break
-                }
-                let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: canvas.width * canvas.height * 4))
-                let frame = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels)
-                let image = PlatformImage.make(from: frame.convertedToSRGB(from: profile))
-                let duration = Int(timestamp) - Int(previousTimestamp)
-                frames.append(
-                    AnimatedImage.Frame(
-                        image: try ImageDecoders.fitThumbnail(image, context: context),
-                        duration: AnimatedImage.frameDuration(milliseconds: duration)
-                    )
-                )
-                previousTimestamp = timestamp
-            }
-            return frames
-        }
 
         func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
             try ImageDecoders.withBytes(of: data, codec: name) { source, size throws(ImageDecodingError) in
@@ -119,7 +43,7 @@ extension ImageDecoders {
         }
 
         /// The bytes of an `ICCP` or `EXIF` chunk when the `VP8X` header's flags say the file has one.
-        fileprivate static func metadataChunk(_ name: String, _ source: UnsafePointer<UInt8>, _ size: Int) -> [UInt8]? {
+        static func metadataChunk(_ name: String, _ source: UnsafePointer<UInt8>, _ size: Int) -> [UInt8]? {
             // RIFF header (12 bytes), then "VP8X", its size (4), and its flags: 0x20 ICC profile, 0x08 EXIF.
             guard size >= 21, UnsafeBufferPointer(start: source + 12, count: 4).elementsEqual("VP8X".utf8),
                 source[20] & (name == "ICCP" ? 0x20 : 0x08) != 0

@@ -20,11 +20,11 @@ extension ImageDecoding {
     public var mediaTypes: [String] { [] }
 }
 
-/// A decoder that can also decode every frame of an animation (GIF, WebP), for requests that ask for it
-/// (``ImageRequest/isAnimated``).
+/// A decoder that can also decode an animation (GIF, WebP), for requests that ask for it (``ImageRequest/isAnimated``).
 public protocol AnimatedImageDecoding: ImageDecoding {
-    /// Decodes every frame, composited and at the thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``);
-    /// `nil` for a still image. The limits are checked before any frame is decoded
+    /// Reads an animation's frame durations and decodes its first frame; the other frames are decoded when they
+    /// play, composited and at the thumbnail's size (``ImageDecoders/fitThumbnail(_:context:)``). `nil` for a still
+    /// image. The limits are checked before any frame is decoded
     /// (``ImageDecodingContext/animationLimitError(codec:frameCount:width:height:)``).
     func decodeAnimation(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> AnimatedImage?
 }
@@ -175,8 +175,8 @@ public enum ImageDecoders {
         }
     }
 
-    /// Decodes every frame of an animation with the first decoder that recognises the data, at the thumbnail size
-    /// when the context asks for one. `.success(nil)` when the data is not animated or its decoder cannot decode
+    /// Decodes an animation's first frame with the first decoder that recognises the data, and keeps the data to
+    /// decode the others as they play, at the thumbnail size when the context asks for one. `.success(nil)` when the data is not animated or its decoder cannot decode
     /// animations: decode it with ``decode(_:with:context:)``.
     public static func decodeAnimation(
         _ data: Data,

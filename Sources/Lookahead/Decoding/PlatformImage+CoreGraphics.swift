@@ -103,17 +103,3 @@ extension Bitmap {
     }
 }
 #endif
-
-#if canImport(UIKit)
-extension AnimatedImage {
-    /// The frames as one animated `UIImage`, which `UIImageView` plays (at one interval for every frame: see
-    /// `uniformSchedule`).
-    package var platformAnimation: PlatformImage? {
-        let schedule = uniformSchedule()
-        return UIImage.animatedImage(
-            with: schedule.frames.map { frames[$0].image },
-            duration: (schedule.interval * schedule.frames.count).secondsValue
-        )
-    }
-}
-#endif

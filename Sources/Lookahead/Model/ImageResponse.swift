@@ -12,7 +12,8 @@ public struct ImageResponse {
 
     /// The prepared image; for an animation, its first frame.
     public var image: PlatformImage
-    /// Every frame, when the request asked for them (``ImageRequest/isAnimated``); `nil` for a still image.
+    /// The animation, when the request asked for one (``ImageRequest/isAnimated``) and the data is animated: its
+    /// frames are decoded as it plays. `nil` for a still image.
     public var animation: AnimatedImage?
     /// The request this response answers.
     public var request: ImageRequest
@@ -43,11 +44,8 @@ extension ImageResponse {
     /// Pixels per point: the request's ``ThumbnailOptions/scale``, 1 without a thumbnail.
     public var scale: Double { request.thumbnail?.scale ?? 1 }
 
-    /// The memory the response's pixels take: every frame of an animation, else the image.
+    /// The memory the response takes in the memory cache: an animation's ``AnimatedImage/cost``, else the image's.
     package var decodedCost: Int { animation?.cost ?? image.decodedCost }
-
-    /// What an image view shows: an animation as the platform plays it (UIKit), else the image.
-    package var displayImage: PlatformImage { animation?.platformAnimation ?? image }
 }
 
 #if LOOKAHEAD_NONSENDABLE_IMAGE

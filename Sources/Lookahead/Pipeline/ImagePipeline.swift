@@ -99,14 +99,9 @@ public final class ImagePipeline: Sendable {
         return memoryEntry(of: request, key: memoryCacheKey(for: request))?.image
     }
 
-    /// What a view shows for a request from the memory cache (``ImageResponse/displayImage``).
-    package func cachedDisplayImage(for request: ImageRequest) -> PlatformImage? {
-        memoryEntry(of: request, key: memoryCacheKey(for: request)).map { $0.animation?.platformAnimation ?? $0.image }
-    }
-
-    /// The frames in the memory cache for a request that asked for them (``ImageRequest/isAnimated``), if any.
-    package func cachedAnimation(for request: ImageRequest) -> AnimatedImage? {
-        memoryEntry(of: request)?.animation
+    /// The image in the memory cache for a request and, for a request that asked for one, its animation.
+    package func cachedImageAndAnimation(for request: ImageRequest) -> (PlatformImage, AnimatedImage?)? {
+        memoryEntry(of: request, key: memoryCacheKey(for: request)).map { ($0.image, $0.animation) }
     }
 
     /// The memory cache's entry under `key` (the request's own by default) for a request that may read it, whose

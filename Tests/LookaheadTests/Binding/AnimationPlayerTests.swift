@@ -12,16 +12,7 @@ import Testing
 
     /// Frames of 100, 200 and 100 ms; frame `i` is `i + 1` pixels wide, so an image tells which frame it is.
     func animation(loopCount: Int) -> AnimatedImage {
-        let durations: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(100)]
-        return AnimatedImage(
-            frames: durations.enumerated().map { index, duration in
-                AnimatedImage.Frame(
-                    image: Bitmap(width: index + 1, height: 1, red: 0, green: 0, blue: 0).platformImage,
-                    duration: duration
-                )
-            },
-            loopCount: loopCount
-        )
+        .numbered([100, 200, 100], loopCount: loopCount)
     }
 
     /// Waits until the player sleeps for the `count`th time, that is, until it has handled the time so far.
@@ -90,19 +81,14 @@ import Testing
         await second.value
     }
 
-    @Test func aStillImageHasNothingToPlay() async {
-        let still = AnimatedImage(
-            frames: [
-                AnimatedImage.Frame(
-                    image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0).platformImage,
-                    duration: .seconds(1)
-                )
-            ]
-        )
-        let player = AnimationPlayer(still, clock: clock)
+    @Test func aPlayThatEndedHasNothingToPlay() async {
+        let (player, run, _) = await start(loopCount: 1)
+        clock.advance(by: .milliseconds(400))
+        await run.value
         #expect(player.isFinished)
+        let sleeps = clock.sleeps.value
         await player.play()  // returns at once, without sleeping
-        #expect(clock.sleeps.value == 0)
+        #expect(clock.sleeps.value == sleeps)
     }
 
 }

@@ -134,19 +134,15 @@ import Testing
     @Test func anAnimatedRequestPlaysItsFramesAsPhases() async {
         let clock = SteppingClock()
         let request = ImageRequest(url: URL(string: "https://example.com/spinner.gif"), isAnimated: true)
-        let frames = (1...3).map { width in
-            AnimatedImage.Frame(
-                image: Bitmap(width: width, height: 1, red: 0, green: 0, blue: 0).platformImage,
-                duration: .milliseconds(100)
-            )
-        }
-        pipeline.configuration.memoryCache?.store(AnimatedImage(frames: frames, loopCount: 1), for: request.imageKey)
+        let animation = AnimatedImage.numbered([100, 100, 100], loopCount: 1)
+        pipeline.configuration.memoryCache?.store(animation, for: request.imageKey)
         let model = LazyImageModel(request: request, options: options, animationClock: clock)
         var shown: [String] = []
         model.onChange = { phase, transition in
             shown.append("\(phase.image?.pixelWidth ?? 0)" + (transition.isAnimated ? " fading" : ""))
         }
         #expect(model.phase.image?.pixelWidth == 1)
+        model.appear(request)
         let player = model.player
         model.appear(request)  // the memory hit again: the same player
         #expect(player != nil && model.player === player)

@@ -56,10 +56,10 @@ import Testing
 
     @Test func gifFramesHaveTheirDurationsAndTheLoopCount() throws {
         let animation = try #require(try ImageDecoders.GIF().decodeAnimation(compositedGIF, context: .init()))
-        #expect(animation.frames.count == 4)
+        #expect(animation.frameCount == 4)
         // 10 cs; 25 cs; 0 cs shows for 100 ms, as in browsers; 5 cs.
         #expect(
-            animation.frames.map(\.duration) == [
+            animation.frameDurations == [
                 .milliseconds(100), .milliseconds(250), .milliseconds(100), .milliseconds(50),
             ]
         )
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func gifFramesAreCompositedWithTransparencyAndDisposal() throws {
-        let frames = try #require(try ImageDecoders.GIF().decodeAnimation(compositedGIF, context: .init())).frames
+        let frames = try #require(try ImageDecoders.GIF().decodeAnimation(compositedGIF, context: .init())).allFrames()
         let red: [UInt8] = [255, 0, 0, 255]
         let green: [UInt8] = [0, 255, 0, 255]
         let blue: [UInt8] = [0, 0, 255, 255]
@@ -86,9 +86,10 @@ import Testing
         #expect(color(frames[3].image, 0, 0) == red)
         #expect(color(frames[3].image, 3, 3) == clear)
         #expect(color(frames[3].image, 7, 7) == [255, 255, 255, 255])
-        // Frame 1 is what a still decode gives.
+        // Frame 1 is what a still decode gives, and the poster.
         let still = try ImageDecoders.GIF().decode(compositedGIF, context: .init())
         #expect(frames[0].image == still)
+        #expect(try ImageDecoders.GIF().decodeAnimation(compositedGIF, context: .init())?.poster == still)
     }
 
     @Test func aGIFWithoutLoopExtensionPlaysOnce() throws {
@@ -127,7 +128,12 @@ import Testing
         // Cut in the middle of the fourth frame's data (the three-frame file minus its trailer, plus a little).
         let cut = whole.prefix(threeFrames.count + 8)
         let animation = try #require(try ImageDecoders.GIF().decodeAnimation(Data(cut), context: .init()))
-        #expect(animation.frames.count == 3)
+        #expect(animation.frameCount == 3)
+        #expect(
+            try animation.allFrames().map { color($0.image, 1, 1)[0...2] } == [
+                [255, 0, 0], [0, 255, 0], [0, 0, 255],
+            ]
+        )
     }
 
     @Test func framesOutsideTheCanvasAreClipped() throws {
@@ -143,7 +149,7 @@ import Testing
                 .init(indices: fill(3, 4, 4), left: 6, top: 6, width: 4, height: 4, disposal: 2),
             ]
         )
-        let frames = try #require(try ImageDecoders.GIF().decodeAnimation(data, context: .init())).frames
+        let frames = try #require(try ImageDecoders.GIF().decodeAnimation(data, context: .init())).allFrames()
         #expect(frames.count == 4)
         #expect(color(frames[2].image, 3, 3) == [255, 0, 0, 255])  // nothing of frames 2 and 3 is visible
         #expect(color(frames[3].image, 7, 7) == [255, 255, 255, 255])  // frame 4's visible corner
@@ -188,7 +194,7 @@ import Testing
             data,
             context: .init(maximumAnimationPixelCount: 300_000)
         )
-        #expect(animation?.frames.count == 30)
+        #expect(animation?.frameCount == 30)
     }
 
     @Test func gifThumbnailFramesAreAtTheThumbnailSize() throws {
@@ -197,8 +203,9 @@ import Testing
         let animation = try #require(
             try ImageDecoders.GIF().decodeAnimation(data, context: .init(thumbnail: .init(maximumPixelSize: 50)))
         )
-        #expect(animation.frames.allSatisfy { $0.image.width == 50 && $0.image.height == 25 })
-        #expect(color(animation.frames[2].image, 25, 12) == [0, 0, 255, 255])
+        let decoded = try animation.allFrames()
+        #expect(decoded.allSatisfy { $0.image.width == 50 && $0.image.height == 25 })
+        #expect(color(decoded[2].image, 25, 12) == [0, 0, 255, 255])
     }
 
     // MARK: - WebP
@@ -212,12 +219,14 @@ import Testing
             loopCount: 2
         )
         let animation = try #require(try ImageDecoders.WebP().decodeAnimation(data, context: .init()))
-        #expect(animation.frames.count == 3)
-        #expect(animation.frames.map(\.duration) == [.milliseconds(80), .milliseconds(120), .milliseconds(100)])
+        #expect(animation.frameCount == 3)
+        #expect(animation.frameDurations == [.milliseconds(80), .milliseconds(120), .milliseconds(100)])
         #expect(animation.loopCount == 2)
-        #expect(color(animation.frames[0].image, 8, 8) == [250, 10, 10, 255])
-        #expect(color(animation.frames[1].image, 8, 8) == [10, 250, 10, 255])
-        #expect(color(animation.frames[2].image, 8, 8) == [10, 10, 250, 255])
+        let frames = try animation.allFrames()
+        #expect(color(frames[0].image, 8, 8) == [250, 10, 10, 255])
+        #expect(color(frames[1].image, 8, 8) == [10, 250, 10, 255])
+        #expect(color(frames[2].image, 8, 8) == [10, 10, 250, 255])
+        #expect(frames.map(\.duration) == animation.frameDurations)
     }
 
     @Test func webPFramesThatChangeOnlyAPartAreWholePictures() throws {
@@ -229,7 +238,7 @@ import Testing
             }
         }
         let data = TestEncoders.animatedWebP(frames: [rgba((250, 10, 10), 32, 32), second], width: 32, height: 32)
-        let frames = try #require(try ImageDecoders.WebP().decodeAnimation(data, context: .init())).frames
+        let frames = try #require(try ImageDecoders.WebP().decodeAnimation(data, context: .init())).allFrames()
         #expect(frames.count == 2)
         #expect(color(frames[1].image, 5, 5) == [10, 10, 250, 255])
         #expect(color(frames[1].image, 20, 20) == [250, 10, 10, 255])
@@ -258,12 +267,7 @@ import Testing
     // MARK: - Playback
 
     private func animation(_ milliseconds: [Int], loopCount: Int) -> AnimatedImage {
-        AnimatedImage(
-            frames: milliseconds.map {
-                .init(image: Bitmap(width: 1, height: 1, red: 0, green: 0, blue: 0), duration: .milliseconds($0))
-            },
-            loopCount: loopCount
-        )
+        .numbered(milliseconds, loopCount: loopCount)
     }
 
     @Test func frameIndexFollowsTheDurationsAndLoopsForever() {
@@ -293,26 +297,13 @@ import Testing
         #expect(animation([100], loopCount: 0).nextFrameTime(after: .zero) == nil)
     }
 
-    @Test func aUniformScheduleRepeatsFramesForTheirDurations() {
-        let schedule = animation([100, 200, 50], loopCount: 0).uniformSchedule()
-        #expect(schedule.interval == .milliseconds(50))
-        #expect(schedule.frames == [0, 0, 1, 1, 1, 1, 2])
-        // 1 ms and 1,000 ms: 1,001 entries at 1 ms would be too many; the interval grows, each frame shows once at
-        // least.
-        let long = animation([1, 997], loopCount: 0).uniformSchedule(maximumLength: 10)
-        #expect(long.frames.count <= 10)
-        #expect(long.frames.first == 0 && long.frames.last == 1)
-        #expect(long.interval >= .milliseconds(100))
-    }
-
-    @Test func costCountsEveryFrame() {
-        let frames = (0..<5).map { _ in
-            AnimatedImage.Frame(
-                image: Bitmap(width: 10, height: 10, red: 0, green: 0, blue: 0),
-                duration: .milliseconds(100)
-            )
-        }
-        #expect(AnimatedImage(frames: frames).cost == 5 * 10 * 10 * 4)
+    @Test func costCountsTheEncodedDataThePosterAndTheFrameBuffer() throws {
+        let frames = (0..<5).map { TestEncoders.GIFFrame(indices: fill(UInt8($0 % 4), 10, 10), width: 10, height: 10) }
+        let data = TestEncoders.animatedGIF(width: 10, height: 10, palette: palette, frames: frames)
+        let animation = try #require(try ImageDecoders.GIF().decodeAnimation(data, context: .init()))
+        #expect(animation.encodedByteCount == data.count)
+        #expect(animation.frameBufferByteLimit == AnimatedImage.framesAhead * 10 * 10 * 4)
+        #expect(animation.cost == data.count + 10 * 10 * 4 + animation.frameBufferByteLimit)
     }
 }
 

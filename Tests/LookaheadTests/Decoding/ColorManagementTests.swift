@@ -159,7 +159,7 @@ import CWebP
             defer { WebPDataClear(&output) }
             return Data(bytes: output.bytes, count: output.size)
         }
-        let frames = try #require(try ImageDecoders.WebP().decodeAnimation(tagged, context: .init())).frames
+        let frames = try #require(try ImageDecoders.WebP().decodeAnimation(tagged, context: .init())).allFrames()
         #expect(frames.count == 2)
         #expect(isSRGBRed(frames[0].image[8, 8]), "\(frames[0].image[8, 8])")
         // The still decode (the first frame) converts alike.

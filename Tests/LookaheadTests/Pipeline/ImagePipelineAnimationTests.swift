@@ -1,6 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
-// Lookahead tests — animated requests through the pipeline: frames in the response and the memory cache, at their
-// full cost, processed frame by frame, and never given to a request that did not ask for them.
+// Lookahead tests — animated requests through the pipeline: the encoded animation in the response and the memory
+// cache, processed frame by frame as frames are decoded, and never given to a request that did not ask for it.
 
 import Foundation
 import Testing
@@ -57,10 +57,11 @@ private struct InvertRed: ImageProcessing {
         let (pipeline, _) = pipeline()
         let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
         let animation = try #require(response.animation)
-        #expect(animation.frames.count == 3)
-        #expect(animation.frames.map(\.duration) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
+        let frames = try animation.allFrames()
+        #expect(frames.count == 3)
+        #expect(frames.map(\.duration) == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
         #expect(response.image.makeBitmap()?[5, 5].red == 255)
-        #expect(animation.frames[2].image.makeBitmap()?[5, 5].blue == 255)
+        #expect(frames[2].image.makeBitmap()?[5, 5].blue == 255)
     }
 
     @Test func aStillRequestGetsTheFirstFrameOnly() async throws {
@@ -70,33 +71,55 @@ private struct InvertRed: ImageProcessing {
         #expect(still.image.makeBitmap()?[5, 5].red == 255)
         // Another key: the animated request decodes again (from the same download when it is cached).
         let animated = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
-        #expect(animated.animation?.frames.count == 3)
+        #expect(animated.animation?.frameCount == 3)
         #expect(animated.cacheType == nil)
         #expect(loader.record.value.started.count == 2)
     }
 
-    @Test func theMemoryCacheKeepsEveryFrameAtTheirFullCost() async throws {
+    @Test func theMemoryCacheKeepsTheEncodedDataAndTheFirstFrame() async throws {
         let cache = MemoryCache(costLimit: 1 << 24)
         let (pipeline, loader) = pipeline(memoryCache: cache)
         let request = ImageRequest(url: url, isAnimated: true)
         _ = try await pipeline.image(for: request)
-        #expect(cache.totalCost == 3 * 20 * 10 * 4)
-        #expect(cache.animation(for: request.imageKey)?.frames.count == 3)
+        // The GIF's bytes, the first frame, and a player's buffer of three frames; not every frame.
+        let frame = 20 * 10 * 4
+        #expect(cache.totalCost == gif.count + frame + AnimatedImage.framesAhead * frame)
+        let cached = try #require(cache.animation(for: request.imageKey))
+        #expect(cached.encodedByteCount == gif.count)
+        #expect(cached.frameCount == 3)
+        #expect(try cached.allFrames().map { $0.image.makeBitmap()?[5, 5].green } == [0, 255, 0])
         let again = try await pipeline.image(for: request)
         #expect(again.cacheType == .memory)
-        #expect(again.animation?.frames.count == 3)
+        #expect(again.animation?.frameCount == 3)
         #expect(loader.record.value.started.count == 1)
         // The still key has nothing: the animation is not a still image's entry.
         #expect(pipeline.cachedImage(for: ImageRequest(url: url)) == nil)
     }
 
-    @Test func anAnimationOverTheEntryCostLimitIsNotCached() async throws {
-        // 2,400 bytes of frames against an entry limit of 1,000: the first frame alone (800) would fit.
-        let cache = MemoryCache(costLimit: 1 << 24, entryCostLimit: 1_000)
-        let (pipeline, _) = pipeline(memoryCache: cache)
-        let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
-        #expect(response.animation?.frames.count == 3)
-        #expect(cache.totalCount == 0)
+    @Test func anAnimationLargerThanTheEntryLimitDecodedIsCachedEncoded() async throws {
+        // 200 frames of 64×64: 3.2 MB decoded, against an entry limit of 1 MB; encoded, a few kilobytes.
+        let frames = (0..<200).map {
+            TestEncoders.GIFFrame(indices: [UInt8](repeating: UInt8($0 % 3), count: 64 * 64), width: 64, height: 64)
+        }
+        let large = TestEncoders.animatedGIF(
+            width: 64,
+            height: 64,
+            palette: [(255, 0, 0), (0, 255, 0), (0, 0, 255), (0, 0, 0)],
+            frames: frames
+        )
+        let cache = MemoryCache(costLimit: 1 << 24, entryCostLimit: 1 << 20)
+        let loader = GatedDataLoader(isGated: false, defaultResponse: { _ in .success(DataLoadResponse(data: large)) })
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.diskCache = nil
+            $0.memoryCache = cache
+        }
+        let request = ImageRequest(url: url, isAnimated: true)
+        _ = try await pipeline.image(for: request)
+        #expect(cache.animation(for: request.imageKey)?.frameCount == 200)
+        #expect(cache.totalCost < 200 * 64 * 64 * 4 / 10)
+        #expect(try await pipeline.image(for: request).cacheType == .memory)
+        #expect(loader.record.value.started.count == 1)
     }
 
     @Test func processorsApplyToEveryFrame() async throws {
@@ -104,7 +127,7 @@ private struct InvertRed: ImageProcessing {
         let response = try await pipeline.image(
             for: ImageRequest(url: url, processors: [InvertRed()], isAnimated: true)
         )
-        let frames = try #require(response.animation).frames
+        let frames = try #require(response.animation).allFrames()
         #expect(frames.map { $0.image.makeBitmap()?[1, 1].red } == [0, 255, 255])
         #expect(response.image.makeBitmap()?[1, 1].red == 0)
     }
@@ -113,8 +136,9 @@ private struct InvertRed: ImageProcessing {
         let (pipeline, _) = pipeline()
         let request = ImageRequest(url: url, thumbnail: .init(maximumPixelSize: 10), isAnimated: true)
         let response = try await pipeline.image(for: request)
-        let frames = try #require(response.animation).frames
+        let frames = try #require(response.animation).allFrames()
         #expect(frames.allSatisfy { $0.image.pixelWidth == 10 && $0.image.pixelHeight == 5 })
+        #expect(response.animation?.poster.pixelWidth == 10)
     }
 
     @Test func anAnimationOverTheFrameLimitFailsWithATypedError() async throws {

@@ -3,6 +3,7 @@
 // download's progress while the larger image loads, and plays an animated GIF or WebP; Esc or q goes back to the
 // list where it was.
 
+import Dispatch
 import Foundation
 import Lookahead
 
@@ -18,12 +19,14 @@ extension InteractiveGallery {
         var pixelSize: (width: Int, height: Int)?
         /// The size the art was drawn at, in cells.
         var artSize: (columns: Int, lines: Int)?
-        /// An animation's frames, when the image is one; played from `playStart`.
+        /// The animation, when the image is one; played from `playStart`.
         var animation: AnimatedImage?
+        /// Decodes its frames in order, each once the art of the one before is drawn.
+        var frames: FrameDecoder?
         var playStart: ContinuousClock.Instant?
-        /// The art of each frame drawn so far (drawn when first shown, then kept for the next loops).
+        /// The art of each frame drawn so far (drawn ahead of play, in order, and kept for the next loops: a frame
+        /// due before its art is drawn leaves the one before on screen).
         var frameArt: [Int: (art: TerminalArt?, graphics: String?)] = [:]
-        var framesBeingDrawn: Set<Int> = []
         var shownFrame = 0
         /// Whether what is shown is a preview of a progressive JPEG that still downloads.
         var isPreview = false
@@ -35,6 +38,8 @@ extension InteractiveGallery {
         case finished(Result<ImageResponse, ImagePipeline.Error>)
         /// A preview of a progressive JPEG: its scans so far.
         case preview(Bitmap)
+        /// Frame `index` of the animation, decoded.
+        case frame(Bitmap, index: Int)
         /// The art of `frame` (0 for a still image, ``previewFrame`` for a preview).
         case art(TerminalArt?, graphics: String?, size: (columns: Int, lines: Int), frame: Int)
     }
@@ -128,8 +133,10 @@ extension InteractiveGallery {
             current.pixelSize = (image.width, image.height)
             current.display = .image(nil, graphics: nil, cache: response.cacheType)
             current.animation = response.animation
-            current.framesBeingDrawn = [0]
+            current.frames = response.animation.map { Detail.FrameDecoder($0) }
             renderDetail(image, task: id, frame: 0)
+        case .frame(let image, let index):
+            renderDetail(image, task: id, frame: index)
         case .finished(.failure(let error)):
             current.display = .failure(error)
         case .art(let art, let graphics, let size, let frame) where frame == Self.previewFrame:
@@ -139,8 +146,12 @@ extension InteractiveGallery {
             current.artSize = size
         case .art(let art, let graphics, let size, let frame):
             guard case .image(_, _, let cache) = current.display else { break }
-            current.framesBeingDrawn.remove(frame)
             current.frameArt[frame] = (art, graphics)
+            if let frames = current.frames, let animation = current.animation, frame + 1 < animation.frameCount {
+                let inbox = inbox
+                frames.decode(after: frame) { image, index in inbox.post(.detail(task: id, .frame(image, index: index)))
+                }
+            }
             current.artSize = size
             if frame == current.shownFrame { current.display = .image(art, graphics: graphics, cache: cache) }
             // The animation starts once its first frame is on screen.
@@ -160,16 +171,10 @@ extension InteractiveGallery {
         let index = animation.frameIndex(at: elapsed)
         let nextIn = animation.nextFrameTime(after: elapsed).map { $0 - elapsed }
         var changed = false
-        if let drawn = current.frameArt[index] {
-            if index != current.shownFrame {
-                current.shownFrame = index
-                current.display = .image(drawn.art, graphics: drawn.graphics, cache: cache)
-                changed = true
-            }
-        } else if !current.framesBeingDrawn.contains(index) {
-            current.framesBeingDrawn.insert(index)
+        if let drawn = current.frameArt[index], index != current.shownFrame {
             current.shownFrame = index
-            renderDetail(animation.frames[index].image, task: current.task.id, frame: index)
+            current.display = .image(drawn.art, graphics: drawn.graphics, cache: cache)
+            changed = true
         }
         detail = current
         return (changed, nextIn)
@@ -200,7 +205,7 @@ extension InteractiveGallery {
         if let subtitle = GalleryRenderer.subtitle(of: item.title, row: detail.item + 1) { title += " · \(subtitle)" }
         if let size = detail.pixelSize { title += " · \(size.width)×\(size.height) px" }
         if let animation = detail.animation {
-            title += " · frame \(detail.shownFrame + 1) of \(animation.frames.count)"
+            title += " · frame \(detail.shownFrame + 1) of \(animation.frameCount)"
         }
         if detail.isPreview {
             title += " · sharpening…"
@@ -260,5 +265,30 @@ extension InteractiveGallery {
         let filled = Int((fraction * Double(max(1, width))).rounded(.down))
         return "▕" + String(repeating: "█", count: filled) + String(repeating: "░", count: max(0, width - filled))
             + "▏ \(Int(fraction * 100)) % of \(kilobytes(expected))"
+    }
+}
+
+extension InteractiveGallery.Detail {
+    /// Decodes an animation's frames in order, one at a time, on a queue of its own: the detail view keeps the
+    /// art of each frame, not its pixels.
+    final class FrameDecoder: @unchecked Sendable {
+        // SAFETY: `frames` is only read and written on `queue`, which is serial.
+        private let queue = DispatchQueue(label: "LookaheadGallery.detail-frames", qos: .userInitiated)
+        private var frames: AnimatedImage.FrameIterator
+
+        init(_ animation: AnimatedImage) {
+            frames = animation.makeFrameIterator()
+        }
+
+        /// Decodes frame `index + 1` (the frames before it on the way, the first time) and hands it to `body`.
+        func decode(after index: Int, _ body: @escaping @Sendable (Bitmap, Int) -> Void) {
+            queue.async { [self] in
+                while frames.index <= index + 1 {
+                    let number = frames.index
+                    guard let frame = try? frames.next() else { return }
+                    if number == index + 1 { body(frame.image, number) }
+                }
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
             FaultsBenchmark.self, DiskContentBenchmark.self,
             ReportCommand.self,
             EndToEndBenchmark.self, SoakBenchmark.self, FixtureServerChildCommand.self,
-            WebBenchmark.self, LinkRelayCommand.self,
+            WebBenchmark.self, LinkRelayCommand.self, AnimationBenchmark.self,
         ]
     )
 }

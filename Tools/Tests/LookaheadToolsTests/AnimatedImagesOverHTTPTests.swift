@@ -19,20 +19,66 @@ import Testing
         ])
         let response = try await pipeline.image(for: ImageRequest(url: url, isAnimated: true))
         let animation = try #require(response.animation)
-        #expect(animation.frames.count == 9)
-        #expect(animation.frames.allSatisfy { $0.duration == .milliseconds(70) })
+        #expect(animation.frameCount == 9)
+        #expect(animation.frameDurations.allSatisfy { $0 == .milliseconds(70) })
         #expect(animation.loopCount == 0)
-        #expect(animation.frames.allSatisfy { $0.image.width == 120 && $0.image.height == 80 })
+        let frames = try decodedFrames(animation)
+        #expect(frames.count == 9)
+        #expect(frames.allSatisfy { $0.image.width == 120 && $0.image.height == 80 })
         // The band sweeps from left to right: it is light at the left in the first frame, at the right in the last.
         func brightness(_ image: Bitmap, x: Int) -> Int {
             (0..<image.height).reduce(0) { sum, y in sum + Int(image[x, y].red) + Int(image[x, y].green) }
         }
-        let first = animation.frames[0].image
-        let last = animation.frames[8].image
+        let first = frames[0].image
+        let last = frames[8].image
+        #expect(first == animation.poster)
         #expect(brightness(first, x: 5) > brightness(last, x: 5))
         #expect(brightness(last, x: 114) > brightness(first, x: 114))
-        // The memory cache holds all nine frames.
-        #expect(pipeline.configuration.memoryCache?.totalCost == 9 * 120 * 80 * 4)
+        // The memory cache holds the encoded file and the first frame, and counts a player's buffer: not nine frames.
+        let frame = 120 * 80 * 4
+        #expect(animation.encodedByteCount > 0)
+        #expect(
+            pipeline.configuration.memoryCache?.totalCost
+                == animation.encodedByteCount + frame + animation.frameBufferByteLimit
+        )
+        #expect(animation.frameBufferByteLimit == 3 * frame)
+        await server.stop()
+    }
+
+    @MainActor
+    @Test(arguments: ["gif", "webp"]) func anAnimationPlaysFromTheMemoryCacheWithoutDownloadingAgain(format: String)
+        async throws
+    {
+        let server = try await FixtureServer.start()
+        let pipeline = ImagePipeline {
+            $0.diskCache = nil
+            $0.memoryCache = MemoryCache(costLimit: 64 << 20, entryCostLimit: 2 << 20)
+        }
+        // 60 frames of 160×120: 4.6 MB decoded, over the entry limit of 2 MB; the encoded file fits.
+        let url = server.url("/animated/8.\(format)").appending(queryItems: [
+            URLQueryItem(name: "frames", value: "60"), URLQueryItem(name: "delayMs", value: "20"),
+            URLQueryItem(name: "w", value: "160"), URLQueryItem(name: "h", value: "120"),
+        ])
+        let request = ImageRequest(url: url, isAnimated: true)
+        let animation = try #require(try await pipeline.image(for: request).animation)
+        let again = try await pipeline.image(for: request)
+        #expect(again.cacheType == .memory)
+        #expect(again.animation?.frameCount == 60)
+        // Played from the cached entry in real time: 20 changes of frame, each forward (a late frame is skipped, the
+        // next loop begins after the last frame).
+        let player = AnimationPlayer(try #require(again.animation))
+        var shown: [Int] = [0]
+        var play: Task<Void, Never>?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            player.onFrameChange = { _ in
+                shown.append(player.frameIndex)
+                if shown.count == 21 { continuation.resume() }
+            }
+            play = Task { await player.play() }
+        }
+        play?.cancel()
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { (1..<30).contains(($1 - $0 + 60) % 60) })
+        #expect(animation.cost < 2 << 20)
         await server.stop()
     }
 
@@ -70,5 +116,13 @@ import Testing
         }
         #expect(try await pipeline.image(for: ImageRequest(url: url)).image.width == 16)
         await server.stop()
+    }
+
+    /// Every frame of one play, decoded in order.
+    private func decodedFrames(_ animation: AnimatedImage) throws -> [AnimatedImage.Frame] {
+        var iterator = animation.makeFrameIterator()
+        var frames: [AnimatedImage.Frame] = []
+        while let frame = try iterator.next() { frames.append(frame) }
+        return frames
     }
 }
