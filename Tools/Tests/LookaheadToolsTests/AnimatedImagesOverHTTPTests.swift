@@ -64,8 +64,9 @@ import Testing
         let again = try await pipeline.image(for: request)
         #expect(again.cacheType == .memory)
         #expect(again.animation?.frameCount == 60)
-        // Played from the cached entry in real time: 20 changes of frame, each forward (a late frame is skipped, the
-        // next loop begins after the last frame).
+        // Played from the cached entry in real time: 20 changes of frame, none back to the frame it left. How many
+        // frames a change skips depends on how late a busy machine wakes the player, so it is not asserted here
+        // (the library's player tests pace it with a manual clock).
         let player = AnimationPlayer(try #require(again.animation))
         var shown: [Int] = [0]
         var play: Task<Void, Never>?
@@ -77,8 +78,10 @@ import Testing
             play = Task { await player.play() }
         }
         play?.cancel()
-        #expect(zip(shown, shown.dropFirst()).allSatisfy { (1..<30).contains(($1 - $0 + 60) % 60) })
+        #expect(shown.allSatisfy { (0..<60).contains($0) })
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
         #expect(animation.cost < 2 << 20)
+        #expect(server.requestCount(forPath: "/animated/8.\(format)") == 1, "played without downloading again")
         await server.stop()
     }
 
