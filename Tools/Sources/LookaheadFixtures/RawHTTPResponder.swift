@@ -33,28 +33,14 @@ public final class RawHTTPResponder: Sendable {
 
     /// Starts listening on a free port of 127.0.0.1, answering with `routes`, first match first.
     public static func start(routes: [(prefix: String, response: [UInt8])]) throws -> RawHTTPResponder {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw FixtureServer.Error.startFailed(reason: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let isListening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard isListening, listen(descriptor, 64) == 0 else {
+        let (descriptor, port) = try LoopbackSocket.bind()
+        guard listen(descriptor, 64) == 0 else {
             close(descriptor)
-            throw FixtureServer.Error.startFailed(reason: "bind or listen on 127.0.0.1: errno \(errno)")
+            throw FixtureServer.Error.startFailed(reason: "listen on 127.0.0.1: errno \(errno)")
         }
         let responder = RawHTTPResponder(
             listener: descriptor,
-            port: Int(UInt16(bigEndian: address.sin_port)),
+            port: port,
             routes: routes
         )
         Thread { responder.acceptConnections() }.start()

@@ -113,20 +113,8 @@ import Testing
     @Test func aClosedPortIsARefusedConnection() async throws {
         // A socket bound and never listening holds the port, so no server of a test running beside this one can
         // take it: a connection to it is refused.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
+        let (fd, port) = try LoopbackSocket.bind()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
         let result = await Self.load(URL(string: "http://127.0.0.1:\(port)/images/1.jpg")!, with: DefaultDataLoader())
         #expect(Self.transportFailure(result)?.kind == .connectionRefused, "got \(result)")
     }
