@@ -56,3 +56,23 @@ open class NSGraphicsContext: NSObject {}
         set { fatalError() }
     }
 }
+
+// Dispatch's memory-pressure source: in Apple's Dispatch on every platform, absent from swift-corelibs-libdispatch.
+public protocol DispatchSourceMemoryPressure: DispatchSourceProtocol {
+    var data: DispatchSource.MemoryPressureEvent { get }
+}
+
+extension DispatchSource {
+    public struct MemoryPressureEvent: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let normal = MemoryPressureEvent(rawValue: 1)
+        public static let warning = MemoryPressureEvent(rawValue: 2)
+        public static let critical = MemoryPressureEvent(rawValue: 4)
+    }
+
+    public static func makeMemoryPressureSource(
+        eventMask: MemoryPressureEvent,
+        queue: DispatchQueue? = nil
+    ) -> any DispatchSourceMemoryPressure { fatalError() }
+}

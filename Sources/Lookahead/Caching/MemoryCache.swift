@@ -17,9 +17,6 @@ import Foundation
 public final class MemoryCache: Sendable {
     private let storage: Locked<LRUStorage<ImageCacheKey, Entry>>
     private let now: @Sendable () -> Duration
-    #if canImport(UIKit) && !os(watchOS)
-    private let systemPressure = Locked<SystemMemoryPressure?>(nil)
-    #endif
 
     /// The largest cost a single entry may have, in bytes.
     public let entryCostLimit: Int
@@ -32,23 +29,22 @@ public final class MemoryCache: Sendable {
     }
 
     /// Creates a memory cache; the properties of the same names describe the limits. `entryCostLimit` defaults to a
-    /// tenth of `costLimit`; `clock` measures expiry.
+    /// tenth of `costLimit`; `clock` measures expiry. Unless `followsSystemMemoryPressure` is `false`, the cache gives
+    /// memory back when the system presses (``MemoryPressure``).
     public init<C: Clock>(
         costLimit: Int = MemoryCache.defaultCostLimit,
         countLimit: Int = .max,
         entryCostLimit: Int? = nil,
         timeToLive: Duration? = nil,
-        clock: C = ContinuousClock()
+        clock: C = ContinuousClock(),
+        followsSystemMemoryPressure: Bool = true
     ) where C.Duration == Duration {
         self.storage = Locked(LRUStorage(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
         self.entryCostLimit = entryCostLimit ?? max(0, costLimit / 10)
         self.timeToLive = timeToLive
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
-        #if canImport(UIKit) && !os(watchOS)
-        let relief = SystemMemoryPressure { [weak self] pressure in self?.relieve(pressure) }
-        systemPressure.withLock { $0 = relief }
-        #endif
+        if followsSystemMemoryPressure { SystemMemoryPressure.shared.follow(self) }
     }
 
     /// What the cache keeps for a key: the image (an animation's first frame), the animation, the HTTP response.

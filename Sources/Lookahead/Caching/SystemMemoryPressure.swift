@@ -1,27 +1,118 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
+import Foundation
+
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
-/// Forwards UIKit's memory warnings and the move to the background, which a ``MemoryCache`` follows by itself.
+/// The system's memory pressure, handed to every ``MemoryCache`` that follows it. The process has one (``shared``):
+/// its platform source starts with the first follower and runs for the life of the process.
 final class SystemMemoryPressure: Sendable {
-    // SAFETY: set once in `init`, read only in `deinit`; NotificationCenter's add and remove are thread safe.
-    private nonisolated(unsafe) let observers: [any NSObjectProtocol]
+    /// The process's memory pressure, from the platform's source.
+    static let shared = SystemMemoryPressure(source: startPlatformSource)
 
-    init(_ handler: @escaping @Sendable (MemoryPressure) -> Void) {
-        let center = NotificationCenter.default
-        observers = [
-            center.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: nil) {
-                _ in handler(.critical)
-            },
-            center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil) {
-                _ in handler(.background)
-            },
-        ]
+    private struct Follower {
+        weak var cache: MemoryCache?
     }
 
-    deinit {
-        for observer in observers { NotificationCenter.default.removeObserver(observer) }
+    private struct State {
+        var followers: [ObjectIdentifier: Follower] = [:]
+        var started = false
+        var source: Source?
+    }
+
+    /// Keeps the platform's source alive.
+    struct Source: @unchecked Sendable {
+        // SAFETY: only held, never used after it was started.
+        let object: AnyObject
+    }
+
+    private let state = Locked(State())
+    private let startSource: @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Source?
+
+    /// Creates a hub whose `source` starts with the first follower and hands it each pressure.
+    init(source: @escaping @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Source?) {
+        self.startSource = source
+    }
+
+    /// Relieves `cache` on each pressure from now on, for as long as it lives.
+    func follow(_ cache: MemoryCache) {
+        let start = state.withLock { state in
+            state.followers = state.followers.filter { $0.value.cache != nil }
+            state.followers[ObjectIdentifier(cache)] = Follower(cache: cache)
+            defer { state.started = true }
+            return !state.started
+        }
+        guard start else { return }
+        let source = startSource { [weak self] pressure in self?.deliver(pressure) }
+        state.withLock { $0.source = source }
+    }
+
+    /// Whether `cache` follows this hub.
+    func isFollowed(_ cache: MemoryCache) -> Bool {
+        state.withLock { $0.followers[ObjectIdentifier(cache)]?.cache === cache }
+    }
+
+    /// Relieves every live follower, outside the lock.
+    func deliver(_ pressure: MemoryPressure) {
+        let caches = state.withLock { $0.followers.values.compactMap(\.cache) }
+        for cache in caches { cache.relieve(pressure) }
     }
 }
-#endif
+
+extension SystemMemoryPressure {
+    /// What each platform signal means; the one table for every platform.
+    enum Signal {
+        /// UIKit's memory warning.
+        case applicationMemoryWarning
+        /// UIKit's move to the background.
+        case applicationEnteredBackground
+        /// Dispatch's memory-pressure source: `warning`.
+        case kernelWarning
+        /// Dispatch's memory-pressure source: `critical`.
+        case kernelCritical
+    }
+
+    static func pressure(for signal: Signal) -> MemoryPressure {
+        switch signal {
+        case .applicationMemoryWarning, .kernelCritical: .critical
+        case .applicationEnteredBackground: .background
+        case .kernelWarning: .warning
+        }
+    }
+
+    /// Starts the platform's source: UIKit's notifications on iOS, tvOS and visionOS; Dispatch's memory-pressure
+    /// source on macOS and watchOS; the cgroup and the kernel's stall information on Linux.
+    static func startPlatformSource(_ handler: @escaping @Sendable (MemoryPressure) -> Void) -> Source? {
+        #if canImport(UIKit) && !os(watchOS)
+        let center = NotificationCenter.default
+        let signals: [(Notification.Name, Signal)] = [
+            (UIApplication.didReceiveMemoryWarningNotification, .applicationMemoryWarning),
+            (UIApplication.didEnterBackgroundNotification, .applicationEnteredBackground),
+        ]
+        let observers = signals.map { name, signal in
+            center.addObserver(forName: name, object: nil, queue: nil) { _ in handler(pressure(for: signal)) }
+        }
+        return Source(object: observers as AnyObject)
+        #elseif canImport(AppKit) || os(watchOS)
+        let source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global())
+        source.setEventHandler {
+            let event = source.data
+            if event.contains(.critical) {
+                handler(pressure(for: .kernelCritical))
+            } else if event.contains(.warning) {
+                handler(pressure(for: .kernelWarning))
+            }
+        }
+        source.activate()
+        return Source(object: source as AnyObject)
+        #else
+        let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)
+        let monitor = LinuxMemoryPressure(files: LinuxMemoryPressure.files(procSelfCgroup: text))
+        return monitor.poll(every: .seconds(2), handler).map { Source(object: $0 as AnyObject) }
+        #endif
+    }
+}
