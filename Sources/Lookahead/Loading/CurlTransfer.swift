@@ -91,6 +91,13 @@ final class CurlTransfer: @unchecked Sendable {
         if !options.pinnedPublicKeyHashes.isEmpty {
             set(easy, CURLOPT_PINNEDPUBLICKEY, string: PublicKeyPins.curlOption(options.pinnedPublicKeyHashes))
         }
+        if let client = options.clientCertificate {
+            set(easy, CURLOPT_SSLCERTTYPE, string: "P12")
+            _ = client.pkcs12.withUnsafeBytes {
+                lookahead_curl_set_blob(easy, CURLOPT_SSLCERT_BLOB, $0.baseAddress, $0.count)
+            }
+            set(easy, CURLOPT_KEYPASSWD, string: client.password)
+        }
         if let timeout = request.timeout {
             set(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout - (ContinuousClock.now - hop.chainStart)))
         }

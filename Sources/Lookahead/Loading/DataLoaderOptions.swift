@@ -36,6 +36,10 @@ public struct DataLoaderOptions: Sendable {
     /// ``TransportFailure`` of kind `tls`. Pin a backup key too. Empty, the default, pins nothing. Where the transport
     /// cannot check pins (``URLSessionDataLoader`` on Linux), every `https` load fails so, before connecting.
     public var pinnedPublicKeyHashes: Set<String> = []
+    /// The certificate the app presents when a server asks for one (mutual TLS); `nil`, the default, presents none.
+    /// An archive that does not open fails the load with a ``TransportFailure`` of kind `tls`. FoundationNetworking
+    /// on Linux cannot present one: there ``URLSessionDataLoader`` connects without it.
+    public var clientCertificate: ClientCertificate?
 
     public init() {}
 }

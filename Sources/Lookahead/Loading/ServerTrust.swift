@@ -4,6 +4,10 @@
 import Foundation
 import Security
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// How ``URLSessionDataLoader`` judges a server's certificate on Apple platforms: the system's evaluation with the
 /// app's ``DataLoaderOptions/trustedCertificates`` added as anchors, then the pins (``PublicKeyPins``, the rule
 /// ``CurlDataLoader`` applies through libcurl).
@@ -28,6 +32,19 @@ enum ServerTrust {
             return TransportFailure(kind: .tls, message: "the server's certificate carries no pinned public key")
         }
         return nil
+    }
+
+    /// The credential that presents the app's client certificate: the archive's identity, or `nil` when the archive
+    /// does not open with its password.
+    static func credential(for client: ClientCertificate) -> URLCredential? {
+        var items: CFArray?
+        let options = [kSecImportExportPassphrase as String: client.password] as CFDictionary
+        guard SecPKCS12Import(client.pkcs12 as CFData, options, &items) == errSecSuccess,
+            let entry = (items as? [[String: Any]])?.first,
+            let identity = entry[kSecImportItemIdentity as String]
+        else { return nil }
+        // Security documents the value of `kSecImportItemIdentity` as a SecIdentity.
+        return URLCredential(identity: identity as! SecIdentity, certificates: nil, persistence: .forSession)
     }
 }
 #endif

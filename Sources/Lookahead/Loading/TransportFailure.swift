@@ -56,6 +56,9 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
             // CURLE_COULDNT_CONNECT: ENETDOWN, ENETUNREACH or EHOSTUNREACH is offline, anything else refused
             case 7: [100, 101, 113].contains(systemError) ? .offline : .connectionRefused
             case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: .tls  // CURLE_SSL_*, _PEER_FAILED_VERIFICATION
+            // CURLE_RECV_ERROR carrying a TLS alert: under TLS 1.3 a server refuses a client certificate only after
+            // the handshake, on the first read (OpenSSL: "tlsv13 alert certificate required", "alert unknown ca").
+            case 56 where message.contains(" alert "): .tls
             case 18, 52, 55, 56: .connectionReset  // CURLE_PARTIAL_FILE, _GOT_NOTHING, _SEND_ERROR, _RECV_ERROR
             // CURLE_UNSUPPORTED_PROTOCOL (the scheme was checked before: an HTTP/0.9 reply), _WEIRD_SERVER_REPLY
             case 1, 8: .invalidResponse

@@ -274,8 +274,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// The server's certificate against the options' anchors and pins, on Apple platforms: FoundationNetworking
-    /// never shows it.
+    /// The server's certificate against the options' anchors and pins, and the app's client certificate, on Apple
+    /// platforms: FoundationNetworking never shows them.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -283,6 +283,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(Security)
+        if challenge.protectionSpace.authenticationMethod == ClientCertificate.authenticationMethod,
+            let client = options.clientCertificate
+        {
+            if let credential = ServerTrust.credential(for: client) {
+                completionHandler(.useCredential, credential)
+            } else {
+                let failure = TransportFailure(kind: .tls, message: "the client certificate's archive does not open")
+                _ = modify(task.taskIdentifier) { $0.failure = .transportFailed(failure) }
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+            return
+        }
         // A protection space holds a trust only for a server-trust challenge.
         if let trust = challenge.protectionSpace.serverTrust,
             !options.trustedCertificates.isEmpty || !options.pinnedPublicKeyHashes.isEmpty

@@ -10,14 +10,15 @@ import Testing
 /// A Hummingbird server over TLS on 127.0.0.1, whose certificate (for `127.0.0.1` and `localhost`) is made by
 /// `openssl req` for this run only: no client trusts it unless told to.
 ///
-/// Routes: `/image` answers `image` (a JPEG the test hands over); `/to?location=` redirects to any location.
+/// Routes: `/image` answers `image` (a JPEG the test hands over); `/to?location=` redirects to any location. With
+/// `clientRoot`, the handshake requires a client certificate issued by it (mutual TLS).
 struct TLSFixture {
     let baseURL: URL
     /// The certificate, PEM: what a client trusts to load from this server.
     let certificate: Data
     private let task: Task<Void, any Error>
 
-    static func start(image: Data) async throws -> TLSFixture {
+    static func start(image: Data, clientRoot: Data? = nil) async throws -> TLSFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,10 +33,14 @@ struct TLSFixture {
             ]
         )
         guard openssl.status == 0 else { throw FixtureFailure(message: "openssl req failed: \(openssl.errors)") }
-        let tls = try TLSConfiguration.makeServerConfiguration(
+        var tls = try TLSConfiguration.makeServerConfiguration(
             certificateChain: NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem))
         )
+        if let clientRoot {
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes([UInt8](clientRoot)))
+        }
         let router = Router()
         router.get("/image") { _, _ in
             Response(
@@ -75,6 +80,35 @@ struct TLSFixture {
     func stop() async {
         task.cancel()
         _ = await task.result
+    }
+}
+
+/// A client identity made by `openssl` for one run: its certificate (PEM), which a server trusts, and a PKCS #12
+/// archive of it with its key, locked by `password`.
+struct ClientIdentity {
+    let certificate: Data
+    let pkcs12: Data
+    let password: String
+
+    static func make(password: String) async throws -> ClientIdentity {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookahead-id-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            cd "$0" && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \\
+              -subj /CN=lookahead-client -keyout key.pem -out cert.pem \\
+            && openssl pkcs12 -export -inkey key.pem -in cert.pem -out id.p12 -passout "pass:$1"
+            """
+        let run = try await runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", script, folder.path, password]
+        )
+        guard run.status == 0 else { throw FixtureFailure(message: "openssl failed: \(run.errors)") }
+        return ClientIdentity(
+            certificate: try Data(contentsOf: folder.appendingPathComponent("cert.pem")),
+            pkcs12: try Data(contentsOf: folder.appendingPathComponent("id.p12")),
+            password: password
+        )
     }
 }
 

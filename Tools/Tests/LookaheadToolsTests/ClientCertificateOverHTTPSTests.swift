@@ -1,0 +1,51 @@
+// Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
+// Lookahead tools tests — a client certificate (`DataLoaderOptions.clientCertificate`) presented to an HTTPS server on
+// loopback that requires one (mutual TLS), with identities made for the run by openssl.
+
+import Foundation
+import Lookahead
+import LookaheadFixtures
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct ClientCertificateOverHTTPSTests {
+    private static let image = Data(try! FixtureImages.jpeg(number: 5, width: 32, height: 32))
+
+    private static func load(_ url: URL, options: DataLoaderOptions) async -> Result<Data, any Error> {
+        do {
+            return .success(try await CurlDataLoader(options: options).loadData(for: DataLoadRequest(url: url)).data)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func tlsFailure(_ result: Result<Data, any Error>) -> TransportFailure? {
+        guard case .failure(DataLoadingError.transportFailed(let failure)) = result, failure.kind == .tls else {
+            return nil
+        }
+        return failure
+    }
+
+    @Test func theLibcurlLoaderPresentsTheAppsCertificateWhenTheServerAsks() async throws {
+        let app = try await ClientIdentity.make(password: "s3cret pass")
+        let stranger = try await ClientIdentity.make(password: "other")
+        let server = try await TLSFixture.start(image: Self.image, clientRoot: app.certificate)
+        var options = DataLoaderOptions()
+        options.trustedCertificates = [server.certificate]
+
+        let without = await Self.load(server.url("/image"), options: options)
+        #expect(Self.tlsFailure(without) != nil, "no certificate: the handshake fails: \(String(reflecting: without))")
+
+        options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: app.password)
+        let with = await Self.load(server.url("/image"), options: options)
+        #expect((try? with.get()) == Self.image, "\(with)")
+
+        options.clientCertificate = ClientCertificate(pkcs12: stranger.pkcs12, password: stranger.password)
+        let unknown = await Self.load(server.url("/image"), options: options)
+        #expect(Self.tlsFailure(unknown) != nil, "a certificate the server does not trust: \(unknown)")
+
+        options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: "wrong")
+        let locked = await Self.load(server.url("/image"), options: options)
+        #expect(Self.tlsFailure(locked)?.code == 58, "CURLE_SSL_CERTPROBLEM: the archive does not open: \(locked)")
+        await server.stop()
+    }
+}
