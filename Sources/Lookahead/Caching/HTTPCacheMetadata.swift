@@ -191,14 +191,18 @@ extension HTTPCacheMetadata {
     }
 
     /// The values `requestHeaders` (names matched case-insensitively) has for the `names`, by lowercased name, each
-    /// normalised as a list: the whitespace around its comma-separated members does not make another variant.
+    /// normalised as a list: the whitespace around its comma-separated members does not make another variant, nor,
+    /// for `Accept-Language`, the case or order of its language ranges (case-insensitive by RFC 4647 §2).
     static func values(of names: [String], in requestHeaders: [String: String]) -> [String: String] {
         guard !names.isEmpty else { return [:] }
-        let normalised = requestHeaders.mapValues {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .joined(separator: ", ")
+        var values: [String: String] = [:]
+        for (name, value) in HTTPCacheHeaders.lowercased(requestHeaders) where names.contains(name) {
+            var members = value.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            if name == "accept-language" { members = members.map { $0.lowercased() }.sorted() }
+            values[name] = members.joined(separator: ", ")
         }
-        return HTTPCacheHeaders.lowercased(normalised).filter { names.contains($0.key) }
+        return values
     }
 }

@@ -78,6 +78,21 @@ import Testing
         #expect(loader.sent.withLock { $0.count } == 4)
     }
 
+    @Test func languageRangesMatchWhateverTheirCaseOrOrder() async throws {
+        let varying = ["Cache-Control": "max-age=600", "Vary": "Accept-Language, Foo"]
+        let loader = ScriptedHTTPLoader(Array(repeating: .ok(headers: varying), count: 4))
+        let pipeline = makePipeline(loader)
+        _ = try await load(pipeline, headers: ["Accept-Language": "en, de", "Foo": "x, y"])
+        // cache-tests' vary-normalise-lang-case and -order: one request, whatever the case or order of its ranges.
+        #expect(try await load(pipeline, headers: ["Accept-Language": "eN, De", "Foo": "x, y"]).cacheType == .disk)
+        #expect(try await load(pipeline, headers: ["Accept-Language": "de,en", "Foo": "x,y"]).cacheType == .disk)
+        #expect(loader.sent.withLock { $0.count } == 1)
+        // Other fields keep their case and order; another language is another variant.
+        #expect(try await load(pipeline, headers: ["Accept-Language": "en, de", "Foo": "y, x"]).cacheType == nil)
+        #expect(try await load(pipeline, headers: ["Accept-Language": "en, fr", "Foo": "x, y"]).cacheType == nil)
+        #expect(loader.sent.withLock { $0.count } == 3)
+    }
+
     @Test func theVariantsOfOneURLAreBounded() async throws {
         let varying = ["Cache-Control": "max-age=600", "Vary": "Foo"]
         let loader = ScriptedHTTPLoader(Array(repeating: .ok(headers: varying), count: 40))
