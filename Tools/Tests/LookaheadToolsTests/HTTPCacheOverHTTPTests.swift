@@ -8,11 +8,20 @@ import LookaheadFixtures
 import Synchronization
 import Testing
 
-/// A clock the test moves by hand, so freshness expires without waiting.
-final class HandClock: Sendable {
-    private let now = Mutex(Date(timeIntervalSince1970: 2_000_000_000))
-    var date: Date { now.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+/// A clock the test moves by hand, so freshness expires without waiting: a date for HTTP freshness, and a `Clock`
+/// for the memory cache's expiry that moves with it.
+final class HandClock: Clock, Sendable {
+    private static let start = Date(timeIntervalSince1970: 2_000_000_000)
+    private let origin = ContinuousClock.now
+    private let current = Mutex(HandClock.start)
+    var date: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+
+    var now: ContinuousClock.Instant { origin.advanced(by: .seconds(date.timeIntervalSince(Self.start))) }
+    var minimumResolution: Duration { .zero }
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        throw CancellationError()  // nothing here waits on this clock
+    }
 }
 
 /// The server's answers as from a server on the test's clock: their `Date` becomes the hand clock's time. The
@@ -68,11 +77,12 @@ struct ServerOnTheClock: DataLoading {
         return response
     }
 
-    @Test func a304RevalidationTransfersNoBodyAndRefreshesFreshness() async throws {
+    @Test(arguments: Transport.allCases)
+    func a304RevalidationTransfersNoBodyAndRefreshesFreshness(transport: Transport) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, transport: transport)
         let url = server.cacheableImageURL(3, cacheControl: "max-age=60")
         let path = "/cacheable/3.jpg"
 
@@ -95,16 +105,19 @@ struct ServerOnTheClock: DataLoading {
         // The 304 refreshed the entry: fresh again for 60 s, so no request at all.
         clock.advance(59)
         #expect(try await load(url, pipeline, disk).cacheType == .disk)
-        #expect(try await makePipeline(disk).image(for: ImageRequest(url: url)).cacheType == .disk)
+        #expect(
+            try await makePipeline(disk, transport: transport).image(for: ImageRequest(url: url)).cacheType == .disk
+        )
         #expect(server.requestCount(forPath: path) == 2)
         await server.stop()
     }
 
-    @Test func noStoreIsNeverStored() async throws {
+    @Test(arguments: Transport.allCases)
+    func noStoreIsNeverStored(transport: Transport) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, transport: transport)
         let url = server.cacheableImageURL(4, cacheControl: "no-store")
         let path = "/cacheable/4.jpg"
         #expect(try await load(url, pipeline, disk).cacheType == nil)
@@ -115,11 +128,12 @@ struct ServerOnTheClock: DataLoading {
         await server.stop()
     }
 
-    @Test func theDefaultPolicyNeverAsksAgain() async throws {
+    @Test(arguments: Transport.allCases)
+    func theDefaultPolicyNeverAsksAgain(transport: Transport) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk, policy: .cacheForever)
+        let pipeline = makePipeline(disk, policy: .cacheForever, transport: transport)
         let url = server.cacheableImageURL(5, cacheControl: "no-cache, max-age=0")
         let path = "/cacheable/5.jpg"
         #expect(try await load(url, pipeline, disk).cacheType == nil)
@@ -130,11 +144,12 @@ struct ServerOnTheClock: DataLoading {
         await server.stop()
     }
 
-    @Test func aChangedETagDownloadsTheNewImageAndThenRevalidatesIt() async throws {
+    @Test(arguments: Transport.allCases)
+    func aChangedETagDownloadsTheNewImageAndThenRevalidatesIt(transport: Transport) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, transport: transport)
         let url = server.cacheableImageURL(6, cacheControl: "no-cache")
         let path = "/cacheable/6.jpg"
         let old = try await load(url, pipeline, disk)
@@ -156,11 +171,12 @@ struct ServerOnTheClock: DataLoading {
         await server.stop()
     }
 
-    @Test func aStaleEntryIsServedWhenTheServerIsGone() async throws {
+    @Test(arguments: Transport.allCases)
+    func aStaleEntryIsServedWhenTheServerIsGone(transport: Transport) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let pipeline = makePipeline(disk)
+        let pipeline = makePipeline(disk, transport: transport)
         let url = server.cacheableImageURL(7, cacheControl: "max-age=1")
         let first = try await load(url, pipeline, disk)
         await server.stop()
@@ -273,6 +289,53 @@ struct ServerOnTheClock: DataLoading {
         clock.advance(5)
         #expect(try await load(url, pipeline, disk).cacheType == .disk)
         #expect(server.requestCount(forPath: "/cacheable/11.jpg") == 2)
+        await server.stop()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func anImmutableResponseIsNotAskedForWhileFreshAndRevalidatedOnceStale(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let pipeline = makePipeline(disk, transport: transport)
+        let url = server.cacheableImageURL(13, cacheControl: "max-age=60, immutable")
+        let path = "/cacheable/13.jpg"
+        #expect(try await load(url, pipeline, disk).cacheType == nil)
+        clock.advance(59)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: path) == 1, "fresh and immutable: not asked")
+        // RFC 8246: immutable spares revalidation only while fresh.
+        clock.advance(2)
+        #expect(try await load(url, pipeline, disk).cacheType == .disk)
+        #expect(server.requestCount(forPath: path) == 2)
+        #expect(server.notModifiedCount(forPath: path) == 1)
+        await server.stop()
+    }
+
+    @Test(arguments: Transport.allCases)
+    func theMemoryCacheHoldsAnImageOnlyWhileItsResponseIsFresh(transport: Transport) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await FixtureServer.start()
+        let disk = DiskCache(directory: folder)
+        let clock = clock
+        let pipeline = ImagePipeline {
+            $0.dataLoader = ServerOnTheClock(base: transport.makeLoader(), clock: clock)
+            $0.diskCache = disk
+            $0.memoryCache = MemoryCache(clock: clock, followsSystemMemoryPressure: false)
+            $0.diskCachePolicy = .httpSemantics(now: { clock.date })
+        }
+        #expect(pipeline.configuration.memoryCacheFollowsHTTPFreshness, "the default")
+        let url = server.cacheableImageURL(14, cacheControl: "max-age=60")
+        let path = "/cacheable/14.jpg"
+        #expect(try await load(url, pipeline, disk).cacheType == nil)
+        clock.advance(30)
+        #expect(try await load(url, pipeline, disk).cacheType == .memory, "fresh: from memory")
+        clock.advance(31)
+        let stale = try await load(url, pipeline, disk)
+        #expect(stale.cacheType != .memory, "stale: not from memory")
+        #expect(server.requestCount(forPath: path) == 2)
+        #expect(server.notModifiedCount(forPath: path) == 1, "revalidated, not downloaded again")
+        #expect(try await load(url, pipeline, disk).cacheType == .memory, "the 304 made it fresh again")
         await server.stop()
     }
 }
