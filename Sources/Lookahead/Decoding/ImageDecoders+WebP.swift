@@ -27,7 +27,7 @@ extension ImageDecoders {
                         .convertedToSRGB(from: profile)
                 }
                 // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
-                let orientation = Self.exifOrientation(source, size)
+                let orientation = Self.metadataChunk("EXIF", source, size).map(ExifOrientation.exifPayload) ?? .up
                 let upright = orientation.uprightSize(width: width, height: height)
                 let scale = context.thumbnail?.scale(forWidth: upright.width, height: upright.height) ?? 1
                 let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
@@ -35,11 +35,6 @@ extension ImageDecoders {
                 return try Self.decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
                     .convertedToSRGB(from: profile).applying(orientation)
             }
-        }
-
-        /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
-        fileprivate static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
-            metadataChunk("EXIF", source, size).map(ExifOrientation.exifPayload) ?? .up
         }
 
         /// The bytes of an `ICCP` or `EXIF` chunk when the `VP8X` header's flags say the file has one.
@@ -145,7 +140,7 @@ extension ImageDecoders.WebP: ImageMetadataReading {
         let metadata = try? ImageDecoders.withBytes(of: data, codec: name) { base, count in
             ImageDecoders.metadata(
                 format: name,
-                orientation: Self.exifOrientation(base, count),
+                orientation: Self.metadataChunk("EXIF", base, count).map(ExifOrientation.exifPayload) ?? .up,
                 profile: Self.metadataChunk("ICCP", base, count)
             )
         }
