@@ -21,26 +21,13 @@ package enum ColorManagement {
     /// need none; at most 32 of each kind: RGB, and CMYK (`true`), whose transforms take inverted CMYK.
     private static let transforms = Locked<[Bool: [[UInt8]: Transform?]]>([:])
 
-    /// `bitmap` with its colours converted from `profile` to sRGB; the same bitmap when there is nothing to convert
-    /// or the profile cannot be read (it is then taken as sRGB).
-    package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8]) -> Bitmap {
-        guard let transform = transform(for: profile, cmyk: false) else { return bitmap }
-        return apply(transform, to: bitmap, fill: 0)
-    }
-
-    /// RGBA pixels from inverted (Adobe) CMYK ones, 4 bytes a pixel, through a CMYK profile; `nil` when the profile
-    /// is not a CMYK profile or cannot be read (the caller then converts without one).
-    package static func convertInvertedCMYKToSRGB(
-        _ pixels: [UInt8],
-        width: Int,
-        height: Int,
-        from profile: [UInt8]
-    ) -> Bitmap? {
-        guard pixels.count == width * height * 4, let transform = transform(for: profile, cmyk: true) else {
-            return nil
-        }
-        // Alpha is not written by the transform: opaque from the start.
-        return apply(transform, to: Bitmap(width: width, height: height, pixels: pixels), fill: 255)
+    /// `bitmap` with its colours converted from `profile` to sRGB; `nil` when there is nothing to convert or the
+    /// profile cannot be read (it is then taken as sRGB). With `invertedCMYK`, the pixels are inverted (Adobe) CMYK
+    /// and only a CMYK profile converts them.
+    package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8], invertedCMYK: Bool = false) -> Bitmap? {
+        guard let transform = transform(for: profile, cmyk: invertedCMYK) else { return nil }
+        // A CMYK transform writes no alpha: opaque from the start.
+        return apply(transform, to: bitmap, fill: invertedCMYK ? 255 : 0)
     }
 
     /// The bitmap's rows through the transform, into tightly packed rows first filled with `fill`.

@@ -59,7 +59,7 @@ extension Bitmap {
     package func convertedToSRGB(from profile: [UInt8]?) -> Bitmap {
         #if canImport(CLCMS)
         guard let profile else { return self }
-        return ColorManagement.convertToSRGB(self, from: profile)
+        return ColorManagement.convertToSRGB(self, from: profile) ?? self
         #else
         return self
         #endif

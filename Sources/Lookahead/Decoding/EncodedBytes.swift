@@ -23,17 +23,19 @@ final class EncodedBytes: @unchecked Sendable {
 }
 
 extension AnimatedImage {
-    /// The animation of a bundled decoder whose reader keeps `bytes`: its first frame decoded now, every frame
-    /// fitted to the context's thumbnail.
+    /// The animation of a bundled decoder whose readers keep a copy of `data`: its first frame decoded now, every
+    /// frame fitted to the context's thumbnail.
     static func opening(
-        _ bytes: EncodedBytes,
+        _ data: Data,
         codec: String,
         frameDurations: [Duration],
         loopCount: Int,
         context: ImageDecodingContext,
-        makeReader: @escaping @Sendable () throws(ImageDecodingError) -> any AnimationFrameReading
+        makeReader: @escaping @Sendable (EncodedBytes) throws(ImageDecodingError) -> any AnimationFrameReading
     ) throws(ImageDecodingError) -> AnimatedImage {
-        guard let poster = try makeReader().nextFrame() else {
+        let bytes = try EncodedBytes(data, codec: codec)
+        let openReader = { @Sendable () throws(ImageDecodingError) in try makeReader(bytes) }
+        guard let poster = try openReader().nextFrame() else {
             throw ImageDecodingError(codec: codec, message: "the first frame does not decode")
         }
         let animation = AnimatedImage(
@@ -41,7 +43,7 @@ extension AnimatedImage {
             frameDurations: frameDurations,
             loopCount: loopCount,
             encodedByteCount: bytes.buffer.count,
-            makeReader: makeReader
+            makeReader: openReader
         )
         return try animation.mapImages { (image) throws(ImageDecodingError) in
             try ImageDecoders.fitThumbnail(image, context: context)

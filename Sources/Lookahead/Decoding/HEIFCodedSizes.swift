@@ -57,7 +57,6 @@ package enum HEIFCodedSizes {
 
     /// The output size of a derived image: a grid (ISO/IEC 23008-12 6.6.2.3.2, after 2 bytes of rows and columns) or
     /// an overlay (6.6.2.4.2, after four 16-bit fill values); its flags say whether sizes take 2 bytes or 4.
-
     static func derivedImageSize(_ data: [UInt8], skipping: Int) -> Size? {
         var reader = Reader(data)
         guard reader.skip(1), let flags = reader.read(1), reader.skip(skipping) else { return nil }

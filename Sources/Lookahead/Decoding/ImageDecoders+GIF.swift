@@ -28,14 +28,13 @@ extension ImageDecoders {
             if let error = context.animationLimitError(codec: name, frameCount: frames, width: width, height: height) {
                 throw error
             }
-            let bytes = try EncodedBytes(data, codec: name)
             return try AnimatedImage.opening(
-                bytes,
+                data,
                 codec: name,
                 frameDurations: layout.durations,
                 loopCount: layout.loopCount,
                 context: context
-            ) { () throws(ImageDecodingError) in try FrameReader(bytes, layout) }
+            ) { (bytes) throws(ImageDecodingError) in try FrameReader(bytes, layout) }
         }
 
         /// How one frame is drawn and disposed of, from the graphics control extension before it.
@@ -110,7 +109,7 @@ extension ImageDecoders.GIF {
             var unread = UnsafeBufferPointer(start: base, count: count)
             return try withUnsafeMutablePointer(to: &unread) { source throws(ImageDecodingError) in
                 let file = try open(source)
-                defer { close(file) }
+                defer { DGifCloseFile(file, nil) }
                 return try body(file)
             }
         }
@@ -123,11 +122,6 @@ extension ImageDecoders.GIF {
         var status: Int32 = 0
         guard let file = DGifOpen(source, read, &status) else { throw error(status) }
         return file
-    }
-
-    static func close(_ file: UnsafeMutablePointer<GifFileType>) {
-        var status: Int32 = 0
-        DGifCloseFile(file, &status)
     }
 
     /// How a walk over a file's records ended; `readFailed` carries giflib's error (a file cut short or corrupt).

@@ -32,7 +32,7 @@ extension ImageDecoders.GIF {
         }
 
         deinit {
-            close(file)
+            DGifCloseFile(file, nil)
             source.deallocate()
         }
 

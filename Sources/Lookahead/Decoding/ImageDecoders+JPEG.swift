@@ -92,15 +92,11 @@ extension ImageDecoders {
             guard status == 0 else { throw libraryError(handle) }
             #if canImport(CLCMS)
             // A CMYK JPEG with its CMYK profile (a print file): its colours as the profile says.
-            if isCMYK, let profile,
-                let converted = ColorManagement.convertInvertedCMYKToSRGB(
-                    pixels,
-                    width: width,
-                    height: height,
-                    from: profile
-                )
-            {
-                return converted
+            if isCMYK, let profile {
+                let cmyk = Bitmap(width: width, height: height, pixels: pixels)
+                if let converted = ColorManagement.convertToSRGB(cmyk, from: profile, invertedCMYK: true) {
+                    return converted
+                }
             }
             #endif
             if isCMYK { convertCMYKToRGBA(&pixels) }

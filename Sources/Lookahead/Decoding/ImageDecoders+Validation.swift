@@ -40,9 +40,7 @@ extension ImageDecoders {
         } else if data.isGIF {
             // The trailer follows a block terminator (00): the end of the last image's data or extension.
             guard let end = data.lastIndex(where: { $0 != 0 }), end - start >= 14, data[end] == 0x3B, data[end - 1] == 0
-            else {
-                return "GIF without its trailer (00 3B)"
-            }
+            else { return "GIF without its trailer (00 3B)" }
         } else if data.isWebP {
             let size = (0..<4).reduce(0) { $0 | Int(data[start + 4 + $1]) << (8 * $1) }
             guard size + 8 == data.count else {

@@ -27,7 +27,7 @@ extension ImageDecoders {
                         .convertedToSRGB(from: profile)
                 }
                 // The scale is chosen for the picture as shown: turned a quarter, its width is the stored height.
-                let orientation = Self.exifOrientation(source, size)
+                let orientation = Self.metadataChunk("EXIF", source, size).map(ExifOrientation.exifPayload) ?? .up
                 let upright = orientation.uprightSize(width: width, height: height)
                 let scale = context.thumbnail?.scale(forWidth: upright.width, height: upright.height) ?? 1
                 let outWidth = scale < 1 ? max(1, Int((Double(width) * scale).rounded())) : width
@@ -35,11 +35,6 @@ extension ImageDecoders {
                 return try Self.decodeStill(source, size, width: outWidth, height: outHeight, scaled: scale < 1)
                     .convertedToSRGB(from: profile).applying(orientation)
             }
-        }
-
-        /// The orientation in the file's `EXIF` chunk; `.up` when there is none.
-        fileprivate static func exifOrientation(_ source: UnsafePointer<UInt8>, _ size: Int) -> ExifOrientation {
-            metadataChunk("EXIF", source, size).map(ExifOrientation.exifPayload) ?? .up
         }
 
         /// The bytes of an `ICCP` or `EXIF` chunk when the `VP8X` header's flags say the file has one.
@@ -87,43 +82,39 @@ extension ImageDecoders {
             return Bitmap(width: width, height: height, pixels: pixels)
         }
 
-        /// The first frame of an animation, placed on a transparent canvas. Later frames are never read.
+        /// The first frame of an animation on its transparent canvas, by libwebp's animation decoder. Later frames
+        /// are never read.
         private static func firstFrame(
             _ source: UnsafePointer<UInt8>,
             _ size: Int,
             canvasWidth: Int,
             canvasHeight: Int
         ) throws(ImageDecodingError) -> Bitmap {
+            let decoder = try animationDecoder(source, size)
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            var frame: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0, Int(info.canvas_width) == canvasWidth,
+                Int(info.canvas_height) == canvasHeight, WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0,
+                let frame
+            else { throw failure("the first frame does not decode") }
+            let pixels = [UInt8](UnsafeBufferPointer(start: frame, count: canvasWidth * canvasHeight * 4))
+            return Bitmap(width: canvasWidth, height: canvasHeight, pixels: pixels)
+        }
+
+        /// libwebp's animation decoder for the bytes, compositing RGBA frames on the calling thread.
+        static func animationDecoder(
+            _ source: UnsafePointer<UInt8>?,
+            _ size: Int
+        ) throws(ImageDecodingError) -> OpaquePointer {
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw failure("library version mismatch") }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
             var input = WebPData(bytes: source, size: size)
-            guard let demuxer = WebPDemux(&input) else { throw failure("invalid animation container") }
-            defer { WebPDemuxDelete(demuxer) }
-            var iterator = WebPIterator()
-            guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { throw failure("animation has no frames") }
-            defer { WebPDemuxReleaseIterator(&iterator) }
-            let frameWidth = Int(iterator.width)
-            let frameHeight = Int(iterator.height)
-            let left = Int(iterator.x_offset)
-            let top = Int(iterator.y_offset)
-            guard frameWidth > 0, frameHeight > 0, left + frameWidth <= canvasWidth, top + frameHeight <= canvasHeight,
-                let bytes = iterator.fragment.bytes
-            else { throw failure("first frame lies outside the canvas") }
-            let frame = try decodeStill(
-                bytes,
-                iterator.fragment.size,
-                width: frameWidth,
-                height: frameHeight,
-                scaled: false
-            )
-            if frameWidth == canvasWidth, frameHeight == canvasHeight { return frame }
-            var canvas = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
-            frame.pixels.withUnsafeBufferPointer { source in
-                for row in 0..<frameHeight {
-                    let from = row * frameWidth * 4
-                    let to = ((top + row) * canvasWidth + left) * 4
-                    canvas.replaceSubrange(to..<(to + frameWidth * 4), with: source[from..<(from + frameWidth * 4)])
-                }
-            }
-            return Bitmap(width: canvasWidth, height: canvasHeight, pixels: canvas)
+            guard let decoder = WebPAnimDecoderNew(&input, &options) else { throw failure("invalid animation") }
+            return decoder
         }
 
         static let format = BundledFormat(name: "WebP", mediaType: "image/webp") { $0.isWebP }
@@ -149,7 +140,7 @@ extension ImageDecoders.WebP: ImageMetadataReading {
         let metadata = try? ImageDecoders.withBytes(of: data, codec: name) { base, count in
             ImageDecoders.metadata(
                 format: name,
-                orientation: Self.exifOrientation(base, count),
+                orientation: Self.metadataChunk("EXIF", base, count).map(ExifOrientation.exifPayload) ?? .up,
                 profile: Self.metadataChunk("ICCP", base, count)
             )
         }

@@ -16,14 +16,13 @@ extension ImageDecoders.WebP {
             try Self.animationLayout(source, size, context)
         }
         guard let layout else { return nil }
-        let bytes = try EncodedBytes(data, codec: name)
         return try AnimatedImage.opening(
-            bytes,
+            data,
             codec: name,
             frameDurations: layout.durations,
             loopCount: layout.loopCount,
             context: context
-        ) { () throws(ImageDecodingError) in try FrameReader(bytes, layout) }
+        ) { (bytes) throws(ImageDecodingError) in try FrameReader(bytes, layout) }
     }
 
     /// What the demuxer says of an animation without decoding it.
@@ -80,14 +79,8 @@ extension ImageDecoders.WebP {
 
         /// Opens the bytes at the first frame; `layout` comes from `animationLayout`.
         init(_ bytes: EncodedBytes, _ layout: AnimationLayout) throws(ImageDecodingError) {
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw failure("library version mismatch") }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 0
-            var input = WebPData(bytes: bytes.buffer.baseAddress, size: bytes.buffer.count)
-            guard let decoder = WebPAnimDecoderNew(&input, &options) else { throw failure("invalid animation") }
+            decoder = try animationDecoder(bytes.buffer.baseAddress, bytes.buffer.count)
             self.bytes = bytes
-            self.decoder = decoder
             self.layout = layout
         }
 

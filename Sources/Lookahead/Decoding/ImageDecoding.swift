@@ -166,35 +166,34 @@ public enum ImageDecoders {
         context: ImageDecodingContext
     ) -> Result<(image: PlatformImage, codec: String), ImagePipeline.Error> {
         decoder(for: data, in: decoders).flatMap { decoder in
-            do throws(ImageDecodingError) {
-                let image = try fitThumbnail(decoder.decode(data, context: context), context: context, decoder: decoder)
-                return .success((image, decoder.name))
-            } catch {
-                return .failure(ImagePipeline.Error(decoding: error))
+            Result { () throws(ImageDecodingError) in
+                let image = try decoder.decode(data, context: context)
+                return (try fitThumbnail(image, context: context, decoder: decoder), decoder.name)
             }
+            .mapError(ImagePipeline.Error.init(decoding:))
         }
     }
 
     /// Decodes an animation's first frame with the first decoder that recognises the data, and keeps the data to
-    /// decode the others as they play, at the thumbnail size when the context asks for one. `.success(nil)` when the data is not animated or its decoder cannot decode
-    /// animations: decode it with ``decode(_:with:context:)``.
+    /// decode the others as they play, at the thumbnail size when the context asks for one. `.success(nil)` when the
+    /// data is not animated or its decoder cannot decode animations: decode it with ``decode(_:with:context:)``.
     public static func decodeAnimation(
         _ data: Data,
         with decoders: [any ImageDecoding] = ImageDecoders.default,
         context: ImageDecodingContext
     ) -> Result<(animation: AnimatedImage, codec: String)?, ImagePipeline.Error> {
         decoder(for: data, in: decoders).flatMap { decoder in
-            guard let animated = decoder as? any AnimatedImageDecoding else { return .success(nil) }
-            do throws(ImageDecodingError) {
-                guard let animation = try animated.decodeAnimation(data, context: context) else { return .success(nil) }
+            Result { () throws(ImageDecodingError) in
+                guard let animated = decoder as? any AnimatedImageDecoding,
+                    let animation = try animated.decodeAnimation(data, context: context)
+                else { return nil }
                 // Frames a decoder left at full size are resampled here, like a still image.
                 let fitted = try animation.mapImages { (image) throws(ImageDecodingError) in
                     try fitThumbnail(image, context: context, decoder: decoder)
                 }
-                return .success((fitted, decoder.name))
-            } catch {
-                return .failure(ImagePipeline.Error(decoding: error))
+                return (fitted, decoder.name)
             }
+            .mapError(ImagePipeline.Error.init(decoding:))
         }
     }
 
