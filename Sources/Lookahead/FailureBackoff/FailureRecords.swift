@@ -41,17 +41,13 @@ final class FailureRecords: Sendable {
         }
         let now = now()
         let host = request.url?.host
-        update {
-            _ = $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now)
-        }
+        update { $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now) }
     }
 
     /// The server of `url` answered: failures that did not reach its host are forgotten and the recovery announced.
     func hostAnswered(_ url: URL) {
         guard unreachableHostCount.load() > 0, let host = url.host else { return }
-        var recovered = false
-        update { recovered = $0.hostAnswered(host) }
-        if recovered { recoveries.hostRecovered(host) }
+        if update({ $0.hostAnswered(host) }) { recoveries.hostRecovered(host) }
     }
 
     /// Whether `host` has failures that did not reach it and has not answered since.
@@ -63,7 +59,7 @@ final class FailureRecords: Sendable {
     func recordDecode(of request: ImageRequest, error: ImagePipeline.Error?) {
         guard let error else { return forget(request) }
         let now = now()
-        update { _ = $0.recordFailure(request.identity, error: error, now: now) }
+        update { $0.recordFailure(request.identity, error: error, now: now) }
     }
 
     /// Network data passed, or a retry: the request's failures are forgotten.
@@ -81,11 +77,13 @@ final class FailureRecords: Sendable {
     }
 
     /// Changes the machine under its lock and publishes its counts.
-    private func update(_ body: (inout FailureBackoffStateMachine) -> Void) {
+    @discardableResult
+    private func update<Result>(_ body: (inout FailureBackoffStateMachine) -> Result) -> Result {
         machine.withLock {
-            body(&$0)
+            let result = body(&$0)
             recordCount.store($0.count)
             unreachableHostCount.store($0.unreachableHosts.count)
+            return result
         }
     }
 
