@@ -35,10 +35,7 @@ final class FailureRecords: Sendable {
 
     /// A download of the request failed; a status answer's `Retry-After` goes with it.
     func recordDownloadFailure(of request: ImageRequest, error: ImagePipeline.Error) {
-        var retryAfter: Duration?
-        if case .statusCodeUnacceptable(_, let response?) = error {
-            retryAfter = RetryAfter.delay(in: response.headers, now: Date())
-        }
+        let retryAfter = error.retryAfter
         let now = now()
         let host = request.url?.host
         update { $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now) }

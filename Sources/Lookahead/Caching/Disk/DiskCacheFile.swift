@@ -161,11 +161,7 @@ enum DiskCacheFile {
     }
 
     /// Checks a whole file; `.hit` with empty data when all matches.
-    static func verify(
-        _ file: UnsafeRawBufferPointer,
-        keyName: DiskCacheIndex.Name,
-        checksums: Bool
-    ) -> ReadResult {
+    static func verify(_ file: UnsafeRawBufferPointer, keyName: DiskCacheIndex.Name, checksums: Bool) -> ReadResult {
         guard file.count >= 5 else { return .corrupt("truncated header (\(file.count) bytes)") }
         guard file[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
         guard file[4] == version else { return .foreign("of format version \(file[4])") }
