@@ -59,9 +59,7 @@ package struct FailureBackoffStateMachine {
     package var count: Int { records.count }
 
     /// The record of a URL, if any (marked recently used).
-    package mutating func record(for url: String) -> Record? {
-        records.value(forKey: url, now: .zero)
-    }
+    package mutating func record(for url: String) -> Record? { records.value(forKey: url, now: .zero) }
 
     // MARK: - Events
 
@@ -125,9 +123,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// A load of the URL succeeded, or its failures are to be forgotten.
-    package mutating func forget(_ url: String) {
-        _ = records.removeValue(forKey: url)
-    }
+    package mutating func forget(_ url: String) { _ = records.removeValue(forKey: url) }
 
     package mutating func forgetAll() {
         records.removeAll()
@@ -160,9 +156,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// The keys, oldest first: reading each in this order leaves the recency order as it was.
-    private func recordedKeys() -> [String] {
-        records.keysByRecency.reversed()
-    }
+    private func recordedKeys() -> [String] { records.keysByRecency.reversed() }
 
     // MARK: - Policy
 

@@ -60,18 +60,12 @@ final class FailureRecords: Sendable {
     }
 
     /// Network data passed, or a retry: the request's failures are forgotten.
-    func forget(_ request: ImageRequest) {
-        update { $0.forget(request.identity) }
-    }
+    func forget(_ request: ImageRequest) { update { $0.forget(request.identity) } }
 
     /// The credentials changed: failures the server answered `401` or `403` are forgotten.
-    func forgetAuthenticationFailures() {
-        update { $0.forgetAuthenticationFailures() }
-    }
+    func forgetAuthenticationFailures() { update { $0.forgetAuthenticationFailures() } }
 
-    func forgetAll() {
-        update { $0.forgetAll() }
-    }
+    func forgetAll() { update { $0.forgetAll() } }
 
     /// Changes the machine under its lock and publishes its counts.
     @discardableResult
@@ -85,9 +79,7 @@ final class FailureRecords: Sendable {
     }
 
     private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
-        switch admission {
-        case .allow: nil
-        case .deny(let lastError, let retryIn): .failureBackoff(lastError: lastError, retryIn: retryIn)
-        }
+        guard case .deny(let lastError, let retryIn) = admission else { return nil }
+        return .failureBackoff(lastError: lastError, retryIn: retryIn)
     }
 }

@@ -129,11 +129,10 @@ extension DiskCache {
         }
         let pausedUntil = now() + writeRetryInterval.secondsValue
         let isFirst = state.withLock { state -> Bool in
-            defer {
-                state.writeFailure = state.writeFailure ?? error.description
-                state.writesPausedUntil = pausedUntil
-            }
-            return state.writeFailure == nil
+            let isFirst = state.writeFailure == nil
+            if isFirst { state.writeFailure = error.description }
+            state.writesPausedUntil = pausedUntil
+            return isFirst
         }
         if isFirst { logger.warning("Disk cache at \(path) stopped writing: \(error)") }
     }
