@@ -66,9 +66,7 @@ extension ImagePipeline {
     public func forgetFailures(for request: ImageRequest) { failureRecords?.forget(identified(request)) }
 
     /// Forgets the failures of the image at a URL (its identity through ``Configuration/imageIDFilter``).
-    public func forgetFailures(for url: URL) {
-        forgetFailures(for: ImageRequest(url: url))
-    }
+    public func forgetFailures(for url: URL) { forgetFailures(for: ImageRequest(url: url)) }
 
     /// The error a load of the request would fail with at once; `nil` when it may go to the network.
     func failureBackoffError(for request: ImageRequest) -> ImagePipeline.Error? {

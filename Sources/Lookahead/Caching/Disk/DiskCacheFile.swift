@@ -213,11 +213,7 @@ enum DiskCacheChecksum {
         #if canImport(CXXHash)
         return lookahead_xxh3_64(bytes.baseAddress, bytes.count)
         #else
-        var value: UInt64 = 0
-        for (index, byte) in SHA256Digest.hash(bytes).prefix(8).enumerated() {
-            value |= UInt64(byte) << (8 * UInt64(index))
-        }
-        return value
+        return SHA256Digest.hash(bytes).withUnsafeBytes { DiskCacheFile.load($0, at: 0) }
         #endif
     }
 }

@@ -4,9 +4,7 @@ public import Foundation
 
 /// How long data in the disk cache is used. Set it with ``ImagePipeline/Configuration/diskCachePolicy``.
 public struct DiskCachePolicy: Sendable {
-    package enum Kind: Sendable, Equatable {
-        case cacheForever, httpSemantics
-    }
+    package enum Kind: Sendable, Equatable { case cacheForever, httpSemantics }
 
     package let kind: Kind
     /// The clock freshness is measured with; tests inject their own.
