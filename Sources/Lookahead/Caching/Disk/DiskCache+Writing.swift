@@ -146,8 +146,7 @@ extension DiskCache {
         do {
             return try attempt()
         } catch  where error.code == ENOENT {
-            DiskCacheFile.prepareDirectory(path)
-            forgetEntriesOnDisk()
+            recreateFolder()
             return try attempt()
         }
     }
