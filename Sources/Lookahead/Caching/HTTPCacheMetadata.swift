@@ -150,10 +150,7 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
 
     /// The conditional request header fields; empty without a validator.
     package var conditionalHeaders: [String: String] {
-        var headers: [String: String] = [:]
-        if let etag { headers["If-None-Match"] = etag }
-        if let lastModified { headers["If-Modified-Since"] = lastModified }
-        return headers
+        ["If-None-Match": etag, "If-Modified-Since": lastModified].compactMapValues { $0 }
     }
 
     package func encoded() -> Data { (try? JSONEncoder().encode(self)) ?? Data() }

@@ -59,9 +59,7 @@ package struct FailureBackoffStateMachine {
     package var count: Int { records.count }
 
     /// The record of a URL, if any (marked recently used).
-    package mutating func record(for url: String) -> Record? {
-        records.value(forKey: url, now: .zero)
-    }
+    package mutating func record(for url: String) -> Record? { records.value(forKey: url, now: .zero) }
 
     // MARK: - Events
 
@@ -125,9 +123,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// A load of the URL succeeded, or its failures are to be forgotten.
-    package mutating func forget(_ url: String) {
-        _ = records.removeValue(forKey: url)
-    }
+    package mutating func forget(_ url: String) { _ = records.removeValue(forKey: url) }
 
     package mutating func forgetAll() {
         records.removeAll()
@@ -141,12 +137,8 @@ package struct FailureBackoffStateMachine {
 
     /// Whether the server refused the credentials: `401 Unauthorized` or `403 Forbidden`.
     package static func isAuthenticationFailure(_ error: ImagePipeline.Error) -> Bool {
-        switch error {
-        case .failureBackoff(let lastError, _): isAuthenticationFailure(lastError)
-        case .statusCodeUnacceptable(let code, _): code == 401 || code == 403
-        case .dataLoadingFailed(DataLoadingError.statusCodeUnacceptable(let code, _)): code == 401 || code == 403
-        default: false
-        }
+        guard case .serverError(let code) = error.reason else { return false }
+        return code == 401 || code == 403
     }
 
     /// The host answered (any HTTP response): removes its records of failures that did not reach it; `true` when
@@ -164,9 +156,7 @@ package struct FailureBackoffStateMachine {
     }
 
     /// The keys, oldest first: reading each in this order leaves the recency order as it was.
-    private func recordedKeys() -> [String] {
-        records.keysByRecency.reversed()
-    }
+    private func recordedKeys() -> [String] { records.keysByRecency.reversed() }
 
     // MARK: - Policy
 
@@ -204,15 +194,11 @@ package struct FailureBackoffStateMachine {
         }
     }
 
-    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short.
+    /// Whether a failure never reached the server: refused, reset, offline, no such host, timed out or cut short
+    /// (a TLS failure reached it).
     package static func isUnreachable(_ error: ImagePipeline.Error) -> Bool {
-        switch error {
-        case .failureBackoff(let lastError, _): isUnreachable(lastError)
-        case .dataLoadingFailed(DataLoadingError.transportFailed(let failure)):
-            failure.kind != .tls && failure.kind != .cancelledBySystem
-        case .dataLoadingFailed(DataLoadingError.timedOut), .dataLoadingFailed(DataLoadingError.truncated): true
-        default: false
-        }
+        guard case .unreachable(let kind) = error.reason else { return false }
+        return kind != .tls
     }
 
     /// A number in [0, 1) from the URL and the attempt (FNV-1a, then SplitMix64's finaliser), stable across runs.

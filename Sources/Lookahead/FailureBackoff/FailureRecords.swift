@@ -35,23 +35,16 @@ final class FailureRecords: Sendable {
 
     /// A download of the request failed; a status answer's `Retry-After` goes with it.
     func recordDownloadFailure(of request: ImageRequest, error: ImagePipeline.Error) {
-        var retryAfter: Duration?
-        if case .statusCodeUnacceptable(_, let response?) = error {
-            retryAfter = RetryAfter.delay(in: response.headers, now: Date())
-        }
+        let retryAfter = error.retryAfter
         let now = now()
         let host = request.url?.host
-        update {
-            _ = $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now)
-        }
+        update { $0.recordFailure(request.identity, error: error, retryAfter: retryAfter, host: host, now: now) }
     }
 
     /// The server of `url` answered: failures that did not reach its host are forgotten and the recovery announced.
     func hostAnswered(_ url: URL) {
         guard unreachableHostCount.load() > 0, let host = url.host else { return }
-        var recovered = false
-        update { recovered = $0.hostAnswered(host) }
-        if recovered { recoveries.hostRecovered(host) }
+        if update({ $0.hostAnswered(host) }) { recoveries.hostRecovered(host) }
     }
 
     /// Whether `host` has failures that did not reach it and has not answered since.
@@ -63,36 +56,30 @@ final class FailureRecords: Sendable {
     func recordDecode(of request: ImageRequest, error: ImagePipeline.Error?) {
         guard let error else { return forget(request) }
         let now = now()
-        update { _ = $0.recordFailure(request.identity, error: error, now: now) }
+        update { $0.recordFailure(request.identity, error: error, now: now) }
     }
 
     /// Network data passed, or a retry: the request's failures are forgotten.
-    func forget(_ request: ImageRequest) {
-        update { $0.forget(request.identity) }
-    }
+    func forget(_ request: ImageRequest) { update { $0.forget(request.identity) } }
 
     /// The credentials changed: failures the server answered `401` or `403` are forgotten.
-    func forgetAuthenticationFailures() {
-        update { $0.forgetAuthenticationFailures() }
-    }
+    func forgetAuthenticationFailures() { update { $0.forgetAuthenticationFailures() } }
 
-    func forgetAll() {
-        update { $0.forgetAll() }
-    }
+    func forgetAll() { update { $0.forgetAll() } }
 
     /// Changes the machine under its lock and publishes its counts.
-    private func update(_ body: (inout FailureBackoffStateMachine) -> Void) {
+    @discardableResult
+    private func update<Result>(_ body: (inout FailureBackoffStateMachine) -> Result) -> Result {
         machine.withLock {
-            body(&$0)
+            let result = body(&$0)
             recordCount.store($0.count)
             unreachableHostCount.store($0.unreachableHosts.count)
+            return result
         }
     }
 
     private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
-        switch admission {
-        case .allow: nil
-        case .deny(let lastError, let retryIn): .failureBackoff(lastError: lastError, retryIn: retryIn)
-        }
+        guard case .deny(let lastError, let retryIn) = admission else { return nil }
+        return .failureBackoff(lastError: lastError, retryIn: retryIn)
     }
 }

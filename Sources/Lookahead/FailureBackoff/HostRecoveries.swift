@@ -21,9 +21,7 @@ package final class HostRecoveries: Sendable {
         }
     }
 
-    package func removeObserver(_ id: Int) {
-        _ = state.withLock { $0.observers.removeValue(forKey: id) }
-    }
+    package func removeObserver(_ id: Int) { state.withLock { $0.observers[id] = nil } }
 
     package func hostRecovered(_ host: String) {
         let observers = state.withLock { Array($0.observers.values) }

@@ -60,19 +60,13 @@ extension ImagePipeline {
 extension ImagePipeline {
     /// Whether a load of this request would fail at once because its URL failed recently and is waiting; cheap
     /// enough for every row on every frame.
-    public func isInFailureBackoff(_ request: ImageRequest) -> Bool {
-        failureBackoffError(for: request) != nil
-    }
+    public func isInFailureBackoff(_ request: ImageRequest) -> Bool { failureBackoffError(for: request) != nil }
 
     /// Forgets the failures of a request's image (a user's retry): the next request for it goes to the network.
-    public func forgetFailures(for request: ImageRequest) {
-        failureRecords?.forget(identified(request))
-    }
+    public func forgetFailures(for request: ImageRequest) { failureRecords?.forget(identified(request)) }
 
     /// Forgets the failures of the image at a URL (its identity through ``Configuration/imageIDFilter``).
-    public func forgetFailures(for url: URL) {
-        forgetFailures(for: ImageRequest(url: url))
-    }
+    public func forgetFailures(for url: URL) { forgetFailures(for: ImageRequest(url: url)) }
 
     /// The error a load of the request would fail with at once; `nil` when it may go to the network.
     func failureBackoffError(for request: ImageRequest) -> ImagePipeline.Error? {
@@ -80,9 +74,7 @@ extension ImagePipeline {
     }
 
     /// Forgets every failure: the next request for any URL goes to the network. For a user's refresh.
-    public func forgetAllFailures() {
-        failureRecords?.forgetAll()
-    }
+    public func forgetAllFailures() { failureRecords?.forgetAll() }
 
     /// Tells the pipeline the app's credentials changed: a sign-in, a sign-out, a token obtained elsewhere. The images
     /// the server refused with `401` or `403` are no longer backed off, and a download under way that is answered

@@ -130,8 +130,9 @@ extension DiskCache {
         return result
     }
 
-    /// The folder was deleted from outside, with every entry written so far: the index keeps only staged entries.
-    func forgetEntriesOnDisk() {
+    /// Creates the folder again after it was deleted from outside with every entry written: staged entries stay.
+    func recreateFolder() {
+        DiskCacheFile.prepareDirectory(path)
         let now = now()
         let folder = DiskCacheFolderHandle(path: path)
         state.withLock { state in
@@ -147,7 +148,6 @@ extension DiskCache {
     /// Notices a folder deleted from outside before the next write does.
     func forgetEntriesIfFolderDeleted() {
         guard !isReadOnly, !FileManager.default.fileExists(atPath: path) else { return }
-        DiskCacheFile.prepareDirectory(path)
-        forgetEntriesOnDisk()
+        recreateFolder()
     }
 }

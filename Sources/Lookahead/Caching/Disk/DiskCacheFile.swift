@@ -2,6 +2,10 @@
 
 import Foundation
 
+#if canImport(CXXHash)
+import CXXHash
+#endif
+
 /// One entry file:
 ///
 /// ```
@@ -157,11 +161,7 @@ enum DiskCacheFile {
     }
 
     /// Checks a whole file; `.hit` with empty data when all matches.
-    static func verify(
-        _ file: UnsafeRawBufferPointer,
-        keyName: DiskCacheIndex.Name,
-        checksums: Bool
-    ) -> ReadResult {
+    static func verify(_ file: UnsafeRawBufferPointer, keyName: DiskCacheIndex.Name, checksums: Bool) -> ReadResult {
         guard file.count >= 5 else { return .corrupt("truncated header (\(file.count) bytes)") }
         guard file[0..<4].elementsEqual(magic) else { return .corrupt("bad magic") }
         guard file[4] == version else { return .foreign("of format version \(file[4])") }
@@ -191,5 +191,29 @@ enum DiskCacheFile {
             offset += count
         }
         return true
+    }
+}
+
+/// The checksum of an entry's data, verified on every hit: it detects corruption, not tampering (the folder is private
+/// to its user). XXH3-64 where libxxhash is linked (Linux), else the first 8 bytes of a SHA-256 (``Kind``).
+enum DiskCacheChecksum {
+    /// XXH3-64 with seed 0, or the first 8 bytes of a SHA-256 read as a little-endian integer.
+    enum Kind: UInt8 {
+        case xxh3 = 1
+        case truncatedSHA256 = 2
+    }
+
+    #if canImport(CXXHash)
+    static let kind = Kind.xxh3
+    #else
+    static let kind = Kind.truncatedSHA256
+    #endif
+
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        #if canImport(CXXHash)
+        return lookahead_xxh3_64(bytes.baseAddress, bytes.count)
+        #else
+        return SHA256Digest.hash(bytes).withUnsafeBytes { DiskCacheFile.load($0, at: 0) }
+        #endif
     }
 }

@@ -15,15 +15,8 @@ struct DiskCacheIndex {
             self.tick = tick
         }
 
-        var size: Int {
-            get { Int(storedSize) }
-            set { storedSize = UInt32(clamping: newValue) }
-        }
-
-        var touchedAt: Double {
-            get { Double(storedTouchedAt) }
-            set { storedTouchedAt = UInt32(clamping: Int(newValue.rounded(.down))) }
-        }
+        var size: Int { Int(storedSize) }
+        var touchedAt: Double { Double(storedTouchedAt) }
     }
 
     /// An entry's file name (64 hex digits) as the 32 bytes they spell: no string per entry.
@@ -102,11 +95,9 @@ struct DiskCacheIndex {
     mutating func recordHit(_ key: Name, now: Double, touchInterval: Double) -> (size: Int, touch: Bool)? {
         guard let index = table.index(forKey: key) else { return nil }
         clock += 1
-        var entry = table[at: index]
-        entry.tick = clock
+        let entry = table[at: index]
         let touch = now - entry.touchedAt >= touchInterval
-        if touch { entry.touchedAt = now }
-        table[at: index] = entry
+        table[at: index] = Entry(size: entry.size, tick: clock, touchedAt: touch ? now : entry.touchedAt)
         return (entry.size, touch)
     }
 
@@ -208,8 +199,7 @@ struct DiskCacheIndex {
             var moved = entry
             moved.tick = entry.tick + shift
             if let onDisk = merged.table[key] {
-                moved.size = onDisk.size
-                merged.table[key] = moved
+                merged.table[key] = Entry(size: onDisk.size, tick: moved.tick, touchedAt: entry.touchedAt)
             } else if kept.contains(key) {
                 merged.table[key] = moved
                 merged.totalSize += moved.size

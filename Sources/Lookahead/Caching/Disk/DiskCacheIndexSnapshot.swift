@@ -40,12 +40,11 @@ struct DiskCacheIndexSnapshot: Equatable {
 extension DiskCacheIndexSnapshot {
     func encoded() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.headerSize + records.count * Self.recordSize)
-        var offset = Self.headerSize
-        for record in records {
+        for (index, record) in records.enumerated() {
+            let offset = Self.headerSize + index * Self.recordSize
             record.name.store(into: &bytes, at: offset)
             DiskCacheFile.store(UInt64(record.size), into: &bytes, at: offset + 32, size: 4)
             DiskCacheFile.store(UInt64(record.touchedAt), into: &bytes, at: offset + 36, size: 4)
-            offset += Self.recordSize
         }
         DiskCacheFile.store(Self.magic, into: &bytes, at: 0, size: 8)
         DiskCacheFile.store(generation, into: &bytes, at: 16, size: 8)

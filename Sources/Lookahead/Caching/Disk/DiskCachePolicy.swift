@@ -4,9 +4,7 @@ public import Foundation
 
 /// How long data in the disk cache is used. Set it with ``ImagePipeline/Configuration/diskCachePolicy``.
 public struct DiskCachePolicy: Sendable {
-    package enum Kind: Sendable, Equatable {
-        case cacheForever, httpSemantics
-    }
+    package enum Kind: Sendable, Equatable { case cacheForever, httpSemantics }
 
     package let kind: Kind
     /// The clock freshness is measured with; tests inject their own.
@@ -25,4 +23,15 @@ public struct DiskCachePolicy: Sendable {
     public static func httpSemantics(now: @escaping @Sendable () -> Date) -> DiskCachePolicy {
         DiskCachePolicy(kind: .httpSemantics, now: now)
     }
+}
+
+/// What the disk cache keeps of a request. Set it with ``ImagePipeline/Configuration/diskCacheContent``.
+public enum DiskCacheContent: Sendable, Hashable {
+    /// The downloaded bytes, whatever the request; every size and processing of a URL shares one entry. The default.
+    case originalData
+    /// For a request with a thumbnail or processors, its final image, encoded (JPEG, or PNG with transparency) under
+    /// the request's own key, without the original; for a request with neither, the downloaded bytes.
+    case automatic
+    /// Both: the downloaded bytes of every request, and the final image of a request with a thumbnail or processors.
+    case all
 }

@@ -5,9 +5,7 @@ import Foundation
 /// Ties loaded data to the disk cache until the first decode settles its fate: network data is stored only when it
 /// decodes (or passes ``ImageDecoders/validateStructure(_:decoders:)``); disk data that fails to decode is removed.
 package final class DiskCacheTicket: Sendable {
-    package enum Origin: Sendable {
-        case network, disk
-    }
+    package enum Origin: Sendable { case network, disk }
 
     package let origin: Origin
     private let cache: any DataCaching

@@ -101,7 +101,7 @@ final class DiskCacheWriteQueue: Sendable {
 
     /// Runs the waiting writes at `deadline` if no hold has begun by then, else once the next quiet time is over.
     private func scheduleIdlePass(at deadline: DispatchTime) {
-        let run: @Sendable () -> Void = { [weak self] in
+        writes.asyncAfter(deadline: deadline) { [weak self] in
             guard let self else { return }
             self.exclusively {
                 while true {
@@ -112,11 +112,6 @@ final class DiskCacheWriteQueue: Sendable {
                     }
                 }
             }
-        }
-        if deadline <= .now() {
-            writes.async(execute: run)
-        } else {
-            writes.asyncAfter(deadline: deadline, execute: run)
         }
     }
 
