@@ -5,10 +5,9 @@ import Foundation
 
 /// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
 ///
-/// Cancelling resumes the caller at once, in any state of the transfer, and closes its connection. The status, the
-/// declared length and every decoded body chunk are checked as they arrive, so an endless body or a compression bomb
-/// stops at ``DataLoadRequest/maximumResponseSize``; error bodies are never read. Redirects are followed under the
-/// rules of ``DataLoaderOptions``, on the same connections. No HTTP cache and no cookies.
+/// Cancelling resumes the caller at once and closes its connection. Every decoded body chunk is checked as it
+/// arrives, so an endless body or a compression bomb stops at ``DataLoadRequest/maximumResponseSize``; error bodies
+/// are never read. No HTTP cache and no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions

@@ -11,10 +11,9 @@ import Security
 
 /// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
 ///
-/// No `URLCache` (the pipeline's caches hold images); only 2xx responses; the size limit checked from
-/// `Content-Length` and again while the body streams; redirects as ``DataLoaderOptions`` allow. Cancelling resumes
-/// the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect and its next
-/// request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
+/// No `URLCache`; only 2xx responses; the size limit checked from `Content-Length` and while the body streams.
+/// Cancelling resumes the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect
+/// and its next request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
 public final class URLSessionDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions
@@ -36,9 +35,7 @@ public final class URLSessionDataLoader: DataLoading {
     ///
     /// - Parameters:
     ///   - configuration: the session's settings; the loader sets its connections per host from `options`.
-    ///   - options: the limits, and the trust: ``DataLoaderOptions/trustedCertificates`` and
-    ///     ``DataLoaderOptions/pinnedPublicKeyHashes`` are checked when a server presents its certificate (Apple
-    ///     platforms; on Linux see ``DataLoaderOptions/pinnedPublicKeyHashes``).
+    ///   - options: the limits, and the trust (certificates and pins) checked when a server presents its certificate.
     public init(
         configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration,
         options: DataLoaderOptions = DataLoaderOptions()
@@ -85,8 +82,7 @@ public final class URLSessionDataLoader: DataLoading {
     }
 }
 
-/// The platform's default data loader: ``CurlDataLoader`` on Linux, ``URLSessionDataLoader`` on Apple
-/// platforms. Both take ``DataLoaderOptions`` and enforce the same limits.
+/// The platform's default data loader: ``CurlDataLoader`` on Linux, ``URLSessionDataLoader`` on Apple platforms.
 #if canImport(CCurl)
 public typealias DefaultDataLoader = CurlDataLoader
 #else
@@ -133,8 +129,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         self.options = options
     }
 
-    /// The failure of a load to `url` whose pins cannot be checked: FoundationNetworking never shows the server's
-    /// certificate, so with pins set nothing goes to an `https` server.
+    /// The failure of a load to `url` whose pins cannot be checked: FoundationNetworking never shows the certificate.
     func pinRefusal(for url: URL) -> DataLoadingError? {
         #if canImport(FoundationNetworking)
         guard !options.pinnedPublicKeyHashes.isEmpty, url.scheme?.lowercased() == "https" else { return nil }
@@ -274,8 +269,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// The server's certificate against the options' anchors and pins, on Apple platforms: FoundationNetworking
-    /// never shows it.
+    /// The server's certificate against the options' anchors and pins (Apple platforms).
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

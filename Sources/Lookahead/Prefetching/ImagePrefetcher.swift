@@ -4,14 +4,12 @@ import Foundation
 
 /// Loads images ahead of time, so they are ready when their rows appear.
 ///
-/// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in order. What is in the memory
-///   cache, already being fetched, or in its failure backoff (``ImagePipeline/isInFailureBackoff(_:)``) is skipped.
-/// - Starting waits for the caller's turn to end (the run loop's next pass, else 2 ms later), so a start followed by
-///   a stop in the same call sequence starts nothing.
-/// - A UI request for an image being prefetched joins its download and raises its priority. Prefetches take only
-///   part of the download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``).
+/// - At most ``maxConcurrentRequestCount`` run at once, at ``priority``, in order, in part of the download slots
+///   (``ImagePipeline/Configuration/maximumBackgroundDataLoads``). What is in the memory cache, being fetched, or in
+///   its failure backoff is skipped. A UI request for an image being prefetched joins its download.
+/// - Starting waits for the caller's turn to end, so a start followed by a stop in the same call sequence starts
+///   nothing. Releasing the prefetcher stops everything it started.
 /// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded.
-/// - Releasing the prefetcher stops everything it started.
 ///
 /// - Important: Thread safe; every method returns at once.
 public final class ImagePrefetcher: Sendable {
@@ -43,10 +41,14 @@ public final class ImagePrefetcher: Sendable {
     /// The most prefetches that run at once.
     public let maxConcurrentRequestCount: Int
     private let state: Locked<State>
-    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let schedule: Scheduler
     /// How a turn begins when the caller runs no run loop.
-    private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let scheduleLater: Scheduler
     private let observer: (@Sendable (Activity) -> Void)?
+
+    /// Runs deferred work.
+    @_spi(Simulation)
+    public typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
 
     /// What a prefetch did, for an observer that measures (a ``ListPrefetcher`` learns load latency from it).
     @_spi(Simulation)
@@ -76,15 +78,15 @@ public final class ImagePrefetcher: Sendable {
         )
     }
 
-    /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
-    /// to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a caller with no run loop.
+    /// A prefetcher whose deferred work runs through `scheduler`, reporting to `observer`; `laterScheduler` (by
+    /// default `scheduler`) begins the turns of a caller with no run loop.
     @_spi(Simulation)
     public init(
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
-        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        laterScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+        scheduler: @escaping Scheduler,
+        laterScheduler: Scheduler? = nil,
         observer: (@Sendable (Activity) -> Void)? = nil
     ) {
         self.observer = observer
@@ -113,13 +115,12 @@ public final class ImagePrefetcher: Sendable {
         scheduleTurn(state.withLock { $0.queue.enqueue(items) })
     }
 
-    /// Prefetches exactly these requests, in this order, for a wish list re-ranked every frame: running requests
-    /// still listed go on, the others are cancelled.
+    /// Prefetches exactly these requests, in this order (a wish list re-ranked every frame): running requests still
+    /// listed go on, the others are cancelled.
     ///
     /// - Parameters:
     ///   - requests: What to prefetch, most wanted first.
-    ///   - keeping: Requests not worth starting but not worth stopping (rows a little beyond the window): those
-    ///     already running go on; none of them start.
+    ///   - keeping: Requests that go on if already running but do not start (rows a little beyond the window).
     /// - Returns: The running prefetches this cancelled.
     @discardableResult
     public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {
@@ -218,8 +219,8 @@ public final class ImagePrefetcher: Sendable {
         schedule { [weak self] in self?.drain() }
     }
 
-    /// Schedules the beginning of a caller's turn: inside a run loop's pass, on the loop's next pass, so nothing
-    /// starts what the caller stops before it returns to its loop; elsewhere a moment later.
+    /// Begins the caller's turn on its run loop's next pass, so nothing starts what the caller stops before it
+    /// returns to its loop; without a run loop, a moment later.
     private func scheduleTurn(_ turn: Int) {
         let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
         let runLoop = RunLoop.current
@@ -239,8 +240,7 @@ public final class ImagePrefetcher: Sendable {
         drain(isScheduledDrain: false)
     }
 
-    /// Starts what the queue allows. Requests with nothing to do free their slot at once, and the next ones are
-    /// taken in the same turn.
+    /// Starts what the queue allows; requests with nothing to do free their slot for the next ones at once.
     private func drain(isScheduledDrain: Bool = true) {
         var isFirstTurn = isScheduledDrain
         while true {
@@ -281,17 +281,14 @@ public final class ImagePrefetcher: Sendable {
                 }
                 pipeline.start(imageTask)
             } else {
-                let pipeline = pipeline
                 work.attach(
-                    Task { [weak self] in
-                        let result: Result<Int?, ImagePipeline.Error>
+                    Task { [weak self, pipeline] in
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
-                            result = .success(nil)
+                            self?.finish(key, work: work, request: request, result: .success(nil))
                         } catch {
-                            result = .failure(error)
+                            self?.finish(key, work: work, request: request, result: .failure(error))
                         }
-                        self?.finish(key, work: work, request: request, result: result)
                     }
                 )
             }
