@@ -186,18 +186,14 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         }
         let info = responseInfo()
-        guard (200..<300).contains(statusCode) else {
-            failure = .statusCodeUnacceptable(statusCode, info)
+        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
+        if let refusal = request.refusal(of: info) {
+            failure = refusal
             return false
         }
         isFinalResponse = true
         let isEncoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
         expectedLength = isEncoded ? nil : info.expectedContentLength
-        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
-        if let refusal = request.refusal(ofDeclaredLength: info.expectedContentLength) {
-            failure = refusal
-            return false
-        }
         body.reserveCapacity(request.reservation(forDeclaredLength: expectedLength))
         return true
     }

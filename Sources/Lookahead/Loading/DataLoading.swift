@@ -51,9 +51,13 @@ public struct DataLoadRequest: Sendable {
         self.progress = progress
     }
 
-    /// `responseTooLarge` when a response declares a body over the limit.
-    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
-        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+    /// Why a final response is refused: a status outside 2xx, or a declared body over the limit; `nil` if it is not.
+    func refusal(of response: HTTPResponseInfo) -> DataLoadingError? {
+        guard (200..<300).contains(response.statusCode) else {
+            return .statusCodeUnacceptable(response.statusCode, response)
+        }
+        guard let limit = maximumResponseSize, let length = response.expectedContentLength, length > Int64(limit)
+        else { return nil }
         return .responseTooLarge(limit: limit)
     }
 

@@ -68,7 +68,8 @@ public final class URLSessionDataLoader: DataLoading {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
-            router.register(task, TaskRouter.Transfer(request: request, completion: completion, options: options))
+            let redirects = RedirectRules(from: request.url, options: options)
+            router.register(task, TaskRouter.Transfer(request: request, completion: completion, redirects: redirects))
             started.withLock { $0 = task }
             task.resume()
             if let timeout = request.timeout {
@@ -101,16 +102,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var expected: Int64?
         var failure: DataLoadingError?
         var redirects: RedirectRules
-        let options: DataLoaderOptions
         /// The caller is gone; stop the task at its next callback.
         var isStopping = false
-
-        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>, options: DataLoaderOptions) {
-            self.request = request
-            self.completion = completion
-            self.redirects = RedirectRules(from: request.url, options: options)
-            self.options = options
-        }
 
         /// Hands the body so far of a `200` to ``DataLoadRequest/partialBodyOnInterruption``; `nil` when there is none.
         var handOverPartialBody: (@Sendable () -> Void)? {
@@ -221,19 +214,14 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                     size += name.utf8.count + value.utf8.count + 4  // "name: value\r\n"
                 }
             }
-            guard headers.count <= transfer.options.maximumHeaderFieldCount, size <= transfer.options.maximumHeaderSize
-            else {
+            guard headers.count <= options.maximumHeaderFieldCount, size <= options.maximumHeaderSize else {
                 transfer.failure = .headersTooLarge
                 return false
             }
             let info = HTTPResponseInfo(url: http.url, statusCode: http.statusCode, headers: headers)
             transfer.response = info
             transfer.expected = info.expectedContentLength
-            if !(200..<300).contains(http.statusCode) {
-                transfer.failure = .statusCodeUnacceptable(http.statusCode, info)
-                return false
-            }
-            if let refusal = transfer.request.refusal(ofDeclaredLength: transfer.expected) {
+            if let refusal = transfer.request.refusal(of: info) {
                 transfer.failure = refusal
                 return false
             }

@@ -41,14 +41,10 @@ public final class ImagePrefetcher: Sendable {
     /// The most prefetches that run at once.
     public let maxConcurrentRequestCount: Int
     private let state: Locked<State>
-    private let schedule: Scheduler
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// How a turn begins when the caller runs no run loop.
-    private let scheduleLater: Scheduler
+    private let scheduleLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let observer: (@Sendable (Activity) -> Void)?
-
-    /// Runs deferred work.
-    @_spi(Simulation)
-    public typealias Scheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
 
     /// What a prefetch did, for an observer that measures (a ``ListPrefetcher`` learns load latency from it).
     @_spi(Simulation)
@@ -85,8 +81,8 @@ public final class ImagePrefetcher: Sendable {
         pipeline: ImagePipeline,
         destination: Destination,
         maxConcurrentRequestCount: Int,
-        scheduler: @escaping Scheduler,
-        laterScheduler: Scheduler? = nil,
+        scheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        laterScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         observer: (@Sendable (Activity) -> Void)? = nil
     ) {
         self.observer = observer
@@ -154,27 +150,22 @@ public final class ImagePrefetcher: Sendable {
     /// `stopPrefetching(with:)` for its request then cancels it.
     public func adopt(_ task: ImageTask) {
         let key = key(for: task.request)
-        let work = OperationToken()
-        let (adopted, priority) = state.withLock { state in
-            (
-                state.queue.adopt(key, handle: Running(work: work, imageTask: task, request: task.request)),
-                state.priority
-            )
-        }
+        let running = Running(work: OperationToken(), imageTask: task, request: task.request)
+        let (adopted, priority) = state.withLock { ($0.queue.adopt(key, handle: running), $0.priority) }
         guard adopted else {
             task.cancel()  // this prefetcher already loads it; that load keeps the download alive
             return
         }
         task.priority = priority
         task.onFinish { [weak self] result in
-            self?.finish(key, work: work, request: task.request, result: result.map(\.decodedCost))
+            self?.finish(key, running, result: result.map(\.decodedCost))
         }
     }
 
     /// While paused, running prefetches finish but no new ones start.
     public var isPaused: Bool {
         get { state.withLock { $0.queue.isPaused } }
-        set { if update({ $0.queue.isPaused = newValue }) { scheduleDrain() } }
+        set { if update({ $0.queue.isPaused = newValue }) { schedule { [weak self] in self?.drain() } } }
     }
 
     /// The priority of prefetches, `.low` by default. A change reaches the ones already running.
@@ -213,10 +204,6 @@ public final class ImagePrefetcher: Sendable {
             state.isDrainScheduled = true
             return true
         }
-    }
-
-    private func scheduleDrain() {
-        schedule { [weak self] in self?.drain() }
     }
 
     /// Begins the caller's turn on its run loop's next pass, so nothing starts what the caller stops before it
@@ -269,25 +256,24 @@ public final class ImagePrefetcher: Sendable {
                 skipped = true
                 continue
             }
-            let work = OperationToken()
             // Recorded before it starts: a stop from now on cancels it, and a task cancelled unstarted loads nothing.
             let imageTask = destination == .memoryCache ? pipeline.unstartedImageTask(with: request) : nil
-            let running = Running(work: work, imageTask: imageTask, request: request)
+            let running = Running(work: OperationToken(), imageTask: imageTask, request: request)
             guard state.withLock({ $0.queue.attach(running, to: key) }) else { continue }  // stopped meanwhile
             observer?(.started(request))
             if let imageTask {
                 imageTask.onFinish { [weak self] result in
-                    self?.finish(key, work: work, request: request, result: result.map(\.decodedCost))
+                    self?.finish(key, running, result: result.map(\.decodedCost))
                 }
                 pipeline.start(imageTask)
             } else {
-                work.attach(
+                running.work.attach(
                     Task { [weak self, pipeline] in
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
-                            self?.finish(key, work: work, request: request, result: .success(nil))
+                            self?.finish(key, running, result: .success(nil))
                         } catch {
-                            self?.finish(key, work: work, request: request, result: .failure(error))
+                            self?.finish(key, running, result: .failure(error))
                         }
                     }
                 )
@@ -301,14 +287,10 @@ public final class ImagePrefetcher: Sendable {
         running.imageTask?.cancel()
     }
 
-    /// Frees the slot of `work` and schedules the next turn; a success carries the image's decoded cost, if any.
-    private func finish(
-        _ key: ImageCacheKey,
-        work: OperationToken,
-        request: ImageRequest,
-        result: Result<Int?, ImagePipeline.Error>
-    ) {
-        let shouldDrain = update { $0.queue.finished(key) { entry in entry?.work === work } }
+    /// Frees the slot of `running` and schedules the next turn; a success carries the image's decoded cost, if any.
+    private func finish(_ key: ImageCacheKey, _ running: Running, result: Result<Int?, ImagePipeline.Error>) {
+        let shouldDrain = update { $0.queue.finished(key) { entry in entry?.work === running.work } }
+        let request = running.request
         switch result {
         case .success(let cost):
             if let cost { observer?(.decoded(request, cost: cost)) }
@@ -316,6 +298,6 @@ public final class ImagePrefetcher: Sendable {
         case .failure(let error):
             observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
         }
-        if shouldDrain { scheduleDrain() }
+        if shouldDrain { schedule { [weak self] in self?.drain() } }
     }
 }

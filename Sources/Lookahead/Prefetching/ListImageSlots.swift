@@ -64,7 +64,7 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         snapshot: ListSnapshot<ItemID>,
         configuration: Configuration,
         now: @escaping @Sendable () -> Duration,
-        prefetchScheduler: @escaping ImagePrefetcher.Scheduler
+        prefetchScheduler: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.pipeline = pipeline
         self.configuration = configuration
