@@ -2,10 +2,8 @@
 
 import Foundation
 
-/// What a cell's image view shows, and the load behind it, kept correct while the cell is reused: a completion for an
-/// earlier request is never applied. A failure to reach the host loads again by itself when the host answers another
-/// download (``ImagePipeline/recoveredHosts``). Every change goes to `onChange`: on the caller's thread for
-/// synchronous changes, else a background thread.
+/// What a cell's image view shows, and the load behind it, kept correct while the cell is reused. A failure to reach
+/// the host loads again by itself when the host answers another download (``ImagePipeline/recoveredHosts``).
 public final class ImageSlot: Sendable {
     /// What the cell shows.
     public enum State: CustomStringConvertible {

@@ -2,10 +2,8 @@
 
 import Foundation
 
-/// Loads images into one ``ImageDisplaying`` view, safely under reuse: the state behind `view.lookahead.setImage`.
-/// Every load goes through the view's ``ImageSlot``, so a new call cancels the previous load. The binding's own calls
-/// show their change before they return; every other change hops to the main queue and shows the slot's *current*
-/// state, so a late hop never puts another row's image into a reused view.
+/// Loads images into one ``ImageDisplaying`` view, safely under reuse: a change from the slot hops to the main queue
+/// and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
 @MainActor
 public final class ImageViewBinding {
     /// The slot that loads the view's image; a ``ListPrefetcher`` binds it by item.
@@ -98,15 +96,14 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Binds the view to `item` of a list: like ``load(_:options:progress:completion:)``, through `list`.
+    /// Binds the view to `item` of a list: like ``load(_:options:progress:completion:)``, through `list`, whose
+    /// pipeline `options` must name.
     func bind<ItemID>(
         _ item: ItemID,
         request: ImageRequest?,
         in list: ListImageSlots<ItemID>,
         options: ImageLoadingOptions
     ) {
-        var options = options
-        options.pipeline = list.pipeline
         use(options)
         handlers = nil
         list.bind(item, request: request, to: slot)

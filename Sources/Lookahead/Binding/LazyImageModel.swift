@@ -11,8 +11,6 @@ import Dispatch
 /// model.disappear()                                      // onDisappear: a load still running stops (or slows)
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
-///
-/// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.

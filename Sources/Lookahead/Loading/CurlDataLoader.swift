@@ -3,11 +3,8 @@
 #if canImport(CCurl)
 import Foundation
 
-/// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
-///
-/// Cancelling resumes the caller at once and closes its connection. Every decoded body chunk is checked as it
-/// arrives, so an endless body or a compression bomb stops at ``DataLoadRequest/maximumResponseSize``; error bodies
-/// are never read. No HTTP cache and no cookies.
+/// Loads data over HTTP and HTTPS with libcurl, the default loader on Linux. Cancelling closes the connection at once.
+/// Decoded body chunks are checked as they arrive (a compression bomb stops at the size limit); no cache, no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions

@@ -9,9 +9,7 @@ public import FoundationNetworking
 import Security
 #endif
 
-/// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
-///
-/// No `URLCache`; only 2xx responses; the size limit checked from `Content-Length` and while the body streams.
+/// Loads data over HTTP with `URLSession`, the default loader on Apple platforms. No `URLCache`; only 2xx responses.
 /// Cancelling resumes the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect
 /// and its next request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
 public final class URLSessionDataLoader: DataLoading {
@@ -207,13 +205,10 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 return true
             }
             var headers: [String: String] = [:]
-            var size = 0
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String {
-                    headers[name] = value
-                    size += name.utf8.count + value.utf8.count + 4  // "name: value\r\n"
-                }
+            for case (let name as String, let value as String) in http.allHeaderFields {
+                headers[name] = value
             }
+            let size = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 }  // "name: value\r\n"
             guard headers.count <= options.maximumHeaderFieldCount, size <= options.maximumHeaderSize else {
                 transfer.failure = .headersTooLarge
                 return false

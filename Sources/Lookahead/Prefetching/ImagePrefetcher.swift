@@ -9,9 +9,7 @@ import Foundation
 ///   its failure backoff is skipped. A UI request for an image being prefetched joins its download.
 /// - Starting waits for the caller's turn to end, so a start followed by a stop in the same call sequence starts
 ///   nothing. Releasing the prefetcher stops everything it started.
-/// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded.
-///
-/// - Important: Thread safe; every method returns at once.
+/// - Thread safe; every method returns at once. `.diskCache` destination: only the data is loaded and stored on disk.
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images end up.
     public enum Destination: Sendable {
@@ -146,8 +144,7 @@ public final class ImagePrefetcher: Sendable {
         for running in state.withLock({ $0.queue.removeAll() }) { cancel(running) }
     }
 
-    /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority:
-    /// `stopPrefetching(with:)` for its request then cancels it.
+    /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority.
     public func adopt(_ task: ImageTask) {
         let key = key(for: task.request)
         let running = Running(work: OperationToken(), imageTask: task, request: task.request)

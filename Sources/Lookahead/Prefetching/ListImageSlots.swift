@@ -5,12 +5,8 @@ import Foundation
 /// The images of a scrolling list: the cells' ``ImageSlot``s by item, and the prefetch window around them. What a
 /// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
-/// - A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list flings: the cell then
-///   shows its placeholder and loads once the scroll slows.
-/// - Unbinding does not cancel: the load becomes a prefetch, and the window decides its fate. The first screen's
-///   downloads are always kept; an item gone from the snapshot loses its download at once.
-///
-/// - Important: Thread safe, but meant to be driven from the list's thread; every call returns at once.
+/// A miss loads at visible priority unless the list flings; unbinding does not cancel, the load becomes a prefetch.
+/// Thread safe, but meant to be driven from the list's thread; every call returns at once.
 @_spi(Simulation)
 public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     /// Tuning; the defaults suit a phone-sized list of images.
@@ -157,15 +153,13 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// The visible items changed: moves the prefetch window, and once the scroll is slow enough starts the loads of
-    /// visible cells bound during a fling.
+    /// The visible items changed: moves the prefetch window, and starts the loads of cells bound during a fling.
     ///
     /// - Parameters:
     ///   - rows: The positions on screen, in the snapshot's items (section after section).
     ///   - position: Where the top of the viewport is, in positions (`contentOffset.y / rowHeight`), when known.
-    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
-    ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
-    ///   - requests: The image request of an item; asked for the items of the window, during this call.
+    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), if known.
+    ///   - requests: The image request of an item, asked during this call.
     @discardableResult
     public func visibleRowsChanged(
         _ rows: Range<Int>,

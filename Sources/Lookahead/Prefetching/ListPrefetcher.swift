@@ -2,8 +2,7 @@
 
 public import Foundation
 
-/// Prefetches the images of a scrolling list and binds its cells' image views. The list is a ``ListSnapshot`` of
-/// item identifiers in sections; `request` gives an item's image request.
+/// Prefetches the images of a scrolling list (a ``ListSnapshot``) and binds its cells' image views:
 ///
 /// ```swift
 /// let prefetcher = ListPrefetcher(ListSnapshot(photos.map(\.id))) { id in
@@ -11,9 +10,8 @@ public import Foundation
 /// }
 /// ```
 ///
-/// UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list
-/// scrolls; SwiftUI items report ``itemAppeared(_:)`` and ``itemDisappeared(_:)``. When the items change,
-/// ``apply(_:)`` the new snapshot. For URLs with no list on screen, use ``ImagePrefetcher``.
+/// UIKit's `ListPrefetchingAdapter` calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list scrolls; SwiftUI
+/// items report ``itemAppeared(_:)`` and ``itemDisappeared(_:)``. When the items change, ``apply(_:)`` the snapshot.
 @MainActor
 public final class ListPrefetcher<ItemID: Hashable & Sendable> {
     /// Tuning; the defaults suit a phone-sized list of images.
