@@ -112,9 +112,7 @@ public final class ImageViewBinding {
 
     /// Cancels the load and shows the placeholder.
     public func cancel() {
-        handlers = nil
-        slot.prepareForReuse()
-        render()
+        detachLoad()?.cancel()
     }
 
     /// Shows the placeholder and hands the running load (if any) over to the caller, who must cancel it.
