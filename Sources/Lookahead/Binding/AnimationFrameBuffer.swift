@@ -2,12 +2,13 @@
 
 import Dispatch
 
-/// Decodes an animation's frames a few ahead of the one a player shows, on a decoding thread (never the caller's,
-/// never Swift's cooperative pool: the readers block in C), keeping at most the animation's
-/// ``AnimatedImage/frameBufferByteLimit`` bytes of frames. One per play of an ``AnimationPlayer``.
+/// Decodes an animation's frames a few ahead of the one a player shows, on a decoding queue (never Swift's
+/// cooperative pool: the readers block in C), within ``AnimatedImage/frameBufferByteLimit``.
 package final class AnimationFrameBuffer: Sendable {
+    private typealias Machine = AnimationFrameBufferStateMachine
+
     private struct State {
-        var machine: AnimationFrameBufferStateMachine
+        var machine: Machine
         /// The reader of one play, here while no step uses it.
         var frames: AnimatedImage.FrameIterator?
         var waiter: CheckedContinuation<Delivery?, Never>?
@@ -37,7 +38,7 @@ package final class AnimationFrameBuffer: Sendable {
     package init(_ animation: AnimatedImage, shown: Int, schedule: Scheduler? = nil) {
         self.animation = animation
         self.schedule = schedule ?? { Self.queue.async(execute: $0) }
-        let machine = AnimationFrameBufferStateMachine(
+        let machine = Machine(
             frameCount: animation.frameCount,
             byteLimit: animation.frameBufferByteLimit,
             frameCost: animation.poster.decodedCost,
@@ -52,12 +53,12 @@ package final class AnimationFrameBuffer: Sendable {
         state.withLock { ($0.machine.byteCount, $0.machine.peakByteCount) }
     }
 
-    /// Frame `index`, at once if decoded (`isLate` false), else once it is; the frames before it are dropped and
-    /// the buffer fills again behind it. `nil` when the data ends before it, or the task is cancelled.
+    /// Frame `index`, at once if decoded (`isLate` false), else once it is; the frames before it are dropped. `nil`
+    /// when the data ends before it, or the task is cancelled.
     package func frame(at index: Int) async -> (image: PlatformImage, isLate: Bool)? {
         let delivery = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
-                let answer = state.withLock { state -> AnimationFrameBufferStateMachine.Take in
+                let answer = state.withLock { state -> Machine.Take in
                     guard !state.isClosed else { return .ended }
                     let take = state.machine.take(index)
                     if case .wait = take { state.waiter = continuation }
@@ -94,17 +95,13 @@ package final class AnimationFrameBuffer: Sendable {
     }
 
     /// Runs steps until the buffer is full: the reader leaves the lock for each decode, and comes back after it.
-    private func run(from first: AnimationFrameBufferStateMachine.Step) {
-        var step: AnimationFrameBufferStateMachine.Step? = first
+    private func run(from first: Machine.Step) {
+        var step: Machine.Step? = first
         while let current = step {
             var frames = state.withLock { $0.frames.take() } ?? animation.makeFrameIterator()
             if current.restarts { frames = animation.makeFrameIterator() }
             let outcome = Self.perform(current, with: &frames)
-            typealias Finished = (
-                next: AnimationFrameBufferStateMachine.Step?,
-                delivery: AnimationFrameBufferStateMachine.Take?,
-                waiter: CheckedContinuation<Delivery?, Never>?
-            )
+            typealias Finished = (Machine.Step?, Machine.Take?, CheckedContinuation<Delivery?, Never>?)
             let (next, delivery, waiter) = state.withLock { state -> Finished in
                 guard !state.isClosed else { return (nil, nil, state.waiter.take()) }
                 state.frames = frames
@@ -124,9 +121,9 @@ package final class AnimationFrameBuffer: Sendable {
     }
 
     private static func perform(
-        _ step: AnimationFrameBufferStateMachine.Step,
+        _ step: Machine.Step,
         with frames: inout AnimatedImage.FrameIterator
-    ) -> AnimationFrameBufferStateMachine.Outcome {
+    ) -> Machine.Outcome {
         do throws(ImageDecodingError) {
             if !step.keeps { return try frames.skip() ? .skipped : .ended }
             return try frames.next().map { .decoded($0.image) } ?? .ended

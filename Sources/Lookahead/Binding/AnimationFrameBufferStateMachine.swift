@@ -3,8 +3,7 @@
 import DequeModule
 
 /// The bookkeeping of a player's frame buffer (``AnimationFrameBuffer``): the frames decoded ahead of the one shown,
-/// in play order and within a byte limit, what the sequential reader decodes next, and the frame the player waits
-/// for. The decoding itself is the buffer's, one step at a time.
+/// within a byte limit, what the sequential reader decodes next, and the frame the player waits for.
 package struct AnimationFrameBufferStateMachine {
     /// A decoded frame ready to show.
     package struct Buffered {
@@ -14,7 +13,7 @@ package struct AnimationFrameBufferStateMachine {
     }
 
     /// One step of the reader: decode frame `index` (reopening the data first when `restarts`), and keep it when
-    /// `keeps` (else it only changes the canvas on the way to a later frame).
+    /// `keeps` (else it only builds the canvas for a later frame).
     package struct Step: Equatable, Sendable {
         package var index: Int
         package var restarts: Bool
@@ -95,8 +94,7 @@ package struct AnimationFrameBufferStateMachine {
         case ended
     }
 
-    /// A step ended. Returns the frame for the waiting player, or `.ended` when it waits for a frame that will never
-    /// come; `nil` when nobody waits or the player moved on.
+    /// A step ended. Returns the frame for the waiting player, or `.ended` when that frame will never come.
     package mutating func stepFinished(_ step: Step, _ outcome: Outcome) -> Take? {
         isDecoding = false
         let image: PlatformImage

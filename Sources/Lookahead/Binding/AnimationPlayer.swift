@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 /// Plays an ``AnimatedImage``: a view shows ``image`` and runs ``play()`` while on screen; ``onFrameChange`` tells
-/// it to draw the next frame. While it plays, a few frames ahead are decoded off the main thread
-/// (``AnimatedImage/frameBufferByteLimit``); when it stops they are freed. Time counts only while `play()` runs; a
-/// late clock or a late frame skips frames rather than slowing the animation down.
+/// it to draw the next frame. Time counts only while `play()` runs; a late frame is skipped, not waited for.
 @MainActor
 public final class AnimationPlayer {
     /// The animation played.

@@ -19,10 +19,8 @@ public struct LookaheadWrapper<View: ImageDisplaying> {
     /// What the view shows now.
     public var state: ImageSlot.State { view.lookaheadBinding?.state ?? .empty }
 
-    /// Shows the image at `url`: a memory hit at once, else `placeholder` (over the options' one) while it loads,
-    /// then the image fading in. The view's previous load stops and is never shown; `nil` shows the placeholder.
-    /// `progress` and `completion` run on the main thread; `completion` once, before this call returns for a memory
-    /// hit, else when the image is shown or the load fails, and never for a load a later call replaced.
+    /// Shows the image at `url`: a memory hit at once, else `placeholder` (over the options' one) while it loads. The
+    /// view's previous load stops; `completion` runs once on the main thread, never for a load a later call replaced.
     public func setImage(
         with url: URL?,
         placeholder: PlatformImage? = nil,

@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A view that shows one image: the target of ``ImageViewBinding`` and of `view.lookahead.setImage(with:)`. The view
-/// only shows images and keeps its binding; every decision is the binding's, the same on every platform.
+/// A view that shows one image: the target of ``ImageViewBinding``, which makes every decision.
 @MainActor
 public protocol ImageDisplaying: AnyObject {
     /// Shows `image` (the loaded image, the placeholder or the failure image; `nil`: none), with `transition`.

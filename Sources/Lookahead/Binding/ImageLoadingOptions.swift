@@ -28,8 +28,7 @@ public enum ImageTransition: Sendable {
     }
 }
 
-/// What an image view shows around a load: its placeholder, its failure image and how the image appears (the
-/// transition only when the image replaces its own placeholder; a memory hit shows without a fade).
+/// What an image view shows around a load: its placeholder, its failure image and how the image appears.
 public struct ImageLoadingOptions {
     /// The pipeline that loads the images.
     public var pipeline: ImagePipeline
@@ -41,11 +40,9 @@ public struct ImageLoadingOptions {
     public var transition: ImageTransition
     /// The priority of the view's load while on screen (`.high`; a hero image above thumbnails may ask `.veryHigh`).
     public var priority: ImageRequest.Priority = .high
-    /// Whether a new load keeps the image the view shows, instead of the placeholder, until its own image (which
-    /// then appears with the transition) or its failure arrives. Off by default.
+    /// Whether a new load keeps the image the view shows, instead of the placeholder, until its result. Off by default.
     public var keepsCurrentImageWhileLoading = false
-    /// Whether the view shows its activity indicator while the image loads (``ImageDisplaying``'s
-    /// `lookaheadShowActivityIndicator(_:)`). Off by default.
+    /// Whether the view shows its activity indicator while the image loads. Off by default.
     public var showsActivityIndicator = false
 
     /// Creates options.

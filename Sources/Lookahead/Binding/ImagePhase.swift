@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// The phase of a declarative image view, as SwiftUI's `AsyncImagePhase`: ``LazyImageModel`` has one of
-/// ``PlatformImage``, and SwiftUI's `LazyImage` hands its content one of `Image` (`LazyImagePhase`).
+/// The phase of a declarative image view, as SwiftUI's `AsyncImagePhase`.
 public enum ImagePhase<Image> {
     /// No image yet: loading, cancelled, or no request.
     case empty

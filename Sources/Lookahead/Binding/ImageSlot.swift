@@ -2,14 +2,8 @@
 
 import Foundation
 
-/// What a cell's image view shows, and the load behind it, kept correct while the cell is reused.
-///
-/// - `configure(with:)` sets `.loaded` for a memory hit and `.failed` for a URL in its failure backoff before it
-///   returns; a miss shows `.loading` and loads at visible priority.
-/// - A completion for an earlier request is never applied: every configuration has a generation.
-/// - A failure to reach the host loads again by itself when the host answers another download
-///   (``ImagePipeline/recoveredHosts``).
-/// - Every change goes to `onChange`: on the caller's thread for synchronous changes, else a background thread.
+/// What a cell's image view shows, and the load behind it, kept correct while the cell is reused. A failure to reach
+/// the host loads again by itself when the host answers another download (``ImagePipeline/recoveredHosts``).
 public final class ImageSlot: Sendable {
     /// What the cell shows.
     public enum State: CustomStringConvertible {
@@ -93,8 +87,8 @@ public final class ImageSlot: Sendable {
     private let onChange: @Sendable (State) -> Void
     private let onProgress: (@Sendable (ImageRequest, Int64, Int64?) -> Void)?
 
-    /// Creates a slot whose loads run at `visiblePriority`. `onProgress` receives the current load's download
-    /// progress on the loader's thread; `onChange` every new state, to re-render from.
+    /// A slot whose loads run at `visiblePriority`; `onProgress` receives the current load's download progress on the
+    /// loader's thread, `onChange` every new state.
     public init(
         pipeline: ImagePipeline = .shared,
         visiblePriority: ImageRequest.Priority = .high,
@@ -119,18 +113,16 @@ public final class ImageSlot: Sendable {
     /// The state and, when it shows an animated request's image, the animation (whose first frame the image is).
     package var stateAndAnimation: (State, AnimatedImage?) { inner.withLock { ($0.state, $0.animation) } }
 
-    /// Shows the image for a request (`nil` clears the slot): at once from memory, else a placeholder while it
-    /// loads; the same request again keeps its load going. `startsLoading: false` defers the load (while a list
-    /// flings) until ``startLoading()``.
+    /// Shows the image for a request (`nil` clears the slot): at once from memory (or its failure backoff's error),
+    /// else `.loading`; the same request again keeps its load. `startsLoading: false` defers it to ``startLoading()``.
     public func configure(with request: ImageRequest?, startsLoading: Bool = true) {
         guard var request else {
             prepareForReuse()
             return
         }
         request.priority = visiblePriority
-        if let current = inner.withLock({ $0.state.request }), current.imageKey == request.imageKey,
-            !isFailed
-        {
+        let current = state
+        if current.request?.imageKey == request.imageKey, current.loadingRequest != nil || current.image != nil {
             if startsLoading { startLoading() }  // a deferred load starts now; a running one goes on
             return
         }
@@ -160,14 +152,11 @@ public final class ImageSlot: Sendable {
         }
         guard let (request, generation) = pending else { return }
         if let (image, animation) = pipeline.cachedImageAndAnimation(for: request) {
-            let state = inner.withLock { inner -> State? in
-                guard inner.generation == generation else { return nil }
+            update(generation: generation) { inner in
                 inner.state = .loaded(image, request, .memory)
                 inner.animation = animation
-                updatePin(&inner)
-                return inner.state
+                return true
             }
-            if let state { onChange(state) }
             return
         }
         start(request, generation: generation)
@@ -178,8 +167,7 @@ public final class ImageSlot: Sendable {
         detachLoad()?.cancel()
     }
 
-    /// Empties the slot like ``prepareForReuse()``, but hands its running load over to the caller, who must cancel
-    /// it when no longer wanted.
+    /// Empties the slot like ``prepareForReuse()``, but hands its running load over to the caller, who must cancel it.
     @discardableResult
     public func detachLoad() -> ImageTask? {
         let task = inner.withLock { inner -> ImageTask? in
@@ -193,8 +181,7 @@ public final class ImageSlot: Sendable {
         return task
     }
 
-    /// Loads the failed request again now, without waiting for the URL's failure backoff
-    /// (``ImageRequest/Options/skipFailureBackoff``); configuring a failed request again does wait.
+    /// Loads the failed request again now, without waiting for the URL's failure backoff (configuring it does wait).
     public func retry() {
         guard case .failed(_, var request) = state else { return }
         request.options.insert(.skipFailureBackoff)
@@ -204,11 +191,6 @@ public final class ImageSlot: Sendable {
     }
 
     // MARK: - Loading
-
-    private var isFailed: Bool {
-        if case .failed = state { return true }
-        return false
-    }
 
     private func start(_ request: ImageRequest, generation: Int) {
         let task = pipeline.imageTask(with: request)
@@ -233,18 +215,12 @@ public final class ImageSlot: Sendable {
 
     /// Shows a preview while the current configuration still loads.
     private func showPreview(_ image: PlatformImage, generation: Int) {
-        let state = inner.withLock { inner -> State? in
-            guard inner.generation == generation else { return nil }
-            switch inner.state {
-            case .loading(let request), .preview(_, let request):
-                inner.state = .preview(image, request)
-                return inner.state
-            case .empty, .loaded, .failed:
-                return nil
-            }
+        let shown = update(generation: generation) { inner in
+            guard let request = inner.state.loadingRequest else { return false }
+            inner.state = .preview(image, request)
+            return true
         }
-        guard let state else { return }
-        onChange(state)
+        guard shown != nil else { return }
         // The final image may have landed meanwhile: the last state reported must never be a stale preview.
         let now = inner.withLock { inner -> State? in
             guard inner.generation == generation else { return nil }
@@ -254,8 +230,7 @@ public final class ImageSlot: Sendable {
         if let now { onChange(now) }
     }
 
-    /// Pins the image shown in the memory cache and unpins the previous one; under the slot's lock, so pins reach
-    /// the cache in the order of the states.
+    /// Pins the image shown in the memory cache and unpins the previous one, under the lock so pins keep state order.
     private func updatePin(_ inner: inout Inner) {
         guard let cache = pipeline.memoryCache else { return }
         let key: ImageCacheKey? =
@@ -268,27 +243,36 @@ public final class ImageSlot: Sendable {
 
     /// Applies a result only if it belongs to the current configuration.
     private func complete(_ result: Result<ImageResponse, ImagePipeline.Error>, generation: Int) {
-        let state = inner.withLock { inner -> State? in
-            guard inner.generation == generation, let request = inner.state.loadingRequest else { return nil }
+        let state = update(generation: generation) { inner in
+            guard let request = inner.state.loadingRequest else { return false }
             inner.task = nil
             switch result {
             case .success(let response):
                 inner.state = .loaded(response.image, request, response.cacheType)
                 inner.animation = response.animation
             case .failure(.cancelled):
-                return nil
+                return false
             case .failure(let error):
                 inner.state = .failed(error, request)
             }
+            return true
+        }
+        guard case .failed(let error, let request)? = state else { return }
+        watchForRecovery(after: error)
+        catchUpIfRecovered(after: error, request: request)
+    }
+
+    /// Changes the state if `generation` is still the current configuration and `change` says so, then pins the
+    /// image shown and reports the new state.
+    @discardableResult
+    private func update(generation: Int, _ change: (inout Inner) -> Bool) -> State? {
+        let state = inner.withLock { inner -> State? in
+            guard inner.generation == generation, change(&inner) else { return nil }
             updatePin(&inner)
             return inner.state
         }
-        guard let state else { return }
-        onChange(state)
-        if case .failed(let error, let request) = state {
-            watchForRecovery(after: error)
-            catchUpIfRecovered(after: error, request: request)
-        }
+        if let state { onChange(state) }
+        return state
     }
 
     // MARK: - Recovery
@@ -305,7 +289,7 @@ public final class ImageSlot: Sendable {
         inner.withLock { $0.recoveryObserver = id }
     }
 
-    /// The host answered another download while this load was failing: reload once, as the announcement would have.
+    /// The host answered another download while this load was failing: reload once.
     private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
         guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
             let records = pipeline.failureRecords, !records.isUnreachable(host)

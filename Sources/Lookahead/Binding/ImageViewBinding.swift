@@ -2,11 +2,8 @@
 
 import Foundation
 
-/// Loads images into one ``ImageDisplaying`` view, safely under reuse: the per-view state behind
-/// `view.lookahead.setImage(with:)`. Every load goes through the view's ``ImageSlot``, so a new call cancels the
-/// previous load. The binding's own calls show their change before they return; every other change hops to the
-/// main queue and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
-/// An animation plays through ``player``: its frames go to the view as they come, until the view shows another state.
+/// Loads images into one ``ImageDisplaying`` view, safely under reuse: a change from the slot hops to the main queue
+/// and shows the slot's *current* state, so a late hop never puts another row's image into a reused view.
 @MainActor
 public final class ImageViewBinding {
     /// The slot that loads the view's image; a ``ListPrefetcher`` binds it by item.
@@ -17,8 +14,8 @@ public final class ImageViewBinding {
     public private(set) var state = ImageSlot.State.empty
     /// The player of the animation shown, for an animated request (``ImageRequest/isAnimated``); `nil` otherwise.
     public private(set) var player: AnimationPlayer?
-    /// Whether the binding plays an animation as soon as it shows it, until it shows something else; a view that
-    /// plays it only while on screen (SwiftUI's `LazyImage`) turns this off and runs ``player`` itself.
+    /// Whether the binding plays an animation as soon as it shows it; a view that plays it only while on screen
+    /// (SwiftUI's `LazyImage`) turns this off and runs ``player`` itself.
     public var playsAnimationsWhenShown = true
     private var playback: Task<Void, Never>?
     private var playerKey: ImageCacheKey?
@@ -50,8 +47,7 @@ public final class ImageViewBinding {
         self.init(view: view, options: options) { DispatchQueue.main.async(execute: $0) }
     }
 
-    /// Creates a binding whose completions reach the main thread through `mainScheduler` and whose animations play
-    /// on `animationClock` (tests).
+    /// A binding whose completions reach the main thread through `mainScheduler`, its animations on `animationClock`.
     package init(
         view: any ImageDisplaying,
         options: ImageLoadingOptions,
@@ -86,9 +82,8 @@ public final class ImageViewBinding {
 
     // MARK: - Loading
 
-    /// Shows the image for `request`: at once from memory, else the placeholder while it loads. `nil` cancels the
-    /// load and shows the placeholder; the same request again keeps its load going. `progress` and `completion` run
-    /// on the main thread; `completion` once, and never for a load a later call or ``cancel()`` replaced.
+    /// Shows the image for `request`: at once from memory, else the placeholder while it loads; the same request again
+    /// keeps its load going. `completion` runs once, never for a load a later call or ``cancel()`` replaced.
     public func load(
         _ request: ImageRequest?,
         options: ImageLoadingOptions,
@@ -101,15 +96,14 @@ public final class ImageViewBinding {
         render()
     }
 
-    /// Binds the view to `item` of a list: like ``load(_:options:progress:completion:)``, through `list`.
+    /// Binds the view to `item` of a list: like ``load(_:options:progress:completion:)``, through `list`, whose
+    /// pipeline `options` must name.
     func bind<ItemID>(
         _ item: ItemID,
         request: ImageRequest?,
         in list: ListImageSlots<ItemID>,
         options: ImageLoadingOptions
     ) {
-        var options = options
-        options.pipeline = list.pipeline
         use(options)
         handlers = nil
         list.bind(item, request: request, to: slot)
@@ -118,9 +112,7 @@ public final class ImageViewBinding {
 
     /// Cancels the load and shows the placeholder.
     public func cancel() {
-        handlers = nil
-        slot.prepareForReuse()
-        render()
+        detachLoad()?.cancel()
     }
 
     /// Shows the placeholder and hands the running load (if any) over to the caller, who must cancel it.
@@ -153,8 +145,7 @@ public final class ImageViewBinding {
         completeIfEnded()
     }
 
-    /// Keeps the player of the animation shown, or makes one (and plays it, when the binding plays animations);
-    /// stops the one of an animation no longer shown.
+    /// Keeps the player of the animation shown, or makes one (and plays it); stops one no longer shown.
     private func preparePlayer(for animation: AnimatedImage?) {
         let key = animation == nil ? nil : state.request?.imageKey
         guard key != playerKey else { return }

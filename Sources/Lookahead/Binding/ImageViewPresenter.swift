@@ -1,9 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// Decides what an image view shows for an ``ImageSlot/State``: the placeholder while empty or loading (or each
-/// preview, or the image shown before when ``ImageLoadingOptions/keepsCurrentImageWhileLoading``), the image (with
-/// the transition only when it replaces its own placeholder or the image kept for it), the failure image; the same
-/// content twice is shown once.
+/// Decides what an image view shows for an ``ImageSlot/State``: the image gets the transition only when it replaces its
+/// own placeholder or the image kept for it; the same content twice is shown once.
 package struct ImageViewPresenter {
     /// What the view shows, by the request it belongs to.
     package enum Shown: Equatable {
@@ -60,8 +58,7 @@ package struct ImageViewPresenter {
         return display
     }
 
-    /// Whether the activity indicator shows for `state` (while it loads, when the options ask), or `nil` when the view
-    /// already shows it so.
+    /// Whether the activity indicator shows for `state`, or `nil` when the view already shows it so.
     package mutating func activity(for state: ImageSlot.State, options: ImageLoadingOptions) -> Bool? {
         let next = options.showsActivityIndicator && state.loadingRequest != nil
         guard next != showsActivity else { return nil }

@@ -11,9 +11,6 @@ import Dispatch
 /// model.disappear()                                      // onDisappear: a load still running stops (or slows)
 /// await model.playAnimation()                            // .task(id: model.player.map(ObjectIdentifier.init))
 /// ```
-///
-/// It is the ``ImageDisplaying`` target of its own ``ImageViewBinding``, so it follows the image view's rules; an
-/// animated request's frames play through the binding's ``player`` while ``playAnimation()`` runs.
 @MainActor
 public final class LazyImageModel: ImageDisplaying {
     /// What the view shows, as SwiftUI's `AsyncImagePhase`.
@@ -85,8 +82,7 @@ public final class LazyImageModel: ImageDisplaying {
         lookaheadBinding = binding
     }
 
-    /// The view appeared, or its request changed: shows the image for `request`, else loads it. The same request
-    /// again keeps its load, or its image.
+    /// The view appeared, or its request changed: shows the image for `request`, else loads it.
     public func appear(_ request: ImageRequest?) {
         let binding = ImageViewBinding.binding(for: self, options: options)
         let wasLoading = binding.state.loadingRequest?.imageKey
@@ -106,8 +102,7 @@ public final class LazyImageModel: ImageDisplaying {
         slowedLoad.withLock { $0.take() }?.cancel()
     }
 
-    /// The view disappeared: a load still running stops (and starts again on ``appear(_:)``), or goes on at low
-    /// priority (``disappearBehavior``); an image already shown stays.
+    /// The view disappeared: a load still running stops, or goes on at low priority (``disappearBehavior``).
     public func disappear() {
         guard let loader = lookaheadBinding, case .loading = loader.state else { return }
         switch disappearBehavior {

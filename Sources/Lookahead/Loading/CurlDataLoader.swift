@@ -3,12 +3,8 @@
 #if canImport(CCurl)
 import Foundation
 
-/// Loads data over HTTP and HTTPS with libcurl. The default loader on Linux (see ``DefaultDataLoader``).
-///
-/// Cancelling resumes the caller at once, in any state of the transfer, and closes its connection. The status, the
-/// declared length and every decoded body chunk are checked as they arrive, so an endless body or a compression bomb
-/// stops at ``DataLoadRequest/maximumResponseSize``; error bodies are never read. Redirects are followed under the
-/// rules of ``DataLoaderOptions``, on the same connections. No HTTP cache and no cookies.
+/// Loads data over HTTP and HTTPS with libcurl, the default loader on Linux. Cancelling closes the connection at once.
+/// Decoded body chunks are checked as they arrive (a compression bomb stops at the size limit); no cache, no cookies.
 public final class CurlDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions

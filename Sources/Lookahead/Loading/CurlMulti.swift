@@ -5,8 +5,7 @@ import CCurl
 import Foundation
 
 /// Runs transfers on a libcurl multi handle from a thread of its own; other threads only post to the inbox and wake
-/// it. Removing an easy handle, allowed in any state of its transfer, closes its connection: a cancelled download
-/// stops on the wire at once.
+/// it. Removing an easy handle closes its connection: a cancelled download stops on the wire at once.
 // SAFETY: `active` is read and written only on the multi's thread; `inbox` is under its lock; `handle` is
 // used from other threads only through `curl_multi_wakeup`, which libcurl documents as thread safe.
 final class CurlMulti: @unchecked Sendable {
@@ -89,8 +88,7 @@ final class CurlMulti: @unchecked Sendable {
         active[easy] = transfer
     }
 
-    /// Removes a cancelled transfer. Its bytes are handed over before the connection closes, so whoever waits for
-    /// the server to see the client leave finds them kept.
+    /// Removes a cancelled transfer, handing its bytes over before the connection closes.
     private func stop(_ transfer: CurlTransfer) {
         guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return }
         transfer.handOverPartialBody()

@@ -4,10 +4,8 @@
 import CCurl
 import Foundation
 
-/// One request of a redirect chain (``CurlDataLoader`` follows redirects itself to choose each hop's fields).
-/// Every limit is enforced in a callback, whose short count makes libcurl abort: the status and declared length
-/// in the header callback, the body's size in the write callback, the idle timeout in the progress callback. The
-/// total deadline is libcurl's `CURLOPT_TIMEOUT_MS`, set to what is left of it.
+/// One request of a redirect chain (``CurlDataLoader`` follows redirects itself to choose each hop's fields). Every
+/// limit is enforced in a callback, whose short count makes libcurl abort; the total deadline is `CURLOPT_TIMEOUT_MS`.
 // SAFETY: after `CurlMulti.add(_:)` every stored property below is read and written only on the multi's thread
 // (the callbacks run inside `curl_multi_perform` there); before it, only the creating thread touches them, and
 // the multi's inbox lock orders the hand-over. `completion` is itself thread safe.
@@ -155,9 +153,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - Callbacks (on the multi's thread)
 
-    /// A header line of any response in the chain: status lines start a response, the empty line ends one. The
-    /// limits count the fields of every response of the transfer, interim `1xx` ones and their status lines too, so
-    /// a flood of `100 Continue` or `103 Early Hints` ends like any other flood of fields.
+    /// A header line of any response in the chain. The limits count the fields of interim `1xx` responses and their
+    /// status lines too, so a flood of `100 Continue` or `103 Early Hints` ends like any other flood of fields.
     private func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         lastActivity = .now
         let line = HeaderFields.responseLine(bytes)
@@ -196,18 +193,14 @@ final class CurlTransfer: @unchecked Sendable {
             return true
         }
         let info = responseInfo()
-        guard (200..<300).contains(statusCode) else {
-            failure = .statusCodeUnacceptable(statusCode, info)
+        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
+        if let refusal = request.refusal(of: info) {
+            failure = refusal
             return false
         }
         isFinalResponse = true
         let isEncoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
         expectedLength = isEncoded ? nil : info.expectedContentLength
-        // An encoded body is smaller than what it decodes to, so the encoded length alone can exceed the limit.
-        if let refusal = request.refusal(ofDeclaredLength: info.expectedContentLength) {
-            failure = refusal
-            return false
-        }
         body.reserveCapacity(request.reservation(forDeclaredLength: expectedLength))
         return true
     }
@@ -249,8 +242,7 @@ final class CurlTransfer: @unchecked Sendable {
         return false
     }
 
-    /// Gives the body received so far to ``DataLoadRequest/partialBodyOnInterruption``, once, when the final
-    /// response was a `200`. Runs on the multi's thread after the caller cancelled or the transfer was cut short.
+    /// Gives the body so far of a final `200` to ``DataLoadRequest/partialBodyOnInterruption``, once.
     func handOverPartialBody() {
         guard let handler = request.partialBodyOnInterruption, isFinalResponse, statusCode == 200, !body.isEmpty
         else { return }
@@ -267,7 +259,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The result of a finished transfer, from libcurl's code and what the callbacks recorded.
     func result(code: CURLcode) -> Result<Outcome, DataLoadingError> {
-        // The idle timeout is the progress callback's: libcurl's code is its abort, the errno the connection's.
+        // The idle timeout is the progress callback's; the cause is the connection's.
         if case .timedOut(let timeout, nil)? = failure { return .failure(.timedOut(timeout, cause: cause(of: code))) }
         if let failure { return .failure(failure) }
         if let redirectTarget { return .success(.redirect(redirectTarget)) }

@@ -6,19 +6,16 @@ import Foundation
 public struct DataLoaderOptions: Sendable {
     /// The most redirects followed for one request (to `http` and `https` only). Default 5.
     public var maximumRedirects: Int = 5
-    /// Whether `file:` URLs are read (regular files only). Off by default: a remote list of URLs must not make an
-    /// app read local files.
+    /// Whether `file:` URLs are read (regular files only). Off by default: remote URLs must not read local files.
     public var allowsLocalFiles: Bool = false
-    /// The most connections open to one host at once. Default 12, twice the pipeline's default concurrency, so
-    /// stalled downloads do not hold up the rest.
+    /// The most connections open to one host at once. Default 12, so stalled downloads do not hold up the rest.
     public var maximumConnectionsPerHost: Int = 12
     /// The `User-Agent` header; `nil` sends the transport's own.
     public var userAgent: String? = "Lookahead"
     /// Headers added to every request; redirects keep the sensitive ones on its origin (``sensitiveHeaderFields``).
     public var headers: [String: String] = [:]
     /// Header fields, compared case-insensitively, that a redirect never carries to another origin (scheme, host
-    /// or port), from the request or from ``headers``: an API key such as `X-Api-Key`. `Authorization`, `Cookie`
-    /// and `Proxy-Authorization` are always treated so. Empty by default.
+    /// or port), such as `X-Api-Key`; `Authorization`, `Cookie` and `Proxy-Authorization` always. Empty by default.
     public var sensitiveHeaderFields: Set<String> = []
     /// Whether an `https` URL may redirect to plain `http`. Off by default, as App Transport Security refuses it.
     public var allowsInsecureRedirects: Bool = false
@@ -26,15 +23,13 @@ public struct DataLoaderOptions: Sendable {
     public var maximumHeaderFieldCount: Int = 256
     /// The most bytes a response's header fields may take. Default 64 KiB.
     public var maximumHeaderSize: Int = 64 << 10
-    /// Certificates (PEM) trusted beside the system's, for a private or self-signed server. ``URLSessionDataLoader``
-    /// adds them to the server's trust on Apple platforms; FoundationNetworking on Linux cannot, and trusts only
-    /// what the system trusts.
+    /// Certificates (PEM) trusted beside the system's, for a private or self-signed server (not by
+    /// FoundationNetworking on Linux, which trusts only what the system trusts).
     public var trustedCertificates: [Data] = []
     /// Public keys an `https` server's own certificate must carry: the base64 SHA-256 of its DER
     /// SubjectPublicKeyInfo (HPKP's `pin-sha256`, from `openssl x509 -pubkey | openssl pkey -pubin -outform der |
-    /// openssl dgst -sha256 -binary | base64`), checked after the usual verification. Another key fails with a
-    /// ``TransportFailure`` of kind `tls`. Pin a backup key too. Empty, the default, pins nothing. Where the transport
-    /// cannot check pins (``URLSessionDataLoader`` on Linux), every `https` load fails so, before connecting.
+    /// openssl dgst -sha256 -binary | base64`). Another key fails with a `tls` ``TransportFailure``; pin a backup key
+    /// too. Where pins cannot be checked (``URLSessionDataLoader`` on Linux), every `https` load fails so.
     public var pinnedPublicKeyHashes: Set<String> = []
     /// The certificate the app presents when a server asks for one (mutual TLS); `nil`, the default, presents none.
     /// An archive that does not open fails the load with a ``TransportFailure`` of kind `tls`. FoundationNetworking
@@ -46,8 +41,8 @@ public struct DataLoaderOptions: Sendable {
 
 /// Where a default loader sends a URL: `data:` and (when allowed) `file:` URLs need no network.
 enum DataSource {
-    /// Loads a `data:` or allowed `file:` URL and throws for URLs no loader may load; `nil` for `http` and `https`,
-    /// which the caller's transport loads once their header fields pass ``HeaderFields/check(_:)``.
+    /// Loads a `data:` or allowed `file:` URL and throws for URLs no loader may load; `nil` for `http` and `https`
+    /// whose header fields pass ``HeaderFields/check(_:)``.
     static func loadWithoutNetwork(
         _ request: DataLoadRequest,
         options: DataLoaderOptions

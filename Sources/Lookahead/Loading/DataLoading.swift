@@ -2,10 +2,9 @@
 
 public import Foundation
 
-/// Loads the bytes of an image. The default is ``DefaultDataLoader``; tests and apps can supply their own.
+/// Loads the bytes of an image. The default is ``DefaultDataLoader``.
 ///
-/// - Important: Implementations must be thread safe. Cancelling the calling task must stop the transfer and make the
-///   method throw `CancellationError` promptly.
+/// - Important: Thread safe. Cancelling the calling task must stop the transfer and throw `CancellationError` promptly.
 public protocol DataLoading: Sendable {
     /// Loads the data for a request, reporting progress as bytes arrive. Throw ``DataLoadingError`` for failures the
     /// pipeline should report precisely; any other error becomes ``ImagePipeline/Error/dataLoadingFailed(_:)``.
@@ -27,7 +26,7 @@ public struct DataLoadRequest: Sendable {
     /// Extra request header fields (`If-None-Match` for a revalidation), over the loader's own of the same name.
     public var headers: [String: String] = [:]
     /// Called at most once, before the failure is reported, with the part of a `200` body received when the transfer
-    /// stopped (cancelled, reset, cut short or stalled), so a later load can resume it with `Range`. Optional.
+    /// stopped (cancelled, reset, cut short or stalled), so a later load can resume it with `Range`.
     public var partialBodyOnInterruption: (@Sendable (_ data: Data, _ response: HTTPResponseInfo) -> Void)?
     /// The former name of ``partialBodyOnInterruption``.
     @available(*, deprecated, renamed: "partialBodyOnInterruption")
@@ -52,14 +51,17 @@ public struct DataLoadRequest: Sendable {
         self.progress = progress
     }
 
-    /// `responseTooLarge` when a response declares a body over the limit.
-    func refusal(ofDeclaredLength length: Int64?) -> DataLoadingError? {
-        guard let limit = maximumResponseSize, let length, length > Int64(limit) else { return nil }
+    /// Why a final response is refused: a status outside 2xx, or a declared body over the limit; `nil` if it is not.
+    func refusal(of response: HTTPResponseInfo) -> DataLoadingError? {
+        guard (200..<300).contains(response.statusCode) else {
+            return .statusCodeUnacceptable(response.statusCode, response)
+        }
+        guard let limit = maximumResponseSize, let length = response.expectedContentLength, length > Int64(limit)
+        else { return nil }
         return .responseTooLarge(limit: limit)
     }
 
-    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB, since the header is
-    /// the server's word, not a fact.
+    /// The bytes to reserve for a body of a declared length: within the limit and at most 8 MiB (the server may lie).
     func reservation(forDeclaredLength length: Int64?) -> Int {
         guard let length, length > 0 else { return 0 }
         return Int(min(length, Int64(maximumResponseSize ?? Int.max), 8 << 20))
@@ -98,13 +100,11 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The response's header fields exceed ``DataLoaderOptions``'s limits on their count or size.
     case headersTooLarge
     /// A header field to send has a name that is not a token, or a value with a control character such as CR or LF
-    /// (which would split the request on the wire). Nothing was sent.
+    /// (which would split the request). Nothing was sent.
     case invalidHeaderField(name: String)
-    /// The transfer took longer than allowed. `cause` is what the transport reported, when it did: the `URLError`,
-    /// or libcurl's code and the connection's `errno` (see ``underlyingError``).
+    /// The transfer took longer than allowed; `cause` is what the transport reported, if anything.
     case timedOut(Timeout, cause: TransportFailure? = nil)
-    /// The connection ended before the body was complete (fewer bytes than `Content-Length`, a chunked body cut
-    /// off). `cause` is what the transport reported, when it did (see ``underlyingError``).
+    /// The connection ended before the body was complete; `cause` is what the transport reported, if anything.
     case truncated(received: Int64, expected: Int64?, cause: TransportFailure? = nil)
     /// The transfer failed before the server answered (see ``TransportFailure/Kind``).
     case transportFailed(TransportFailure)
@@ -148,8 +148,7 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// What the transport reported for a transfer that timed out, was cut short or failed (its `URLError`, or
-    /// libcurl's code and `errno`); `nil` for other cases and when the loader decided alone (its own deadline, a body
-    /// shorter than `Content-Length` that the transport accepted).
+    /// libcurl's code and `errno`); `nil` for other cases and when the loader decided alone.
     public var underlyingError: TransportFailure? {
         switch self {
         case .timedOut(_, let cause), .truncated(_, _, let cause): cause

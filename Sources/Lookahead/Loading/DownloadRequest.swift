@@ -14,8 +14,7 @@ public struct DownloadRequest: Sendable {
     public var headers: [String: String]
     /// The ``ImageRequest/userInfo`` of the request that started the download.
     public let userInfo: [String: any Sendable]
-    /// The server answered the first attempt with `401 Unauthorized`: this is the one retry, a chance to refresh
-    /// the credentials, or, with ``ImagePipeline/Configuration/refreshCredentials``, to read the refreshed ones.
+    /// The server answered the first attempt with `401 Unauthorized`: this is the one retry, to refresh credentials.
     public let isRetryAfterUnauthorized: Bool
 
     /// Creates a download request.

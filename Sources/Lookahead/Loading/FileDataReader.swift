@@ -2,10 +2,8 @@
 
 import Foundation
 
-/// Reads local files for the default loaders when ``DataLoaderOptions/allowsLocalFiles`` is on.
-///
-/// Only a regular file is read (a FIFO or a device would block a thread forever), opened non-blocking, in 1 MiB
-/// chunks on its own queue; cancelling stops at the next chunk. The size limit is checked before and while reading.
+/// Reads local files for the default loaders when ``DataLoaderOptions/allowsLocalFiles`` is on: only a regular file
+/// (a FIFO or a device would block a thread forever), in 1 MiB chunks on its own queue, up to the size limit.
 enum FileDataReader {
     private static let queue = DispatchQueue(
         label: "Lookahead.FileDataReader",

@@ -3,9 +3,8 @@
 import Foundation
 
 /// The header fields a loader may send, by RFC 9110 §5.1 and §5.5: a name is a token; a value holds visible
-/// characters, spaces and tabs. A CR or LF in either would end the field early on the wire and let the rest pass
-/// for fields of its own (request splitting), so the default loaders refuse such a field before they connect.
-/// Fields a server sends are held to the same rules before an app sees them (``sanitized(name:value:)``).
+/// characters, spaces and tabs. A CR or LF would let the rest pass for fields of its own (request splitting), so the
+/// default loaders refuse such a field; fields a server sends are sanitised the same way (``sanitized(name:value:)``).
 enum HeaderFields {
     /// Throws ``DataLoadingError/invalidHeaderField(name:)`` for the first field (by name) that breaks the rules.
     static func check(_ fields: [String: String]) throws(DataLoadingError) {

@@ -3,10 +3,8 @@
 import Foundation
 
 /// The first bytes of an interrupted download, kept so the next request can ask for the rest with `Range` and
-/// `If-Range`: only for a response with `Accept-Ranges: bytes` and a strong validator, so the server decides whether
-/// the rest still matches. The answer is joined only when it is provably the continuation (a `206` whose
-/// `Content-Range` starts where the prefix ends, covers the body received and reaches the total length); anything
-/// else starts over.
+/// `If-Range` (only for a response with `Accept-Ranges: bytes` and a strong validator). The answer is joined only
+/// when it is provably the continuation; anything else starts over.
 package struct PartialDownload: Hashable, Sendable {
     /// The bytes received so far.
     package var data: Data

@@ -2,10 +2,8 @@
 
 import Foundation
 
-/// Pins of ``DataLoaderOptions/pinnedPublicKeyHashes``: the base64 SHA-256 of a certificate's DER
-/// SubjectPublicKeyInfo (HPKP's `pin-sha256`, libcurl's `sha256//`), checked against the server's own certificate.
-/// ``CurlDataLoader`` hands them to libcurl; ``URLSessionDataLoader`` reads the key from the certificate's DER here, so
-/// the rule is the same on every platform.
+/// Pins of ``DataLoaderOptions/pinnedPublicKeyHashes`` (HPKP's `pin-sha256`, libcurl's `sha256//`):
+/// ``CurlDataLoader`` hands them to libcurl; ``URLSessionDataLoader`` reads the key from the certificate's DER here.
 enum PublicKeyPins {
     /// libcurl's `CURLOPT_PINNEDPUBLICKEY` value: `sha256//A;sha256//B`, in a stable order.
     static func curlOption(_ pins: Set<String>) -> String {

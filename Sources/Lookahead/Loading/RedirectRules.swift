@@ -2,9 +2,8 @@
 
 import Foundation
 
-/// The redirects one request may follow, for both default loaders: `http` and `https` only, never from `https` to
-/// `http` unless allowed, at most ``DataLoaderOptions/maximumRedirects``, never to a URL already visited. Also which
-/// header fields each hop may carry: the sensitive ones only to the request's own origin.
+/// The redirects one request may follow, for both default loaders (`http` and `https`, no loop, no downgrade unless
+/// allowed, at most ``DataLoaderOptions/maximumRedirects``), and the header fields each hop may carry.
 struct RedirectRules: Sendable {
     let maximumRedirects: Int
     let allowsInsecureRedirects: Bool
@@ -18,23 +17,9 @@ struct RedirectRules: Sendable {
 
     /// The rules of `options` for a request to `url`, which counts as visited.
     init(from url: URL, options: DataLoaderOptions) {
-        self.init(
-            from: url,
-            maximumRedirects: options.maximumRedirects,
-            allowsInsecureRedirects: options.allowsInsecureRedirects,
-            sensitiveFields: options.sensitiveHeaderFields
-        )
-    }
-
-    init(
-        from url: URL,
-        maximumRedirects: Int,
-        allowsInsecureRedirects: Bool = false,
-        sensitiveFields: Set<String> = []
-    ) {
-        self.maximumRedirects = maximumRedirects
-        self.allowsInsecureRedirects = allowsInsecureRedirects
-        self.sensitiveFields = Self.credentialFields.union(sensitiveFields.map { $0.lowercased() })
+        self.maximumRedirects = options.maximumRedirects
+        self.allowsInsecureRedirects = options.allowsInsecureRedirects
+        self.sensitiveFields = Self.credentialFields.union(options.sensitiveHeaderFields.map { $0.lowercased() })
         self.visited = [url.absoluteString]
         self.origin = url
         self.current = url
@@ -61,8 +46,8 @@ struct RedirectRules: Sendable {
             || Self.port(of: target) != Self.port(of: origin)
     }
 
-    /// Whether the field `name` may be sent to `target`: any field to the request's origin, only fields that are not
-    /// sensitive (compared case-insensitively) to another. The one rule both default loaders apply.
+    /// Whether the field `name` may be sent to `target`: any field to the request's origin, only those not sensitive
+    /// to another.
     func mayForward(_ name: String, to target: URL) -> Bool {
         !leavesOrigin(target) || !sensitiveFields.contains(name.lowercased())
     }

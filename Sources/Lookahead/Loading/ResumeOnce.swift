@@ -1,7 +1,6 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-/// A continuation resumed by whichever comes first, the work finishing or the caller cancelling: cancellation resumes
-/// the caller at once, and the work is stopped afterwards from where that is safe.
+/// A continuation resumed by whichever comes first, the work finishing or the caller cancelling.
 final class ResumeOnce<Value: Sendable>: Sendable {
     private enum State {
         case idle
@@ -13,7 +12,7 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     private let state = Locked(State.idle)
 
     /// Runs `start` with a fresh `ResumeOnce` and waits for its value. Cancelling resumes the wait at once with
-    /// `CancellationError` and calls `onCancel`; `start` is not called when the task was cancelled before.
+    /// `CancellationError` and calls `onCancel`; `start` is not called for a task cancelled before.
     static func run(
         _ start: (ResumeOnce<Value>) -> Void,
         onCancel: @escaping @Sendable () -> Void

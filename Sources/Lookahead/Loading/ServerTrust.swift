@@ -9,8 +9,7 @@ import FoundationNetworking
 #endif
 
 /// How ``URLSessionDataLoader`` judges a server's certificate on Apple platforms: the system's evaluation with the
-/// app's ``DataLoaderOptions/trustedCertificates`` added as anchors, then the pins (``PublicKeyPins``, the rule
-/// ``CurlDataLoader`` applies through libcurl).
+/// app's ``DataLoaderOptions/trustedCertificates`` added as anchors, then the pins (``PublicKeyPins``).
 enum ServerTrust {
     /// `nil` when the server is trusted, else the failure to report.
     static func evaluate(_ trust: SecTrust, options: DataLoaderOptions) -> TransportFailure? {

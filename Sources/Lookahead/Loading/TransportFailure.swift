@@ -2,8 +2,7 @@
 
 public import Foundation
 
-/// Why a transfer failed before the server answered: a kind an app can switch on (an offline banner, a retry
-/// button, a certificate warning), with the transport's own code and message kept.
+/// Why a transfer failed before the server answered: a kind an app can switch on, and the transport's code and message.
 public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as an app would act on it.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
@@ -17,8 +16,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         case connectionReset
         /// The TLS handshake failed: an untrusted, expired or mismatched certificate, or no common protocol.
         case tls
-        /// The server's answer is not HTTP: an HTTP/0.9 reply (a body with no status line), a malformed status
-        /// line or field.
+        /// The server's answer is not HTTP: an HTTP/0.9 reply, a malformed status line or field.
         case invalidResponse
         /// The system cancelled the transfer (not the app).
         case cancelledBySystem
@@ -47,8 +45,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String { "\(kind.rawValue): \(message)" }
 
-    /// A libcurl failure: its `CURLcode` and the connection's `errno`, which tells an unreachable network from a
-    /// refused connection.
+    /// A libcurl failure: its `CURLcode`, and the connection's `errno` to tell an unreachable network from a refusal.
     init(curlCode: Int, systemError: Int, message: String) {
         let kind: Kind =
             switch curlCode {

@@ -9,12 +9,9 @@ public import FoundationNetworking
 import Security
 #endif
 
-/// Loads data over HTTP with `URLSession`. The default loader on Apple platforms (see ``DefaultDataLoader``).
-///
-/// No `URLCache` (the pipeline's caches hold images); only 2xx responses; the size limit checked from
-/// `Content-Length` and again while the body streams; redirects as ``DataLoaderOptions`` allow. Cancelling resumes
-/// the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect and its next
-/// request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
+/// Loads data over HTTP with `URLSession`, the default loader on Apple platforms. No `URLCache`; only 2xx responses.
+/// Cancelling resumes the caller at once; on Linux, where FoundationNetworking cannot cancel a task between a redirect
+/// and its next request, the task is stopped from its next delegate callback (prefer ``CurlDataLoader`` there).
 public final class URLSessionDataLoader: DataLoading {
     /// What the loader accepts.
     public let options: DataLoaderOptions
@@ -36,9 +33,7 @@ public final class URLSessionDataLoader: DataLoading {
     ///
     /// - Parameters:
     ///   - configuration: the session's settings; the loader sets its connections per host from `options`.
-    ///   - options: the limits, and the trust: ``DataLoaderOptions/trustedCertificates`` and
-    ///     ``DataLoaderOptions/pinnedPublicKeyHashes`` are checked when a server presents its certificate (Apple
-    ///     platforms; on Linux see ``DataLoaderOptions/pinnedPublicKeyHashes``).
+    ///   - options: the limits, and the trust (certificates and pins) checked when a server presents its certificate.
     public init(
         configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration,
         options: DataLoaderOptions = DataLoaderOptions()
@@ -71,7 +66,8 @@ public final class URLSessionDataLoader: DataLoading {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
-            router.register(task, TaskRouter.Transfer(request: request, completion: completion, options: options))
+            let redirects = RedirectRules(from: request.url, options: options)
+            router.register(task, TaskRouter.Transfer(request: request, completion: completion, redirects: redirects))
             started.withLock { $0 = task }
             task.resume()
             if let timeout = request.timeout {
@@ -85,8 +81,7 @@ public final class URLSessionDataLoader: DataLoading {
     }
 }
 
-/// The platform's default data loader: ``CurlDataLoader`` on Linux, ``URLSessionDataLoader`` on Apple
-/// platforms. Both take ``DataLoaderOptions`` and enforce the same limits.
+/// The platform's default data loader: ``CurlDataLoader`` on Linux, ``URLSessionDataLoader`` on Apple platforms.
 #if canImport(CCurl)
 public typealias DefaultDataLoader = CurlDataLoader
 #else
@@ -105,16 +100,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var expected: Int64?
         var failure: DataLoadingError?
         var redirects: RedirectRules
-        let options: DataLoaderOptions
         /// The caller is gone; stop the task at its next callback.
         var isStopping = false
-
-        init(request: DataLoadRequest, completion: ResumeOnce<DataLoadResponse>, options: DataLoaderOptions) {
-            self.request = request
-            self.completion = completion
-            self.redirects = RedirectRules(from: request.url, options: options)
-            self.options = options
-        }
 
         /// Hands the body so far of a `200` to ``DataLoadRequest/partialBodyOnInterruption``; `nil` when there is none.
         var handOverPartialBody: (@Sendable () -> Void)? {
@@ -133,8 +120,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         self.options = options
     }
 
-    /// The failure of a load to `url` whose pins cannot be checked: FoundationNetworking never shows the server's
-    /// certificate, so with pins set nothing goes to an `https` server.
+    /// The failure of a load to `url` whose pins cannot be checked: FoundationNetworking never shows the certificate.
     func pinRefusal(for url: URL) -> DataLoadingError? {
         #if canImport(FoundationNetworking)
         guard !options.pinnedPublicKeyHashes.isEmpty, url.scheme?.lowercased() == "https" else { return nil }
@@ -219,26 +205,18 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 return true
             }
             var headers: [String: String] = [:]
-            var size = 0
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String {
-                    headers[name] = value
-                    size += name.utf8.count + value.utf8.count + 4  // "name: value\r\n"
-                }
+            for case (let name as String, let value as String) in http.allHeaderFields {
+                headers[name] = value
             }
-            guard headers.count <= transfer.options.maximumHeaderFieldCount, size <= transfer.options.maximumHeaderSize
-            else {
+            let size = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 }  // "name: value\r\n"
+            guard headers.count <= options.maximumHeaderFieldCount, size <= options.maximumHeaderSize else {
                 transfer.failure = .headersTooLarge
                 return false
             }
             let info = HTTPResponseInfo(url: http.url, statusCode: http.statusCode, headers: headers)
             transfer.response = info
             transfer.expected = info.expectedContentLength
-            if !(200..<300).contains(http.statusCode) {
-                transfer.failure = .statusCodeUnacceptable(http.statusCode, info)
-                return false
-            }
-            if let refusal = transfer.request.refusal(ofDeclaredLength: transfer.expected) {
+            if let refusal = transfer.request.refusal(of: info) {
                 transfer.failure = refusal
                 return false
             }
@@ -274,8 +252,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// The server's certificate against the options' anchors and pins, and the app's client certificate, on Apple
-    /// platforms: FoundationNetworking never shows them.
+    /// The server's certificate against the options' anchors and pins, and the app's client certificate (Apple
+    /// platforms).
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

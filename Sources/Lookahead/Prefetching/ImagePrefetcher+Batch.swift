@@ -21,9 +21,8 @@ extension ImagePrefetcher {
         public var isFinished: Bool { completed + failed + skipped == total }
     }
 
-    /// Prefetches a whole batch (an offline pack, "download this album"), ``maxConcurrentRequestCount`` at a time
-    /// at low priority, and returns when every request has ended. `progress` is called after each one, on the
-    /// calling task; cancelling the task cancels what is left.
+    /// Prefetches a whole batch (an offline pack), ``maxConcurrentRequestCount`` at a time at low priority, and returns
+    /// when every request has ended. `progress` is called after each one; cancelling the task cancels what is left.
     public func prefetch(
         all requests: [ImageRequest],
         progress: (@Sendable (Progress) -> Void)? = nil

@@ -4,16 +4,12 @@ import Foundation
 
 /// Loads images ahead of time, so they are ready when their rows appear.
 ///
-/// - Requests run at most ``maxConcurrentRequestCount`` at a time, at ``priority``, in order. What is in the memory
-///   cache, already being fetched, or in its failure backoff (``ImagePipeline/isInFailureBackoff(_:)``) is skipped.
-/// - Starting waits for the caller's turn to end (the run loop's next pass, else 2 ms later), so a start followed by
-///   a stop in the same call sequence starts nothing.
-/// - A UI request for an image being prefetched joins its download and raises its priority. Prefetches take only
-///   part of the download slots (``ImagePipeline/Configuration/maximumBackgroundDataLoads``).
-/// - `.diskCache` destination: only the data is loaded and stored on disk; nothing is decoded.
-/// - Releasing the prefetcher stops everything it started.
-///
-/// - Important: Thread safe; every method returns at once.
+/// - At most ``maxConcurrentRequestCount`` run at once, at ``priority``, in order, in part of the download slots
+///   (``ImagePipeline/Configuration/maximumBackgroundDataLoads``). What is in the memory cache, being fetched, or in
+///   its failure backoff is skipped. A UI request for an image being prefetched joins its download.
+/// - Starting waits for the caller's turn to end, so a start followed by a stop in the same call sequence starts
+///   nothing. Releasing the prefetcher stops everything it started.
+/// - Thread safe; every method returns at once. `.diskCache` destination: only the data is loaded and stored on disk.
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images end up.
     public enum Destination: Sendable {
@@ -76,8 +72,8 @@ public final class ImagePrefetcher: Sendable {
         )
     }
 
-    /// Creates a prefetcher whose deferred work runs through `scheduler` (tests pass one they drive), reporting
-    /// to `observer`; `laterScheduler` (by default `scheduler`) begins the turns of a caller with no run loop.
+    /// A prefetcher whose deferred work runs through `scheduler`, reporting to `observer`; `laterScheduler` (by
+    /// default `scheduler`) begins the turns of a caller with no run loop.
     @_spi(Simulation)
     public init(
         pipeline: ImagePipeline,
@@ -113,13 +109,12 @@ public final class ImagePrefetcher: Sendable {
         scheduleTurn(state.withLock { $0.queue.enqueue(items) })
     }
 
-    /// Prefetches exactly these requests, in this order, for a wish list re-ranked every frame: running requests
-    /// still listed go on, the others are cancelled.
+    /// Prefetches exactly these requests, in this order (a wish list re-ranked every frame): running requests still
+    /// listed go on, the others are cancelled.
     ///
     /// - Parameters:
     ///   - requests: What to prefetch, most wanted first.
-    ///   - keeping: Requests not worth starting but not worth stopping (rows a little beyond the window): those
-    ///     already running go on; none of them start.
+    ///   - keeping: Requests that go on if already running but do not start (rows a little beyond the window).
     /// - Returns: The running prefetches this cancelled.
     @discardableResult
     public func prefetch(_ requests: [ImageRequest], keeping: [ImageRequest] = []) -> [ImageRequest] {
@@ -149,31 +144,25 @@ public final class ImagePrefetcher: Sendable {
         for running in state.withLock({ $0.queue.removeAll() }) { cancel(running) }
     }
 
-    /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority:
-    /// `stopPrefetching(with:)` for its request then cancels it.
+    /// Takes over a running image task (a reused cell's load whose row is still near) at prefetch priority.
     public func adopt(_ task: ImageTask) {
         let key = key(for: task.request)
-        let work = OperationToken()
-        let (adopted, priority) = state.withLock { state in
-            (
-                state.queue.adopt(key, handle: Running(work: work, imageTask: task, request: task.request)),
-                state.priority
-            )
-        }
+        let running = Running(work: OperationToken(), imageTask: task, request: task.request)
+        let (adopted, priority) = state.withLock { ($0.queue.adopt(key, handle: running), $0.priority) }
         guard adopted else {
             task.cancel()  // this prefetcher already loads it; that load keeps the download alive
             return
         }
         task.priority = priority
         task.onFinish { [weak self] result in
-            self?.finish(key, work: work, request: task.request, result: result.map(\.decodedCost))
+            self?.finish(key, running, result: result.map(\.decodedCost))
         }
     }
 
     /// While paused, running prefetches finish but no new ones start.
     public var isPaused: Bool {
         get { state.withLock { $0.queue.isPaused } }
-        set { if update({ $0.queue.isPaused = newValue }) { scheduleDrain() } }
+        set { if update({ $0.queue.isPaused = newValue }) { schedule { [weak self] in self?.drain() } } }
     }
 
     /// The priority of prefetches, `.low` by default. A change reaches the ones already running.
@@ -214,12 +203,8 @@ public final class ImagePrefetcher: Sendable {
         }
     }
 
-    private func scheduleDrain() {
-        schedule { [weak self] in self?.drain() }
-    }
-
-    /// Schedules the beginning of a caller's turn: inside a run loop's pass, on the loop's next pass, so nothing
-    /// starts what the caller stops before it returns to its loop; elsewhere a moment later.
+    /// Begins the caller's turn on its run loop's next pass, so nothing starts what the caller stops before it
+    /// returns to its loop; without a run loop, a moment later.
     private func scheduleTurn(_ turn: Int) {
         let begin: @Sendable () -> Void = { [weak self] in self?.begin(turn) }
         let runLoop = RunLoop.current
@@ -239,8 +224,7 @@ public final class ImagePrefetcher: Sendable {
         drain(isScheduledDrain: false)
     }
 
-    /// Starts what the queue allows. Requests with nothing to do free their slot at once, and the next ones are
-    /// taken in the same turn.
+    /// Starts what the queue allows; requests with nothing to do free their slot for the next ones at once.
     private func drain(isScheduledDrain: Bool = true) {
         var isFirstTurn = isScheduledDrain
         while true {
@@ -269,29 +253,25 @@ public final class ImagePrefetcher: Sendable {
                 skipped = true
                 continue
             }
-            let work = OperationToken()
             // Recorded before it starts: a stop from now on cancels it, and a task cancelled unstarted loads nothing.
             let imageTask = destination == .memoryCache ? pipeline.unstartedImageTask(with: request) : nil
-            let running = Running(work: work, imageTask: imageTask, request: request)
+            let running = Running(work: OperationToken(), imageTask: imageTask, request: request)
             guard state.withLock({ $0.queue.attach(running, to: key) }) else { continue }  // stopped meanwhile
             observer?(.started(request))
             if let imageTask {
                 imageTask.onFinish { [weak self] result in
-                    self?.finish(key, work: work, request: request, result: result.map(\.decodedCost))
+                    self?.finish(key, running, result: result.map(\.decodedCost))
                 }
                 pipeline.start(imageTask)
             } else {
-                let pipeline = pipeline
-                work.attach(
-                    Task { [weak self] in
-                        let result: Result<Int?, ImagePipeline.Error>
+                running.work.attach(
+                    Task { [weak self, pipeline] in
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
-                            result = .success(nil)
+                            self?.finish(key, running, result: .success(nil))
                         } catch {
-                            result = .failure(error)
+                            self?.finish(key, running, result: .failure(error))
                         }
-                        self?.finish(key, work: work, request: request, result: result)
                     }
                 )
             }
@@ -304,14 +284,10 @@ public final class ImagePrefetcher: Sendable {
         running.imageTask?.cancel()
     }
 
-    /// Frees the slot of `work` and schedules the next turn; a success carries the image's decoded cost, if any.
-    private func finish(
-        _ key: ImageCacheKey,
-        work: OperationToken,
-        request: ImageRequest,
-        result: Result<Int?, ImagePipeline.Error>
-    ) {
-        let shouldDrain = update { $0.queue.finished(key) { entry in entry?.work === work } }
+    /// Frees the slot of `running` and schedules the next turn; a success carries the image's decoded cost, if any.
+    private func finish(_ key: ImageCacheKey, _ running: Running, result: Result<Int?, ImagePipeline.Error>) {
+        let shouldDrain = update { $0.queue.finished(key) { entry in entry?.work === running.work } }
+        let request = running.request
         switch result {
         case .success(let cost):
             if let cost { observer?(.decoded(request, cost: cost)) }
@@ -319,6 +295,6 @@ public final class ImagePrefetcher: Sendable {
         case .failure(let error):
             observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
         }
-        if shouldDrain { scheduleDrain() }
+        if shouldDrain { schedule { [weak self] in self?.drain() } }
     }
 }

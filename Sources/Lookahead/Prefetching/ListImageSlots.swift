@@ -5,15 +5,8 @@ import Foundation
 /// The images of a scrolling list: the cells' ``ImageSlot``s by item, and the prefetch window around them. What a
 /// ``ListPrefetcher`` drives, and what a program that draws its own cells (from any thread) uses directly.
 ///
-/// - A memory hit shows in the `bind` call; a miss loads at visible priority, unless the list is flinging
-///   (``isFlinging``): the cell then shows its placeholder and loads once the scroll slows.
-/// - Unbinding does not cancel: the load becomes a prefetch, and the window decides its fate.
-/// - Items a little beyond the window (`keepMargin`) keep their downloads, and a download no longer wanted goes on
-///   for `cancellationDelay`; the first screen's downloads are always kept. An item gone from the snapshot loses
-///   its download at once.
-/// - The window works on positions in the flattened snapshot; a new snapshot moves every item's state with it.
-///
-/// - Important: Thread safe, but meant to be driven from the list's thread; every call returns at once.
+/// A miss loads at visible priority unless the list flings; unbinding does not cancel, the load becomes a prefetch.
+/// Thread safe, but meant to be driven from the list's thread; every call returns at once.
 @_spi(Simulation)
 public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     /// Tuning; the defaults suit a phone-sized list of images.
@@ -60,8 +53,8 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         )
     }
 
-    /// Creates the slots of a list on the caller's clock (`now`: the time since any fixed start), whose prefetcher
-    /// runs its turns through `prefetchScheduler`: for tests and the scroll simulation.
+    /// The slots of a list on the caller's clock (`now`: the time since any fixed start), whose prefetcher runs its
+    /// turns through `prefetchScheduler`.
     public init(
         pipeline: ImagePipeline,
         snapshot: ListSnapshot<ItemID>,
@@ -131,8 +124,7 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         return (evicted.count, evicted.reduce(0) { $0 + $1.decodedCost })
     }
 
-    /// The most items the window may hold now, from the memory budget (`memoryBudgetFraction`); `nil` while nothing
-    /// bounds it.
+    /// The most items the window may hold now, from `memoryBudgetFraction`; `nil` while nothing bounds it.
     public var prefetchLimit: Int? {
         let costLimit = pipeline.configuration.memoryCache?.costLimit
         return shared.state.withLock { state in
@@ -144,8 +136,7 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     public var isFlinging: Bool { shared.state.withLock { $0.controller.isFlinging } }
 
     /// The list now shows `snapshot`. The window moves with the topmost item on screen still in the list, so an insert
-    /// above it is no scroll (the next scroll update says where the list is); loads of items gone from the list stop
-    /// at once, and those of items now far from the window after the cancellation delay.
+    /// above it is no scroll; loads of items gone from the list stop at once, those now far from the window later.
     @discardableResult
     public func apply(_ snapshot: ListSnapshot<ItemID>, requests: (ItemID) -> ImageRequest?)
         -> ListPrefetchUpdate<ItemID>
@@ -162,15 +153,13 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// The visible items changed: moves the prefetch window, updates the prefetcher, and, once the scroll is slow
-    /// enough, starts the loads of visible cells bound during a fling.
+    /// The visible items changed: moves the prefetch window, and starts the loads of cells bound during a fling.
     ///
     /// - Parameters:
     ///   - rows: The positions on screen, in the snapshot's items (section after section).
     ///   - position: Where the top of the viewport is, in positions (`contentOffset.y / rowHeight`), when known.
-    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), when
-    ///     known: a fling is then predicted from its first frame, and a drag is never taken for one.
-    ///   - requests: The image request of an item; asked for the items of the window, during this call.
+    ///   - isDecelerating: Whether the list coasts after the finger lifted (`UIScrollView.isDecelerating`), if known.
+    ///   - requests: The image request of an item, asked during this call.
     @discardableResult
     public func visibleRowsChanged(
         _ rows: Range<Int>,
@@ -184,8 +173,8 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// A cell shows `item`: its slot shows a memory hit at once, else loads (when a fling slows down), joining a
-    /// prefetch already running for the item. A slot that showed another item no longer does.
+    /// A cell shows `item`: its slot shows a memory hit at once, else loads (once a fling slows down), joining a
+    /// prefetch already running for the item.
     public func bind(_ item: ItemID, request: ImageRequest?, to slot: ImageSlot) {
         let (previous, startsLoading) = shared.state.withLock { state in
             if let other = state.items.updateValue(item, forKey: ObjectIdentifier(slot)), other != item {
@@ -203,8 +192,8 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         slot.configure(with: request, startsLoading: startsLoading)
     }
 
-    /// The cell that showed `item` no longer does. Its load is not cancelled: it becomes a prefetch, which the
-    /// window keeps while the item is near the screen and cancels once the item is left behind or gone.
+    /// The cell that showed `item` no longer does. Its load becomes a prefetch, which the window keeps while the item
+    /// is near the screen.
     public func unbind(_ item: ItemID) {
         unbind { _ in item }
     }
@@ -221,8 +210,7 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
             state.keys[item] = nil
             guard let slot = state.slots.removeValue(forKey: item) else { return (nil, false) }
             state.items[ObjectIdentifier(slot)] = nil
-            // An item gone from the list, or that a jump to the top or the end left, is not coming back soon: its
-            // load stops now.
+            // An item gone from the list, or left by a jump to an end, is not coming back soon: its load stops now.
             let controller = state.controller
             guard let row = state.snapshot.positions[item] else { return (slot, true) }
             if controller.jumpedToAnEnd, !controller.isOnFirstScreen(row),
@@ -315,8 +303,8 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         let wish = PrefetchMemoryBudget.bound(controller.desiredRows, to: limit, isFlinging: plan.isFlinging)
         plan.wish = wish.map { snapshot.items[$0] }
         let window = controller.keptRows(margin: keepMargin(for: controller), desired: wish)
-        // Items a fling has passed stop at once, freeing connections for where it rests, unless loads are quicker
-        // than the cancellation delay (one let go would likely finish first).
+        // Items a fling passed stop at once, freeing connections for where it rests, unless loads are quicker than
+        // the cancellation delay.
         let stopsPassedRows = controller.isFlinging && controller.latency >= configuration.cancellationDelay
         func passed(_ row: Int) -> Bool {
             stopsPassedRows && (controller.velocity > 0 ? row < visible.lowerBound : row >= visible.upperBound)

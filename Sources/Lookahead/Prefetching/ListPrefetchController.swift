@@ -6,11 +6,9 @@ import Foundation
 /// value type with no I/O and no clock: feed it visible-range changes with timestamps.
 ///
 /// - **Ahead, adaptively.** The window ahead holds the rows the list reaches while an image loads,
-///   `minimumAhead + |velocity| × latency × safety` (at most `maximumAhead`), the latency measured
-///   (``recordLoadLatency(_:)``); `behind` rows stay behind.
-/// - **Flings.** A confirmed fast scroll coasts as `UIScrollView` decelerates. Only the rows that stay on screen long
-///   enough after their image arrives (``ListPrefetchWindow/minimumVisibleTime``) are asked for, in the order the
-///   fling reaches them. The fling ends below `coastingStopSpeed`, or on a reversal, a jump or a push faster.
+///   `minimumAhead + |velocity| × latency × safety` (at most `maximumAhead`); `behind` rows stay behind.
+/// - **Flings.** A confirmed fast scroll coasts as `UIScrollView` decelerates; only the rows that stay on screen long
+///   enough after their image arrives are asked for, in the order the fling reaches them.
 /// - **Reversal and jumps.** A reversal cancels the old side; a jump (scroll to top) cancels all outside the window.
 @_spi(Simulation)
 public struct ListPrefetchController: Sendable {
@@ -26,8 +24,7 @@ public struct ListPrefetchController: Sendable {
     public private(set) var velocity: Double = 0
     /// The load latency in use, measured or initial.
     public private(set) var latency: Duration
-    /// Whether the last change moved more than ``ListPrefetchWindow/jumpThreshold`` viewports: a jump, or the first
-    /// frames of a very fast fling.
+    /// Whether the last change moved more than ``ListPrefetchWindow/jumpThreshold`` viewports.
     public private(set) var jumped = false
 
     /// Whether the last change was a jump to the top or the end of the list (a tap on the status bar).
@@ -58,9 +55,8 @@ public struct ListPrefetchController: Sendable {
 
     // MARK: - Events
 
-    /// The visible rows changed at `time` (on any monotonic clock). `position` is where the top of the viewport is,
-    /// in rows, when known (else the first visible row); `isDecelerating` whether the list coasts after the finger
-    /// lifted: `true` is a fling from now, `false` no fling, `nil` inferred from the speed.
+    /// The visible rows changed at `time` (on any monotonic clock). `position` is the top of the viewport in rows,
+    /// when known; `isDecelerating` whether the list coasts after the finger lifted (`nil`: inferred from the speed).
     public mutating func visibleRangeChanged(
         _ range: Range<Int>,
         at time: Duration,
@@ -109,8 +105,8 @@ public struct ListPrefetchController: Sendable {
         return recompute()
     }
 
-    /// The list says it coasts: a fling modelled from the speed now when positions are fractional (each frame
-    /// re-anchors it), else from the speed at the start, decaying as the list does.
+    /// The list says it coasts: a fling modelled from the speed now when positions are fractional, else from the
+    /// speed at the start, decaying as the list does.
     private mutating func coastAsTold(at time: Duration, jumped: Bool, isExact: Bool) {
         fastSince = nil
         guard !jumped, velocity != 0 else {
@@ -132,8 +128,8 @@ public struct ListPrefetchController: Sendable {
         return coast
     }
 
-    /// A confirmed fling's speed follows the deceleration model from its peak rather than the noisy whole-row
-    /// estimate, until the list nearly stops, reverses, jumps or is pushed faster.
+    /// A confirmed fling's speed follows the deceleration model from its peak, until the list nearly stops,
+    /// reverses, jumps or is pushed faster.
     private mutating func updateCoasting(at time: Duration, jumped: Bool) {
         let viewport = Double(max(1, visible.count))
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
@@ -150,8 +146,7 @@ public struct ListPrefetchController: Sendable {
         }
     }
 
-    /// The list's items changed (a new snapshot): `count` of them, those on screen now at `visible`. The scroll
-    /// position moves with them, so the change is not taken for a scroll.
+    /// The list's items changed: `count` of them, those on screen now at `visible`; this is not taken for a scroll.
     public mutating func itemsChanged(count: Int, visible newVisible: Range<Int>) -> ListPrefetchUpdate<Int> {
         itemCount = max(0, count)
         lastPosition = lastPosition.map { $0 + Double(newVisible.lowerBound - visible.lowerBound) }
@@ -164,8 +159,7 @@ public struct ListPrefetchController: Sendable {
         itemsChanged(count: count, visible: visible)
     }
 
-    /// Whether the list moves too fast for visible rows to load before they leave: cells then show placeholders
-    /// without loading (``ImageSlot/configure(with:startsLoading:)``).
+    /// Whether the list moves too fast for visible rows to load before they leave.
     public var isFlinging: Bool { coast != nil }
 
     /// Feeds a measured load latency (from request start to image ready) into the window size.
@@ -206,15 +200,11 @@ public struct ListPrefetchController: Sendable {
         return rows
     }
 
-    /// The rows worth keeping a running download for: the span of the visible and desired rows, `margin` more on
-    /// each side, so a row just outside the window (which changes with the speed) keeps its download.
-    public func keptRows(margin: Int) -> Range<Int> {
-        keptRows(margin: margin, desired: desiredRows)
-    }
-
-    /// ``keptRows(margin:)`` for a caller that has ``desiredRows`` already.
-    package func keptRows(margin: Int, desired: [Int]) -> Range<Int> {
+    /// The rows worth keeping a running download for: the span of the visible and `desired` rows (by default
+    /// ``desiredRows``), `margin` more on each side, so a row just outside the window keeps its download.
+    public func keptRows(margin: Int, desired: [Int]? = nil) -> Range<Int> {
         guard !visible.isEmpty, itemCount > 0 else { return 0..<0 }
+        let desired = desired ?? desiredRows
         let low = min(visible.lowerBound, desired.min() ?? visible.lowerBound) - max(0, margin)
         let high = max(visible.upperBound - 1, desired.max() ?? visible.upperBound) + max(0, margin)
         return max(0, low)..<min(itemCount, high + 1)
@@ -223,16 +213,16 @@ public struct ListPrefetchController: Sendable {
     /// Whether a row is on the first screen, where a tap on the status bar returns: its download is always kept.
     package func isOnFirstScreen(_ row: Int) -> Bool { row < visible.count }
 
-    /// Whether a row on screen will stay long enough after its image arrives (see
-    /// ``ListPrefetchWindow/minimumVisibleTime``) as the scroll decelerates. Always true when the list is slow.
+    /// Whether a row on screen will stay long enough after its image arrives as the scroll decelerates (see
+    /// ``ListPrefetchWindow/minimumVisibleTime``).
     public func isWorthLoading(_ row: Int) -> Bool {
         guard isFlinging, abs(modelVelocity) > 0, visible.contains(row) else { return true }
         let (_, exit) = visibility(of: row)
         return exit - latency.secondsValue >= minimumVisibleSeconds
     }
 
-    /// The rows a fling shows long enough to be worth a download, in the order it reaches them (an image arrives
-    /// one latency later for every `concurrentLoads` rows queued before it), then `behind` rows past where it rests.
+    /// The rows a fling shows long enough to be worth a download, in the order it reaches them, then `behind` rows
+    /// past where it rests. An image arrives one latency later for every `concurrentLoads` rows queued before it.
     private var flingRows: [Int] {
         let forward = modelVelocity > 0
         let rest = restingDistance
@@ -276,8 +266,7 @@ public struct ListPrefetchController: Sendable {
         return max(configuration.minimumVisibleTime.secondsValue, min(ceiling, scaled))
     }
 
-    /// How far the top edge must move, along the scroll, for a row to start showing (it shows while the top is in
-    /// `(row − viewport, row]`).
+    /// How far the top edge must move, along the scroll, for a row to start showing.
     private func distance(toReach row: Int) -> Double {
         let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)

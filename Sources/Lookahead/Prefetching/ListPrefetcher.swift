@@ -2,22 +2,16 @@
 
 public import Foundation
 
-/// Prefetches the images of a scrolling list and binds its cells' image views: the one type an app with a list or
-/// a grid uses. The list is a ``ListSnapshot`` of item identifiers in sections, as a diffable data source or a
-/// `ForEach` has them; `request` gives an item's image request.
+/// Prefetches the images of a scrolling list (a ``ListSnapshot``) and binds its cells' image views:
 ///
 /// ```swift
 /// let prefetcher = ListPrefetcher(ListSnapshot(photos.map(\.id))) { id in
 ///     photos.first { $0.id == id }.map { ImageRequest(url: $0.url) }
 /// }
-/// prefetcher.apply(ListSnapshot(sections: [["pinned"], photos.map(\.id)]))  // a refresh, a page, a delete
 /// ```
 ///
-/// UIKit's `ListPrefetchingAdapter` (`LookaheadUI`) calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list
-/// scrolls; SwiftUI items report ``itemAppeared(_:)`` and ``itemDisappeared(_:)``. When the items change (a page
-/// arrives, a refresh inserts at the top, an item is deleted or moved), ``apply(_:)`` the new snapshot: loads of the
-/// items still near the screen go on, those of items gone or now far away stop, and no cell shows another item's
-/// image. For URLs with no list on screen, use ``ImagePrefetcher``.
+/// UIKit's `ListPrefetchingAdapter` calls ``visibleItemsChanged(in:itemIdentifier:)`` as the list scrolls; SwiftUI
+/// items report ``itemAppeared(_:)`` and ``itemDisappeared(_:)``. When the items change, ``apply(_:)`` the snapshot.
 @MainActor
 public final class ListPrefetcher<ItemID: Hashable & Sendable> {
     /// Tuning; the defaults suit a phone-sized list of images.
@@ -28,8 +22,7 @@ public final class ListPrefetcher<ItemID: Hashable & Sendable> {
         /// `nil`: half a viewport, at least two items.
         public var keepMargin: Int?
         /// How long a download no longer wanted goes on before it is cancelled, so a scroll that turns back finds
-        /// it running. Items a fling has passed (when loads take longer than this), items a jump to the top or the
-        /// end left, and items gone from the list are cancelled at once.
+        /// it running. Items a fling passed, a jump left, or gone from the list are cancelled at once.
         public var cancellationDelay = Duration.milliseconds(400)
         /// The most prefetches that run at once (demoted cell loads come on top).
         public var maximumConcurrentPrefetches = 6
@@ -41,8 +34,7 @@ public final class ListPrefetcher<ItemID: Hashable & Sendable> {
         public init() {}
     }
 
-    /// Receives, on each change of the window, the items whose prefetch started and those whose download stopped,
-    /// nearest first, for a log.
+    /// Receives the items whose prefetch started and those whose download stopped, nearest first, for a log.
     public var onUpdate: ((_ prefetching: [ItemID], _ cancelled: [ItemID]) -> Void)?
     /// The items of the list, as last applied.
     public private(set) var snapshot: ListSnapshot<ItemID>
@@ -70,18 +62,16 @@ public final class ListPrefetcher<ItemID: Hashable & Sendable> {
         self.request = request
     }
 
-    /// The list now shows `snapshot` (apply it with the data source's): a page appended, items inserted, deleted,
-    /// moved or reloaded. Re-bind the cells of reloaded items; the cells of deleted items keep their image until
-    /// they are unbound.
+    /// The list now shows `snapshot` (apply it with the data source's): loads of items still near the screen go on,
+    /// those of items gone or now far away stop. Re-bind the cells of reloaded items.
     public func apply(_ snapshot: ListSnapshot<ItemID>) {
         self.snapshot = snapshot
         appeared = appeared.filter { snapshot.positions[$0] != nil }
         report(slots.apply(snapshot, requests: request))
     }
 
-    /// The list scrolled (UIKit's `scrollViewDidScroll`, or its prefetch data source's calls): reads its viewport.
-    /// `itemIdentifier` gives the item at an index path (a diffable data source's `itemIdentifier(for:)`); by
-    /// default, the snapshot's item there.
+    /// The list scrolled (`scrollViewDidScroll`): reads its viewport. `itemIdentifier` gives the item at an index
+    /// path (a diffable data source's `itemIdentifier(for:)`); by default, the snapshot's item there.
     public func visibleItemsChanged(
         in list: some ListViewGeometry,
         itemIdentifier: ((IndexPath) -> ItemID?)? = nil
@@ -121,7 +111,7 @@ public final class ListPrefetcher<ItemID: Hashable & Sendable> {
     }
 
     /// A cell shows `item` (`cellForRowAt`): its image view shows the item's image, joining a prefetch running for
-    /// it, and stops showing the item it showed before. The options' pipeline is the prefetcher's.
+    /// it. The options' pipeline is the prefetcher's.
     public func bind(_ view: some ImageDisplaying, item: ItemID, options: ImageLoadingOptions? = nil) {
         var options = options ?? ImageLoadingOptions(pipeline: slots.pipeline)
         options.pipeline = slots.pipeline
@@ -129,8 +119,7 @@ public final class ListPrefetcher<ItemID: Hashable & Sendable> {
             .bind(item, request: request(item), in: slots, options: options)
     }
 
-    /// A cell stopped showing its item (`didEndDisplaying`): the item's load becomes a prefetch while the item is
-    /// near, and stops if the item is gone from the list.
+    /// A cell stopped showing its item (`didEndDisplaying`): the item's load becomes a prefetch while it is near.
     public func unbind(_ view: some ImageDisplaying) {
         if let binding = view.lookaheadBinding { slots.unbind(binding.slot) }
     }

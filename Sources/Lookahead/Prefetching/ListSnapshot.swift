@@ -2,15 +2,8 @@
 
 public import Foundation
 
-/// The items of a list, by identifier, in sections: what a ``ListPrefetcher`` is told the list shows, in the shape
-/// of an `NSDiffableDataSourceSnapshot` or a SwiftUI `ForEach`. A list with no sections has one.
-///
-/// ```swift
-/// let feed = ListSnapshot(sections: [["pinned"], photos.map(\.id)])
-/// let plain = ListSnapshot(photos.map(\.id))
-/// ```
-///
-/// An identifier appears once; a repeated one counts where it first appears.
+/// The items of a list, by identifier, in sections, as an `NSDiffableDataSourceSnapshot` or a SwiftUI `ForEach` has
+/// them: `ListSnapshot(sections: [["pinned"], photos.map(\.id)])`. A repeated identifier counts where it first appears.
 public struct ListSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable {
     /// The items of each section, in order.
     public let sections: [[ItemID]]

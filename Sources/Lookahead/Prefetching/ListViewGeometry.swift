@@ -21,8 +21,7 @@ extension ListViewGeometry {
     public var lookaheadIsDecelerating: Bool? { nil }
 }
 
-/// The visible positions of a list (in its snapshot's items, section after section) and the fractional position at
-/// its top edge: what the prefetch window follows.
+/// The visible positions of a list (in its snapshot's items) and the fractional position at its top edge.
 struct ListViewport: Equatable {
     /// The positions on screen, from the lowest to the highest.
     var rows: Range<Int>
@@ -31,8 +30,8 @@ struct ListViewport: Equatable {
     /// Whether the list coasts after the finger lifted, when known.
     var isDecelerating: Bool?
 
-    /// Reads a list's geometry, each visible index path at its `position` among the list's items (`nil`: not in
-    /// the list); `nil` when no item is on screen.
+    /// Reads a list's geometry, each visible index path at its `position` among the list's items; `nil` when no item
+    /// is on screen.
     @MainActor
     init?(_ list: some ListViewGeometry, position: (IndexPath) -> Int?) {
         let visible = list.lookaheadVisibleIndexPaths.compactMap { path in position(path).map { (path, $0) } }

@@ -4,7 +4,6 @@ import Foundation
 
 /// Bounds a list's prefetch window so the visible and prefetched rows take at most a fraction of the memory cache's
 /// cost limit: a larger window would evict its own first prefetches, and the images on screen, before they show.
-/// An image's cost is the running mean of those loaded, until then the thumbnail size of a bound request.
 package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The share of the cache's cost limit the visible and prefetched rows may take; `nil` for no bound.
     package let fraction: Double?
@@ -42,8 +41,7 @@ package struct PrefetchMemoryBudget: Sendable, Equatable {
     /// The cost of one image the bound uses: the mean seen, else the thumbnail estimate.
     package var estimatedCost: Double? { averageCost ?? thumbnailCost }
 
-    /// The most rows to prefetch around `visibleCount` visible rows with a cache of `costLimit` bytes; `nil` when
-    /// nothing bounds them (no fraction, no cache, no estimate yet).
+    /// The most rows to prefetch around `visibleCount` visible rows with a cache of `costLimit` bytes; `nil`: unbound.
     package func prefetchLimit(visibleCount: Int, costLimit: Int?) -> Int? {
         guard let fraction, let costLimit, let cost = estimatedCost, cost > 0 else { return nil }
         let rows = (Double(costLimit) * fraction / cost).rounded(.down) - Double(max(0, visibleCount))

@@ -2,9 +2,8 @@
 
 import DequeModule
 
-/// What to prefetch next, what is running, and what to cancel: keys deduplicated, at most `limit` running, none
-/// starting while paused. Requests are added in *turns*, and ``next()`` hands out only those of turns that have
-/// begun (``beginTurn(_:)``), so a stop in the caller's call sequence removes a request before it can start.
+/// What to prefetch next, what is running, and what to cancel: keys deduplicated, at most `limit` running. Requests
+/// are added in *turns*, and ``next()`` hands out only those of turns that have begun (``beginTurn(_:)``).
 package struct PrefetchQueue<Key: Hashable, Handle> {
     package private(set) var pending: Deque<Key> = []
     private var requests: [Key: (request: ImageRequest, turn: Int)] = [:]
@@ -54,8 +53,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         }
     }
 
-    /// Makes `items` the whole wish list, in a new turn; running requests neither listed nor in `keeping` are
-    /// returned for cancelling.
+    /// Makes `items` the whole wish list, in a new turn; returns running requests neither listed nor kept.
     package mutating func replace(with items: [(key: Key, request: ImageRequest)], keeping: Set<Key> = []) -> [Handle] {
         let wanted = Set(items.map(\.key))
         pending.removeAll()
@@ -77,8 +75,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
     /// Whether requests wait for a turn that has not begun.
     package var hasWaitingTurn: Bool { lastTurn > currentTurn && !pending.isEmpty }
 
-    /// Takes the next requests to start, marking them running (their handles come later, through `attach`), up to
-    /// the first whose turn has not begun.
+    /// Takes the next requests to start, marking them running (their handles come later, through `attach`).
     package mutating func next() -> [(key: Key, request: ImageRequest)] {
         var started: [(key: Key, request: ImageRequest)] = []
         while !isPaused, running.count < limit, let key = pending.first {
@@ -112,8 +109,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         return true
     }
 
-    /// A running request finished or was skipped; `isCurrent` tells whether the entry is that one, not a later
-    /// start of the same key.
+    /// A running request finished or was skipped, if `isCurrent` says the entry is that one.
     package mutating func finished(_ key: Key, isCurrent: (Handle?) -> Bool) {
         guard let entry = running[key], isCurrent(entry) else { return }
         running[key] = nil

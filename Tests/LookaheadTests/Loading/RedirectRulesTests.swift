@@ -10,8 +10,21 @@ import Testing
 @Suite struct RedirectRulesTests {
     private let start = URL(string: "https://example.com/a.jpg")!
 
+    private func makeRules(
+        from url: URL,
+        maximumRedirects: Int,
+        allowsInsecureRedirects: Bool = false,
+        sensitiveFields: Set<String> = []
+    ) -> RedirectRules {
+        var options = DataLoaderOptions()
+        options.maximumRedirects = maximumRedirects
+        options.allowsInsecureRedirects = allowsInsecureRedirects
+        options.sensitiveHeaderFields = sensitiveFields
+        return RedirectRules(from: url, options: options)
+    }
+
     @Test func followsHTTPAndHTTPSUpToTheLimit() {
-        var rules = RedirectRules(from: URL(string: "http://example.com/a.jpg")!, maximumRedirects: 2)
+        var rules = makeRules(from: URL(string: "http://example.com/a.jpg")!, maximumRedirects: 2)
         #expect(rules.accept(URL(string: "http://example.com/b.jpg")!) == nil)
         #expect(rules.accept(URL(string: "HTTPS://cdn.example.com/c.jpg")!) == nil)
         #expect(rules.count == 2)
@@ -19,7 +32,7 @@ import Testing
     }
 
     @Test func refusesOtherSchemesWithoutCountingThem() {
-        var rules = RedirectRules(from: start, maximumRedirects: 1)
+        var rules = makeRules(from: start, maximumRedirects: 1)
         #expect(rules.accept(URL(string: "file:///etc/passwd")!) == .unsupportedScheme("file"))
         #expect(rules.accept(URL(string: "ftp://example.com/a.jpg")!) == .unsupportedScheme("ftp"))
         #expect(rules.count == 0)
@@ -27,9 +40,9 @@ import Testing
     }
 
     @Test func refusesAURLAlreadyVisitedTheStartIncluded() {
-        var rules = RedirectRules(from: start, maximumRedirects: 5)
+        var rules = makeRules(from: start, maximumRedirects: 5)
         #expect(rules.accept(start) == .redirectLoop(start))
-        var other = RedirectRules(from: start, maximumRedirects: 5)
+        var other = makeRules(from: start, maximumRedirects: 5)
         let next = URL(string: "https://example.com/b.jpg")!
         #expect(other.accept(next) == nil)
         #expect(other.accept(next) == .redirectLoop(next))
@@ -37,18 +50,18 @@ import Testing
 
     @Test func httpsNeverRedirectsToHTTPUnlessAllowed() {
         let plain = URL(string: "http://example.com/b.jpg")!
-        var rules = RedirectRules(from: start, maximumRedirects: 5)
+        var rules = makeRules(from: start, maximumRedirects: 5)
         #expect(rules.accept(plain) == .insecureRedirect(plain))
         #expect(rules.count == 0)
-        var later = RedirectRules(from: start, maximumRedirects: 5)
+        var later = makeRules(from: start, maximumRedirects: 5)
         #expect(later.accept(URL(string: "https://cdn.example.com/b.jpg")!) == nil)
         #expect(later.accept(plain) == .insecureRedirect(plain), "from any https hop of the chain")
-        var allowed = RedirectRules(from: start, maximumRedirects: 5, allowsInsecureRedirects: true)
+        var allowed = makeRules(from: start, maximumRedirects: 5, allowsInsecureRedirects: true)
         #expect(allowed.accept(plain) == nil)
     }
 
     @Test func credentialsStayOnTheirOrigin() {
-        let rules = RedirectRules(from: URL(string: "http://127.0.0.1:8080/a.jpg")!, maximumRedirects: 5)
+        let rules = makeRules(from: URL(string: "http://127.0.0.1:8080/a.jpg")!, maximumRedirects: 5)
         #expect(!rules.leavesOrigin(URL(string: "http://127.0.0.1:8080/b.jpg")!))
         #expect(rules.leavesOrigin(URL(string: "http://localhost:8080/b.jpg")!))
         #expect(rules.leavesOrigin(URL(string: "http://127.0.0.1:8081/b.jpg")!))
@@ -56,7 +69,7 @@ import Testing
     }
 
     @Test func sensitiveFieldsGoOnlyToTheOriginTheAppsOwnIncluded() {
-        let rules = RedirectRules(
+        let rules = makeRules(
             from: URL(string: "https://api.example.com/a.jpg")!,
             maximumRedirects: 5,
             sensitiveFields: ["X-Api-KEY"]
@@ -77,7 +90,7 @@ import Testing
     }
 
     @Test func zeroRedirectsAllowsNone() {
-        var rules = RedirectRules(from: start, maximumRedirects: 0)
+        var rules = makeRules(from: start, maximumRedirects: 0)
         #expect(rules.accept(URL(string: "https://example.com/b.jpg")!) == .tooManyRedirects(limit: 0))
     }
 }
