@@ -27,7 +27,7 @@ final class SystemMemoryPressure: Sendable {
     /// Keeps the platform's source alive.
     struct Source: @unchecked Sendable {
         // SAFETY: only held, never used after it was started.
-        let object: AnyObject
+        let object: Any
     }
 
     private let state = Locked(State())
@@ -96,23 +96,23 @@ extension SystemMemoryPressure {
         let observers = signals.map { name, signal in
             center.addObserver(forName: name, object: nil, queue: nil) { _ in handler(pressure(for: signal)) }
         }
-        return Source(object: observers as AnyObject)
+        return Source(object: observers)
         #elseif canImport(AppKit) || os(watchOS)
-        let source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global())
-        source.setEventHandler {
-            let event = source.data
-            if event.contains(.critical) {
-                handler(pressure(for: .kernelCritical))
-            } else if event.contains(.warning) {
-                handler(pressure(for: .kernelWarning))
-            }
+        // One source a level, so that a handler knows its level without reading the source it belongs to.
+        let levels: [(DispatchSource.MemoryPressureEvent, Signal)] = [
+            (.warning, .kernelWarning), (.critical, .kernelCritical),
+        ]
+        let sources = levels.map { event, signal in
+            let source = DispatchSource.makeMemoryPressureSource(eventMask: event, queue: .global())
+            source.setEventHandler { handler(pressure(for: signal)) }
+            source.activate()
+            return source
         }
-        source.activate()
-        return Source(object: source as AnyObject)
+        return Source(object: sources)
         #else
         let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)
         let monitor = LinuxMemoryPressure(files: LinuxMemoryPressure.files(procSelfCgroup: text))
-        return monitor.poll(every: .seconds(2), handler).map { Source(object: $0 as AnyObject) }
+        return monitor.poll(every: .seconds(2), handler).map { Source(object: $0) }
         #endif
     }
 }
