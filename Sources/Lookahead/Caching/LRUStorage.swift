@@ -37,14 +37,17 @@ struct LRUStorage<Key: Hashable, Value> {
         sequence(first: newest) { older[$0] }.prefix { $0 >= 0 }.compactMap { entries[$0]?.key }
     }
 
-    /// Returns the value and marks it most recently used; an expired entry is removed.
-    mutating func value(forKey key: Key, now: Duration?) -> Value? { value(forKey: key, now: now) { $0 } }
+    /// Returns the value and marks it most recently used; an expired entry is removed. `now` is read only for an
+    /// entry that expires.
+    mutating func value(forKey key: Key, now: @autoclosure () -> Duration?) -> Value? {
+        value(forKey: key, now: now()) { $0 }
+    }
 
     /// ``value(forKey:now:)``, returning only the part of the value `project` gives.
     @inline(__always)
-    mutating func value<Part>(forKey key: Key, now: Duration?, _ project: (Value) -> Part) -> Part? {
+    mutating func value<Part>(forKey key: Key, now: @autoclosure () -> Duration?, _ project: (Value) -> Part) -> Part? {
         guard let slot = index[key] else { return nil }
-        if let now, let expiresAt = expiries[slot], expiresAt <= now {
+        if let expiresAt = expiries[slot], let now = now(), expiresAt <= now {
             removeSlot(slot)
             return nil
         }

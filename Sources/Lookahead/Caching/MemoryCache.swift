@@ -48,10 +48,17 @@ public final class MemoryCache: Sendable {
     }
 
     /// What the cache keeps for a key: the image (an animation's first frame), the animation, the HTTP response.
-    package struct Entry {
-        package var image: PlatformImage
-        package var animation: AnimatedImage?
-        package var http: HTTPCacheMetadata?
+    /// Never changed once stored, and a reference, so a hit hands out one retain rather than a copy of each part.
+    package final class Entry {
+        package let image: PlatformImage
+        package let animation: AnimatedImage?
+        package let http: HTTPCacheMetadata?
+
+        init(image: PlatformImage, animation: AnimatedImage?, http: HTTPCacheMetadata?) {
+            self.image = image
+            self.animation = animation
+            self.http = http
+        }
     }
 
     /// The image stored for a key, if not expired (an animation's first frame). Marks it most recently used.
@@ -64,8 +71,7 @@ public final class MemoryCache: Sendable {
     package func entry(for key: ImageCacheKey) -> Entry? { lookUp(key) { $0 } }
 
     private func lookUp<Part>(_ key: ImageCacheKey, _ project: (Entry) -> Part) -> Part? {
-        let now = now()
-        return storage.withLock { $0.value(forKey: key, now: now, project) }
+        storage.withLock { $0.value(forKey: key, now: now(), project) }
     }
 
     /// Stores an image; returns `false` when it costs more than ``entryCostLimit`` or the limits allow nothing.
