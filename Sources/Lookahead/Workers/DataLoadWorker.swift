@@ -123,7 +123,7 @@ struct DataLoadWorker: Sendable {
             progressOffset: Int64(resume?.data.count ?? 0),
             keepPartial: keepPartial,
             // A resumed body arrives without its first bytes: previews decode them in front of it.
-            previews: makePreviewSession(for: request, prefix: resume?.data ?? Data())
+            previews: PreviewSession(for: request, settings: settings, prefix: resume?.data ?? Data())
         )
         if let resume {
             result = await finishResume(resume, after: result, request: request, reporter: reporter, keepPartial)
