@@ -20,11 +20,7 @@ final class PipelineRunner: Sendable {
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
 
-    init(
-        configuration: ImagePipeline.Configuration,
-        failureRecords: FailureRecords?,
-        credentials: CredentialRefresh = CredentialRefresh(refresh: nil)
-    ) {
+    init(configuration: ImagePipeline.Configuration, failureRecords: FailureRecords?, credentials: CredentialRefresh) {
         let executor = configuration.executor ?? DefaultPipelineExecutor()
         let events = configuration.eventHandler
         // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data loads.
@@ -39,10 +35,11 @@ final class PipelineRunner: Sendable {
                 recordsEvents: events != nil
             )
         )
-        var settings = DataLoadWorker.Settings(configuration)
-        settings.credentials = credentials
         loadData = DataLoadWorker(
-            settings: settings,
+            configuration: configuration,
+            credentials: credentials,
+            accept: configuration.advertisesDecodableFormats
+                ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
             events: events,
             failureRecords: failureRecords,
             ioQueue: ioQueue,

@@ -128,28 +128,3 @@ extension ImagePipeline {
         case diskCacheEntryRemoved(URL, reason: ImagePipeline.Error)
     }
 }
-
-extension DataLoadWorker.Settings {
-    init(_ configuration: ImagePipeline.Configuration) {
-        self.init(
-            dataLoader: configuration.dataLoader,
-            diskCache: configuration.diskCache,
-            diskCachePolicy: configuration.diskCachePolicy,
-            partialDownloadLimit: configuration.partialDownloadLimit,
-            maximumResponseSize: configuration.maximumResponseSize,
-            timeout: configuration.dataLoadTimeout,
-            idleTimeout: configuration.dataLoadIdleTimeout,
-            stalledDownloadInterval: configuration.stalledDownloadInterval,
-            requestModifier: configuration.requestModifier,
-            accept: configuration.advertisesDecodableFormats
-                ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
-            previewGate: configuration.isProgressiveDecodingEnabled
-                ? ProgressivePreviewGate(
-                    interval: configuration.progressiveDecodingInterval,
-                    maximumPreviews: configuration.maximumPreviewsPerImage
-                ) : nil,
-            maximumPixelCount: configuration.maximumPixelCount,
-            decoders: configuration.decoders
-        )
-    }
-}

@@ -13,10 +13,20 @@ extension DataLoadWorker {
         let prefix: Data
 
         /// `nil` when progressive decoding is off.
-        init?(for request: ImageRequest, settings: Settings, prefix: Data) {
-            guard let gate = settings.previewGate, gate.maximumPreviews > 0 else { return nil }
-            context = ImageDecodingContext(thumbnail: request.thumbnail, maximumPixelCount: settings.maximumPixelCount)
-            self.gate = Locked(gate)
+        init?(for request: ImageRequest, configuration: ImagePipeline.Configuration, prefix: Data) {
+            guard configuration.isProgressiveDecodingEnabled, configuration.maximumPreviewsPerImage > 0 else {
+                return nil
+            }
+            context = ImageDecodingContext(
+                thumbnail: request.thumbnail,
+                maximumPixelCount: configuration.maximumPixelCount
+            )
+            gate = Locked(
+                ProgressivePreviewGate(
+                    interval: configuration.progressiveDecodingInterval,
+                    maximumPreviews: configuration.maximumPreviewsPerImage
+                )
+            )
             self.prefix = prefix
         }
     }
