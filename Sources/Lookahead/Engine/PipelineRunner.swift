@@ -40,7 +40,6 @@ final class PipelineRunner: Sendable {
             credentials: credentials,
             accept: configuration.advertisesDecodableFormats
                 ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
-            events: events,
             failureRecords: failureRecords,
             ioQueue: ioQueue,
             executor: executor

@@ -11,7 +11,7 @@ struct DataLoadWorker: Sendable {
     let credentials: CredentialRefresh
     /// The `Accept` header of a download whose request sends none.
     let accept: String?
-    let events: PipelineEventSink
+    var events: PipelineEventSink { configuration.eventHandler }
     let failureRecords: FailureRecords?
     /// Disk-cache reads: never on the caller's thread or the cooperative pool.
     let ioQueue: DispatchQueue

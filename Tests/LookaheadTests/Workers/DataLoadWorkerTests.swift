@@ -30,7 +30,6 @@ import Testing
             configuration: configuration,
             credentials: CredentialRefresh(refresh: nil),
             accept: accept,
-            events: nil,
             failureRecords: failureRecords,
             ioQueue: DispatchQueue(label: "test.io"),
             executor: InlineExecutor()
