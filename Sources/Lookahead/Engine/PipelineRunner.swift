@@ -2,9 +2,8 @@
 
 import Foundation
 
-/// Runs the task graph: every event takes the lock once and lets the graph decide; the runner then performs the
-/// actions outside the lock and hands each started operation's work to its worker. An event is sent where it
-/// happens — `run { $0.cancel(task: id) }` — and handled by the graph method of the same name.
+/// Runs the task graph: each event (`run { $0.cancel(task: id) }`) takes the lock once and lets the graph decide; the
+/// runner performs the actions outside the lock and hands each started operation's work to its worker.
 final class PipelineRunner: Sendable {
     private let graph: Locked<TaskGraph>
     /// Also reached by the pipeline: for the header fields a memory hit's Vary is matched against, and `flush()`.
@@ -21,11 +20,7 @@ final class PipelineRunner: Sendable {
     private let diskCache: (any DataCaching)?
     private let events: PipelineEventSink
 
-    init(
-        configuration: ImagePipeline.Configuration,
-        failureRecords: FailureRecords?,
-        credentials: CredentialRefresh = CredentialRefresh(refresh: nil)
-    ) {
+    init(configuration: ImagePipeline.Configuration, failureRecords: FailureRecords?, credentials: CredentialRefresh) {
         let executor = configuration.executor ?? DefaultPipelineExecutor()
         let events = configuration.eventHandler
         // Disk-cache reads; bounded by the data-loading concurrency, since they run inside data loads.
@@ -40,11 +35,11 @@ final class PipelineRunner: Sendable {
                 recordsEvents: events != nil
             )
         )
-        var settings = DataLoadWorker.Settings(configuration)
-        settings.credentials = credentials
         loadData = DataLoadWorker(
-            settings: settings,
-            events: events,
+            configuration: configuration,
+            credentials: credentials,
+            accept: configuration.advertisesDecodableFormats
+                ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
             failureRecords: failureRecords,
             ioQueue: ioQueue,
             executor: executor
@@ -80,9 +75,8 @@ final class PipelineRunner: Sendable {
 
     // MARK: - Events
 
-    /// Runs one event: takes the lock once, lets the graph decide, and performs what it returned. Downloads it
-    /// starts are left to the launcher, so the caller (an app's main thread) wakes no other thread, unless
-    /// `launchingLoads`: a running operation's thread, the pipeline's own, starts the waiting downloads itself.
+    /// Runs one event. Downloads it starts are left to the launcher, so the caller (an app's main thread) wakes no
+    /// other thread, unless `launchingLoads`: a running operation's thread starts the waiting downloads itself.
     func run(launchingLoads: Bool = false, _ event: (inout TaskGraph) -> TaskGraph.Actions) {
         perform(graph.withLock { event(&$0) }, launchesLoads: launchingLoads)
     }
@@ -110,7 +104,6 @@ final class PipelineRunner: Sendable {
         return true
     }
 
-    /// Reads the graph under the lock.
     func inspect<R>(_ body: (TaskGraph) -> R) -> R {
         graph.withLock { body($0) }
     }
@@ -147,8 +140,7 @@ final class PipelineRunner: Sendable {
         for waiter in actions.idleWaiters { waiter.resume() }
     }
 
-    /// Stores a decoded image in the memory cache once, however many coalesced tasks receive it: by the first of
-    /// them whose request allows memory-cache writes.
+    /// Stores a decoded image in the memory cache once, for the first coalesced task whose request allows it.
     private func storeOnce(_ image: PreparedImage, for request: ImageRequest, in stored: inout [ImageCacheKey]) {
         guard let memoryCache, !request.options.contains(.disableMemoryCacheWrites), !stored.contains(request.imageKey)
         else { return }
@@ -179,8 +171,8 @@ final class PipelineRunner: Sendable {
         stored.append(request.imageKey)
     }
 
-    /// The launcher: starts the downloads waiting in the graph, all it finds, until none are left; after each
-    /// batch it waits the executor's ``ImagePipelineExecutor/launchBatchInterval`` for more.
+    /// The launcher: starts the downloads waiting in the graph until none are left, waiting the executor's
+    /// ``ImagePipelineExecutor/launchBatchInterval`` after each batch for more.
     private func launchPendingLoads() async {
         while true {
             let loads = graph.withLock { $0.takePendingLoads() }
@@ -241,8 +233,7 @@ final class PipelineRunner: Sendable {
     }
 
     /// Runs a decode or processing on the executor, unless cancelled by then. The disk cache's writes wait while it
-    /// runs: an image reaches the screen before bytes reach the disk. A decode that finishes starts the next one
-    /// queued before it releases its hold, so the writes run between decodes only when none is waiting.
+    /// runs (and while the next queued one, started before the hold is released): images first, then bytes.
     private func runImageWork(_ start: TaskGraph.Actions.Start, _ work: @escaping @Sendable () -> Void) {
         let (operation, token) = (start.operation, start.token)
         let diskCache = self.diskCache
@@ -275,6 +266,39 @@ extension PipelineRunner: OperationReporting {
     }
 
     func progress(ofOperation operation: TaskGraph.OperationID) -> Int64 {
-        graph.withLock { $0.operations[operation]?.completedBytes ?? 0 }
+        inspect { $0.operations[operation]?.completedBytes ?? 0 }
     }
+}
+
+/// Where an ``ImagePipeline`` runs the work of its stages: by default downloads as Swift tasks and decoding on
+/// dedicated threads; a simulation runs both in virtual time (`lookahead-bench scroll`). Not API for apps.
+@_spi(Simulation)
+public protocol ImagePipelineExecutor: Sendable {
+    /// Runs a download stage; the pipeline cancels the returned task when no request wants the download any more.
+    func runLoad(priority: TaskPriority, _ work: @escaping @Sendable () async -> Void) -> Task<Void, Never>
+
+    /// Runs a decoding or processing stage: CPU-bound and synchronous. Never on the caller's thread.
+    func runDecode(_ work: @escaping @Sendable () -> Void)
+
+    /// How long the task that starts downloads waits for more before it stops, so a burst shares one wake-up.
+    var launchBatchInterval: Duration? { get }
+}
+
+extension ImagePipelineExecutor {
+    public var launchBatchInterval: Duration? { nil }
+}
+
+/// Downloads as Swift tasks at the request's priority; decoding on a concurrent dispatch queue.
+struct DefaultPipelineExecutor: ImagePipelineExecutor {
+    let decodeQueue = DispatchQueue(label: "Lookahead.ImagePipeline.decode", attributes: .concurrent)
+
+    func runLoad(priority: TaskPriority, _ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        Task(priority: priority, operation: work)
+    }
+
+    func runDecode(_ work: @escaping @Sendable () -> Void) {
+        decodeQueue.async(execute: work)
+    }
+
+    var launchBatchInterval: Duration? { .milliseconds(1) }
 }

@@ -1,8 +1,7 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
 extension TaskGraph {
-    /// What the runner does once the graph's lock is released, in this order: cancel work, send events, store
-    /// final images, deliver to tasks, start work, schedule the launcher, wake idle waiters.
+    /// What the runner does once the graph's lock is released, in the order of the fields.
     package struct Actions {
         package enum Delivery {
             case progress(completed: Int64, total: Int64?)
@@ -23,19 +22,18 @@ extension TaskGraph {
         /// Running work to cancel; it still reports back when it stops.
         package var cancels: [OperationToken] = []
         package var events: [ImagePipeline.Event] = []
+        /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).
+        package var processedImageStores: [(request: ImageRequest, image: PreparedImage)] = []
         package var deliveries: [(task: TaskRecord, delivery: Delivery)] = []
         /// Decoding and processing to start now.
         package var starts: [Start] = []
-        /// Downloads were handed to the launcher (``TaskGraph/takePendingLoads()``); a flag, not a list that every
-        /// start would allocate for nobody to read.
+        /// Downloads were handed to the launcher (``TaskGraph/takePendingLoads()``).
         package var queuesLoads = false
         package var schedulesLauncher = false
-        /// Final images to encode and store in the disk cache (see ``ProcessedImageUse``).
-        package var processedImageStores: [(request: ImageRequest, image: PreparedImage)] = []
         package var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// The work of one stage. A decode's data and a process's image are boxed, so stages stay small while queued.
+    /// The work of one stage; a decode's data and a process's image are boxed, so queued stages stay small.
     package enum Work {
         case load(ImageRequest)
         indirect case decode(LoadedData, ImageRequest)
@@ -51,8 +49,8 @@ extension TaskGraph {
         case image(PreparedImage)
     }
 
-    /// An image from the memory cache for the request's first `processorCount` processors, where the chain of process
-    /// stages starts. A reference, so the stages that keep it stay small.
+    /// A memory-cache image for the request's first `processorCount` processors: the chain of process stages starts
+    /// from it.
     package final class Seed: Sendable {
         let processorCount: Int
         let output: PreparedImage
@@ -299,4 +297,16 @@ extension TaskGraph {
         swap(&taken, &actions)
         return taken
     }
+}
+
+/// Where the runner delivers a task's progress and result: an ``ImageTask``, or the data-only task behind
+/// ``ImagePipeline/data(for:)``.
+package protocol TaskReceiver: AnyObject, Sendable {
+    var id: Int { get }
+    var request: ImageRequest { get }
+    /// Whether the task ended (was cancelled) before it was submitted: the runner then submits nothing for it.
+    var hasEnded: Bool { get }
+    /// Progress, a preview, or the result; an image is in the memory cache by then, stored once for all the tasks
+    /// that share it.
+    func receive(_ delivery: TaskGraph.Actions.Delivery)
 }

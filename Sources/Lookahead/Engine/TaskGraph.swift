@@ -16,9 +16,6 @@
 /// The runner (``PipelineRunner``) keeps one graph under its lock; each event is one method here, returning the
 /// ``Actions`` the runner performs once the lock is released. Nothing here does I/O or blocks. A stage runs at the
 /// highest priority of its subscribers and is cancelled when the last one leaves.
-///
-/// A started download waits in ``pendingLoads`` until the runner's launcher takes it, so a request started and
-/// cancelled before then (a fling's worth of prefetches) costs no Swift task and no cancellation token.
 package struct TaskGraph: Sendable {
     var stages: [StageID: Stage] = [:]
     /// Stages found by key, for coalescing: every entry is a stage in `stages`.
@@ -33,7 +30,7 @@ package struct TaskGraph: Sendable {
     let isCoalescingEnabled: Bool
     /// Someone listens to ``ImagePipeline/Event``s: without a listener, none is made.
     let recordsEvents: Bool
-    /// Downloads started that the launcher has not taken yet, without a token until then.
+    /// Downloads started that the launcher has not taken yet: one cancelled before then costs no Swift task or token.
     var pendingLoads: [(operation: OperationID, work: Work)] = []
     /// A launcher is scheduled or running; it takes ``pendingLoads`` until none are left.
     var isLauncherScheduled = false
@@ -57,8 +54,8 @@ package struct TaskGraph: Sendable {
 
     // MARK: - Events from tasks
 
-    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go (`nil`: only the
-    /// returned actions tell). `seed` is an image already at hand for a prefix of the request's processors.
+    /// A task asks for an image (or, `dataOnly`, for its data); `receiver` is where its results go (`nil` in tests).
+    /// `seed` is an image already at hand for a prefix of the request's processors.
     package mutating func submit(
         task: TaskID,
         request: ImageRequest,
@@ -227,7 +224,7 @@ package struct TaskGraph: Sendable {
 
     /// The downloads waiting to start, taken by the thread that reported an operation's end, which starts them
     /// itself. `unschedulingLauncher` when that report scheduled the launcher: the next download schedules it again.
-    package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool = false) -> [Actions.Start] {
+    package mutating func takeLoadsWithoutLauncher(unschedulingLauncher: Bool) -> [Actions.Start] {
         if unschedulingLauncher { isLauncherScheduled = false }
         guard !pendingLoads.isEmpty else { return [] }
         defer { pendingLoads.removeAll(keepingCapacity: true) }

@@ -11,15 +11,11 @@ extension ImagePipeline {
         public var memoryCache: MemoryCache?
         /// Keeps original image data on disk (default ``DiskCache/shared``, created only if read); `nil` disables it.
         public var diskCache: (any DataCaching)? {
-            get {
-                switch diskCacheChoice {
-                case .shared: DiskCache.shared
-                case .given(let cache): cache
-                }
-            }
-            set { diskCacheChoice = .given(newValue) }
+            get { givenDiskCache ?? DiskCache.shared }
+            set { givenDiskCache = .some(newValue) }
         }
-        private var diskCacheChoice: DiskCacheChoice
+        /// The disk cache set, `nil` if none was (`.some(nil)`: none): the shared one is then created when read.
+        private var givenDiskCache: (any DataCaching)??
         /// Whether disk cache entries are kept forever (the default) or follow the server's HTTP caching headers.
         public var diskCachePolicy: DiskCachePolicy = .cacheForever
         /// Under ``DiskCachePolicy/httpSemantics``, whether the memory cache keeps an image only while its response
@@ -88,15 +84,10 @@ extension ImagePipeline {
         /// Runs the stages' work; `nil` for the default (Swift tasks for downloads, dedicated threads for decoding).
         @_spi(Simulation) public var executor: (any ImagePipelineExecutor)?
 
-        private enum DiskCacheChoice: Sendable {
-            case shared
-            case given((any DataCaching)?)
-        }
-
         /// Creates the default configuration.
         public init() {
             self.init(dataLoader: DefaultDataLoader(), memoryCache: MemoryCache(), diskCache: nil)
-            diskCacheChoice = .shared
+            givenDiskCache = nil
         }
 
         /// Creates a configuration.
@@ -108,7 +99,7 @@ extension ImagePipeline {
         ) {
             self.dataLoader = dataLoader
             self.memoryCache = memoryCache
-            self.diskCacheChoice = .given(diskCache)
+            self.givenDiskCache = .some(diskCache)
             self.decoders = decoders
         }
     }
@@ -135,30 +126,5 @@ extension ImagePipeline {
         case decodingFailed(URL, ImagePipeline.Error)
         /// Data read from the disk cache failed to decode and was removed from it; the next load asks the network.
         case diskCacheEntryRemoved(URL, reason: ImagePipeline.Error)
-    }
-}
-
-extension DataLoadWorker.Settings {
-    init(_ configuration: ImagePipeline.Configuration) {
-        self.init(
-            dataLoader: configuration.dataLoader,
-            diskCache: configuration.diskCache,
-            diskCachePolicy: configuration.diskCachePolicy,
-            partialDownloadLimit: configuration.partialDownloadLimit,
-            maximumResponseSize: configuration.maximumResponseSize,
-            timeout: configuration.dataLoadTimeout,
-            idleTimeout: configuration.dataLoadIdleTimeout,
-            stalledDownloadInterval: configuration.stalledDownloadInterval,
-            requestModifier: configuration.requestModifier,
-            accept: configuration.advertisesDecodableFormats
-                ? ImageDecoders.acceptHeader(for: configuration.decoders) : nil,
-            previewGate: configuration.isProgressiveDecodingEnabled
-                ? ProgressivePreviewGate(
-                    interval: configuration.progressiveDecodingInterval,
-                    maximumPreviews: configuration.maximumPreviewsPerImage
-                ) : nil,
-            maximumPixelCount: configuration.maximumPixelCount,
-            decoders: configuration.decoders
-        )
     }
 }

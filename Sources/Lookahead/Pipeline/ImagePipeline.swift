@@ -80,8 +80,7 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// A task its owner records before it calls ``start(_:readingMemoryCache:)``: cancelled in between, it starts
-    /// no work.
+    /// A task its owner records before it calls ``start(_:readingMemoryCache:)``: cancelled in between, it starts none.
     func unstartedImageTask(with request: ImageRequest) -> ImageTask {
         ImageTask(
             id: Self.lastTaskID.add(1),
@@ -95,8 +94,7 @@ public final class ImagePipeline: Sendable {
 
     /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough for every frame.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        guard memoryCache != nil else { return nil }
-        return memoryEntry(of: request, key: memoryCacheKey(for: request))?.image
+        cachedImageAndAnimation(for: request)?.0
     }
 
     /// The image in the memory cache for a request and, for a request that asked for one, its animation.
@@ -104,8 +102,8 @@ public final class ImagePipeline: Sendable {
         memoryEntry(of: request, key: memoryCacheKey(for: request)).map { ($0.image, $0.animation) }
     }
 
-    /// The memory cache's entry under `key` (the request's own by default) for a request that may read it, whose
-    /// response does not vary on fields the request sends otherwise.
+    /// The memory cache's entry under `key` (the request's own by default), if the request may read it and sends
+    /// the fields its response varies on.
     private func memoryEntry(of request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
         guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key ?? request.imageKey) else {
             return nil
@@ -134,7 +132,7 @@ public final class ImagePipeline: Sendable {
         await runner.waitUntilIdle()
     }
 
-    /// The decodes (and processors) running now, cancelled ones that have not stopped included, for benchmarks.
+    /// The decodes (and processors) running now, cancelled ones not yet stopped included, for benchmarks.
     @_spi(Benchmarks) public var decodesRunning: Int { runner.inspect { $0.decodeQueue.runningCount } }
 
     /// Reads the graph under the lock.

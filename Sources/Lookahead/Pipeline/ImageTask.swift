@@ -36,8 +36,8 @@ public final class ImageTask: Sendable {
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriberID = 0
         var completions: [@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void] = []
-        var progressHandlers: [@Sendable (Int64, Int64?) -> Void] = []
-        var previewHandlers: [@Sendable (ImageResponse) -> Void] = []
+        /// The handlers of ``onProgress(_:)`` and ``onPreview(_:)``, each taking the events it wants.
+        var handlers: [@Sendable (Event) -> Void] = []
 
         /// Whether the final event happened (a cancellation sets the result too).
         var hasEnded: Bool { result != nil }
@@ -155,7 +155,7 @@ public final class ImageTask: Sendable {
     public func onProgress(_ handler: @escaping @Sendable (_ completed: Int64, _ total: Int64?) -> Void) {
         let last = storage.withLock { storage -> (completed: Int64, total: Int64?)? in
             guard !storage.hasEnded else { return nil }
-            storage.progressHandlers.append(handler)
+            storage.handlers.append { if case .progress(let completed, let total) = $0 { handler(completed, total) } }
             return storage.lastProgress
         }
         if let last { handler(last.completed, last.total) }
@@ -166,7 +166,7 @@ public final class ImageTask: Sendable {
     public func onPreview(_ handler: @escaping @Sendable (ImageResponse) -> Void) {
         let last = storage.withLock { storage -> ImageResponse? in
             guard !storage.hasEnded else { return nil }
-            storage.previewHandlers.append(handler)
+            storage.handlers.append { if case .preview(let response) = $0 { handler(response) } }
             return storage.lastPreview?.response
         }
         if let last { handler(last) }
@@ -174,15 +174,16 @@ public final class ImageTask: Sendable {
 
     // MARK: - Delivery (from the pipeline)
 
-    /// Sends a progress or preview event to the subscribers once `keep` has kept it for later ones, and returns
-    /// the handlers `keep` picks; nothing once the task has ended.
-    private func send<Handler>(_ event: Event, keep: (inout Storage) -> [Handler]) -> [Handler] {
-        let (subscribers, handlers) = storage.withLock { storage -> ([AsyncStream<Event>.Continuation], [Handler]) in
-            guard !storage.hasEnded else { return ([], []) }
-            return (Array(storage.subscribers.values), keep(&storage))
+    /// Sends a progress or preview event to the subscribers and handlers once `keep` has kept it for later ones;
+    /// nothing once the task has ended.
+    private func send(_ event: Event, keep: (inout Storage) -> Void) {
+        let (subscribers, handlers) = storage.withLock { storage in
+            // An ended task has no subscribers and no handlers left.
+            if !storage.hasEnded { keep(&storage) }
+            return (Array(storage.subscribers.values), storage.handlers)
         }
         for subscriber in subscribers { subscriber.yield(event) }
-        return handlers
+        for handler in handlers { handler(event) }
     }
 
     /// Sets the final result; `false` if the task had already finished. A `.cancelled` error, whether the task or
@@ -234,19 +235,11 @@ extension ImageTask: TaskReceiver {
     package func receive(_ delivery: TaskGraph.Actions.Delivery) {
         switch delivery {
         case .progress(let completed, let total):
-            let handlers = send(.progress(completed: completed, total: total)) { storage in
-                storage.lastProgress = (completed, total)
-                return storage.progressHandlers
-            }
-            for handler in handlers { handler(completed, total) }
+            send(.progress(completed: completed, total: total)) { $0.lastProgress = (completed, total) }
         case .preview(let image):
             var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
             response.isPreview = true
-            let handlers = send(.preview(response)) { storage in
-                storage.lastPreview = Preview(response)
-                return storage.previewHandlers
-            }
-            for handler in handlers { handler(response) }
+            send(.preview(response)) { $0.lastPreview = Preview(response) }
         case .success(.image(let image)):
             let response = ImageResponse(
                 image: image.image,
@@ -271,4 +264,62 @@ extension ImageTask: Hashable {
 
 extension ImageTask: CustomStringConvertible {
     public var description: String { "ImageTask(\(id), \(request.url?.absoluteString ?? "nil"))" }
+}
+
+/// What one image task cost, stage by stage, for analytics (``ImagePipeline/Configuration/taskMetricsHandler``).
+/// Tasks that share work show the same stages, which may begin before a task that joined them late.
+public struct ImageTaskMetrics: Sendable {
+    /// A span of time on the continuous clock.
+    public struct Interval: Sendable, Hashable {
+        public var start: ContinuousClock.Instant
+        public var end: ContinuousClock.Instant
+        public var duration: Duration { end - start }
+
+        public init(start: ContinuousClock.Instant, end: ContinuousClock.Instant) {
+            self.start = start
+            self.end = end
+        }
+
+        /// From `start` to now.
+        static func since(_ start: ContinuousClock.Instant) -> Interval {
+            Interval(start: start, end: .now)
+        }
+    }
+
+    /// How the stages made the image. Every interval is `nil` for a stage that did not run for it.
+    public struct Stages: Sendable, Hashable {
+        /// Getting the bytes: the disk cache lookup, then the download if there was one.
+        public var dataLoad: Interval?
+        /// The download alone, `nil` when the bytes came from the disk cache.
+        public var download: Interval?
+        /// The bytes of the body the download delivered, a resumed prefix included.
+        public var downloadedBytes = 0
+        /// The bytes of that body kept from an earlier, cancelled download (``ImagePipeline/Configuration/partialDownloadLimit``).
+        public var resumedBytes = 0
+        /// Decoding the bytes.
+        public var decode: Interval?
+        /// Applying the request's processors, the first to the last.
+        public var processing: Interval?
+
+        public init() {}
+    }
+
+    /// How a task ended.
+    public enum Outcome: Sendable {
+        /// With an image; `cacheType` says which cache answered, `nil` for the network.
+        case succeeded(cacheType: ImageResponse.CacheType?)
+        case failed(ImagePipeline.Error)
+        case cancelled
+    }
+
+    /// The task's ``ImageTask/id``.
+    public var taskID: Int
+    public var request: ImageRequest
+    /// From the task's creation to its end.
+    public var task: Interval
+    public var outcome: Outcome
+    /// The stages behind the image; empty for a memory cache hit, a failure, or a cancellation.
+    public var stages: Stages
+    /// The task's whole duration.
+    public var duration: Duration { task.duration }
 }

@@ -35,7 +35,7 @@ extension DataLoadWorker {
     /// other values of the fields its response varies on (``HTTPCacheMetadata/variantKey(of:for:)``), which is also
     /// where a download for the request is stored.
     func lookUp(_ key: String, for request: ImageRequest, in cache: any DataCaching) async -> (Lookup, key: String) {
-        let policy = settings.diskCachePolicy
+        let policy = configuration.diskCachePolicy
         let requestHeaders = self.requestHeaders(for: request)
         return await ioQueue.run {
             guard policy.kind == .httpSemantics else {
@@ -71,7 +71,7 @@ extension DataLoadWorker {
     /// A disk-cache hit, with the stored response as it stands now when there is one.
     func hit(_ data: Data, url: URL, cache: any DataCaching, key: String, metadata: HTTPCacheMetadata?) -> LoadedData {
         events?(.diskCacheHit(url, byteCount: data.count))
-        let response = metadata?.response(url: url, now: settings.diskCachePolicy.now())
+        let response = metadata?.response(url: url, now: configuration.diskCachePolicy.now())
         return LoadedData(
             response: DataLoadResponse(data: data, response: response),
             cacheType: .disk,
@@ -89,7 +89,7 @@ extension DataLoadWorker {
         cache: any DataCaching,
         key: String
     ) -> LoadedData? {
-        let now = settings.diskCachePolicy.now()
+        let now = configuration.diskCachePolicy.now()
         switch result {
         case .success(let response):
             guard let info = response.response, info.statusCode == 304, let metadata = entry.metadata else {
@@ -118,11 +118,11 @@ extension DataLoadWorker {
         cache: any DataCaching,
         key: String
     ) {
-        guard settings.diskCachePolicy.kind == .httpSemantics,
+        guard configuration.diskCachePolicy.kind == .httpSemantics,
             case .statusCodeUnacceptable(let status, let info?) = error,
             !HTTPCacheHeaders(headers: info.headers).forbidsStoring(status: status)
         else { return }
-        let now = settings.diskCachePolicy.now()
+        let now = configuration.diskCachePolicy.now()
         let metadata = HTTPCacheMetadata(
             response: info,
             requestHeaders: requestHeaders(for: request),
@@ -143,7 +143,7 @@ extension DataLoadWorker {
         cache: any DataCaching,
         key: String
     ) -> DiskCacheTicket? {
-        let policy = settings.diskCachePolicy
+        let policy = configuration.diskCachePolicy
         guard policy.kind == .httpSemantics else {
             return DiskCacheTicket(origin: .network, cache: cache, key: key, data: response.data)
         }

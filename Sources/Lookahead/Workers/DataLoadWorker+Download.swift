@@ -20,9 +20,9 @@ extension DataLoadWorker {
         events?(.dataLoadStarted(url))
         var dataRequest = DataLoadRequest(
             url: url,
-            maximumResponseSize: settings.maximumResponseSize,
-            timeout: settings.timeout,
-            idleTimeout: settings.idleTimeout
+            maximumResponseSize: configuration.maximumResponseSize,
+            timeout: configuration.dataLoadTimeout,
+            idleTimeout: configuration.dataLoadIdleTimeout
         ) { completed, total in
             reporter.report(
                 .progressed(completed: completed + progressOffset, total: total.map { $0 + progressOffset })
@@ -35,7 +35,7 @@ extension DataLoadWorker {
         }
         // No preview once the download is over: the final image follows (or the failure).
         defer { previews?.gate.withLock { $0.close() } }
-        let watch = settings.stalledDownloadInterval.map { interval in
+        let watch = configuration.stalledDownloadInterval.map { interval in
             StallWatch(every: interval, progress: { reporter.completedBytes }, stalled: { reporter.report(.stalled) })
         }
         defer { watch?.cancel() }
@@ -47,7 +47,7 @@ extension DataLoadWorker {
     /// The header fields of a download before the request modifier sees it: the request's own, and the pipeline's
     /// `Accept` unless it has one. Stored responses that vary are matched against them.
     func requestHeaders(for request: ImageRequest) -> [String: String] {
-        guard let accept = settings.accept, request.acceptHeader == nil else { return request.headers }
+        guard let accept = accept, request.acceptHeader == nil else { return request.headers }
         var headers = request.headers
         headers["Accept"] = accept
         return headers
@@ -66,7 +66,7 @@ extension DataLoadWorker {
                 return .failure(.statusCodeUnacceptable(206))  // a part of a body nobody asked for
             }
             if response.data.isEmpty { return .failure(.dataIsEmpty) }
-            if let limit = settings.maximumResponseSize, response.data.count > limit {
+            if let limit = configuration.maximumResponseSize, response.data.count > limit {
                 return .failure(.responseTooLarge(limit: limit))
             }
             return .success(response)
@@ -99,8 +99,8 @@ extension DataLoadWorker {
     /// Sends a download through the request modifier, if any; after a `401`, once more (the modifier told so) once
     /// the app's credentials are newer than the first attempt's (see ``CredentialRefresh``).
     func send(_ dataRequest: DataLoadRequest, for request: ImageRequest) async throws -> DataLoadResponse {
-        guard let modifier = settings.requestModifier else {
-            return try await settings.dataLoader.loadData(for: dataRequest)
+        guard let modifier = configuration.requestModifier else {
+            return try await configuration.dataLoader.loadData(for: dataRequest)
         }
         func modified(isRetryAfterUnauthorized: Bool) async throws -> DataLoadRequest {
             let outgoing = try await modifier(
@@ -117,13 +117,68 @@ extension DataLoadWorker {
             return attempt
         }
         // Noted before the modifier reads the credentials: they are at least this new.
-        let generation = settings.credentials.generation
+        let generation = credentials.generation
         do {
-            return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: false))
+            return try await configuration.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: false))
         } catch DataLoadingError.statusCodeUnacceptable(401, _) where !Task.isCancelled {
-            try await settings.credentials.refreshAfterUnauthorized(sentAt: generation)
+            try await credentials.refreshAfterUnauthorized(sentAt: generation)
             try Task.checkCancellation()
-            return try await settings.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: true))
+            return try await configuration.dataLoader.loadData(for: try await modified(isRetryAfterUnauthorized: true))
         }
+    }
+}
+
+/// Watches one download's progress and reports a stall once a whole interval passes without a new byte. Checks run
+/// on a dispatch queue of their own: a sleeping task on a busy cooperative pool may wake seconds late, and a stall
+/// noticed late keeps a trickling server in a slot an image on screen waits for.
+final class StallWatch: Sendable {
+    /// Runs a check after a delay.
+    typealias Scheduler = @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+
+    private static let queue = DispatchQueue(label: "Lookahead.StallWatch", qos: .userInitiated)
+
+    static let dispatch: Scheduler = { delay, check in
+        let nanoseconds = max(1, Int(delay.secondsValue * 1_000_000_000))
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: check)
+    }
+
+    private let interval: Duration
+    private let schedule: Scheduler
+    private let progress: @Sendable () -> Int64
+    private let stalled: @Sendable () -> Void
+    /// The progress at the last check, or `nil` once the watch has stopped.
+    private let seen = Locked<Int64?>(0)
+
+    /// Starts watching: `progress` reads the bytes so far; `stalled` is called at most once.
+    init(
+        every interval: Duration,
+        schedule: @escaping Scheduler = StallWatch.dispatch,
+        progress: @escaping @Sendable () -> Int64,
+        stalled: @escaping @Sendable () -> Void
+    ) {
+        self.interval = interval
+        self.schedule = schedule
+        self.progress = progress
+        self.stalled = stalled
+        scheduleCheck()
+    }
+
+    /// Stops watching; a check already due does nothing.
+    func cancel() {
+        seen.withLock { $0 = nil }
+    }
+
+    private func scheduleCheck() {
+        schedule(interval) { [self] in check() }
+    }
+
+    private func check() {
+        let now = progress()
+        let isStalled = seen.withLock { seen -> Bool? in
+            guard let last = seen else { return nil }  // stopped
+            seen = now == last ? nil : now
+            return now == last
+        }
+        if isStalled == true { stalled() } else if isStalled == false { scheduleCheck() }
     }
 }

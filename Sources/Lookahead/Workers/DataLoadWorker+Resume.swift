@@ -6,9 +6,9 @@ import Foundation
 extension DataLoadWorker {
     /// The handler that keeps an interrupted download's first bytes in `cache` when resuming is on and allowed.
     func partialBodyKeeper(key: String, in cache: any DataCaching) -> (@Sendable (Data, HTTPResponseInfo) -> Void)? {
-        guard let limit = settings.partialDownloadLimit else { return nil }
-        let maximumLength = min(limit, settings.maximumResponseSize ?? Int.max)
-        let honoursNoStore = settings.diskCachePolicy.kind == .httpSemantics
+        guard let limit = configuration.partialDownloadLimit else { return nil }
+        let maximumLength = min(limit, configuration.maximumResponseSize ?? Int.max)
+        let honoursNoStore = configuration.diskCachePolicy.kind == .httpSemantics
         return { data, response in
             if honoursNoStore, HTTPCacheHeaders(headers: response.headers).forbidsStoring(status: response.statusCode) {
                 return
@@ -42,7 +42,7 @@ extension DataLoadWorker {
         case .success(var response):
             switch partial.resume(with: response) {
             case .joined(let data):
-                if let limit = settings.maximumResponseSize, data.count > limit {
+                if let limit = configuration.maximumResponseSize, data.count > limit {
                     return .failure(.responseTooLarge(limit: limit))
                 }
                 response.data = data

@@ -8,7 +8,7 @@ extension DataLoadWorker {
     /// is an image replaces it. One revalidation per entry at a time; nobody waits for it, and it reports to nobody.
     func revalidateInBackground(_ entry: StaleEntry, for request: ImageRequest, cache: any DataCaching, key: String) {
         revalidations.start(key) {
-            let requestTime = settings.diskCachePolicy.now()
+            let requestTime = configuration.diskCachePolicy.now()
             let result = await download(
                 request,
                 reporter: .unattached,
@@ -20,7 +20,7 @@ extension DataLoadWorker {
                 case .success(let response) = result,
                 let ticket = networkTicket(for: response, of: request, requestTime: requestTime, cache: cache, key: key)
             else { return }
-            let decoders = settings.decoders
+            let decoders = configuration.decoders
             let verdict = await ioQueue.run { ImageDecoders.validateStructure(response.data, decoders: decoders) }
             if case .success = verdict { ticket.accept() }
         }

@@ -6,30 +6,12 @@ import Foundation
 /// revalidated), the failure backoff, a kept prefix of an earlier download (resumed with `Range`), the download.
 /// Downloaded data is stored by its ``DiskCacheTicket`` once the decode stage has judged it an image.
 struct DataLoadWorker: Sendable {
-    /// The worker's slice of ``ImagePipeline/Configuration``.
-    struct Settings: Sendable {
-        var dataLoader: any DataLoading
-        var diskCache: (any DataCaching)?
-        var diskCachePolicy: DiskCachePolicy = .cacheForever
-        var partialDownloadLimit: Int?
-        var maximumResponseSize: Int?
-        var timeout: Duration?
-        var idleTimeout: Duration?
-        var stalledDownloadInterval: Duration?
-        var requestModifier: DownloadRequest.Modifier?
-        var credentials = CredentialRefresh(refresh: nil)
-        /// The `Accept` header of a download whose request sends none.
-        var accept: String?
-        /// The gate each download's previews start from (copied per download); `nil` when progressive decoding is off.
-        var previewGate: ProgressivePreviewGate?
-        /// The pixel limit of a preview.
-        var maximumPixelCount = Int.max
-        /// Judge the data a background revalidation brings before it is stored.
-        var decoders: [any ImageDecoding] = []
-    }
-
-    let settings: Settings
-    let events: PipelineEventSink
+    /// The loader, the disk cache and its policy, the download limits, the request modifier, the decoders.
+    let configuration: ImagePipeline.Configuration
+    let credentials: CredentialRefresh
+    /// The `Accept` header of a download whose request sends none.
+    let accept: String?
+    var events: PipelineEventSink { configuration.eventHandler }
     let failureRecords: FailureRecords?
     /// Disk-cache reads: never on the caller's thread or the cooperative pool.
     let ioQueue: DispatchQueue
@@ -51,7 +33,8 @@ struct DataLoadWorker: Sendable {
         if !policy.loadsFromNetwork || policy.usesDataOfAnyAge {
             return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
         }
-        guard let metadata = entry.metadata, metadata.mayAnswerWhileRevalidating(now: settings.diskCachePolicy.now())
+        guard let metadata = entry.metadata,
+            metadata.mayAnswerWhileRevalidating(now: configuration.diskCachePolicy.now())
         else { return nil }
         revalidateInBackground(entry, for: request, cache: cache, key: key)
         return hit(entry.data, url: url, cache: cache, key: key, metadata: metadata)
@@ -62,7 +45,7 @@ struct DataLoadWorker: Sendable {
         guard let url = request.url else { return .failure(.invalidURL(nil)) }
         let policy = request.dataPolicy
         var key = request.dataIdentity
-        let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : settings.diskCache
+        let diskCache = url.isFileURL || url.scheme?.lowercased() == "data" ? nil : configuration.diskCache
         var stale: StaleEntry?
         if let diskCache, policy.readsDiskCache {
             let (lookup, entryKey) = await lookUp(key, for: request, in: diskCache)
@@ -83,7 +66,7 @@ struct DataLoadWorker: Sendable {
             case .errorAnswer(let metadata):
                 // A user's explicit retry asks the server again.
                 if !policy.skipsFailureBackoff, reporter.mayAnswerFromDisk {
-                    let response = metadata.response(url: url, now: settings.diskCachePolicy.now())
+                    let response = metadata.response(url: url, now: configuration.diskCachePolicy.now())
                     return .failure(.statusCodeUnacceptable(metadata.statusCode, response: response))
                 }
             }
@@ -114,7 +97,7 @@ struct DataLoadWorker: Sendable {
         // A kept prefix is resumed with `Range`, never beside a revalidation.
         let resume = stale == nil && keepPartial != nil ? await takePartialDownload(key, from: diskCache) : nil
         let downloadStart = ContinuousClock.now
-        let requestTime = settings.diskCachePolicy.now()
+        let requestTime = configuration.diskCachePolicy.now()
         var result = await download(
             request,
             reporter: reporter,
@@ -123,7 +106,7 @@ struct DataLoadWorker: Sendable {
             progressOffset: Int64(resume?.data.count ?? 0),
             keepPartial: keepPartial,
             // A resumed body arrives without its first bytes: previews decode them in front of it.
-            previews: makePreviewSession(for: request, prefix: resume?.data ?? Data())
+            previews: PreviewSession(for: request, configuration: configuration, prefix: resume?.data ?? Data())
         )
         if let resume {
             result = await finishResume(resume, after: result, request: request, reporter: reporter, keepPartial)

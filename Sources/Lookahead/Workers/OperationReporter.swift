@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// Where a running operation reports before it finishes: the pipeline's runner (to the task graph), a test's recorder.
 package protocol OperationReporting: AnyObject, Sendable {
     func operation(_ operation: TaskGraph.OperationID, reported event: TaskGraph.OperationEvent)

@@ -20,15 +20,16 @@ import Testing
         maximumResponseSize: Int? = nil,
         accept: String? = nil
     ) -> DataLoadWorker {
-        DataLoadWorker(
-            settings: DataLoadWorker.Settings(
-                dataLoader: loader,
-                diskCache: cache,
-                diskCachePolicy: policy,
-                maximumResponseSize: maximumResponseSize,
-                accept: accept
-            ),
-            events: nil,
+        var configuration = ImagePipeline.Configuration(dataLoader: loader, memoryCache: nil, diskCache: cache)
+        configuration.diskCachePolicy = policy
+        configuration.maximumResponseSize = maximumResponseSize
+        configuration.dataLoadTimeout = nil
+        configuration.dataLoadIdleTimeout = nil
+        configuration.stalledDownloadInterval = nil
+        return DataLoadWorker(
+            configuration: configuration,
+            credentials: CredentialRefresh(refresh: nil),
+            accept: accept,
             failureRecords: failureRecords,
             ioQueue: DispatchQueue(label: "test.io"),
             executor: InlineExecutor()

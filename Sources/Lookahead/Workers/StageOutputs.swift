@@ -1,7 +1,5 @@
 // Copyright (c) 2026 The Lookahead authors. SPDX-License-Identifier: MIT
 
-import Foundation
-
 /// The result of the decode and process stages: an image ready to show, and where it came from.
 package struct PreparedImage {
     package var image: PlatformImage
@@ -30,3 +28,19 @@ extension PreparedImage: @unchecked Sendable {}
 #else
 extension PreparedImage: Sendable {}
 #endif
+
+/// The result of the data stage: the bytes, the cache they came from (`nil`: the network), and their disk cache ticket.
+package struct LoadedData: Sendable {
+    package var response: DataLoadResponse
+    package var cacheType: ImageResponse.CacheType?
+    package var diskCacheTicket: DiskCacheTicket?
+    /// When the data was looked up and downloaded.
+    package var metrics = ImageTaskMetrics.Stages()
+
+    /// The data, its lookup and download having taken from `start` to now.
+    func measured(since start: ContinuousClock.Instant) -> LoadedData {
+        var measured = self
+        measured.metrics.dataLoad = .since(start)
+        return measured
+    }
+}
