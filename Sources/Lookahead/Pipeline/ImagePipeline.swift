@@ -94,7 +94,7 @@ public final class ImagePipeline: Sendable {
 
     /// The image in the memory cache for a request, if any: a synchronous lookup, cheap enough for every frame.
     public func cachedImage(for request: ImageRequest) -> PlatformImage? {
-        cachedImageAndAnimation(for: request)?.0
+        memoryEntry(of: request, key: memoryCacheKey(for: request))?.image
     }
 
     /// The image in the memory cache for a request and, for a request that asked for one, its animation.
@@ -102,10 +102,9 @@ public final class ImagePipeline: Sendable {
         memoryEntry(of: request, key: memoryCacheKey(for: request)).map { ($0.image, $0.animation) }
     }
 
-    /// The memory cache's entry under `key` (the request's own by default), if the request may read it and sends
-    /// the fields its response varies on.
-    private func memoryEntry(of request: ImageRequest, key: ImageCacheKey? = nil) -> MemoryCache.Entry? {
-        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key ?? request.imageKey) else {
+    /// The memory cache's entry under `key`, if the request may read it and sends the fields its response varies on.
+    private func memoryEntry(of request: ImageRequest, key: ImageCacheKey) -> MemoryCache.Entry? {
+        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key) else {
             return nil
         }
         guard let http = entry.http, !http.vary.isEmpty else { return entry }
@@ -161,7 +160,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard let entry = memoryEntry(of: request) else { return nil }
+        guard let entry = memoryEntry(of: request, key: request.imageKey) else { return nil }
         configuration.eventHandler?(.memoryCacheHit(request))
         return ImageResponse(
             image: entry.image,
