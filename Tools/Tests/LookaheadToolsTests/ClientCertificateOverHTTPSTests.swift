@@ -10,21 +10,6 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ClientCertificateOverHTTPSTests {
     private static let image = Data(try! FixtureImages.jpeg(number: 5, width: 32, height: 32))
 
-    private static func load(_ url: URL, options: DataLoaderOptions) async -> Result<Data, any Error> {
-        do {
-            return .success(try await CurlDataLoader(options: options).loadData(for: DataLoadRequest(url: url)).data)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private static func tlsFailure(_ result: Result<Data, any Error>) -> TransportFailure? {
-        guard case .failure(DataLoadingError.transportFailed(let failure)) = result, failure.kind == .tls else {
-            return nil
-        }
-        return failure
-    }
-
     @Test func theLibcurlLoaderPresentsTheAppsCertificateWhenTheServerAsks() async throws {
         let app = try await ClientIdentity.make(password: "s3cret pass")
         let stranger = try await ClientIdentity.make(password: "other")
@@ -32,20 +17,26 @@ import Testing
         var options = DataLoaderOptions()
         options.trustedCertificates = [server.certificate]
 
-        let without = await Self.load(server.url("/image"), options: options)
-        #expect(Self.tlsFailure(without) != nil, "no certificate: the handshake fails: \(String(reflecting: without))")
+        let without = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
+        #expect(
+            TLSFixture.tlsFailure(without) != nil,
+            "no certificate: the handshake fails: \(String(reflecting: without))"
+        )
 
         options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: app.password)
-        let with = await Self.load(server.url("/image"), options: options)
+        let with = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
         #expect((try? with.get()) == Self.image, "\(with)")
 
         options.clientCertificate = ClientCertificate(pkcs12: stranger.pkcs12, password: stranger.password)
-        let unknown = await Self.load(server.url("/image"), options: options)
-        #expect(Self.tlsFailure(unknown) != nil, "a certificate the server does not trust: \(unknown)")
+        let unknown = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
+        #expect(TLSFixture.tlsFailure(unknown) != nil, "a certificate the server does not trust: \(unknown)")
 
         options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: "wrong")
-        let locked = await Self.load(server.url("/image"), options: options)
-        #expect(Self.tlsFailure(locked)?.code == 58, "CURLE_SSL_CERTPROBLEM: the archive does not open: \(locked)")
+        let locked = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
+        #expect(
+            TLSFixture.tlsFailure(locked)?.code == 58,
+            "CURLE_SSL_CERTPROBLEM: the archive does not open: \(locked)"
+        )
         await server.stop()
     }
 }

@@ -25,37 +25,17 @@ import Testing
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func load(
-        _ url: URL,
-        options: DataLoaderOptions,
-        transport: Transport
-    ) async -> Result<Data, any Error> {
-        let loader = transport.makeLoader(options: options)
-        do {
-            return .success(try await loader.loadData(for: DataLoadRequest(url: url)).data)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private static func tlsFailure(_ result: Result<Data, any Error>) -> TransportFailure? {
-        guard case .failure(DataLoadingError.transportFailed(let failure)) = result, failure.kind == .tls else {
-            return nil
-        }
-        return failure
-    }
-
     @Test func theLibcurlLoaderLoadsOnlyFromAServerWithAPinnedKey() async throws {
         let server = try await TLSFixture.start(image: Self.image)
         var options = DataLoaderOptions()
         options.trustedCertificates = [server.certificate]
         options.pinnedPublicKeyHashes = [try await Self.pin(of: server.certificate), Self.otherPin]
-        let pinned = await Self.load(server.url("/image"), options: options, transport: .default)
+        let pinned = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
         #expect((try? pinned.get()) == Self.image, "\(pinned)")
 
         options.pinnedPublicKeyHashes = [Self.otherPin]
-        let other = await Self.load(server.url("/image"), options: options, transport: .default)
-        #expect(Self.tlsFailure(other)?.code == 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH: \(other)")
+        let other = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
+        #expect(TLSFixture.tlsFailure(other)?.code == 90, "CURLE_SSL_PINNEDPUBKEYNOTMATCH: \(other)")
         await server.stop()
     }
 
@@ -64,14 +44,14 @@ import Testing
         var options = DataLoaderOptions()
         options.trustedCertificates = [server.certificate]
         options.pinnedPublicKeyHashes = [try await Self.pin(of: server.certificate)]
-        let refused = await Self.load(server.url("/image"), options: options, transport: .urlSession)
-        #expect(Self.tlsFailure(refused)?.message.contains("FoundationNetworking") == true, "\(refused)")
+        let refused = await TLSFixture.load(server.url("/image"), options: options, transport: .urlSession)
+        #expect(TLSFixture.tlsFailure(refused)?.message.contains("FoundationNetworking") == true, "\(refused)")
         await server.stop()
 
         // Plain HTTP carries no certificate: pins do not apply to it.
         let plain = try await FixtureServer.start()
         let url = plain.imageURL(1, width: 16, height: 16)
-        let loaded = await Self.load(url, options: options, transport: .urlSession)
+        let loaded = await TLSFixture.load(url, options: options, transport: .urlSession)
         #expect((try? loaded.get())?.isEmpty == false, "\(loaded)")
         #expect(plain.requestCount(forPath: url.path) == 1)
         await plain.stop()

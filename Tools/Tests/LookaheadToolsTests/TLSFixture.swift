@@ -4,6 +4,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTLS
+import Lookahead
 import LookaheadFixtures
 import Testing
 
@@ -76,6 +77,24 @@ struct TLSFixture {
     }
 
     func url(_ path: String) -> URL { URL(string: path, relativeTo: baseURL)!.absoluteURL }
+
+    /// Loads `url` through a loader of `transport` with `options`: the body, or the error.
+    static func load(_ url: URL, options: DataLoaderOptions, transport: Transport) async -> Result<Data, any Error> {
+        let loader = transport.makeLoader(options: options)
+        do {
+            return .success(try await loader.loadData(for: DataLoadRequest(url: url)).data)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The failure of kind `tls` a load ended with, if it ended with one.
+    static func tlsFailure(_ result: Result<Data, any Error>) -> TransportFailure? {
+        guard case .failure(DataLoadingError.transportFailed(let failure)) = result, failure.kind == .tls else {
+            return nil
+        }
+        return failure
+    }
 
     func stop() async {
         task.cancel()
