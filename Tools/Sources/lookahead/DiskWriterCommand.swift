@@ -37,11 +37,13 @@ struct DiskWriterCommand: ParsableCommand {
             throw ExitCode(2)
         }
         emit("ready")
+        // A test helper: it stops when the test that started it is gone rather than outlive it.
+        let parent = getppid()
         var number = first
         var stored = 0
         var othersRead = 0
         var generator = SystemRandomNumberGenerator()
-        while true {
+        while getppid() == parent {
             cache.storeData(CrashTestEntries.payload(number), for: CrashTestEntries.key(number))
             for _ in 0..<reads {
                 let other = number - Int.random(in: 1...128, using: &generator)
@@ -59,10 +61,16 @@ struct DiskWriterCommand: ParsableCommand {
             }
             number += stride
         }
+        throw ExitCode(4)
     }
 
-    /// Writes a line straight to standard output, unbuffered, so the test sees it before the kill.
+    /// Writes a line straight to standard output, unbuffered, so the test sees it before the kill. A reader gone
+    /// (the test ended) ends the writer.
     private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            Foundation.exit(4)
+        }
     }
 }

@@ -31,12 +31,19 @@ import Testing
         let unknown = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
         #expect(TLSFixture.tlsFailure(unknown) != nil, "a certificate the server does not trust: \(unknown)")
 
-        options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: "wrong")
-        let locked = await TLSFixture.load(server.url("/image"), options: options, transport: .default)
-        #expect(
-            TLSFixture.tlsFailure(locked)?.code == 58,
-            "CURLE_SSL_CERTPROBLEM: the archive does not open: \(locked)"
-        )
         await server.stop()
+    }
+
+    @Test func anArchiveThatDoesNotOpenFailsBeforeTheHandshake() async throws {
+        let app = try await ClientIdentity.make(password: "right")
+        // A listener that never answers: libcurl reads the archive after connecting, before sending a byte of TLS.
+        let (descriptor, port) = try LoopbackSocket.bind()
+        defer { close(descriptor) }
+        #expect(listen(descriptor, 4) == 0)
+        var options = DataLoaderOptions()
+        options.clientCertificate = ClientCertificate(pkcs12: app.pkcs12, password: "wrong")
+        let url = URL(string: "https://127.0.0.1:\(port)/image")!
+        let locked = await TLSFixture.load(url, options: options, transport: .default)
+        #expect(TLSFixture.tlsFailure(locked)?.code == 58, "CURLE_SSL_CERTPROBLEM: \(locked)")
     }
 }
