@@ -60,13 +60,14 @@ struct ServerOnTheClock: DataLoading {
     private func makePipeline(
         _ disk: DiskCache,
         policy: DiskCachePolicy? = nil,
-        transport: Transport = .default
+        transport: Transport = .default,
+        memoryCache: MemoryCache? = nil  // none by default: every request reaches the disk cache or the network
     ) -> ImagePipeline {
         let clock = clock
         return ImagePipeline {
             $0.dataLoader = ServerOnTheClock(base: transport.makeLoader(), clock: clock)
             $0.diskCache = disk
-            $0.memoryCache = nil  // every request reaches the disk cache or the network
+            $0.memoryCache = memoryCache
             $0.diskCachePolicy = policy ?? .httpSemantics(now: { clock.date })
         }
     }
@@ -317,13 +318,8 @@ struct ServerOnTheClock: DataLoading {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await FixtureServer.start()
         let disk = DiskCache(directory: folder)
-        let clock = clock
-        let pipeline = ImagePipeline {
-            $0.dataLoader = ServerOnTheClock(base: transport.makeLoader(), clock: clock)
-            $0.diskCache = disk
-            $0.memoryCache = MemoryCache(clock: clock, followsSystemMemoryPressure: false)
-            $0.diskCachePolicy = .httpSemantics(now: { clock.date })
-        }
+        let memory = MemoryCache(clock: clock, followsSystemMemoryPressure: false)
+        let pipeline = makePipeline(disk, transport: transport, memoryCache: memory)
         #expect(pipeline.configuration.memoryCacheFollowsHTTPFreshness, "the default")
         let url = server.cacheableImageURL(14, cacheControl: "max-age=60")
         let path = "/cacheable/14.jpg"
