@@ -29,8 +29,7 @@ final class PipelineRunner: Sendable {
             TaskGraph(
                 dataLoadLimit: configuration.dataLoadingConcurrency,
                 decodeLimit: configuration.decodingConcurrency,
-                backgroundDataLoadLimit: configuration.maximumBackgroundDataLoads
-                    ?? max(1, configuration.dataLoadingConcurrency - 2),
+                backgroundDataLoadLimit: configuration.backgroundDataLoadLimit,
                 isCoalescingEnabled: configuration.isCoalescingEnabled,
                 recordsEvents: events != nil
             )
@@ -188,11 +187,13 @@ final class PipelineRunner: Sendable {
     private func start(_ start: TaskGraph.Actions.Start) {
         let operation = start.operation
         switch start.work {
-        case .load(let request):
+        case .load(var request):
+            request.priority = start.priority  // the highest of the requests sharing the download
+            let shared = request
             let reporter = OperationReporter(operation: operation, sink: self)
             runLoad(start) {
                 let began = ContinuousClock.now
-                let result = await self.loadData.run(request, reporter: reporter)
+                let result = await self.loadData.run(shared, reporter: reporter)
                 self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
         case .decode(let data, let request):

@@ -80,6 +80,7 @@ final class CurlTransfer: @unchecked Sendable {
         // Over TLS, wait to learn whether the first connection multiplexes (HTTP/2) before opening more. Over
         // plain HTTP (1.1 only) waiting would serialise every download to a host behind the first one.
         if hop.url.scheme?.lowercased() == "https" { set(easy, CURLOPT_PIPEWAIT, 1) }
+        set(easy, CURLOPT_STREAM_WEIGHT, request.priority.streamWeight)
         if let agent = options.userAgent { set(easy, CURLOPT_USERAGENT, string: agent) }
         if !options.trustedCertificates.isEmpty {
             // Replaces the default CA file only: the system's CA folder (CURLOPT_CAPATH) is still trusted.

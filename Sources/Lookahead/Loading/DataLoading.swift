@@ -36,6 +36,10 @@ public struct DataLoadRequest: Sendable {
     }
     /// Called now and then with the body received so far, for progressive previews. Optional for a loader.
     public var onData: (@Sendable (_ bodySoFar: Data) -> Void)?
+    /// How urgently the download is needed when it starts (the highest of the requests sharing it), for a loader
+    /// that can tell the server: an HTTP/2 stream's weight (``ImageRequest/Priority/streamWeight``). The pipeline
+    /// orders its own queue by it already.
+    public var priority: ImageRequest.Priority = .normal
 
     public init(
         url: URL,
@@ -166,4 +170,31 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     private var causeDescription: String { underlyingError.map { " (\($0))" } ?? "" }
+}
+
+extension ImageRequest.Priority {
+    /// The HTTP/2 stream weight (RFC 9113 § 5.3.2, 1–256) a download at this priority asks for: a quarter of the
+    /// next level's, so a server that shares its link by weight sends an image on screen (`.high`) sixteen times as
+    /// fast as a prefetch (`.low`), and one that sends the heaviest stream first sends it first.
+    public var streamWeight: Int {
+        switch self {
+        case .veryLow: 2
+        case .low: 8
+        case .normal: 32
+        case .high: 128
+        case .veryHigh: 256
+        }
+    }
+
+    /// The same rank as a `URLSessionTask.priority` (0–1, 0.5 by default), which URLSession passes on as HTTP/2
+    /// and HTTP/3 priorities.
+    var sessionTaskPriority: Float {
+        switch self {
+        case .veryLow: 0.1
+        case .low: 0.25
+        case .normal: 0.5
+        case .high: 0.75
+        case .veryHigh: 1
+        }
+    }
 }

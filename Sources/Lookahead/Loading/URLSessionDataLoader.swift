@@ -66,6 +66,7 @@ public final class URLSessionDataLoader: DataLoading {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await ResumeOnce<DataLoadResponse>.run { completion in
             let task = session.dataTask(with: urlRequest)
+            task.priority = request.priority.sessionTaskPriority
             let redirects = RedirectRules(from: request.url, options: options)
             router.register(task, TaskRouter.Transfer(request: request, completion: completion, redirects: redirects))
             started.withLock { $0 = task }

@@ -34,10 +34,17 @@ extension ImagePipeline {
         /// Whether downloads send an `Accept` header naming the formats the ``decoders`` read (on by default), so an
         /// image CDN sends the smallest one; a request's own `Accept` header wins.
         public var advertisesDecodableFormats = true
-        /// The most downloads that run at once (default 6); the rest wait in priority order.
-        public var dataLoadingConcurrency = 6
-        /// The most downloads at `.low` priority or below (prefetches) at once; `nil` (the default) leaves two free.
+        /// The most downloads that run at once (default 12); the rest wait in priority order. Over HTTP/2 they share
+        /// one connection; a phone's link needs about this many small images in flight to stay busy over its round
+        /// trip. Over HTTP/1.1 the loader's ``DataLoaderOptions/maximumConnectionsPerHost`` bounds them too.
+        public var dataLoadingConcurrency = 12
+        /// The most downloads at `.low` priority or below (prefetches) at once; `nil` (the default) allows 4, and
+        /// always leaves two slots free. Few, so an image that becomes visible waits behind little on the link.
         public var maximumBackgroundDataLoads: Int?
+        /// The limit ``maximumBackgroundDataLoads`` sets, or its default.
+        var backgroundDataLoadLimit: Int {
+            maximumBackgroundDataLoads ?? max(1, min(4, dataLoadingConcurrency - 2))
+        }
         /// The most decodes and processing passes that run at once (default: one per core, at least two).
         public var decodingConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// The largest response body accepted, in bytes (default 64 MiB); `nil` for no limit.

@@ -30,6 +30,7 @@ extension DataLoadWorker {
         }
         dataRequest.headers = requestHeaders(for: request).merging(headers) { _, conditional in conditional }
         dataRequest.partialBodyOnInterruption = keepPartial
+        dataRequest.priority = request.priority
         if let previews {
             dataRequest.onData = { body in bodyArrived(body, in: previews, reporter: reporter) }
         }

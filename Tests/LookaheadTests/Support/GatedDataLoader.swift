@@ -11,6 +11,8 @@ final class GatedDataLoader: DataLoading {
         var started: [String] = []
         var cancelled: [String] = []
         var completed: [String] = []
+        /// The priority each load started with, in start order.
+        var priorities: [ImageRequest.Priority] = []
         fileprivate var pending: [Int: Pending] = [:]
         fileprivate var nextID = 0
         var pendingURLs: [String] { pending.values.sorted { $0.id < $1.id }.map(\.url) }
@@ -45,6 +47,7 @@ final class GatedDataLoader: DataLoading {
         let url = request.url.absoluteString
         let id = record.update { record -> Int in
             record.started.append(url)
+            record.priorities.append(request.priority)
             record.nextID += 1
             if isGated { record.pending[record.nextID] = Pending(id: record.nextID, url: url) }
             return record.nextID

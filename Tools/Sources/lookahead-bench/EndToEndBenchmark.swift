@@ -12,8 +12,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "e2e",
         abstract:
-            "N images over loopback through one ImagePipeline (default configuration, 6 connections) against "
-            + "`curl --parallel --parallel-max 6` on the same URLs: cold, warm-disk and warm-memory passes.",
+            "N images over loopback through one ImagePipeline (default configuration, 12 downloads at once) "
+            + "against `curl --parallel --parallel-max 12` on the same URLs: cold, warm-disk and warm-memory passes.",
         discussion: """
             Starts the fixture server in this process (or uses --base-url, whose media API must list at least \
             --count items) and loads /media/{width}/cover-{n}.jpg for n = 1…count. Lookahead starts every task at \
@@ -63,8 +63,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     @Option(help: "The curl executable.")
     var curl = "/usr/bin/curl"
 
-    @Option(help: "curl's --parallel-max, and the connections Lookahead's default configuration uses.")
-    var parallel = 6
+    @Option(help: "curl's --parallel-max: the downloads Lookahead's default configuration runs at once.")
+    var parallel = 12
 
     /// One pass of one repetition.
     struct Sample {
