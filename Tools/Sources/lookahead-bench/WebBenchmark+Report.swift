@@ -14,16 +14,21 @@ extension WebBenchmark {
         limit > 0 ? String(format: "%.2f", value / limit) : "n/a"
     }
 
+    /// The limit with TCP's slow start from the origin's initial window (full segments of 1,448 bytes).
+    private func slowStartLimit(bytes: Int) -> Double {
+        profile.slowStartLimitSeconds(bytes: bytes, initialWindow: initialWindow * 1448)
+    }
+
     func reportFirstScreen(_ passes: [WebClient.Pass]) {
         let seconds = median(passes.map(\.seconds))
         let bytes = Int(median(passes.map { Double($0.bytes) }))
         let limit = profile.limitSeconds(bytes: bytes)
-        let slowStart = profile.slowStartLimitSeconds(bytes: bytes)
+        let slowStart = slowStartLimit(bytes: bytes)
         print(
             "web-first-screen: "
                 + String(format: "lookahead %.3f s, limit %.3f s, ratio ", seconds, limit) + ratio(seconds, limit)
                 + " (\(visible) thumbnails, \(bytes) bytes; limit = \(LinkProfile.roundTripsToFirstByte) round trips "
-                + "+ the bytes at the rate; with TCP's slow start from 10 segments "
+                + "+ the bytes at the rate; with TCP's slow start from \(initialWindow) segments "
                 + String(format: "%.3f s, ratio ", slowStart) + ratio(seconds, slowStart) + "; \(setting))"
         )
         figure(
@@ -41,7 +46,7 @@ extension WebBenchmark {
         let bytes = Int(median(cold.negotiated.map { Double($0.bytes) }))
         let transfer = profile.limitSeconds(bytes: bytes)
         let floor = profile.floorSeconds(bytes: bytes, decodingSeconds: decoding)
-        let slowStart = max(profile.slowStartLimitSeconds(bytes: bytes), decoding)
+        let slowStart = max(slowStartLimit(bytes: bytes), decoding)
         print(
             String(
                 format: "web-cold: lookahead %.3f s, floor %.3f s, ratio %.2f (%d photos → %d px, %d bytes; floor = "

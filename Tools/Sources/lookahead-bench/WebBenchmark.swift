@@ -31,6 +31,9 @@ struct WebBenchmark: AsyncParsableCommand {
     @Option(help: "The HTTP version the origin offers: 2 (HTTP/2, ALPN) or 1.1.")
     var http: WebHTTPVersion = .http2
 
+    @Option(help: "The origin's TCP initial congestion window, in segments (Linux's default: 10); not on loopback.")
+    var initialWindow = 10
+
     @Option(help: "Photos in the cold pass.")
     var count = 200
 
@@ -59,16 +62,19 @@ struct WebBenchmark: AsyncParsableCommand {
     var python: String?
 
     func validate() throws {
-        guard count >= max(visible, prefetches + visible + 2), runs > 0, visible > 0, side >= 16, width >= side else {
+        guard count >= max(visible, prefetches + visible + 2), runs > 0, visible > 0, side >= 16, width >= side,
+            (1...1000).contains(initialWindow)
+        else {
             throw ValidationError(
-                "--count must cover --visible and --prefetches, --runs and --visible be positive, --width ≥ --side ≥ 16"
+                "--count must cover --visible and --prefetches, --runs and --visible be positive, --width ≥ --side ≥ 16, "
+                    + "--initial-window 1…1000"
             )
         }
     }
 
     func run() async throws {
         let files = try await WebOriginFiles.prepare(count: count, width: width, photos: photos)
-        let session = try await WebSession.start(profile: profile, files: files)
+        let session = try await WebSession.start(profile: profile, initialWindow: initialWindow, files: files)
         try await session.run {
             let client = WebClient(
                 session: session,
@@ -116,7 +122,8 @@ struct WebBenchmark: AsyncParsableCommand {
         if profile != .loopback {
             print(
                 "link model: a token bucket at the rate and a fixed delay of half the round trip each way; no loss "
-                    + "but a full queue's, no jitter, the same rate up as down"
+                    + "but a full queue's, no jitter, the same rate up as down; the origin's TCP starts with "
+                    + "\(initialWindow) segments"
             )
         }
     }

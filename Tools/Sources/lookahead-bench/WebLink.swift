@@ -52,7 +52,8 @@ final class WebLink: Sendable {
 
     /// Makes the namespaces, the veth pairs, the token buckets and the relay. Throws, with what to do, where
     /// network namespaces are not permitted; whatever was made is removed before it throws.
-    static func make(profile: LinkProfile) throws -> WebLink {
+    /// `initialWindow`: the origin's TCP initial congestion window toward the client, in segments.
+    static func make(profile: LinkProfile, initialWindow: Int) throws -> WebLink {
         guard let bucket = profile.tokenBucket else {
             throw BenchFailure(description: "the \(profile.rawValue) profile has no link")
         }
@@ -67,7 +68,7 @@ final class WebLink: Sendable {
             )
         }
         do {
-            try link.build(bucket: bucket)
+            try link.build(bucket: bucket, initialWindow: initialWindow)
         } catch {
             link.tearDown()
             throw error
@@ -75,7 +76,7 @@ final class WebLink: Sendable {
         return link
     }
 
-    private func build(bucket: (rateBits: Int, burstBytes: Int, limitBytes: Int)) throws {
+    private func build(bucket: (rateBits: Int, burstBytes: Int, limitBytes: Int), initialWindow: Int) throws {
         let (link, origin) = (linkNamespace, originNamespace)
         try Self.ip(["netns", "add", origin])
         try Self.ip(["link", "add", clientInterface, "type", "veth", "peer", "name", "toclient", "netns", link])
@@ -96,6 +97,9 @@ final class WebLink: Sendable {
         for device in ["toclient", "toorigin"] { try Self.ip(["-n", link, "link", "set", device, "up"]) }
         try Self.ip(["-n", origin, "link", "set", "eth0", "up"])
         try Self.ip(["-n", origin, "link", "set", "lo", "up"])
+        try Self.ip([
+            "-n", origin, "route", "replace", "\(clientAddress)/32", "dev", "eth0", "initcwnd", "\(initialWindow)",
+        ])
         for device in ["toclient", "toorigin"] {
             try Self.ip([
                 "netns", "exec", link, "tc", "qdisc", "add", "dev", device, "root", "tbf",

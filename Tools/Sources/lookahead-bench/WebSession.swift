@@ -30,12 +30,12 @@ final class WebSession: Sendable {
     static let folderPrefix = "lookahead-web-run-"
 
     /// Removes what earlier runs that died left, makes the link and starts nginx.
-    static func start(profile: LinkProfile, files: WebOriginFiles) async throws -> WebSession {
+    static func start(profile: LinkProfile, initialWindow: Int, files: WebOriginFiles) async throws -> WebSession {
         removeStale()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(folderPrefix)\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let link = profile == .loopback ? nil : try WebLink.make(profile: profile)
+        let link = profile == .loopback ? nil : try WebLink.make(profile: profile, initialWindow: initialWindow)
         do {
             let origin: NginxOrigin
             if let link {

@@ -54,6 +54,9 @@ import Testing
         // Slow start: 14,480, 28,960 and 57,920 bytes in the first three rounds, then the window (115,840) covers
         // the 90,000 bytes in flight at the rate, and the last 36,280 bytes go at it.
         #expect(abs(fourG.slowStartLimitSeconds(bytes: 137_640) - (0.36 + 36_280 / 1.5e6)) < 1e-9)
+        // From an initial window of 40 segments (57,920 bytes) one round, then the rest (79,720 bytes) at the rate.
+        let forty = fourG.slowStartLimitSeconds(bytes: 137_640, initialWindow: 40 * 1448)
+        #expect(abs(forty - (0.24 + 79_720 / 1.5e6)) < 1e-9)
         // A response within the first window takes one round of it.
         #expect(abs(fourG.slowStartLimitSeconds(bytes: 10_000) - fourG.limitSeconds(bytes: 10_000)) < 1e-9)
         let bucket = LinkProfile.threeG.tokenBucket
