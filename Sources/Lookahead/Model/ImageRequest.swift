@@ -255,6 +255,14 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
         self.isAnimated = isAnimated
     }
 
+    /// Hashes the identity and only the parts a key has: most keys are an identity alone.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(imageID)
+        if let thumbnail { hasher.combine(thumbnail) }
+        if !processors.isEmpty { hasher.combine(processors) }
+        if isAnimated { hasher.combine(isAnimated) }
+    }
+
     public var description: String {
         var parts = [imageID]
         if let thumbnail { parts.append("thumbnail=\(thumbnail)") }

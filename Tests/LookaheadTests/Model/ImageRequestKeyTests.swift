@@ -5,8 +5,8 @@ import Testing
 
 @testable import Lookahead
 
-/// The request keeps its image key in parts and its priority and options in one word; every way of building or
-/// changing a request must give the key and the fields a request built from scratch has.
+/// The request keeps its fields and image key in one shared box, its priority and options beside it; every way of
+/// building or changing a request must give the key and the fields a request built from scratch has.
 @Suite struct ImageRequestKeyTests {
     private let url = URL(string: "https://example.com/images/1.jpg?w=200")!
 
@@ -78,7 +78,7 @@ import Testing
         #expect(request.priority == .normal)
     }
 
-    @Test func theKeysHashSharesAWordWithPriorityAndOptionsWithoutMixing() throws {
+    @Test func theKeyAndItsHashIgnorePriorityAndOptions() throws {
         let other = try #require(URL(string: "https://example.com/other.jpg"))
         var request = ImageRequest(url: url)
         let key = request.imageKey
@@ -113,6 +113,22 @@ import Testing
         #expect(request.imageKey == ImageRequest(url: url).imageKey)
         #expect(ImageRequest(url: nil, priority: .high, options: [.disableDiskCacheReads]).url == nil)
         #expect(ImageRequest(url: nil).url == nil)
+    }
+
+    @Test func eachPartOfAKeyChangesItsHash() {
+        let plain = ImageCacheKey(imageID: "a")
+        let others = [
+            ImageCacheKey(imageID: "b"),
+            ImageCacheKey(imageID: "a", thumbnail: ThumbnailOptions(maximumPixelSize: 64)),
+            ImageCacheKey(imageID: "a", processors: ["blur"]),
+            ImageCacheKey(imageID: "a", processors: [""]),
+            ImageCacheKey(imageID: "a", isAnimated: true),
+        ]
+        for other in others {
+            #expect(other != plain)
+            #expect(other.hashValue != plain.hashValue, "\(other)")
+        }
+        #expect(Set(others.map(\.hashValue)).count == others.count)
     }
 
     @Test func copiesKeepTheirOwnFields() throws {
