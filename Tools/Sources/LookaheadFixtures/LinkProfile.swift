@@ -58,16 +58,22 @@ public enum LinkProfile: String, CaseIterable, Sendable {
         Double(Self.roundTripsToFirstByte) * roundTripSeconds + transferSeconds(bytes: bytes)
     }
 
+    /// The payload of a full TCP segment on these links (1,500-byte frames, IPv4, timestamps on).
+    public static let segmentBytes = 1448
+
+    /// Linux's initial congestion window, in segments.
+    public static let defaultInitialWindow = 10
+
     /// The least time `bytes` can take on a new connection whose sender starts in TCP's slow start: the round
-    /// trips to the first byte, then a window of `initialWindow` bytes (Linux's 10 segments of 1,448 bytes) per
-    /// round trip, doubling each round, until the window covers the bandwidth-delay product and the rest goes at
-    /// the rate. The limit a real connection meets; ``limitSeconds(bytes:)`` leaves slow start out.
-    public func slowStartLimitSeconds(bytes: Int, initialWindow: Int = 10 * 1448) -> Double {
+    /// trips to the first byte, then a window of `initialWindow` full segments per round trip, doubling each
+    /// round, until the window covers the bandwidth-delay product and the rest goes at the rate. The limit a real
+    /// connection meets; ``limitSeconds(bytes:)`` leaves slow start out.
+    public func slowStartLimitSeconds(bytes: Int, initialWindow: Int = defaultInitialWindow) -> Double {
         guard let bitsPerSecond else { return 0 }
         let rate = bitsPerSecond / 8
         let bandwidthDelay = rate * roundTripSeconds
         var remaining = Double(bytes)
-        var window = Double(max(1, initialWindow))
+        var window = Double(max(1, initialWindow) * Self.segmentBytes)
         var time = Double(Self.roundTripsToFirstByte) * roundTripSeconds
         while window < bandwidthDelay, remaining > window {
             remaining -= window

@@ -12,8 +12,8 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "e2e",
         abstract:
-            "N images over loopback through one ImagePipeline (default configuration, 12 downloads at once) "
-            + "against `curl --parallel --parallel-max 12` on the same URLs: cold, warm-disk and warm-memory passes.",
+            "N images over loopback through one ImagePipeline (default configuration) against `curl --parallel` "
+            + "with as many downloads at once, on the same URLs: cold, warm-disk and warm-memory passes.",
         discussion: """
             Starts the fixture server in this process (or uses --base-url, whose media API must list at least \
             --count items) and loads /media/{width}/cover-{n}.jpg for n = 1…count. Lookahead starts every task at \
@@ -64,7 +64,7 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     var curl = "/usr/bin/curl"
 
     @Option(help: "curl's --parallel-max: the downloads Lookahead's default configuration runs at once.")
-    var parallel = 12
+    var parallel = ImagePipeline.Configuration().dataLoadingConcurrency
 
     /// One pass of one repetition.
     struct Sample {

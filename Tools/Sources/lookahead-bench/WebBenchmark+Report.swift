@@ -14,9 +14,9 @@ extension WebBenchmark {
         limit > 0 ? String(format: "%.2f", value / limit) : "n/a"
     }
 
-    /// The limit with TCP's slow start from the origin's initial window (full segments of 1,448 bytes).
+    /// The limit with TCP's slow start from the origin's initial window.
     private func slowStartLimit(bytes: Int) -> Double {
-        profile.slowStartLimitSeconds(bytes: bytes, initialWindow: initialWindow * 1448)
+        profile.slowStartLimitSeconds(bytes: bytes, initialWindow: initialWindow)
     }
 
     func reportFirstScreen(_ passes: [WebClient.Pass]) {

@@ -32,7 +32,7 @@ struct WebBenchmark: AsyncParsableCommand {
     var http: WebHTTPVersion = .http2
 
     @Option(help: "The origin's TCP initial congestion window, in segments (Linux's default: 10); not on loopback.")
-    var initialWindow = 10
+    var initialWindow = LinkProfile.defaultInitialWindow
 
     @Option(help: "Photos in the cold pass.")
     var count = 200

@@ -55,7 +55,7 @@ import Testing
         // the 90,000 bytes in flight at the rate, and the last 36,280 bytes go at it.
         #expect(abs(fourG.slowStartLimitSeconds(bytes: 137_640) - (0.36 + 36_280 / 1.5e6)) < 1e-9)
         // From an initial window of 40 segments (57,920 bytes) one round, then the rest (79,720 bytes) at the rate.
-        let forty = fourG.slowStartLimitSeconds(bytes: 137_640, initialWindow: 40 * 1448)
+        let forty = fourG.slowStartLimitSeconds(bytes: 137_640, initialWindow: 40)
         #expect(abs(forty - (0.24 + 79_720 / 1.5e6)) < 1e-9)
         // A response within the first window takes one round of it.
         #expect(abs(fourG.slowStartLimitSeconds(bytes: 10_000) - fourG.limitSeconds(bytes: 10_000)) < 1e-9)
