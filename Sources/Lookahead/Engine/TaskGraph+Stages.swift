@@ -72,7 +72,7 @@ extension TaskGraph {
             }
             var shorter = request
             shorter.processors.removeLast()
-            let kind: StageKind = shorter.processors.isEmpty ? .decode : .process
+            let kind = StageKind(imageOf: shorter)
             let dependency = attach(.stage(id), priority: priority, request: shorter, kind: kind, seed: seed)
             return (.waiting(on: dependency.stage), dependency.joined)
         }
