@@ -72,7 +72,7 @@ extension TaskGraph {
             }
             var shorter = request
             shorter.processors.removeLast()
-            let kind: StageKind = shorter.processors.isEmpty ? .decode : .process
+            let kind = StageKind(imageOf: shorter)
             let dependency = attach(.stage(id), priority: priority, request: shorter, kind: kind, seed: seed)
             return (.waiting(on: dependency.stage), dependency.joined)
         }
@@ -194,8 +194,7 @@ extension TaskGraph {
                 preconditionFailure("Internal inconsistency: queued \(id) is not queued")
             }
             let priority = stages.values[index].priority
-            let isLoad = if case .load = work { true } else { false }
-            let token = isLoad ? nil : OperationToken()
+            let token: OperationToken? = if case .load = work { nil } else { OperationToken() }
             let operation = OperationID(makeID())
             operations[operation] = Operation(queue: kind, stage: id, token: token, isBackground: isBackground)
             stages.values[index].state = .running(operation)

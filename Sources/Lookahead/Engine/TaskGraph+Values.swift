@@ -111,6 +111,9 @@ extension TaskGraph {
         case data
         case decode
         case process
+
+        /// The stage that makes a request's image: a decode, or a process when the request has processors.
+        init(imageOf request: ImageRequest) { self = request.processors.isEmpty ? .decode : .process }
     }
 
     /// What a stage is found by: stages with equal keys do the same work, so a new subscriber joins the one in flight.

@@ -64,7 +64,7 @@ package struct TaskGraph: Sendable {
         processedImage: ProcessedImageUse? = nil,
         receiver: (any TaskReceiver)? = nil
     ) -> Actions {
-        let kind: StageKind = dataOnly ? .data : request.processors.isEmpty ? .decode : .process
+        let kind = dataOnly ? .data : StageKind(imageOf: request)
         let asked = request
         var request = request
         if let processedImage, !processedImage.keepsOriginalData { request.options.insert(.disableDiskCacheWrites) }

@@ -49,9 +49,8 @@ final class ResumeOnce<Value: Sendable>: Sendable {
         }
     }
 
-    /// Resumes the continuation if nobody did yet; `false` when it was already resumed.
-    @discardableResult
-    func resume(with result: Result<Value, any Error>) -> Bool {
+    /// Resumes the continuation if nobody did yet.
+    func resume(with result: Result<Value, any Error>) {
         let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
             switch state {
             case .armed(let continuation):
@@ -65,6 +64,5 @@ final class ResumeOnce<Value: Sendable>: Sendable {
             }
         }
         continuation?.resume(with: result)
-        return continuation != nil
     }
 }

@@ -5,12 +5,7 @@
 /// ``ImagePipeline/credentialsChanged()``: a download notes it before the request modifier adds the credentials, and
 /// its `401` starts or joins a refresh only while the version is the one noted; otherwise it retries at once.
 final class CredentialRefresh: Sendable {
-    private struct State {
-        var generation = 0
-        var inFlight: Task<Void, any Error>?
-    }
-
-    private let state = Locked(State())
+    private let state = Locked<(generation: Int, inFlight: Task<Void, any Error>?)>((0, nil))
     private let refresh: (@Sendable () async throws -> Void)?
 
     init(refresh: (@Sendable () async throws -> Void)?) {

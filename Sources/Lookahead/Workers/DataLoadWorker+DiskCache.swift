@@ -12,14 +12,6 @@ extension DataLoadWorker {
 
         /// Whether the entry may answer when the server cannot be reached (without metadata, nothing forbids it).
         var mayAnswerWhenUnreachable: Bool { metadata?.mayAnswerWhenUnreachable ?? true }
-
-        /// Whether the entry may answer after `error`: when the server could not be reached, or answered 500, 502,
-        /// 503 or 504 within the entry's `stale-if-error`; never under `must-revalidate` or `no-cache`.
-        func mayAnswer(after error: ImagePipeline.Error, now: Date) -> Bool {
-            if error.isServerUnreachable { return mayAnswerWhenUnreachable }
-            guard case .statusCodeUnacceptable(let status, _) = error, let metadata else { return false }
-            return metadata.mayAnswer(status: status, now: now)
-        }
     }
 
     enum Lookup: Sendable {
@@ -79,8 +71,9 @@ extension DataLoadWorker {
         )
     }
 
-    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once), or after a
-    /// failure its directives allow it to answer (``StaleEntry/mayAnswer(after:now:)``); `nil` when the result stands.
+    /// The stale entry when the revalidation says to use it: on `304` (its metadata refreshed at once), or when the
+    /// server could not be reached or answered 500, 502, 503 or 504 within the entry's `stale-if-error` (never under
+    /// `must-revalidate` or `no-cache`); `nil` when the result stands.
     func serve(
         _ entry: StaleEntry,
         after result: Result<DataLoadResponse, ImagePipeline.Error>,
@@ -103,10 +96,12 @@ extension DataLoadWorker {
                 cache.storeData(refreshed.encoded(), for: HTTPCacheMetadata.key(for: key))
             }
             return hit(entry.data, url: url, cache: cache, key: key, metadata: refreshed)
+        case .failure(.statusCodeUnacceptable(let status, _)):
+            guard entry.metadata?.mayAnswer(status: status, now: now) == true else { return nil }
         case .failure(let error):
-            guard entry.mayAnswer(after: error, now: now) else { return nil }
-            return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
+            guard error.isServerUnreachable, entry.mayAnswerWhenUnreachable else { return nil }
         }
+        return hit(entry.data, url: url, cache: cache, key: key, metadata: entry.metadata)
     }
 
     /// Keeps an error answer that stays fresh (a `404` with `max-age`) in place of what was stored for the request, to
