@@ -19,13 +19,6 @@ package struct FailureBackoffStateMachine {
         package var unreachableHost: String?
     }
 
-    /// Whether a load may go to the network.
-    package enum Admission: Sendable {
-        case allow
-        /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
-        case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
-    }
-
     /// How a failure counts.
     package enum Classification: Equatable, Sendable {
         /// Not the URL's fault (cancelled, invalidated, processing): no record.
@@ -63,22 +56,23 @@ package struct FailureBackoffStateMachine {
 
     // MARK: - Events
 
-    /// Whether a request may go to the network, without noting an attempt (see ``admit(_:now:bypass:)``).
-    package mutating func check(_ url: String, now: Duration) -> Admission {
-        guard let record = record(for: url) else { return .allow }
-        guard let retryAt = record.retryAt else { return .deny(lastError: record.lastError, retryIn: nil) }
-        return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
+    /// `nil` when a request may go to the network, else the error it fails with at once:
+    /// ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)``, whose `retryIn` is `nil` when no automatic attempt
+    /// is allowed. Notes no attempt (see ``admit(_:now:bypass:)``).
+    package mutating func check(_ url: String, now: Duration) -> ImagePipeline.Error? {
+        guard let record = record(for: url) else { return nil }
+        if let retryAt = record.retryAt, now >= retryAt { return nil }
+        return .failureBackoff(lastError: record.lastError, retryIn: record.retryAt.map { $0 - now })
     }
 
-    /// A download is about to start: allowed (and noted, so its failure counts) unless the URL waits; `bypass` for
-    /// an explicit retry.
-    package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> Admission {
-        let admission = check(url, now: now)
-        if case .deny = admission, !bypass { return admission }
-        guard var record = record(for: url) else { return .allow }
+    /// A download is about to start: allowed (`nil`, and noted, so its failure counts) unless the URL waits;
+    /// `bypass` for an explicit retry.
+    package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> ImagePipeline.Error? {
+        if let error = check(url, now: now), !bypass { return error }
+        guard var record = record(for: url) else { return nil }
         record.isAttemptAdmitted = true
         records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
-        return .allow
+        return nil
     }
 
     /// A load of the URL failed. The server's `retryAfter` is honoured for 429 and 503 only; a failure to reach
