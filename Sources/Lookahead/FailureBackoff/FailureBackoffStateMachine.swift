@@ -126,13 +126,10 @@ package struct FailureBackoffStateMachine {
 
     /// The credentials changed: the records of the URLs the server refused them for (`401`, `403`) are removed.
     package mutating func forgetAuthenticationFailures() {
-        removeRecords { Self.isAuthenticationFailure($0.lastError) }
-    }
-
-    /// Whether the server refused the credentials: `401 Unauthorized` or `403 Forbidden`.
-    package static func isAuthenticationFailure(_ error: ImagePipeline.Error) -> Bool {
-        guard case .serverError(let code) = error.reason else { return false }
-        return code == 401 || code == 403
+        removeRecords { record in
+            guard case .serverError(let code) = record.lastError.reason else { return false }
+            return code == 401 || code == 403
+        }
     }
 
     /// The host answered (any HTTP response): removes its records of failures that did not reach it; `true` when
