@@ -56,9 +56,8 @@ package struct FailureBackoffStateMachine {
 
     // MARK: - Events
 
-    /// `nil` when a request may go to the network, else the error it fails with at once:
-    /// ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)``, whose `retryIn` is `nil` when no automatic attempt
-    /// is allowed. Notes no attempt (see ``admit(_:now:bypass:)``).
+    /// The ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)`` a request fails with at once (`retryIn` `nil`:
+    /// no automatic attempt), or `nil` when it may go to the network; notes no attempt (see ``admit(_:now:bypass:)``).
     package mutating func check(_ url: String, now: Duration) -> ImagePipeline.Error? {
         guard let record = record(for: url) else { return nil }
         if let retryAt = record.retryAt, now >= retryAt { return nil }
