@@ -84,11 +84,8 @@ public struct HTTPCacheHeaders: Hashable, Sendable {
     public func heuristicLifetime(now: Date) -> TimeInterval? {
         guard let modified = lastModified.flatMap(HTTPDate.parse) else { return nil }
         let sinceModified = (date ?? now).timeIntervalSince(modified)
-        return sinceModified > 0 ? min(sinceModified / 10, Self.heuristicLimit) : nil
+        return sinceModified > 0 ? min(sinceModified / 10, 7 * 24 * 60 * 60) : nil
     }
-
-    /// The longest heuristic freshness lifetime.
-    static let heuristicLimit: TimeInterval = 7 * 24 * 60 * 60
 
     /// The response's age when it arrived (RFC 9111 §4.2.3): the larger of the age its `Date` shows and its `Age`
     /// plus the time between the request (`requestTime`) and the response (`responseTime`).

@@ -33,23 +33,21 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
 
     /// The metadata of `response` to a request with `requestHeaders` (`immutable` matters only while fresh, RFC 8246).
     package init(response: HTTPResponseInfo, requestHeaders: [String: String], requestTime: Date, responseTime: Date) {
-        let headers = Self.storable(response.headers)
-        let parsed = HTTPCacheHeaders(headers: headers)
         self.init(
             statusCode: response.statusCode,
-            headers: headers,
-            ageFrom: parsed,
-            variedFields: Self.values(of: parsed.vary, in: requestHeaders),
+            headers: Self.storable(response.headers),
             requestTime: requestTime,
             responseTime: responseTime
         )
+        variedFields = Self.values(of: vary, in: requestHeaders)
     }
 
+    /// `ageHeaders` are the response the age is measured from when it is not the one whose fields are stored.
     private init(
         statusCode: Int,
         headers: [String: String],
-        ageFrom ageHeaders: HTTPCacheHeaders,
-        variedFields: [String: String],
+        ageFrom ageHeaders: HTTPCacheHeaders? = nil,
+        variedFields: [String: String] = [:],
         requestTime: Date,
         responseTime: Date
     ) {
@@ -61,7 +59,7 @@ package struct HTTPCacheMetadata: Codable, Hashable, Sendable {
         self.responseTime = responseTime
         etag = parsed.etag
         lastModified = parsed.lastModified
-        initialAge = ageHeaders.initialAge(requestTime: requestTime, responseTime: responseTime)
+        initialAge = (ageHeaders ?? parsed).initialAge(requestTime: requestTime, responseTime: responseTime)
         let heuristic =
             Self.heuristicallyCacheable.contains(statusCode) ? parsed.heuristicLifetime(now: responseTime) : nil
         let lifetime = parsed.freshnessLifetime(now: responseTime) ?? heuristic

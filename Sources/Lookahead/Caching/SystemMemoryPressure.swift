@@ -21,20 +21,15 @@ final class SystemMemoryPressure: Sendable {
     private struct State {
         var followers: [ObjectIdentifier: Follower] = [:]
         var started = false
-        var source: Source?
-    }
-
-    /// Keeps the platform's source alive.
-    struct Source: @unchecked Sendable {
-        // SAFETY: only held, never used after it was started.
-        let object: Any
+        /// Keeps the platform's source alive; never used after it was started.
+        var source: Any?
     }
 
     private let state = Locked(State())
-    private let startSource: @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Source?
+    private let startSource: @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Any?
 
     /// Creates a hub whose `source` starts with the first follower and hands it each pressure.
-    init(source: @escaping @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Source?) {
+    init(source: @escaping @Sendable (@escaping @Sendable (MemoryPressure) -> Void) -> Any?) {
         self.startSource = source
     }
 
@@ -86,7 +81,7 @@ extension SystemMemoryPressure {
 
     /// Starts the platform's source: UIKit's notifications on iOS, tvOS and visionOS; Dispatch's memory-pressure
     /// source on macOS and watchOS; the cgroup and the kernel's stall information on Linux.
-    static func startPlatformSource(_ handler: @escaping @Sendable (MemoryPressure) -> Void) -> Source? {
+    static func startPlatformSource(_ handler: @escaping @Sendable (MemoryPressure) -> Void) -> Any? {
         #if canImport(UIKit) && !os(watchOS)
         let center = NotificationCenter.default
         let signals: [(Notification.Name, Signal)] = [
@@ -96,7 +91,7 @@ extension SystemMemoryPressure {
         let observers = signals.map { name, signal in
             center.addObserver(forName: name, object: nil, queue: nil) { _ in handler(pressure(for: signal)) }
         }
-        return Source(object: observers)
+        return observers
         #elseif canImport(AppKit) || os(watchOS)
         // One source a level, so that a handler knows its level without reading the source it belongs to.
         let levels: [(DispatchSource.MemoryPressureEvent, Signal)] = [
@@ -108,11 +103,11 @@ extension SystemMemoryPressure {
             source.activate()
             return source
         }
-        return Source(object: sources)
+        return sources
         #else
         let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)
         let monitor = LinuxMemoryPressure(files: LinuxMemoryPressure.files(procSelfCgroup: text))
-        return monitor.poll(every: .seconds(2), handler).map { Source(object: $0) }
+        return monitor.poll(every: .seconds(2), handler)
         #endif
     }
 }

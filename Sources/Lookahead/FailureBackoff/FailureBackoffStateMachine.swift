@@ -19,13 +19,6 @@ package struct FailureBackoffStateMachine {
         package var unreachableHost: String?
     }
 
-    /// Whether a load may go to the network.
-    package enum Admission: Sendable {
-        case allow
-        /// Fail at once with the last error; an automatic attempt is allowed after `retryIn` (`nil`: never).
-        case deny(lastError: ImagePipeline.Error, retryIn: Duration?)
-    }
-
     /// How a failure counts.
     package enum Classification: Equatable, Sendable {
         /// Not the URL's fault (cancelled, invalidated, processing): no record.
@@ -63,22 +56,22 @@ package struct FailureBackoffStateMachine {
 
     // MARK: - Events
 
-    /// Whether a request may go to the network, without noting an attempt (see ``admit(_:now:bypass:)``).
-    package mutating func check(_ url: String, now: Duration) -> Admission {
-        guard let record = record(for: url) else { return .allow }
-        guard let retryAt = record.retryAt else { return .deny(lastError: record.lastError, retryIn: nil) }
-        return now >= retryAt ? .allow : .deny(lastError: record.lastError, retryIn: retryAt - now)
+    /// The ``ImagePipeline/Error/failureBackoff(lastError:retryIn:)`` a request fails with at once (`retryIn` `nil`:
+    /// no automatic attempt), or `nil` when it may go to the network; notes no attempt (see ``admit(_:now:bypass:)``).
+    package mutating func check(_ url: String, now: Duration) -> ImagePipeline.Error? {
+        guard let record = record(for: url) else { return nil }
+        if let retryAt = record.retryAt, now >= retryAt { return nil }
+        return .failureBackoff(lastError: record.lastError, retryIn: record.retryAt.map { $0 - now })
     }
 
-    /// A download is about to start: allowed (and noted, so its failure counts) unless the URL waits; `bypass` for
-    /// an explicit retry.
-    package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> Admission {
-        let admission = check(url, now: now)
-        if case .deny = admission, !bypass { return admission }
-        guard var record = record(for: url) else { return .allow }
+    /// A download is about to start: allowed (`nil`, and noted, so its failure counts) unless the URL waits;
+    /// `bypass` for an explicit retry.
+    package mutating func admit(_ url: String, now: Duration, bypass: Bool = false) -> ImagePipeline.Error? {
+        if let error = check(url, now: now), !bypass { return error }
+        guard var record = record(for: url) else { return nil }
         record.isAttemptAdmitted = true
         records.setValue(record, forKey: url, cost: 0, expiresAt: nil)
-        return .allow
+        return nil
     }
 
     /// A load of the URL failed. The server's `retryAfter` is honoured for 429 and 503 only; a failure to reach
@@ -132,13 +125,10 @@ package struct FailureBackoffStateMachine {
 
     /// The credentials changed: the records of the URLs the server refused them for (`401`, `403`) are removed.
     package mutating func forgetAuthenticationFailures() {
-        removeRecords { Self.isAuthenticationFailure($0.lastError) }
-    }
-
-    /// Whether the server refused the credentials: `401 Unauthorized` or `403 Forbidden`.
-    package static func isAuthenticationFailure(_ error: ImagePipeline.Error) -> Bool {
-        guard case .serverError(let code) = error.reason else { return false }
-        return code == 401 || code == 403
+        removeRecords { record in
+            guard case .serverError(let code) = record.lastError.reason else { return false }
+            return code == 401 || code == 403
+        }
     }
 
     /// The host answered (any HTTP response): removes its records of failures that did not reach it; `true` when

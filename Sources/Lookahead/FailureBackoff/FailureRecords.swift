@@ -23,14 +23,14 @@ final class FailureRecords: Sendable {
         let policy = request.dataPolicy
         guard policy.loadsFromNetwork, !policy.skipsFailureBackoff, recordCount.load() > 0 else { return nil }
         let now = now()
-        return Self.error(for: machine.withLock { $0.check(request.identity, now: now) })
+        return machine.withLock { $0.check(request.identity, now: now) }
     }
 
     /// Asks to start a download of the request's URL; `nil` to go ahead (the attempt is noted).
     func admit(_ request: ImageRequest) -> ImagePipeline.Error? {
         let now = now()
         let bypass = request.dataPolicy.skipsFailureBackoff
-        return Self.error(for: machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) })
+        return machine.withLock { $0.admit(request.identity, now: now, bypass: bypass) }
     }
 
     /// A download of the request failed; a status answer's `Retry-After` goes with it.
@@ -76,10 +76,5 @@ final class FailureRecords: Sendable {
             unreachableHostCount.store($0.unreachableHosts.count)
             return result
         }
-    }
-
-    private static func error(for admission: FailureBackoffStateMachine.Admission) -> ImagePipeline.Error? {
-        guard case .deny(let lastError, let retryIn) = admission else { return nil }
-        return .failureBackoff(lastError: lastError, retryIn: retryIn)
     }
 }

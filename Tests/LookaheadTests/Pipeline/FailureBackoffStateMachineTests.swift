@@ -35,13 +35,13 @@ import Testing
         return machine.recordFailure(url, error: error, retryAfter: retryAfter, now: now)
     }
 
-    private func isAllowed(_ admission: FailureBackoffStateMachine.Admission) -> Bool {
-        if case .allow = admission { return true }
+    private func isAllowed(_ denial: ImagePipeline.Error?) -> Bool {
+        if case .none = denial { return true }
         return false
     }
 
-    private func retryIn(_ admission: FailureBackoffStateMachine.Admission) -> Duration?? {
-        if case .deny(_, let retryIn) = admission { return .some(retryIn) }
+    private func retryIn(_ denial: ImagePipeline.Error?) -> Duration?? {
+        if case .failureBackoff(_, let retryIn) = denial { return .some(retryIn) }
         return .none
     }
 
@@ -104,7 +104,7 @@ import Testing
         )
         #expect(retryIn(machine.check(Self.url, now: .milliseconds(400))) == .some(.milliseconds(600)))
         #expect(retryIn(machine.admit(Self.url, now: .milliseconds(999))) == .some(.milliseconds(1)))
-        guard case .deny(.statusCodeUnacceptable(500, _), _) = machine.check(Self.url, now: .zero) else {
+        guard case .failureBackoff(.statusCodeUnacceptable(500, _), _) = machine.check(Self.url, now: .zero) else {
             Issue.record("the denial should carry the last error"); return
         }
         #expect(isAllowed(machine.admit(Self.url, now: .seconds(1))))

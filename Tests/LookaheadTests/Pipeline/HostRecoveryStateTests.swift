@@ -21,7 +21,7 @@ import Testing
         }
 
         func isAllowed(_ url: String) -> Bool {
-            if case .allow = machine.check(url, now: .zero) { return true }
+            if case .none = machine.check(url, now: .zero) { return true }
             return false
         }
 
