@@ -175,29 +175,17 @@ public struct ListPrefetchController: Sendable {
     /// Rows to keep prefetched now, in the order they should start.
     public var desiredRows: [Int] {
         guard !visible.isEmpty, itemCount > 0 else { return [] }
-        let speed = abs(velocity)
+        if isFlinging { return flingRows }
+        // Otherwise the rows just ahead, nearest first, and a few behind.
         let ahead = min(
             configuration.maximumAhead,
-            configuration.minimumAhead + Int((speed * latency.secondsValue * configuration.safetyFactor).rounded(.up))
+            configuration.minimumAhead
+                + Int((abs(velocity) * latency.secondsValue * configuration.safetyFactor).rounded(.up))
         )
-        var rows: [Int] = []
-        var seen = Set<Int>()
-        func add(_ row: Int) {
-            guard row >= 0, row < itemCount, !visible.contains(row), seen.insert(row).inserted else { return }
-            rows.append(row)
-        }
-        if isFlinging {
-            for row in flingRows { add(row) }
-            return rows
-        }
-        // Otherwise the rows just ahead, nearest first, and a few behind.
-        for offset in 0..<ahead {
-            add(direction > 0 ? visible.upperBound + offset : visible.lowerBound - 1 - offset)
-        }
-        for offset in 0..<configuration.behind {
-            add(direction > 0 ? visible.lowerBound - 1 - offset : visible.upperBound + offset)
-        }
-        return rows
+        func below(_ count: Int) -> [Int] { Array(visible.upperBound..<min(itemCount, visible.upperBound + count)) }
+        func above(_ count: Int) -> [Int] { (max(0, visible.lowerBound - count)..<visible.lowerBound).reversed() }
+        let behind = configuration.behind
+        return direction > 0 ? below(ahead) + above(behind) : above(ahead) + below(behind)
     }
 
     /// The rows worth keeping a running download for: the span of the visible and `desired` rows (by default
