@@ -50,7 +50,7 @@ public final class ImagePrefetcher: Sendable {
         /// A prefetch started loading.
         case started(ImageRequest)
         /// A started prefetch ended.
-        case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
+        case finished(ImageRequest, succeeded: Bool)
         /// A prefetch (or an adopted load) ended with an image of this decoded cost, just before its `finished`.
         case decoded(ImageRequest, cost: Int)
     }
@@ -242,10 +242,8 @@ public final class ImagePrefetcher: Sendable {
         -> Bool
     {
         var skipped = false
-        for (key, original) in starts {
-            var prioritised = original
-            prioritised.priority = priority
-            let request = prioritised
+        for (key, var request) in starts {
+            request.priority = priority
             if destination == .memoryCache && pipeline.cachedImage(for: request) != nil
                 || pipeline.isInFailureBackoff(request)
             {
@@ -265,7 +263,7 @@ public final class ImagePrefetcher: Sendable {
                 pipeline.start(imageTask)
             } else {
                 running.work.attach(
-                    Task { [weak self, pipeline] in
+                    Task { [weak self, pipeline, request] in
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
                             self?.finish(key, running, result: .success(nil))
@@ -292,8 +290,8 @@ public final class ImagePrefetcher: Sendable {
         case .success(let cost):
             if let cost { observer?(.decoded(request, cost: cost)) }
             observer?(.finished(request, succeeded: true))
-        case .failure(let error):
-            observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
+        case .failure:
+            observer?(.finished(request, succeeded: false))
         }
         if shouldDrain { schedule { [weak self] in self?.drain() } }
     }
