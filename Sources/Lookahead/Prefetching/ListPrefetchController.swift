@@ -64,13 +64,13 @@ public struct ListPrefetchController: Sendable {
         isDecelerating: Bool? = nil
     ) -> ListPrefetchUpdate<Int> {
         let range = range.clamped(to: 0..<itemCount)
+        visible = range
         let isFractional = position != nil
         let position = position ?? Double(range.lowerBound)
         var jumped = false
         if let lastPosition, let lastTime {
             let seconds = (time - lastTime).secondsValue
             let moved = position - lastPosition
-            let viewport = Double(max(1, range.count))
             if abs(moved) > viewport * configuration.jumpThreshold {
                 velocity = 0  // a jump: the new window replaces the old one entirely
                 jumped = true
@@ -93,7 +93,6 @@ public struct ListPrefetchController: Sendable {
         }
         lastPosition = position
         lastTime = time
-        visible = range
         self.jumped = jumped
         switch isDecelerating {
         case nil: updateCoasting(at: time, jumped: jumped)
@@ -131,7 +130,6 @@ public struct ListPrefetchController: Sendable {
     /// A confirmed fling's speed follows the deceleration model from its peak, until the list nearly stops,
     /// reverses, jumps or is pushed faster.
     private mutating func updateCoasting(at time: Duration, jumped: Bool) {
-        let viewport = Double(max(1, visible.count))
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
         fastSince = isFast ? fastSince ?? time : nil
         if let current = coast.map({ decayed($0, to: time) }) {
@@ -214,7 +212,6 @@ public struct ListPrefetchController: Sendable {
     private var flingRows: [Int] {
         let forward = modelVelocity > 0
         let rest = restingDistance
-        let viewport = Double(max(1, visible.count))
         let latency = self.latency.secondsValue
         let minimum = minimumVisibleSeconds
         let queue = Double(max(1, configuration.concurrentLoads))
@@ -244,7 +241,7 @@ public struct ListPrefetchController: Sendable {
             return -Foundation.log(1 - distance / rest) / decelerationPerSecond
         }
         let enter = distance(toReach: row)
-        return (time(enter), time(enter + Double(max(1, visible.count))))
+        return (time(enter), time(enter + viewport))
     }
 
     /// How long a row passed by a fling must stay on screen after its image arrives.
@@ -256,10 +253,12 @@ public struct ListPrefetchController: Sendable {
 
     /// How far the top edge must move, along the scroll, for a row to start showing.
     private func distance(toReach row: Int) -> Double {
-        let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)
         return modelVelocity > 0 ? Double(row) - viewport + 1 - top : top - Double(row)
     }
+
+    /// The rows the viewport holds: the visible ones, at least one.
+    private var viewport: Double { Double(max(1, visible.count)) }
 
     /// How far (rows) the scroll coasts from here: |velocity| / k.
     private var restingDistance: Double { abs(modelVelocity) / decelerationPerSecond }
