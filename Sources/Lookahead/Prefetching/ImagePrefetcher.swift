@@ -190,7 +190,7 @@ public final class ImagePrefetcher: Sendable {
     // MARK: - Work
 
     private func key(for request: ImageRequest) -> ImageCacheKey {
-        destination == .memoryCache ? request.imageKey : ImageCacheKey(imageID: request.identity)
+        destination == .memoryCache ? request.imageKey : request.dataKey
     }
 
     /// Changes the state; returns whether to schedule a drain (something to start, and none scheduled yet).
