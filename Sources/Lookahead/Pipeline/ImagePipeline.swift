@@ -176,7 +176,7 @@ public final class ImagePipeline: Sendable {
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
         guard !identifiers.isEmpty, readsMemoryCache(request), memoryCache != nil else { return nil }
-        for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
+        for count in (0..<identifiers.count).reversed() {
             let key = ImageCacheKey(
                 imageID: request.identity,
                 thumbnail: request.thumbnail,
