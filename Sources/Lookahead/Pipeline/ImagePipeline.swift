@@ -104,9 +104,7 @@ public final class ImagePipeline: Sendable {
 
     /// The memory cache's entry under `key`, if the request may read it and sends the fields its response varies on.
     private func memoryEntry(of request: ImageRequest, key: ImageCacheKey) -> MemoryCache.Entry? {
-        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key) else {
-            return nil
-        }
+        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key) else { return nil }
         guard let http = entry.http, !http.vary.isEmpty else { return entry }
         return http.matches(runner.loadData.requestHeaders(for: request)) ? entry : nil
     }

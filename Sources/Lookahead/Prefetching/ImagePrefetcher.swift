@@ -226,13 +226,13 @@ public final class ImagePrefetcher: Sendable {
 
     /// Starts what the queue allows; requests with nothing to do free their slot for the next ones at once.
     private func drain(isScheduledDrain: Bool = true) {
-        var isFirstTurn = isScheduledDrain
+        var clearsSchedule = isScheduledDrain
         while true {
             let (starts, priority) = state.withLock { state in
-                if isFirstTurn { state.isDrainScheduled = false }
+                if clearsSchedule { state.isDrainScheduled = false }
                 return (state.queue.next(), state.priority)
             }
-            isFirstTurn = false
+            clearsSchedule = false
             guard !starts.isEmpty, start(starts, priority: priority) else { return }
         }
     }
