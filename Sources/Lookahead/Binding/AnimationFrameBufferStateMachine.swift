@@ -76,7 +76,7 @@ package struct AnimationFrameBufferStateMachine {
     /// The next step of the reader, if the buffer has room and no step runs; marks it running.
     package mutating func nextStep() -> Step? {
         guard !isDecoding, !isFull, end == nil else { return nil }
-        let target = frames.last.map { ($0.index + 1) % frameCount } ?? wanted
+        let target = nextToBuffer
         let hasRoom = frames.count < min(frameCount - 1, byteLimit / frameCost)
         guard waiting != nil || hasRoom else { return nil }
         let restarts = readerIndex > target
@@ -97,14 +97,7 @@ package struct AnimationFrameBufferStateMachine {
     /// A step ended. Returns the frame for the waiting player, or `.ended` when that frame will never come.
     package mutating func stepFinished(_ step: Step, _ outcome: Outcome) -> Take? {
         isDecoding = false
-        let image: PlatformImage
-        switch outcome {
-        case .skipped:
-            readerIndex = step.index + 1
-            return nil
-        case .decoded(let decoded):
-            image = decoded
-        case .ended:
+        if case .ended = outcome {
             end = step.index
             frames.removeAll { $0.index >= step.index }
             byteCount = frames.reduce(0) { $0 + $1.cost }
@@ -113,8 +106,8 @@ package struct AnimationFrameBufferStateMachine {
             return .ended
         }
         readerIndex = step.index + 1
-        let target = frames.last.map { ($0.index + 1) % frameCount } ?? wanted
-        guard step.keeps, step.index == target else { return nil }  // the player moved on meanwhile
+        // A skipped frame only built the canvas; a decoded one may be for a player that moved on meanwhile.
+        guard case .decoded(let image) = outcome, step.keeps, step.index == nextToBuffer else { return nil }
         if waiting == step.index {
             waiting = nil
             wanted = (step.index + 1) % frameCount
@@ -130,6 +123,9 @@ package struct AnimationFrameBufferStateMachine {
         peakByteCount = max(peakByteCount, byteCount)
         return nil
     }
+
+    /// The frame the buffer holds next: the one after its last, else the one the player asks for.
+    private var nextToBuffer: Int { frames.last.map { ($0.index + 1) % frameCount } ?? wanted }
 
     /// Drops every frame (the player stopped).
     package mutating func removeAll() {

@@ -21,10 +21,7 @@ public enum ImageTransition: Sendable {
 
     /// Whether the image appears with an animation rather than at once.
     public var isAnimated: Bool {
-        switch self {
-        case .none, .fadeIn: fadeDuration != nil
-        case .custom: true
-        }
+        if case .custom = self { true } else { fadeDuration != nil }
     }
 }
 

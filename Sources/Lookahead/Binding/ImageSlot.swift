@@ -130,8 +130,7 @@ public final class ImageSlot: Sendable {
         // A URL in its failure backoff shows its failure at once, like a memory hit.
         let waiting = cached == nil ? pipeline.failureBackoffError(for: request) : nil
         let (previous, generation, state) = inner.withLock { inner -> (ImageTask?, Int, State) in
-            let previous = inner.task
-            inner.task = nil
+            let previous = inner.task.take()
             let next = cached.map { State.loaded($0.0, request, .memory) } ?? waiting.map { State.failed($0, request) }
             let generation = inner.advance(to: next ?? .loading(request), animation: cached?.1)
             updatePin(&inner)
@@ -173,8 +172,7 @@ public final class ImageSlot: Sendable {
         let task = inner.withLock { inner -> ImageTask? in
             inner.advance(to: .empty)
             updatePin(&inner)
-            defer { inner.task = nil }
-            return inner.task
+            return inner.task.take()
         }
         onChange(.empty)
         guard let task, task.state == .running else { return nil }
@@ -257,9 +255,14 @@ public final class ImageSlot: Sendable {
             }
             return true
         }
-        guard case .failed(let error, let request)? = state else { return }
+        guard case .failed(let error, let request)? = state, FailureBackoffStateMachine.isUnreachable(error) else {
+            return
+        }
         watchForRecovery(after: error)
-        catchUpIfRecovered(after: error, request: request)
+        // The host answered another download while this load was failing: reload once.
+        if let host = request.url?.host, let records = pipeline.failureRecords, !records.isUnreachable(host) {
+            hostRecovered(host, isCatchUp: true)
+        }
     }
 
     /// Changes the state if `generation` is still the current configuration and `change` says so, then pins the
@@ -287,14 +290,6 @@ public final class ImageSlot: Sendable {
         guard !isWatching else { return }
         let id = pipeline.hostRecoveries.addObserver { [weak self] host in self?.hostRecovered(host) }
         inner.withLock { $0.recoveryObserver = id }
-    }
-
-    /// The host answered another download while this load was failing: reload once.
-    private func catchUpIfRecovered(after error: ImagePipeline.Error, request: ImageRequest) {
-        guard FailureBackoffStateMachine.isUnreachable(error), let host = request.url?.host,
-            let records = pipeline.failureRecords, !records.isUnreachable(host)
-        else { return }
-        hostRecovered(host, isCatchUp: true)
     }
 
     /// A host answers again: a failure to reach it that the slot shows loads again.

@@ -29,29 +29,25 @@ package struct ImageViewPresenter {
     /// The display for `state`, or `nil` when the view already shows it.
     package mutating func present(_ state: ImageSlot.State, options: ImageLoadingOptions) -> Display? {
         let next: Shown
-        let display: Display
+        var display = Display(image: options.placeholder, transition: .none)
         switch state {
         case .empty:
             next = .placeholder(nil)
-            display = Display(image: options.placeholder, transition: .none)
         case .loading(let request) where options.keepsCurrentImageWhileLoading && shown != .nothing:
             if shown != .preview(request.imageKey) { shown = .kept(request.imageKey) }
             return nil
         case .loading(let request):
             next = .placeholder(request.imageKey)
-            display = Display(image: options.placeholder, transition: .none)
         case .preview(let image, let request):  // every preview, each one sharper
-            next = .preview(request.imageKey)
-            display = Display(image: image, transition: .none)
-            shown = next
-            return display
+            shown = .preview(request.imageKey)
+            return Display(image: image, transition: .none)
         case .loaded(let image, let request, _):
             next = .image(request.imageKey)
             let isAwaited = shown == .placeholder(request.imageKey) || shown == .kept(request.imageKey)
             display = Display(image: image, transition: isAwaited ? options.transition : .none)
         case .failed(_, let request):
             next = .failure(request.imageKey)
-            display = Display(image: options.failureImage ?? options.placeholder, transition: .none)
+            display.image = options.failureImage ?? options.placeholder
         }
         guard next != shown else { return nil }
         shown = next

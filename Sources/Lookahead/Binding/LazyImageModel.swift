@@ -133,15 +133,13 @@ public final class LazyImageModel: ImageDisplaying {
     /// ``ImageDisplaying``: the binding shows a new state.
     public func lookaheadDisplay(_ image: PlatformImage?, transition: ImageTransition) {
         let state = lookaheadBinding?.state ?? .empty
-        let next: Phase
-        switch state {
-        case .empty, .loading, .preview:
-            next = .empty
-        case .loaded(let loaded, _, _):
-            next = .success(image ?? loaded)  // the image, or the frame of its animation shown now
-        case .failed(let error, _):
-            next = .failure(error)
-        }
+        let next: Phase =
+            switch state {
+            case .empty, .loading, .preview: .empty
+            // The image, or the frame of its animation shown now.
+            case .loaded(let loaded, _, _): .success(image ?? loaded)
+            case .failed(let error, _): .failure(error)
+            }
         let wasLoading = isLoading
         let hadPreview = preview != nil
         isLoading = state.loadingRequest != nil

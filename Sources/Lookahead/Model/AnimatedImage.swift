@@ -91,12 +91,7 @@ public struct AnimatedImage {
         let total = duration
         guard frameCount > 1, total > .zero, elapsed > .zero else { return 0 }
         if loopCount > 0, elapsed >= total * loopCount { return frameCount - 1 }
-        var remaining = elapsed - total * Int(elapsed / total)
-        for (index, duration) in frameDurations.enumerated() {
-            if remaining < duration { return index }
-            remaining -= duration
-        }
-        return frameCount - 1
+        return frame(at: elapsed).index
     }
 
     /// When (from the start) the frame after the one shown at `elapsed` begins; `nil` when nothing changes any more.
@@ -106,13 +101,20 @@ public struct AnimatedImage {
         let elapsed = max(.zero, elapsed)
         let end = loopCount > 0 ? total * loopCount : nil
         if let end, elapsed >= end { return nil }
-        var start = total * Int(elapsed / total)
-        for duration in frameDurations {
-            start += duration
-            if start > elapsed { break }
+        let next = frame(at: elapsed).end
+        if let end, next >= end { return nil }
+        return next
+    }
+
+    /// The frame shown at `elapsed` (not negative) in the loop it falls in, and when, from the start, it ends.
+    private func frame(at elapsed: Duration) -> (index: Int, end: Duration) {
+        let total = duration
+        var end = total * Int(elapsed / total)
+        for (index, frameDuration) in frameDurations.enumerated() {
+            end += frameDuration
+            if end > elapsed { return (index, end) }
         }
-        if let end, start >= end { return nil }
-        return start
+        return (frameCount - 1, end)
     }
 
     /// A frame's duration from what its file says: 10 ms or less ("as fast as possible") shows for 100 ms.

@@ -104,9 +104,7 @@ public final class ImagePipeline: Sendable {
 
     /// The memory cache's entry under `key`, if the request may read it and sends the fields its response varies on.
     private func memoryEntry(of request: ImageRequest, key: ImageCacheKey) -> MemoryCache.Entry? {
-        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key) else {
-            return nil
-        }
+        guard readsMemoryCache(request), let entry = memoryCache?.entry(for: key) else { return nil }
         guard let http = entry.http, !http.vary.isEmpty else { return entry }
         return http.matches(runner.loadData.requestHeaders(for: request)) ? entry : nil
     }
@@ -176,7 +174,7 @@ public final class ImagePipeline: Sendable {
     private func processingSeed(for request: ImageRequest) -> TaskGraph.Seed? {
         let identifiers = request.imageKey.processors
         guard !identifiers.isEmpty, readsMemoryCache(request), memoryCache != nil else { return nil }
-        for count in stride(from: identifiers.count - 1, through: 0, by: -1) {
+        for count in (0..<identifiers.count).reversed() {
             let key = ImageCacheKey(
                 imageID: request.identity,
                 thumbnail: request.thumbnail,

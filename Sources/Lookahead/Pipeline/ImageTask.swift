@@ -237,7 +237,7 @@ extension ImageTask: TaskReceiver {
         case .progress(let completed, let total):
             send(.progress(completed: completed, total: total)) { $0.lastProgress = (completed, total) }
         case .preview(let image):
-            var response = ImageResponse(image: image.image, request: request, cacheType: nil, httpResponse: nil)
+            var response = ImageResponse(image: image.image, request: request)
             response.isPreview = true
             send(.preview(response)) { $0.lastPreview = Preview(response) }
         case .success(.image(let image)):

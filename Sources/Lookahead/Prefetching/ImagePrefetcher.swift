@@ -50,7 +50,7 @@ public final class ImagePrefetcher: Sendable {
         /// A prefetch started loading.
         case started(ImageRequest)
         /// A started prefetch ended.
-        case finished(ImageRequest, succeeded: Bool, cancelled: Bool = false)
+        case finished(ImageRequest, succeeded: Bool)
         /// A prefetch (or an adopted load) ended with an image of this decoded cost, just before its `finished`.
         case decoded(ImageRequest, cost: Int)
     }
@@ -190,7 +190,7 @@ public final class ImagePrefetcher: Sendable {
     // MARK: - Work
 
     private func key(for request: ImageRequest) -> ImageCacheKey {
-        destination == .memoryCache ? request.imageKey : ImageCacheKey(imageID: request.identity)
+        destination == .memoryCache ? request.imageKey : request.dataKey
     }
 
     /// Changes the state; returns whether to schedule a drain (something to start, and none scheduled yet).
@@ -226,13 +226,13 @@ public final class ImagePrefetcher: Sendable {
 
     /// Starts what the queue allows; requests with nothing to do free their slot for the next ones at once.
     private func drain(isScheduledDrain: Bool = true) {
-        var isFirstTurn = isScheduledDrain
+        var clearsSchedule = isScheduledDrain
         while true {
             let (starts, priority) = state.withLock { state in
-                if isFirstTurn { state.isDrainScheduled = false }
+                if clearsSchedule { state.isDrainScheduled = false }
                 return (state.queue.next(), state.priority)
             }
-            isFirstTurn = false
+            clearsSchedule = false
             guard !starts.isEmpty, start(starts, priority: priority) else { return }
         }
     }
@@ -242,10 +242,8 @@ public final class ImagePrefetcher: Sendable {
         -> Bool
     {
         var skipped = false
-        for (key, original) in starts {
-            var prioritised = original
-            prioritised.priority = priority
-            let request = prioritised
+        for (key, var request) in starts {
+            request.priority = priority
             if destination == .memoryCache && pipeline.cachedImage(for: request) != nil
                 || pipeline.isInFailureBackoff(request)
             {
@@ -265,7 +263,7 @@ public final class ImagePrefetcher: Sendable {
                 pipeline.start(imageTask)
             } else {
                 running.work.attach(
-                    Task { [weak self, pipeline] in
+                    Task { [weak self, pipeline, request] in
                         do throws(ImagePipeline.Error) {
                             _ = try await pipeline.data(for: request)
                             self?.finish(key, running, result: .success(nil))
@@ -292,8 +290,8 @@ public final class ImagePrefetcher: Sendable {
         case .success(let cost):
             if let cost { observer?(.decoded(request, cost: cost)) }
             observer?(.finished(request, succeeded: true))
-        case .failure(let error):
-            observer?(.finished(request, succeeded: false, cancelled: error.isCancellation))
+        case .failure:
+            observer?(.finished(request, succeeded: false))
         }
         if shouldDrain { schedule { [weak self] in self?.drain() } }
     }

@@ -15,10 +15,9 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     private struct State {
         var controller: ListPrefetchController
         var snapshot: ListSnapshot<ItemID>
-        /// The slot bound to each item on screen, the item each bound slot shows, and the image key it shows.
-        var slots: [ItemID: ImageSlot] = [:]
+        /// The slot bound to each item on screen with the image key it shows, and the item each bound slot shows.
+        var slots: [ItemID: (slot: ImageSlot, key: ImageCacheKey?)] = [:]
         var items: [ObjectIdentifier: ItemID] = [:]
-        var keys: [ItemID: ImageCacheKey] = [:]
         /// Items whose downloads may be running, and when each was last wished for or near the window.
         var tracked: [ItemID: Duration] = [:]
         /// When each running prefetch started, for the latency feedback.
@@ -86,14 +85,14 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
                     shared.state.withLock { $0.started[request.imageKey] = now() }
                 case .decoded(_, let cost):
                     shared.state.withLock { $0.budget.record(cost: cost) }
-                case .finished(let request, let succeeded, _):
+                case .finished(let request, let succeeded):
                     let waiting = shared.state.withLock { state -> [ImageSlot] in
                         guard let start = state.started.removeValue(forKey: request.imageKey), succeeded else {
                             return []
                         }
                         state.controller.recordLoadLatency(now() - start)
                         // A cell bound during a fling, which did not load, shows the image now.
-                        return state.keys.compactMap { item, key in key == request.imageKey ? state.slots[item] : nil }
+                        return state.slots.values.compactMap { $0.key == request.imageKey ? $0.slot : nil }
                     }
                     for slot in waiting { slot.startLoading() }
                 }
@@ -115,7 +114,7 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
 
     /// The bound items showing an image that the memory cache no longer holds, and those images' cost.
     @_spi(Benchmarks) public var shownButEvicted: (count: Int, cost: Int) {
-        let slots = shared.state.withLock { Array($0.slots.values) }
+        let slots = shared.state.withLock { $0.slots.values.map(\.slot) }
         let cached = Set(pipeline.memoryCache?.keysByRecency ?? [])
         let evicted = slots.compactMap { slot -> PlatformImage? in
             guard case .loaded(let image, let request, _) = slot.state else { return nil }
@@ -176,19 +175,18 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     /// A cell shows `item`: its slot shows a memory hit at once, else loads (once a fling slows down), joining a
     /// prefetch already running for the item.
     public func bind(_ item: ItemID, request: ImageRequest?, to slot: ImageSlot) {
-        let (previous, startsLoading) = shared.state.withLock { state in
+        let (replaced, startsLoading) = shared.state.withLock { state in
             if let other = state.items.updateValue(item, forKey: ObjectIdentifier(slot)), other != item {
                 state.slots[other] = nil
-                state.keys[other] = nil
             }
-            state.keys[item] = request?.imageKey
             if let request, state.budget.estimatedCost == nil { state.budget.record(request: request) }
-            let previous = state.slots.updateValue(slot, forKey: item)
-            if let previous, previous !== slot { state.items[ObjectIdentifier(previous)] = nil }
+            let previous = state.slots.updateValue((slot, request?.imageKey), forKey: item)?.slot
+            let replaced = previous === slot ? nil : previous
+            if let replaced { state.items[ObjectIdentifier(replaced)] = nil }
             let isWorthLoading = state.snapshot.positions[item].map(state.controller.isWorthLoading) ?? true
-            return (previous, isWorthLoading)
+            return (replaced, isWorthLoading)
         }
-        if let previous, previous !== slot { release(previous) }
+        if let replaced { release(replaced) }
         slot.configure(with: request, startsLoading: startsLoading)
     }
 
@@ -206,9 +204,9 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     private func unbind(_ find: (State) -> ItemID?) {
         let time = now()
         let (slot, isAbandoned) = shared.state.withLock { state -> (ImageSlot?, Bool) in
-            guard let item = find(state) else { return (nil, false) }
-            state.keys[item] = nil
-            guard let slot = state.slots.removeValue(forKey: item) else { return (nil, false) }
+            guard let item = find(state), let slot = state.slots.removeValue(forKey: item)?.slot else {
+                return (nil, false)
+            }
             state.items[ObjectIdentifier(slot)] = nil
             // An item gone from the list, or left by a jump to an end, is not coming back soon: its load stops now.
             let controller = state.controller
@@ -234,13 +232,11 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
     /// Stops everything: every prefetch and every bound cell's load.
     public func stop() {
         let slots = shared.state.withLock { state -> [ImageSlot] in
-            defer {
-                state.slots.removeAll()
-                state.items.removeAll()
-                state.keys.removeAll()
-                state.tracked.removeAll()
-            }
-            return Array(state.slots.values)
+            let slots = state.slots.values.map(\.slot)
+            state.slots.removeAll()
+            state.items.removeAll()
+            state.tracked.removeAll()
+            return slots
         }
         prefetcher.stopPrefetching()
         for slot in slots { slot.prepareForReuse() }
@@ -332,7 +328,8 @@ public final class ListImageSlots<ItemID: Hashable & Sendable>: Sendable {
         plan.update.prefetch = plan.wish.filter { state.tracked[$0] == nil }
         plan.update.cancel.sort { position($0) < position($1) }
         state.tracked = tracked
-        plan.slotsToStart = visible.filter(controller.isWorthLoading).compactMap { state.slots[snapshot.items[$0]] }
+        plan.slotsToStart = visible.filter(controller.isWorthLoading)
+            .compactMap { state.slots[snapshot.items[$0]]?.slot }
         return plan
     }
 }

@@ -64,13 +64,13 @@ public struct ListPrefetchController: Sendable {
         isDecelerating: Bool? = nil
     ) -> ListPrefetchUpdate<Int> {
         let range = range.clamped(to: 0..<itemCount)
+        visible = range
         let isFractional = position != nil
         let position = position ?? Double(range.lowerBound)
         var jumped = false
         if let lastPosition, let lastTime {
             let seconds = (time - lastTime).secondsValue
             let moved = position - lastPosition
-            let viewport = Double(max(1, range.count))
             if abs(moved) > viewport * configuration.jumpThreshold {
                 velocity = 0  // a jump: the new window replaces the old one entirely
                 jumped = true
@@ -93,7 +93,6 @@ public struct ListPrefetchController: Sendable {
         }
         lastPosition = position
         lastTime = time
-        visible = range
         self.jumped = jumped
         switch isDecelerating {
         case nil: updateCoasting(at: time, jumped: jumped)
@@ -131,7 +130,6 @@ public struct ListPrefetchController: Sendable {
     /// A confirmed fling's speed follows the deceleration model from its peak, until the list nearly stops,
     /// reverses, jumps or is pushed faster.
     private mutating func updateCoasting(at time: Duration, jumped: Bool) {
-        let viewport = Double(max(1, visible.count))
         let isFast = abs(velocity) > viewport * configuration.flingThreshold
         fastSince = isFast ? fastSince ?? time : nil
         if let current = coast.map({ decayed($0, to: time) }) {
@@ -175,29 +173,17 @@ public struct ListPrefetchController: Sendable {
     /// Rows to keep prefetched now, in the order they should start.
     public var desiredRows: [Int] {
         guard !visible.isEmpty, itemCount > 0 else { return [] }
-        let speed = abs(velocity)
+        if isFlinging { return flingRows }
+        // Otherwise the rows just ahead, nearest first, and a few behind.
         let ahead = min(
             configuration.maximumAhead,
-            configuration.minimumAhead + Int((speed * latency.secondsValue * configuration.safetyFactor).rounded(.up))
+            configuration.minimumAhead
+                + Int((abs(velocity) * latency.secondsValue * configuration.safetyFactor).rounded(.up))
         )
-        var rows: [Int] = []
-        var seen = Set<Int>()
-        func add(_ row: Int) {
-            guard row >= 0, row < itemCount, !visible.contains(row), seen.insert(row).inserted else { return }
-            rows.append(row)
-        }
-        if isFlinging {
-            for row in flingRows { add(row) }
-            return rows
-        }
-        // Otherwise the rows just ahead, nearest first, and a few behind.
-        for offset in 0..<ahead {
-            add(direction > 0 ? visible.upperBound + offset : visible.lowerBound - 1 - offset)
-        }
-        for offset in 0..<configuration.behind {
-            add(direction > 0 ? visible.lowerBound - 1 - offset : visible.upperBound + offset)
-        }
-        return rows
+        func below(_ count: Int) -> [Int] { Array(visible.upperBound..<min(itemCount, visible.upperBound + count)) }
+        func above(_ count: Int) -> [Int] { (max(0, visible.lowerBound - count)..<visible.lowerBound).reversed() }
+        let behind = configuration.behind
+        return direction > 0 ? below(ahead) + above(behind) : above(ahead) + below(behind)
     }
 
     /// The rows worth keeping a running download for: the span of the visible and `desired` rows (by default
@@ -226,7 +212,6 @@ public struct ListPrefetchController: Sendable {
     private var flingRows: [Int] {
         let forward = modelVelocity > 0
         let rest = restingDistance
-        let viewport = Double(max(1, visible.count))
         let latency = self.latency.secondsValue
         let minimum = minimumVisibleSeconds
         let queue = Double(max(1, configuration.concurrentLoads))
@@ -256,7 +241,7 @@ public struct ListPrefetchController: Sendable {
             return -Foundation.log(1 - distance / rest) / decelerationPerSecond
         }
         let enter = distance(toReach: row)
-        return (time(enter), time(enter + Double(max(1, visible.count))))
+        return (time(enter), time(enter + viewport))
     }
 
     /// How long a row passed by a fling must stay on screen after its image arrives.
@@ -268,10 +253,12 @@ public struct ListPrefetchController: Sendable {
 
     /// How far the top edge must move, along the scroll, for a row to start showing.
     private func distance(toReach row: Int) -> Double {
-        let viewport = Double(max(1, visible.count))
         let top = Double(visible.lowerBound)
         return modelVelocity > 0 ? Double(row) - viewport + 1 - top : top - Double(row)
     }
+
+    /// The rows the viewport holds: the visible ones, at least one.
+    private var viewport: Double { Double(max(1, visible.count)) }
 
     /// How far (rows) the scroll coasts from here: |velocity| / k.
     private var restingDistance: Double { abs(modelVelocity) / decelerationPerSecond }

@@ -69,7 +69,7 @@ package struct PrefetchQueue<Key: Hashable, Handle> {
         pending.removeAll()
         requests.removeAll()
         defer { running.removeAll() }
-        return runningOrder.compactMap { running[$0] ?? nil }
+        return runningHandles
     }
 
     /// Whether requests wait for a turn that has not begun.

@@ -201,7 +201,7 @@ import Testing
     @Test func prefetchKeepingLetsRunningWorkGoOnStartsNothingAndReturnsWhatItCancelled() async throws {
         let finished = AsyncCondition<[String]>([])
         let prefetcher = makePrefetcher(limit: 2) { activity in
-            if case .finished(let request, _, _) = activity { finished.update { $0.append(request.identity) } }
+            if case .finished(let request, _) = activity { finished.update { $0.append(request.identity) } }
         }
         let requests = urls(1...5).map { ImageRequest(url: $0) }
         let keys = urls(1...5).map(\.absoluteString)
