@@ -140,7 +140,7 @@ public final class ImageSlot: Sendable {
         onChange(state)
         if let waiting { watchForRecovery(after: waiting) }
         guard cached == nil, waiting == nil, startsLoading else { return }
-        start(request, generation: generation)
+        start(request, generation: generation, readingMemoryCache: false)
     }
 
     /// Starts the load of a slot configured with `startsLoading: false`; does nothing otherwise.
@@ -158,7 +158,7 @@ public final class ImageSlot: Sendable {
             }
             return
         }
-        start(request, generation: generation)
+        start(request, generation: generation, readingMemoryCache: false)
     }
 
     /// The cell is about to show another row (or none): the load for this one stops.
@@ -190,8 +190,9 @@ public final class ImageSlot: Sendable {
 
     // MARK: - Loading
 
-    private func start(_ request: ImageRequest, generation: Int) {
-        let task = pipeline.imageTask(with: request)
+    /// Starts the load of `generation`; `readingMemoryCache: false` when the slot has just read it and missed.
+    private func start(_ request: ImageRequest, generation: Int, readingMemoryCache: Bool = true) {
+        let task = pipeline.unstartedImageTask(with: request)
         let isCurrent = inner.withLock { inner -> Bool in
             guard inner.generation == generation else { return false }
             inner.task = task
@@ -209,6 +210,7 @@ public final class ImageSlot: Sendable {
         }
         task.onPreview { [weak self] response in self?.showPreview(response.image, generation: generation) }
         task.onFinish { [weak self] result in self?.complete(result, generation: generation) }
+        pipeline.start(task, readingMemoryCache: readingMemoryCache)
     }
 
     /// Shows a preview while the current configuration still loads.
