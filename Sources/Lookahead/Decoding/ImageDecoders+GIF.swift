@@ -62,13 +62,10 @@ extension ImageDecoders {
         ) throws(ImageDecodingError) -> Bitmap {
             let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
             try context.checkPixelLimit(codec: "GIF", width: screen.width, height: screen.height)
-            var transparentIndex: Int?
-            let end = try walk(file) { code, block, isFirst in
-                if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let index = FrameControl(block: block)?.transparentIndex {
-                    transparentIndex = index
-                }
-            } image: {
-                .stopped
+            var control = FrameControl()
+            let end = try walk(file) { read in
+                control = read
+                return .stopped
             }
             switch end {
             case .stopped: break
@@ -87,7 +84,7 @@ extension ImageDecoders {
                 try context.checkPixelLimit(codec: "GIF", width: w, height: h)
             }
             var canvas = Canvas(width: canvasWidth, height: canvasHeight)
-            try draw(file, on: &canvas, transparentIndex: transparentIndex)
+            try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
             return canvas.bitmap
         }
 
@@ -133,13 +130,14 @@ extension ImageDecoders.GIF {
     }
 
     /// Reads an open file's records in order. `visitExtension` sees each extension's function code and data blocks
-    /// (`true` for the first). `visitImage` runs once an image's descriptor is read: it reads or skips the image's
-    /// data and returns `nil` to read on, or how the walk ends.
+    /// (`true` for the first). `visitImage` runs once an image's descriptor is read, with the graphics control
+    /// extension before it: it reads or skips the image's data and returns `nil` to read on, or how the walk ends.
     static func walk(
         _ file: UnsafeMutablePointer<GifFileType>,
-        extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,
-        image visitImage: () throws(ImageDecodingError) -> WalkEnd?
+        extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void = { _, _, _ in },
+        image visitImage: (FrameControl) throws(ImageDecodingError) -> WalkEnd?
     ) throws(ImageDecodingError) -> WalkEnd {
+        var control = FrameControl()
         while true {
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(file, &record) == GIF_OK else { return .readFailed(file.pointee.Error) }
@@ -152,6 +150,7 @@ extension ImageDecoders.GIF {
                 }
                 var isFirst = true
                 while let current = block {
+                    if isFirst, code == GRAPHICS_EXT_FUNC_CODE { control = FrameControl(block: current) ?? control }
                     visitExtension(code, current, isFirst)
                     isFirst = false
                     guard DGifGetExtensionNext(file, &block) == GIF_OK else {
@@ -160,7 +159,8 @@ extension ImageDecoders.GIF {
                 }
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(file) == GIF_OK else { return .readFailed(file.pointee.Error) }
-                if let end = try visitImage() { return end }
+                if let end = try visitImage(control) { return end }
+                control = FrameControl()
             case TERMINATE_RECORD_TYPE:
                 return .trailer
             default:
@@ -198,9 +198,7 @@ extension ImageDecoders.GIF {
         var layout = Layout(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
         let screenIsEmpty = layout.width == 0 || layout.height == 0
         var isLoopExtension = false
-        var control = FrameControl()
         let end = try walk(file) { code, block, isFirst in
-            if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
             if isFirst {
                 let name = UnsafeBufferPointer(start: block + 1, count: 11)
                 isLoopExtension =
@@ -211,9 +209,8 @@ extension ImageDecoders.GIF {
                 layout.loopCount = Int(block[2]) | Int(block[3]) << 8
                 isLoopExtension = false
             }
-        } image: { () throws(ImageDecodingError) -> WalkEnd? in
-            defer { control = FrameControl() }
-            return try skipFrame(
+        } image: { (control) throws(ImageDecodingError) -> WalkEnd? in
+            try skipFrame(
                 file,
                 delay: control.delayMilliseconds,
                 into: &layout,
