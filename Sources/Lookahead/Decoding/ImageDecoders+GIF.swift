@@ -11,8 +11,36 @@ extension ImageDecoders {
         /// Creates the decoder.
         public init() {}
 
+        /// The first image on a transparent canvas of the logical screen; later records are never read.
         func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
-            try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
+            try Self.withFile(data) { file throws(ImageDecodingError) in
+                let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+                try context.checkPixelLimit(codec: name, width: screen.width, height: screen.height)
+                var control = FrameControl()
+                let end = try Self.walk(file) { read in
+                    control = read
+                    return .stopped
+                }
+                switch end {
+                case .stopped: break
+                case .trailer: throw Self.failure("no image in the file")
+                case .readFailed(let code): throw Self.error(code)
+                case .unknownRecord: throw Self.failure("unexpected record")
+                }
+                let image = file.pointee.Image
+                let (width, height) = (Int(image.Width), Int(image.Height))
+                guard width > 0, height > 0 else { throw Self.failure("invalid dimensions \(width)×\(height)") }
+                // A screen of 0×0 (seen in the wild) takes the frame's size.
+                let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
+                let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
+                // The frame's own size counts too: giflib reads it line by line.
+                for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
+                    try context.checkPixelLimit(codec: name, width: w, height: h)
+                }
+                var canvas = Canvas(width: canvasWidth, height: canvasHeight)
+                try Self.draw(file, on: &canvas, transparentIndex: control.transparentIndex)
+                return canvas.bitmap
+            }
         }
 
         /// Reads the frames' durations and the `NETSCAPE2.0` loop count, and decodes the first frame; the others are
@@ -53,39 +81,6 @@ extension ImageDecoders {
                 delayMilliseconds = (Int(block[2]) | Int(block[3]) << 8) * 10
                 disposal = Int(block[1] >> 2) & 7
             }
-        }
-
-        /// Decodes the first image on a transparent canvas of the logical screen; later records are never read.
-        private static func decode(
-            _ file: UnsafeMutablePointer<GifFileType>,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> Bitmap {
-            let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
-            try context.checkPixelLimit(codec: "GIF", width: screen.width, height: screen.height)
-            var control = FrameControl()
-            let end = try walk(file) { read in
-                control = read
-                return .stopped
-            }
-            switch end {
-            case .stopped: break
-            case .trailer: throw failure("no image in the file")
-            case .readFailed(let code): throw error(code)
-            case .unknownRecord: throw failure("unexpected record")
-            }
-            let image = file.pointee.Image
-            let (width, height) = (Int(image.Width), Int(image.Height))
-            guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
-            // A screen of 0×0 (seen in the wild) takes the frame's size.
-            let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
-            let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
-            // The frame's own size counts too: giflib reads it line by line.
-            for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
-                try context.checkPixelLimit(codec: "GIF", width: w, height: h)
-            }
-            var canvas = Canvas(width: canvasWidth, height: canvasHeight)
-            try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
-            return canvas.bitmap
         }
 
         static let format = BundledFormat(name: "GIF", mediaType: "image/gif") { $0.isGIF }
