@@ -26,14 +26,9 @@ package enum ColorManagement {
     /// and only a CMYK profile converts them.
     package static func convertToSRGB(_ bitmap: Bitmap, from profile: [UInt8], invertedCMYK: Bool = false) -> Bitmap? {
         guard let transform = transform(for: profile, cmyk: invertedCMYK) else { return nil }
-        // A CMYK transform writes no alpha: opaque from the start.
-        return apply(transform, to: bitmap, fill: invertedCMYK ? 255 : 0)
-    }
-
-    /// The bitmap's rows through the transform, into tightly packed rows first filled with `fill`.
-    private static func apply(_ transform: Transform, to bitmap: Bitmap, fill: UInt8) -> Bitmap {
         let width = bitmap.width
-        var output = [UInt8](repeating: fill, count: width * bitmap.height * 4)
+        // Tightly packed rows; a CMYK transform writes no alpha, so they are opaque from the start.
+        var output = [UInt8](repeating: invertedCMYK ? 255 : 0, count: width * bitmap.height * 4)
         bitmap.pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
                 for row in 0..<(target.count / max(1, width * 4)) {

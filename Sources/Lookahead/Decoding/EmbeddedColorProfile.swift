@@ -58,10 +58,8 @@ extension Bitmap {
     /// The bitmap converted to sRGB from an embedded ICC profile where Lookahead manages colour (Linux); else as is.
     package func convertedToSRGB(from profile: [UInt8]?) -> Bitmap {
         #if canImport(CLCMS)
-        guard let profile else { return self }
-        return ColorManagement.convertToSRGB(self, from: profile) ?? self
-        #else
-        return self
+        if let profile, let converted = ColorManagement.convertToSRGB(self, from: profile) { return converted }
         #endif
+        return self
     }
 }

@@ -39,15 +39,10 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
 
     private static let exifHeader = Array("Exif".utf8) + [0, 0]
 
-    /// Parses TIFF: byte order, IFD0, tag 0x0112.
+    /// Parses TIFF: byte order ("II" little-endian, "MM" big-endian), IFD0, tag 0x0112.
     private static func tiff(_ tiff: [UInt8]) -> ExifOrientation? {
-        guard tiff.count >= 8 else { return nil }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
+        guard tiff.count >= 8, tiff[0] == tiff[1], tiff[0] == 0x49 || tiff[0] == 0x4D else { return nil }
+        let little = tiff[0] == 0x49
         func value(_ offset: Int, _ size: Int) -> Int? {
             guard offset >= 0, offset + size <= tiff.count else { return nil }
             let bytes = tiff[offset..<(offset + size)]

@@ -11,8 +11,36 @@ extension ImageDecoders {
         /// Creates the decoder.
         public init() {}
 
+        /// The first image on a transparent canvas of the logical screen; later records are never read.
         func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImageDecodingError) -> Bitmap {
-            try Self.withFile(data) { file throws(ImageDecodingError) in try Self.decode(file, context) }
+            try Self.withFile(data) { file throws(ImageDecodingError) in
+                let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+                try context.checkPixelLimit(codec: name, width: screen.width, height: screen.height)
+                var control = FrameControl()
+                let end = try Self.walk(file) { read in
+                    control = read
+                    return .stopped
+                }
+                switch end {
+                case .stopped: break
+                case .trailer: throw Self.failure("no image in the file")
+                case .readFailed(let code): throw Self.error(code)
+                case .unknownRecord: throw Self.failure("unexpected record")
+                }
+                let image = file.pointee.Image
+                let (width, height) = (Int(image.Width), Int(image.Height))
+                guard width > 0, height > 0 else { throw Self.failure("invalid dimensions \(width)×\(height)") }
+                // A screen of 0×0 (seen in the wild) takes the frame's size.
+                let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
+                let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
+                // The frame's own size counts too: giflib reads it line by line.
+                for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
+                    try context.checkPixelLimit(codec: name, width: w, height: h)
+                }
+                var canvas = Canvas(width: canvasWidth, height: canvasHeight)
+                try Self.draw(file, on: &canvas, transparentIndex: control.transparentIndex)
+                return canvas.bitmap
+            }
         }
 
         /// Reads the frames' durations and the `NETSCAPE2.0` loop count, and decodes the first frame; the others are
@@ -53,42 +81,6 @@ extension ImageDecoders {
                 delayMilliseconds = (Int(block[2]) | Int(block[3]) << 8) * 10
                 disposal = Int(block[1] >> 2) & 7
             }
-        }
-
-        /// Decodes the first image on a transparent canvas of the logical screen; later records are never read.
-        private static func decode(
-            _ file: UnsafeMutablePointer<GifFileType>,
-            _ context: ImageDecodingContext
-        ) throws(ImageDecodingError) -> Bitmap {
-            let screen = (width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
-            try context.checkPixelLimit(codec: "GIF", width: screen.width, height: screen.height)
-            var transparentIndex: Int?
-            let end = try walk(file) { code, block, isFirst in
-                if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let index = FrameControl(block: block)?.transparentIndex {
-                    transparentIndex = index
-                }
-            } image: {
-                .stopped
-            }
-            switch end {
-            case .stopped: break
-            case .trailer: throw failure("no image in the file")
-            case .readFailed(let code): throw error(code)
-            case .unknownRecord: throw failure("unexpected record")
-            }
-            let image = file.pointee.Image
-            let (width, height) = (Int(image.Width), Int(image.Height))
-            guard width > 0, height > 0 else { throw failure("invalid dimensions \(width)×\(height)") }
-            // A screen of 0×0 (seen in the wild) takes the frame's size.
-            let canvasWidth = screen.width > 0 ? screen.width : Int(image.Left) + width
-            let canvasHeight = screen.height > 0 ? screen.height : Int(image.Top) + height
-            // The frame's own size counts too: giflib reads it line by line.
-            for (w, h) in [(canvasWidth, canvasHeight), (width, height)] {
-                try context.checkPixelLimit(codec: "GIF", width: w, height: h)
-            }
-            var canvas = Canvas(width: canvasWidth, height: canvasHeight)
-            try draw(file, on: &canvas, transparentIndex: transparentIndex)
-            return canvas.bitmap
         }
 
         static let format = BundledFormat(name: "GIF", mediaType: "image/gif") { $0.isGIF }
@@ -133,13 +125,14 @@ extension ImageDecoders.GIF {
     }
 
     /// Reads an open file's records in order. `visitExtension` sees each extension's function code and data blocks
-    /// (`true` for the first). `visitImage` runs once an image's descriptor is read: it reads or skips the image's
-    /// data and returns `nil` to read on, or how the walk ends.
+    /// (`true` for the first). `visitImage` runs once an image's descriptor is read, with the graphics control
+    /// extension before it: it reads or skips the image's data and returns `nil` to read on, or how the walk ends.
     static func walk(
         _ file: UnsafeMutablePointer<GifFileType>,
-        extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void,
-        image visitImage: () throws(ImageDecodingError) -> WalkEnd?
+        extension visitExtension: (Int32, UnsafeMutablePointer<GifByteType>, Bool) -> Void = { _, _, _ in },
+        image visitImage: (FrameControl) throws(ImageDecodingError) -> WalkEnd?
     ) throws(ImageDecodingError) -> WalkEnd {
+        var control = FrameControl()
         while true {
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(file, &record) == GIF_OK else { return .readFailed(file.pointee.Error) }
@@ -152,6 +145,7 @@ extension ImageDecoders.GIF {
                 }
                 var isFirst = true
                 while let current = block {
+                    if isFirst, code == GRAPHICS_EXT_FUNC_CODE { control = FrameControl(block: current) ?? control }
                     visitExtension(code, current, isFirst)
                     isFirst = false
                     guard DGifGetExtensionNext(file, &block) == GIF_OK else {
@@ -160,7 +154,8 @@ extension ImageDecoders.GIF {
                 }
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(file) == GIF_OK else { return .readFailed(file.pointee.Error) }
-                if let end = try visitImage() { return end }
+                if let end = try visitImage(control) { return end }
+                control = FrameControl()
             case TERMINATE_RECORD_TYPE:
                 return .trailer
             default:
@@ -198,9 +193,7 @@ extension ImageDecoders.GIF {
         var layout = Layout(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
         let screenIsEmpty = layout.width == 0 || layout.height == 0
         var isLoopExtension = false
-        var control = FrameControl()
         let end = try walk(file) { code, block, isFirst in
-            if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
             if isFirst {
                 let name = UnsafeBufferPointer(start: block + 1, count: 11)
                 isLoopExtension =
@@ -211,9 +204,8 @@ extension ImageDecoders.GIF {
                 layout.loopCount = Int(block[2]) | Int(block[3]) << 8
                 isLoopExtension = false
             }
-        } image: { () throws(ImageDecodingError) -> WalkEnd? in
-            defer { control = FrameControl() }
-            return try skipFrame(
+        } image: { (control) throws(ImageDecodingError) -> WalkEnd? in
+            try skipFrame(
                 file,
                 delay: control.delayMilliseconds,
                 into: &layout,

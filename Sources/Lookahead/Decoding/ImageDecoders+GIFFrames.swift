@@ -46,10 +46,7 @@ extension ImageDecoders.GIF {
                 }
                 self.disposal = nil
             }
-            var control = FrameControl()
-            let end = try walk(file) { code, block, isFirst in
-                if isFirst, code == GRAPHICS_EXT_FUNC_CODE, let read = FrameControl(block: block) { control = read }
-            } image: { () throws(ImageDecodingError) -> WalkEnd? in
+            let end = try walk(file) { (control) throws(ImageDecodingError) -> WalkEnd? in
                 disposal = (file.pointee.Image, control.disposal, control.disposal == 3 ? canvas.pixels : nil)
                 try draw(file, on: &canvas, transparentIndex: control.transparentIndex)
                 return .stopped

@@ -10,13 +10,11 @@ extension ImageDecoders {
     public struct HEIF: ImageDecoding {
         public let name = "HEIF"
         /// AVIF and HEIC, each when this libheif has a decoder for it (AV1, HEVC).
-        public var mediaTypes: [String] { Self.decodableMediaTypes }
-
-        private static let decodableMediaTypes: [String] = {
-            _ = initialized
+        public var mediaTypes: [String] {
+            _ = Self.initialized
             return (heif_have_decoder_for_format(heif_compression_AV1) != 0 ? ["image/avif"] : [])
                 + (heif_have_decoder_for_format(heif_compression_HEVC) != 0 ? ["image/heic", "image/heif"] : [])
-        }()
+        }
 
         /// Creates the decoder.
         public init() {}

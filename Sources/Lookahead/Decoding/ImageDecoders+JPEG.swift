@@ -26,7 +26,7 @@ extension ImageDecoders {
             let bitmap = try ImageDecoders.withBytes(of: data, codec: name) { base, count throws(ImageDecodingError) in
                 let bytes = UnsafeRawBufferPointer(start: base, count: count)
                 let walk = JPEGScanWalk(bytes)
-                if let problem = Self.excessiveScans(walk, budget: maximumProgressiveWork) { throw problem }
+                try Self.checkScans(walk, budget: maximumProgressiveWork)
                 let header = try Self.readHeader(handle, bytes, context, orientation: orientation, walk: walk)
                 return try Self.decompress(handle, bytes, header, profile: profile)
             }
@@ -103,12 +103,12 @@ extension ImageDecoders {
             return Bitmap(width: width, height: height, pixels: pixels)
         }
 
-        /// An error when the data is a progressive JPEG whose scans × blocks exceed the budget.
-        private static func excessiveScans(_ walk: JPEGScanWalk, budget: Int) -> ImageDecodingError? {
-            guard let (scans, blocks) = walk.progressiveWork, scans > 1 else { return nil }
+        /// Throws when the data is a progressive JPEG whose scans × blocks exceed the budget.
+        private static func checkScans(_ walk: JPEGScanWalk, budget: Int) throws(ImageDecodingError) {
+            guard let (scans, blocks) = walk.progressiveWork, scans > 1 else { return }
             let (work, overflow) = scans.multipliedReportingOverflow(by: blocks)
-            guard overflow || work > budget else { return nil }
-            return failure("too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)")
+            guard overflow || work > budget else { return }
+            throw failure("too many scans: \(scans) scans × \(blocks) blocks exceed the decode budget of \(budget)")
         }
 
         /// The smallest DCT scaling factor whose output still covers the thumbnail; 1/1 without a thumbnail.

@@ -6,8 +6,8 @@ import Foundation
 
 extension ImageDecoders {
     /// Decodes WebP with libwebp: lossy, lossless, alpha, the `EXIF` orientation, and an animation's first frame on
-    /// its canvas, or the animation, decoded as it plays (``decodeAnimation(_:context:)``). Thumbnails decode at their size with libwebp's
-    /// rescaler, never allocating the full-size image.
+    /// its canvas, or the animation, decoded as it plays (``decodeAnimation(_:context:)``). Thumbnails decode at
+    /// their size with libwebp's rescaler, never allocating the full-size image.
     public struct WebP: AnimatedImageDecoding, BundledImageDecoder {
         /// Creates the decoder.
         public init() {}

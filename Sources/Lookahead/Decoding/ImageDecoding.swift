@@ -221,13 +221,19 @@ public enum ImageDecoders {
                 message: "the decoded image has no readable pixels"
             )
         }
+        // Every bitmap the JPEG decoder makes is opaque: the resampler need not scan the alpha.
+        #if canImport(CTurboJPEG)
+        let isOpaque: Bool? = decoder is JPEG ? true : nil
+        #else
+        let isOpaque: Bool? = nil
+        #endif
         return PlatformImage.make(
             from: Resampler.resize(
                 bitmap,
                 width: target.width,
                 height: target.height,
                 filter: thumbnailFilter(from: size, to: target),
-                isOpaque: decoder.map(isAlwaysOpaque) == true ? true : nil
+                isOpaque: isOpaque
             )
         )
     }
@@ -237,15 +243,6 @@ public enum ImageDecoders {
         -> Resampler.Filter
     {
         source.width < 2 * target.width && source.height < 2 * target.height ? .triangle : .catmullRom
-    }
-
-    /// Whether every bitmap the decoder makes is opaque (JPEG's are), so the resampler need not scan the alpha.
-    private static func isAlwaysOpaque(_ decoder: any ImageDecoding) -> Bool {
-        #if canImport(CTurboJPEG)
-        decoder is JPEG
-        #else
-        false
-        #endif
     }
 
     /// The first decoder that recognises the data, or ``ImagePipeline/Error/noDecoder(header:)``.

@@ -29,8 +29,8 @@ extension ImageProcessors {
 
         /// The odd widths of three box filters whose succession has the variance of a Gaussian of `deviation`
         /// (the widths differ by at most 2; Kovesi, "Fast almost-Gaussian filtering", 2010).
-        static func boxSizes(deviation: Double, count: Int = 3) -> [Int] {
-            let n = Double(count)
+        static func boxSizes(deviation: Double) -> [Int] {
+            let n = 3.0
             let ideal = (12 * deviation * deviation / n + 1).squareRoot()
             var lower = Int(ideal)
             if lower % 2 == 0 { lower -= 1 }
@@ -39,7 +39,7 @@ extension ImageProcessors {
             let lowerCount = Int(
                 ((12 * deviation * deviation - n * l * l - 4 * n * l - 3 * n) / (-4 * l - 4)).rounded()
             )
-            return (0..<count).map { $0 < lowerCount ? lower : upper }
+            return (0..<3).map { $0 < lowerCount ? lower : upper }
         }
 
         /// A box blur of odd width `size` along each of `lines` lines of `count` pixels (RGBA, premultiplied): pixel

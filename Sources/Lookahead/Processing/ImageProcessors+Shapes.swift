@@ -86,7 +86,7 @@ extension Bitmap {
     /// Multiplies alpha by the coverage `clamp(distance + 0.5, 0, 1)`, where `distance(x, y)` is how far inside
     /// the shape a pixel's centre lies (negative outside); a border covers the band of its width inside the edge,
     /// anti-aliased on its inner side too.
-    func masked(border: ImageProcessors.Border? = nil, _ distance: (Double, Double) -> Double) -> Bitmap {
+    func masked(border: ImageProcessors.Border?, _ distance: (Double, Double) -> Double) -> Bitmap {
         var output = pixels
         let band = Double(border?.width ?? 0)
         for y in 0..<height {
