@@ -161,7 +161,8 @@ public enum DataLoadingError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// Whether the transfer was cut short leaving a good prefix of the body, rather than refused.
+    /// Whether the transfer ended before the server answered in full (refused, reset, timed out, cut short), rather
+    /// than with an answer; what arrived of the body is a good prefix.
     var isInterruption: Bool {
         switch self {
         case .timedOut, .truncated, .transportFailed: true

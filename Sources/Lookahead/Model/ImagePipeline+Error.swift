@@ -111,11 +111,8 @@ extension ImagePipeline.Error {
 
     /// The transfer failed before the server answered in full: refused, reset, timed out, truncated (not a status).
     package var isServerUnreachable: Bool {
-        guard case .dataLoadingFailed(let error) = self, let error = error as? DataLoadingError else { return false }
-        switch error {
-        case .transportFailed, .timedOut, .truncated: return true
-        default: return false
-        }
+        guard case .dataLoadingFailed(let error as DataLoadingError) = self else { return false }
+        return error.isInterruption
     }
 
     /// Decoding showed the data itself is bad: no decoder recognises it, or the decoder failed on it.
