@@ -189,11 +189,10 @@ final class PipelineRunner: Sendable {
         switch start.work {
         case .load(var request):
             request.priority = start.priority  // the highest of the requests sharing the download
-            let shared = request
             let reporter = OperationReporter(operation: operation, sink: self)
-            runLoad(start) {
+            runLoad(start) { [request] in
                 let began = ContinuousClock.now
-                let result = await self.loadData.run(shared, reporter: reporter)
+                let result = await self.loadData.run(request, reporter: reporter)
                 self.finish(operation, with: result.map { .data($0.measured(since: began)) })
             }
         case .decode(let data, let request):

@@ -58,7 +58,11 @@ enum DiskCacheFile {
     }
 
     /// ``keyName(for:)`` as the 32 bytes a header holds.
-    static func keyDigest(for key: String) -> [UInt8] { Array(key.utf8).withUnsafeBytes(SHA256Digest.hash) }
+    static func keyDigest(for key: String) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        keyName(for: key).store(into: &digest, at: 0)
+        return digest
+    }
 
     /// The file name of a key, in hex: no key can reach outside the folder.
     static func name(for key: String) -> String { keyName(for: key).string }
